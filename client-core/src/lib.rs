@@ -1,0 +1,32 @@
+//! # client-core: a sans-IO Model Context Protocol client
+//!
+//! `#![no_std]` + `alloc`. This crate does no I/O and reads no clock: the caller feeds it
+//! bytes and the current time, and drains what it wants sent, when it next wants to be woken,
+//! and events for the application. The browser layer (fetch, WebSocket, timers) lives outside.
+//!
+//! Modules:
+//! - [`jsonrpc`]: JSON-RPC 2.0 messages and error codes.
+//! - [`types`]: MCP data types for both protocol eras.
+//! - [`sse`]: incremental Server-Sent Events decoder.
+//! - [`headers`]: Streamable HTTP request metadata headers (`Mcp-Method`, `Mcp-Name`,
+//!   `Mcp-Param-*` from `x-mcp-header`).
+//! - [`http`]: HTTP request/response values exchanged with the I/O layer.
+//! - [`session`]: the client state machine (era negotiation, transports' rules, correlation,
+//!   timeouts, progress, cancellation, server requests and MRTR).
+#![no_std]
+#![forbid(unsafe_code)]
+#![warn(missing_docs)]
+
+extern crate alloc;
+
+pub mod headers;
+pub mod http;
+pub mod jsonrpc;
+pub mod session;
+pub mod sse;
+pub mod time;
+pub mod types;
+
+pub use jsonrpc::{ErrorObject, Message, RequestId};
+pub use session::{Session, SessionConfig};
+pub use time::Instant;

@@ -1,0 +1,247 @@
+//! What the session tells the application, and how requests fail.
+
+use crate::http::{TransmitId, TransportFailure};
+use crate::jsonrpc::ErrorObject;
+use crate::types::*;
+use alloc::string::String;
+use serde_json::Value;
+
+/// Identifies a request the application made.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct RequestHandle(pub u64);
+
+/// Identifies a request from the server (legacy request or one MRTR input request) that the
+/// application must answer with [`super::Session::answer`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct ServerRequestId(pub u64);
+
+/// Where the session is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ConnectionState {
+    /// Not started.
+    Idle,
+    /// Detecting the era / handshaking.
+    Connecting,
+    /// Ready for requests.
+    Connected,
+    /// The legacy session was lost; a fresh `initialize` is under way.
+    Reconnecting,
+    /// The server wants authorization (HTTP 401); see [`Event::AuthRequired`].
+    AuthRequired,
+    /// Connecting failed; see [`Event::ConnectFailed`].
+    Failed,
+    /// Closed by the application.
+    Closed,
+}
+
+/// Which wire protocol ended up in use.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum WireProtocol {
+    /// Streamable HTTP.
+    StreamableHttp,
+    /// 2024-11-05 HTTP+SSE.
+    HttpSse,
+    /// Message per frame (WebSocket).
+    Frames,
+}
+
+/// What the session learnt about the server when it connected.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ServerDetails {
+    /// Modern or legacy.
+    pub era: Era,
+    /// The protocol version in use.
+    pub protocol_version: String,
+    /// Which wire protocol.
+    pub wire: WireProtocol,
+    /// Self-reported identity (untrusted).
+    pub server_info: Implementation,
+    /// Capabilities.
+    pub capabilities: ServerCapabilities,
+    /// Guidance (untrusted text).
+    pub instructions: Option<String>,
+}
+
+/// Direction of a wire-log record.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Direction {
+    /// Client to server.
+    Sent,
+    /// Server to client.
+    Received,
+}
+
+/// Something the application should know about. Drain with [`super::Session::poll_output`].
+#[derive(Debug, Clone, PartialEq)]
+pub enum Event {
+    /// The connection state changed.
+    State(ConnectionState),
+    /// Connected: era, version and server details.
+    Connected(ServerDetails),
+    /// Connecting failed for good.
+    ConnectFailed(RequestError),
+    /// The server asks for authorization (HTTP 401, or 403 `insufficient_scope`).
+    AuthRequired {
+        /// HTTP status.
+        status: u16,
+        /// The `WWW-Authenticate` header, if the browser let us read it.
+        www_authenticate: Option<String>,
+    },
+    /// A request finished.
+    Response {
+        /// The request.
+        handle: RequestHandle,
+        /// Its typed result or why it failed.
+        result: Result<McpResult, RequestError>,
+    },
+    /// Progress of a request.
+    Progress {
+        /// The request.
+        handle: RequestHandle,
+        /// What the server reported.
+        progress: ProgressParams,
+    },
+    /// A notification from the server.
+    Notification {
+        /// The `subscriptions/listen` request it came on (modern), if any.
+        subscription: Option<RequestHandle>,
+        /// The notification.
+        notification: ServerNotification,
+    },
+    /// The server needs something from the application (legacy request or MRTR input).
+    ServerRequest {
+        /// Answer with this id.
+        id: ServerRequestId,
+        /// The request.
+        request: ServerRequest,
+        /// The application request it belongs to, if known.
+        related: Option<RequestHandle>,
+    },
+    /// A tool was left out of a `tools/list` result because its definition is invalid.
+    ToolRejected {
+        /// Tool name (untrusted).
+        name: String,
+        /// Why.
+        reason: String,
+    },
+    /// Something went wrong that does not fail a request (e.g. a dropped oversized event).
+    Warning(String),
+    /// A JSON-RPC message crossed the wire (only with `wire_log`).
+    Wire {
+        /// Which way.
+        direction: Direction,
+        /// The HTTP exchange, if any.
+        transmit: Option<TransmitId>,
+        /// The message.
+        message: Value,
+    },
+    /// The session is closed.
+    Closed,
+}
+
+/// Why a request (or connecting) failed.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum RequestError {
+    /// The server answered with a JSON-RPC error.
+    #[error("the server returned an error: {0}")]
+    Rpc(ErrorObject),
+    /// The server answered with an HTTP error status.
+    #[error("the server answered HTTP {status}{}", if body.is_empty() { String::new() } else { alloc::format!(": {body}") })]
+    Http {
+        /// Status code.
+        status: u16,
+        /// The start of the body (untrusted text).
+        body: String,
+        /// `WWW-Authenticate`, if readable.
+        www_authenticate: Option<String>,
+    },
+    /// No HTTP response (network down, refused, or blocked by CORS).
+    #[error("could not reach the server: {0:?}")]
+    Transport(TransportFailure),
+    /// No answer in time; the request was cancelled.
+    #[error("no answer after {after_ms} ms; the request was cancelled")]
+    Timeout {
+        /// How long we waited.
+        after_ms: u64,
+    },
+    /// Cancelled by the application.
+    #[error("cancelled")]
+    Cancelled,
+    /// The server broke the protocol.
+    #[error("the server broke the protocol: {0}")]
+    Protocol(String),
+    /// A message was larger than the configured limit.
+    #[error("a message from the server exceeded the limit of {limit} bytes")]
+    TooLarge {
+        /// The limit.
+        limit: usize,
+    },
+    /// The response stream ended before the response, and could not be resumed.
+    #[error("the response stream ended before the response arrived")]
+    StreamCut,
+    /// The legacy session expired and could not be re-established.
+    #[error("the server forgot the session and a fresh one could not be started")]
+    SessionLost,
+    /// The application refused input the server asked for.
+    #[error("the input the server asked for was refused: {0}")]
+    InputRefused(ErrorObject),
+    /// The session is closed, or the server speaks no version we support.
+    #[error("{0}")]
+    Unavailable(String),
+}
+
+/// A result decoded according to the method of the request it answers.
+#[derive(Debug, Clone, PartialEq)]
+pub enum McpResult {
+    /// `server/discover`.
+    Discover(DiscoverResult),
+    /// `initialize`.
+    Initialize(InitializeResult),
+    /// `tools/list`.
+    ListTools(ListToolsResult),
+    /// `tools/call`.
+    CallTool(CallToolResult),
+    /// `resources/list`.
+    ListResources(ListResourcesResult),
+    /// `resources/templates/list`.
+    ListResourceTemplates(ListResourceTemplatesResult),
+    /// `resources/read`.
+    ReadResource(ReadResourceResult),
+    /// `prompts/list`.
+    ListPrompts(ListPromptsResult),
+    /// `prompts/get`.
+    GetPrompt(GetPromptResult),
+    /// `completion/complete`.
+    Complete(CompleteResult),
+    /// `ping`, `logging/setLevel`, `resources/subscribe`, `subscriptions/listen` (end), ...
+    Empty(EmptyResult),
+    /// A method this crate does not type.
+    Other(Value),
+}
+
+impl McpResult {
+    /// Decodes `value` as the result of `method`.
+    pub fn decode(method: &str, value: Value) -> Result<McpResult, serde_json::Error> {
+        use serde_json::from_value as f;
+        Ok(match method {
+            "server/discover" => McpResult::Discover(f(value)?),
+            "initialize" => McpResult::Initialize(f(value)?),
+            "tools/list" => McpResult::ListTools(f(value)?),
+            "tools/call" => McpResult::CallTool(f(value)?),
+            "resources/list" => McpResult::ListResources(f(value)?),
+            "resources/templates/list" => McpResult::ListResourceTemplates(f(value)?),
+            "resources/read" => McpResult::ReadResource(f(value)?),
+            "prompts/list" => McpResult::ListPrompts(f(value)?),
+            "prompts/get" => McpResult::GetPrompt(f(value)?),
+            "completion/complete" => McpResult::Complete(f(value)?),
+            "ping" | "logging/setLevel" | "resources/subscribe" | "resources/unsubscribe"
+            | "subscriptions/listen" => McpResult::Empty(f(value)?),
+            _ => McpResult::Other(value),
+        })
+    }
+}
+
+/// Methods that may answer with an MRTR `InputRequiredResult` (2026-07-28).
+pub fn supports_input_required(method: &str) -> bool {
+    matches!(method, "tools/call" | "prompts/get" | "resources/read")
+}

@@ -1,0 +1,492 @@
+//! What comes back: response heads and bodies (JSON or SSE), frames, and the messages in them.
+
+use super::exchange::{Body, ERROR_BODY_LIMIT};
+use super::*;
+use crate::jsonrpc::{codes, Response};
+use crate::sse::{SseDecoder, SseEvent};
+use crate::types::{ServerNotification, ServerRequest};
+
+impl Session {
+    pub(super) fn on_head(&mut self, tid: TransmitId, head: ResponseHead, now: Instant) {
+        let max = self.config.max_message_bytes;
+        let Some(ex) = self.exchanges.get_mut(&tid) else { return };
+        let status = head.status;
+        let media = head.media_type();
+        let www = head.header("www-authenticate").map(String::from);
+        let purpose = ex.purpose;
+        if let Purpose::Call(key) = purpose {
+            if self.pending.get(&key).is_some_and(|p| p.internal == Internal::Initialize) {
+                self.pending_session_id = head.header("mcp-session-id").map(String::from);
+            }
+        }
+        let resume_id = match purpose {
+            Purpose::GetStream => self.get_last_event_id.clone(),
+            _ => None,
+        };
+        ex.head = Some(head);
+        let auth = status == 401 || (status == 403 && www.as_deref().is_some_and(|w| w.contains("insufficient_scope")));
+        if auth && purpose != Purpose::Fire {
+            self.exchanges.remove(&tid);
+            self.out.push_back(Output::Abort(tid));
+            self.emit(Event::AuthRequired { status, www_authenticate: www.clone() });
+            let err = RequestError::Http { status, body: String::new(), www_authenticate: www };
+            match purpose {
+                Purpose::Call(key) | Purpose::Resume(key) => self.finish(key, Err(err), Some(now)),
+                Purpose::SseMain => {
+                    self.sse_main = None;
+                    self.set_phase(Phase::AuthRequired);
+                }
+                Purpose::GetStream => self.get_stream = None,
+                _ => {}
+            }
+            return;
+        }
+        let body = if !(200..300).contains(&status) {
+            Body::Error(Vec::new())
+        } else if status == 202 || status == 204 {
+            Body::Discard
+        } else {
+            match media.as_deref() {
+                Some("text/event-stream") => Body::Sse(SseDecoder::with_last_event_id(max, resume_id)),
+                Some("application/json") if matches!(purpose, Purpose::Call(_) | Purpose::Fire) => Body::Json(Vec::new()),
+                _ if purpose == Purpose::Fire || purpose == Purpose::Delete => Body::Discard,
+                other => {
+                    let what = alloc::format!(
+                        "the server answered with content type {:?} where JSON or an event stream was expected",
+                        other.unwrap_or("(none)")
+                    );
+                    self.fail_exchange(tid, RequestError::Protocol(what), now);
+                    return;
+                }
+            }
+        };
+        let accepted_request = matches!(body, Body::Discard) && matches!(purpose, Purpose::Call(_));
+        if let Some(ex) = self.exchanges.get_mut(&tid) {
+            ex.body = body;
+        }
+        if accepted_request && self.wire == WireProtocol::StreamableHttp {
+            self.fail_exchange(tid, RequestError::Protocol(alloc::format!("HTTP {status} with no body in answer to a request")), now);
+        } else if accepted_request {
+            // 2024-11-05: the response will come on the SSE stream.
+            if let Purpose::Call(key) = purpose {
+                if let Some(p) = self.pending.get_mut(&key) {
+                    if matches!(p.state, PendingState::InFlight(Some(t)) if t == tid) {
+                        p.state = PendingState::InFlight(None);
+                    }
+                }
+            }
+        }
+    }
+
+    /// Ends an exchange early with an error for whatever it carried.
+    fn fail_exchange(&mut self, tid: TransmitId, err: RequestError, now: Instant) {
+        let Some(ex) = self.exchanges.remove(&tid) else { return };
+        self.out.push_back(Output::Abort(tid));
+        match ex.purpose {
+            Purpose::Call(key) | Purpose::Resume(key) => {
+                if self.is_current(key, tid) {
+                    self.finish(key, Err(err), Some(now));
+                }
+            }
+            Purpose::SseMain => {
+                self.sse_main = None;
+                if self.phase == Phase::AwaitingEndpoint {
+                    self.fail_connect(err);
+                }
+            }
+            Purpose::GetStream => {
+                self.get_stream = None;
+                self.emit(Event::Warning(alloc::format!("the server's event stream failed: {err}")));
+            }
+            Purpose::Fire | Purpose::Delete => {}
+        }
+    }
+
+    fn is_current(&self, key: u64, tid: TransmitId) -> bool {
+        self.pending.get(&key).is_some_and(|p| matches!(p.state, PendingState::InFlight(Some(t)) if t == tid))
+    }
+
+    pub(super) fn on_chunk(&mut self, tid: TransmitId, bytes: &[u8], now: Instant) {
+        let max = self.config.max_message_bytes;
+        let Some(ex) = self.exchanges.get_mut(&tid) else { return };
+        let mut events = Vec::new();
+        match &mut ex.body {
+            Body::Json(buf) => {
+                if buf.len() + bytes.len() > max {
+                    self.fail_exchange(tid, RequestError::TooLarge { limit: max }, now);
+                    return;
+                }
+                buf.extend_from_slice(bytes);
+            }
+            Body::Sse(dec) => {
+                dec.push(bytes);
+                while let Some(ev) = dec.poll() {
+                    events.push(ev);
+                }
+            }
+            Body::Error(buf) => {
+                let room = ERROR_BODY_LIMIT.saturating_sub(buf.len());
+                buf.extend_from_slice(&bytes[..bytes.len().min(room)]);
+            }
+            Body::Pending | Body::Discard => {}
+        }
+        let purpose = ex.purpose;
+        for ev in events {
+            if !self.exchanges.contains_key(&tid) {
+                break;
+            }
+            match ev {
+                Ok(ev) => self.on_sse_event(tid, purpose, ev, now),
+                Err(e) => match purpose {
+                    Purpose::Call(_) | Purpose::Resume(_) => {
+                        self.fail_exchange(tid, RequestError::TooLarge { limit: max }, now);
+                    }
+                    _ => self.emit(Event::Warning(e.to_string())),
+                },
+            }
+        }
+    }
+
+    fn on_sse_event(&mut self, tid: TransmitId, purpose: Purpose, ev: SseEvent, now: Instant) {
+        if purpose == Purpose::GetStream {
+            if ev.id.is_some() {
+                self.get_last_event_id = ev.id.clone();
+            }
+            self.get_reconnects = 0;
+        }
+        if purpose == Purpose::SseMain && ev.event.as_deref() == Some("endpoint") {
+            self.on_endpoint_event(&ev.data, now);
+            return;
+        }
+        if ev.data.is_empty() || !matches!(ev.event.as_deref(), None | Some("message")) {
+            return; // priming event, or an event type that carries no JSON-RPC
+        }
+        match Message::decode_batch(ev.data.as_bytes(), self.config.max_message_bytes) {
+            Ok(msgs) => {
+                for m in msgs {
+                    self.on_message(m, Some(tid), now);
+                }
+            }
+            Err(e) => {
+                let err = RequestError::Protocol(alloc::format!("malformed message in the event stream: {e}"));
+                match purpose {
+                    Purpose::Call(_) | Purpose::Resume(_) => self.fail_exchange(tid, err, now),
+                    _ => self.emit(Event::Warning(err.to_string())),
+                }
+            }
+        }
+    }
+
+    pub(super) fn on_end(&mut self, tid: TransmitId, failure: Option<TransportFailure>, now: Instant) {
+        let Some(mut ex) = self.exchanges.remove(&tid) else { return };
+        if let Body::Sse(dec) = &mut ex.body {
+            dec.finish();
+        }
+        let status = ex.status();
+        match ex.purpose {
+            Purpose::Delete => {}
+            Purpose::Fire => {
+                if let Some(f) = failure {
+                    self.emit(Event::Warning(alloc::format!("a message to the server was not delivered: {f:?}")));
+                } else if let (Some(s), Body::Error(body)) = (status, &ex.body) {
+                    let text = excerpt(body);
+                    self.emit(Event::Warning(alloc::format!("the server rejected a message with HTTP {s}: {text}")));
+                }
+            }
+            Purpose::Call(key) | Purpose::Resume(key) => {
+                if !self.is_current(key, tid) {
+                    return;
+                }
+                match (failure, &ex.body) {
+                    (Some(f), _) if ex.head.is_none() => self.finish(key, Err(RequestError::Transport(f)), Some(now)),
+                    (Some(_), Body::Sse(_)) | (None, Body::Sse(_)) => {
+                        let last = ex.last_event_id().map(String::from);
+                        let retry = ex.retry_ms();
+                        self.stream_cut(key, last, retry, now);
+                    }
+                    (Some(f), _) => self.finish(key, Err(RequestError::Transport(f)), Some(now)),
+                    (None, Body::Json(bytes)) => {
+                        match Message::decode_batch(bytes, self.config.max_message_bytes) {
+                            Ok(msgs) => {
+                                for m in msgs {
+                                    self.on_message(m, Some(tid), now);
+                                }
+                                if self.pending.get(&key).is_some_and(|p| matches!(p.state, PendingState::InFlight(Some(t)) if t == tid)) {
+                                    self.finish(key, Err(RequestError::Protocol("the response body did not answer the request".into())), Some(now));
+                                }
+                            }
+                            Err(e) => self.finish(key, Err(RequestError::Protocol(alloc::format!("malformed JSON body: {e}"))), Some(now)),
+                        }
+                    }
+                    (None, Body::Error(body)) => {
+                        let body = body.clone();
+                        let head = ex.head.clone().unwrap_or_default();
+                        self.on_error_status(key, &head, &body, now);
+                    }
+                    (None, _) => {}
+                }
+            }
+            Purpose::GetStream => {
+                self.get_stream = None;
+                if let Some(id) = ex.last_event_id() {
+                    self.get_last_event_id = Some(id.into());
+                }
+                match (status, &ex.body) {
+                    (Some(405), _) => {} // the server offers no standalone stream
+                    (Some(s), Body::Error(body)) => {
+                        if self.is_session_lost(s, body) {
+                            self.on_session_lost(now);
+                        } else {
+                            self.emit(Event::Warning(alloc::format!("the server refused its event stream: HTTP {s}")));
+                        }
+                    }
+                    _ => {
+                        if self.phase == Phase::Ready && self.get_reconnects < self.config.max_stream_reconnects {
+                            self.get_reconnects += 1;
+                            let delay = ex.retry_ms().map_or(self.config.default_retry, Duration::from_millis);
+                            self.schedule(now + delay, Timer::ReopenGet);
+                        }
+                    }
+                }
+            }
+            Purpose::SseMain => {
+                self.sse_main = None;
+                let err = match (failure, status) {
+                    (Some(f), _) => RequestError::Transport(f),
+                    (None, Some(s)) if !(200..300).contains(&s) => {
+                        let body = match &ex.body {
+                            Body::Error(b) => excerpt(b),
+                            _ => String::new(),
+                        };
+                        RequestError::Http { status: s, body, www_authenticate: None }
+                    }
+                    _ => RequestError::StreamCut,
+                };
+                match self.phase {
+                    Phase::AwaitingEndpoint | Phase::Initializing => self.fail_connect(err),
+                    Phase::Ready => self.on_session_lost(now),
+                    _ => {}
+                }
+            }
+        }
+    }
+
+    fn is_session_lost(&self, status: u16, body: &[u8]) -> bool {
+        if self.session_id().is_none() || self.wire != WireProtocol::StreamableHttp {
+            return false;
+        }
+        status == 404 || (status == 400 && String::from_utf8_lossy(body).to_ascii_lowercase().contains("session"))
+    }
+
+    fn on_error_status(&mut self, key: u64, head: &ResponseHead, body: &[u8], now: Instant) {
+        let internal = self.pending.get(&key).map(|p| p.internal);
+        if internal != Some(Internal::Initialize) && self.is_session_lost(head.status, body) {
+            if let Some(p) = self.pending.get_mut(&key) {
+                p.state = PendingState::InFlight(None);
+            }
+            self.on_session_lost(now);
+            return;
+        }
+        let rpc = match Message::decode(body, ERROR_BODY_LIMIT) {
+            Ok(Message::Response(Response { outcome: Err(e), .. })) => Some(e),
+            _ => None,
+        };
+        let err = match rpc {
+            Some(e) => RequestError::Rpc(e),
+            None => RequestError::Http {
+                status: head.status,
+                body: excerpt(body),
+                www_authenticate: head.header("www-authenticate").map(String::from),
+            },
+        };
+        self.finish(key, Err(err), Some(now));
+    }
+
+    /// A response stream ended before its response: resume it (legacy, with an event id),
+    /// send the request again (bounded), or give up.
+    fn stream_cut(&mut self, key: u64, last_event_id: Option<String>, retry_ms: Option<u64>, now: Instant) {
+        let legacy = matches!(self.flavor, Flavor::Legacy { .. }) && self.wire == WireProtocol::StreamableHttp;
+        let max_resumes = self.config.max_stream_reconnects;
+        let max_reissues = self.config.max_reissues;
+        let Some(p) = self.pending.get_mut(&key) else { return };
+        match last_event_id {
+            Some(id) if legacy && p.resumes < max_resumes => {
+                p.resumes += 1;
+                p.state = PendingState::Resuming;
+                let delay = retry_ms.map_or(self.config.default_retry, Duration::from_millis);
+                self.schedule(now + delay, Timer::Resume { key, last_event_id: id });
+            }
+            _ if p.internal == Internal::No && p.method != "subscriptions/listen" && p.reissues < max_reissues => {
+                p.reissues += 1;
+                self.send_pending(key, now);
+            }
+            _ => self.finish(key, Err(RequestError::StreamCut), Some(now)),
+        }
+    }
+
+    /// Reopens a cut response stream with `Last-Event-ID` (legacy Streamable HTTP).
+    pub(super) fn resume_stream(&mut self, key: u64, last_event_id: String) {
+        if !self.pending.get(&key).is_some_and(|p| matches!(p.state, PendingState::Resuming)) {
+            return;
+        }
+        let Flavor::Legacy { version, session_id } = &self.flavor else { return };
+        let mut h = self.base_headers();
+        h.push(("Accept".into(), "text/event-stream".into()));
+        if version.as_str() >= "2025-06-18" {
+            h.push(("MCP-Protocol-Version".into(), version.clone()));
+        }
+        if let Some(sid) = session_id {
+            h.push(("Mcp-Session-Id".into(), sid.clone()));
+        }
+        h.push(("Last-Event-ID".into(), last_event_id.clone()));
+        let tid = self.push_http(Purpose::Resume(key), HttpMethod::Get, self.config.endpoint.clone(), h, None);
+        if let Some(ex) = self.exchanges.get_mut(&tid) {
+            ex.body = Body::Pending;
+        }
+        if let Some(p) = self.pending.get_mut(&key) {
+            p.state = PendingState::InFlight(Some(tid));
+        }
+    }
+
+    pub(super) fn on_frame(&mut self, bytes: &[u8], now: Instant) {
+        match Message::decode_batch(bytes, self.config.max_message_bytes) {
+            Ok(msgs) => {
+                for m in msgs {
+                    self.on_message(m, None, now);
+                }
+            }
+            Err(e) => self.emit(Event::Warning(alloc::format!("malformed message from the server: {e}"))),
+        }
+    }
+
+    pub(super) fn on_frames_closed(&mut self, why: String) {
+        if matches!(self.phase, Phase::Closed) {
+            return;
+        }
+        let err = RequestError::Transport(TransportFailure::Network(why));
+        self.fail_connect(err);
+    }
+
+    /// One JSON-RPC message from the server, from whichever stream or body carried it.
+    pub(super) fn on_message(&mut self, msg: Message, from: Option<TransmitId>, now: Instant) {
+        if self.config.wire_log {
+            self.emit(Event::Wire { direction: Direction::Received, transmit: from, message: msg.to_value() });
+        }
+        match msg {
+            Message::Response(Response { id: Some(id), outcome }) => {
+                let key = self.by_rpc_id.get(&id).copied();
+                let live = key.filter(|k| {
+                    self.pending.get(k).is_some_and(|p| matches!(p.state, PendingState::InFlight(_) | PendingState::Resuming))
+                });
+                match live {
+                    Some(key) => self.finish(key, outcome.map_err(RequestError::Rpc), Some(now)),
+                    None => self.emit(Event::Warning(alloc::format!("ignored a response to unknown request id {id}"))),
+                }
+            }
+            Message::Response(Response { id: None, outcome }) => {
+                let key = from.and_then(|t| self.exchanges.get(&t)).and_then(|ex| match ex.purpose {
+                    Purpose::Call(k) => Some(k),
+                    _ => None,
+                });
+                match (key, outcome) {
+                    (Some(key), Err(e)) => self.finish(key, Err(RequestError::Rpc(e)), Some(now)),
+                    (_, Err(e)) => self.emit(Event::Warning(alloc::format!("the server reported an error: {e}"))),
+                    (_, Ok(_)) => {}
+                }
+            }
+            Message::Request(req) => self.on_server_request(req, from),
+            Message::Notification(n) => self.on_notification(n, now),
+        }
+    }
+
+    fn on_server_request(&mut self, req: crate::jsonrpc::Request, from: Option<TransmitId>) {
+        if req.method == "ping" {
+            self.send_fire(Message::result(req.id, Value::Object(Map::new())), "");
+            return;
+        }
+        let caps = &self.config.capabilities;
+        let declared = match req.method.as_str() {
+            "sampling/createMessage" => caps.sampling.is_some(),
+            "elicitation/create" => caps.elicitation.is_some(),
+            "roots/list" => caps.roots.is_some(),
+            _ => true,
+        };
+        if !declared {
+            let e = ErrorObject::new(codes::METHOD_NOT_FOUND, alloc::format!("the client did not declare support for {}", req.method));
+            self.send_fire(Message::error(Some(req.id), e), "");
+            return;
+        }
+        match ServerRequest::decode(&req.method, req.params) {
+            Ok(request) => {
+                let id = ServerRequestId(self.next_server_request);
+                self.next_server_request += 1;
+                self.server_requests.insert(id, ServerRequestOrigin::Legacy(req.id));
+                let related = from.and_then(|t| self.exchanges.get(&t)).and_then(|ex| match ex.purpose {
+                    Purpose::Call(k) | Purpose::Resume(k) => Some(RequestHandle(k)),
+                    _ => None,
+                });
+                self.emit(Event::ServerRequest { id, request, related });
+            }
+            Err(e) => {
+                let e = ErrorObject::new(codes::INVALID_PARAMS, alloc::format!("invalid params: {e}"));
+                self.send_fire(Message::error(Some(req.id), e), "");
+            }
+        }
+    }
+
+    fn on_notification(&mut self, n: crate::jsonrpc::Notification, now: Instant) {
+        let sub_id = n
+            .params
+            .as_ref()
+            .and_then(|p| p.get("_meta"))
+            .and_then(|m| m.get(meta_keys::SUBSCRIPTION_ID))
+            .and_then(|v| serde_json::from_value::<RequestId>(v.clone()).ok());
+        let notification = match ServerNotification::decode(&n.method, n.params) {
+            Ok(x) => x,
+            Err(e) => {
+                self.emit(Event::Warning(alloc::format!("malformed {} notification: {e}", n.method)));
+                return;
+            }
+        };
+        match notification {
+            ServerNotification::Progress(progress) => {
+                let key = self
+                    .pending
+                    .iter()
+                    .find(|(_, p)| p.progress_token.as_ref() == Some(&progress.progress_token))
+                    .map(|(k, _)| *k);
+                let Some(key) = key else { return };
+                let reset = self.config.reset_timeout_on_progress;
+                let max = self.config.max_request_duration;
+                if let Some(p) = self.pending.get_mut(&key) {
+                    if reset {
+                        if let Some(t) = p.timeout {
+                            let hard = p.started + max;
+                            p.deadline = Some(core::cmp::min(now + t, hard));
+                        }
+                    }
+                }
+                self.emit(Event::Progress { handle: RequestHandle(key), progress });
+            }
+            ServerNotification::Cancelled(c) => {
+                if let Some(rid) = &c.request_id {
+                    self.server_requests.retain(|_, o| !matches!(o, ServerRequestOrigin::Legacy(r) if r == rid));
+                }
+                self.emit(Event::Notification { subscription: None, notification: ServerNotification::Cancelled(c) });
+            }
+            other => {
+                let subscription = sub_id.and_then(|id| self.by_rpc_id.get(&id)).map(|k| RequestHandle(*k));
+                self.emit(Event::Notification { subscription, notification: other });
+            }
+        }
+    }
+}
+
+fn excerpt(body: &[u8]) -> String {
+    let text = String::from_utf8_lossy(body);
+    let mut s: String = text.chars().take(300).collect();
+    if text.chars().count() > 300 {
+        s.push('…');
+    }
+    s
+}

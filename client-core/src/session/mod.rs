@@ -1,0 +1,873 @@
+//! The client session: a sans-IO state machine in the style of str0m's run loop and
+//! quinn-proto's connection.
+//!
+//! ```text
+//!  application ──commands──▶ Session ◀──Input (HTTP head / body chunks / end / error,
+//!       ▲                      │               frames, timeout)── I/O layer
+//!       └────Event─────────────┤
+//!                              └──Output (HTTP requests, aborts, frames)──▶ I/O layer
+//! ```
+//!
+//! Drive it like this: call a command ([`Session::connect`], [`Session::request`], ...) or
+//! [`Session::handle_input`], then drain [`Session::poll_output`] until it returns `None`, and
+//! arm a timer for [`Session::poll_timeout`]; when it fires, pass [`Input::Timeout`].
+//! Time is always a parameter; the session never reads a clock.
+
+mod config;
+mod event;
+mod exchange;
+mod handshake;
+mod incoming;
+
+pub use config::{SessionConfig, TransportMode};
+pub use event::*;
+
+use crate::headers;
+use crate::http::{HttpMethod, HttpRequest, ResponseHead, TransmitId, TransportFailure};
+use crate::jsonrpc::{ErrorObject, Message, RequestId};
+use crate::time::{Duration, Instant};
+use crate::types::{meta_keys, Era, SubscriptionFilter};
+use alloc::collections::{BTreeMap, VecDeque};
+use alloc::string::{String, ToString};
+use alloc::vec::Vec;
+use exchange::{Exchange, Purpose};
+use serde_json::{Map, Value};
+
+/// One input to the session.
+#[derive(Debug)]
+pub enum Input<'a> {
+    /// The status and headers of an HTTP response arrived.
+    ResponseHead(TransmitId, ResponseHead),
+    /// A chunk of a response body arrived.
+    BodyChunk(TransmitId, &'a [u8]),
+    /// A response body ended normally.
+    BodyEnd(TransmitId),
+    /// An exchange failed below HTTP (before or after the head).
+    TransportError(TransmitId, TransportFailure),
+    /// Frames mode: the connection (WebSocket) is open.
+    FramesOpened,
+    /// Frames mode: one message arrived.
+    Frame(&'a [u8]),
+    /// Frames mode: the connection closed.
+    FramesClosed(String),
+    /// The time from [`Session::poll_timeout`] was reached.
+    Timeout,
+}
+
+/// One output of the session, for the I/O layer or the application.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Output {
+    /// Perform this HTTP request; report back with its [`TransmitId`].
+    Http(HttpRequest),
+    /// Abort this exchange (closing a stream is also how a modern request is cancelled).
+    Abort(TransmitId),
+    /// Frames mode: open the connection, then report [`Input::FramesOpened`].
+    OpenFrames,
+    /// Frames mode: send this message.
+    Frame(Vec<u8>),
+    /// Frames mode: close the connection.
+    CloseFrames,
+    /// Tell the application.
+    Event(Event),
+}
+
+/// What an internal request is for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Internal {
+    /// An application request: its outcome becomes an [`Event::Response`].
+    No,
+    /// `server/discover` probe.
+    Probe,
+    /// `initialize`.
+    Initialize,
+    /// Housekeeping whose outcome is only logged (e.g. `logging/setLevel`).
+    Quiet,
+}
+
+#[derive(Debug)]
+enum PendingState {
+    /// Waiting for the session to be ready.
+    Queued,
+    /// Sent; the exchange carrying it (None for frames, or a 2024-11-05 POST that returned).
+    InFlight(Option<TransmitId>),
+    /// Waiting for scheduled stream resumption.
+    Resuming,
+    /// MRTR: waiting for the application's answers.
+    AwaitingInput { waiting: BTreeMap<ServerRequestId, String>, responses: Map<String, Value> },
+}
+
+#[derive(Debug)]
+struct Pending {
+    internal: Internal,
+    method: String,
+    params: Option<Value>,
+    rpc_id: RequestId,
+    state: PendingState,
+    started: Instant,
+    deadline: Option<Instant>,
+    timeout: Option<Duration>,
+    progress_token: Option<RequestId>,
+    reissues: u32,
+    resumes: u32,
+    input_rounds: u32,
+    /// MRTR: answers and state to send with the next attempt.
+    retry_extra: Option<(Option<Map<String, Value>>, Option<String>)>,
+}
+
+/// Per-request options.
+#[derive(Debug, Clone, Default)]
+pub struct RequestOptions {
+    /// Overrides the configured timeout; `Some(None)`-like behaviour: see `no_timeout`.
+    pub timeout: Option<Duration>,
+    /// Never time out (long-lived requests such as `subscriptions/listen`).
+    pub no_timeout: bool,
+    /// Ask for progress notifications.
+    pub progress: bool,
+}
+
+#[derive(Debug, Clone)]
+enum Timer {
+    Resume { key: u64, last_event_id: String },
+    ReopenGet,
+    ProbeTimeout,
+}
+
+#[derive(Debug, Clone)]
+enum ServerRequestOrigin {
+    /// A legacy JSON-RPC request to answer with a response message.
+    Legacy(RequestId),
+    /// One entry of an MRTR `inputRequests` map of a pending request.
+    Input { key: u64 },
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Phase {
+    Idle,
+    /// Waiting for the frames connection to open.
+    Opening,
+    Probing,
+    Initializing,
+    /// 2024-11-05: waiting for the `endpoint` event.
+    AwaitingEndpoint,
+    Ready,
+    AuthRequired,
+    Failed,
+    Closed,
+}
+
+/// The era-specific state once known.
+#[derive(Debug, Clone, PartialEq)]
+enum Flavor {
+    Unknown,
+    Modern { version: String },
+    Legacy { version: String, session_id: Option<String> },
+}
+
+/// A sans-IO MCP client session. See the module docs for the run loop.
+#[derive(Debug)]
+pub struct Session {
+    config: SessionConfig,
+    phase: Phase,
+    flavor: Flavor,
+    wire: WireProtocol,
+    /// Where POSTs go (the endpoint, or the 2024-11-05 `endpoint` event's URL).
+    post_url: String,
+    details: Option<ServerDetails>,
+    out: VecDeque<Output>,
+    exchanges: BTreeMap<TransmitId, Exchange>,
+    pending: BTreeMap<u64, Pending>,
+    by_rpc_id: BTreeMap<RequestId, u64>,
+    server_requests: BTreeMap<ServerRequestId, ServerRequestOrigin>,
+    timers: Vec<(Instant, Timer)>,
+    tool_headers: BTreeMap<String, Vec<headers::ParamHeader>>,
+    next_transmit: u64,
+    next_key: u64,
+    next_rpc_id: i64,
+    next_server_request: u64,
+    get_stream: Option<TransmitId>,
+    get_reconnects: u32,
+    get_last_event_id: Option<String>,
+    sse_main: Option<TransmitId>,
+    /// A fresh `initialize` after a lost session was tried and nothing succeeded since.
+    reinit_used: bool,
+    /// The probe failed below HTTP (kept to report if `initialize` fails the same way).
+    probe_transport_failure: Option<RequestError>,
+    /// Version to probe with (changed by an `UnsupportedProtocolVersion` answer).
+    probe_version: String,
+    probe_retried: bool,
+    probed: bool,
+    tried_http_sse: bool,
+    /// `Mcp-Session-Id` of the `initialize` response, until the result is accepted.
+    pending_session_id: Option<String>,
+}
+
+impl Session {
+    /// A session that will talk to `config.endpoint` once [`Session::connect`] is called.
+    pub fn new(config: SessionConfig) -> Self {
+        let wire = match config.transport {
+            TransportMode::Frames => WireProtocol::Frames,
+            TransportMode::HttpSse => WireProtocol::HttpSse,
+            _ => WireProtocol::StreamableHttp,
+        };
+        Session {
+            post_url: config.endpoint.clone(),
+            config,
+            phase: Phase::Idle,
+            flavor: Flavor::Unknown,
+            wire,
+            details: None,
+            out: VecDeque::new(),
+            exchanges: BTreeMap::new(),
+            pending: BTreeMap::new(),
+            by_rpc_id: BTreeMap::new(),
+            server_requests: BTreeMap::new(),
+            timers: Vec::new(),
+            tool_headers: BTreeMap::new(),
+            next_transmit: 1,
+            next_key: 1,
+            next_rpc_id: 1,
+            next_server_request: 1,
+            get_stream: None,
+            get_reconnects: 0,
+            get_last_event_id: None,
+            sse_main: None,
+            reinit_used: false,
+            probe_transport_failure: None,
+            probe_version: crate::types::MODERN_VERSION.into(),
+            probe_retried: false,
+            probed: false,
+            tried_http_sse: false,
+            pending_session_id: None,
+        }
+    }
+
+    /// The configuration in force.
+    pub fn config(&self) -> &SessionConfig {
+        &self.config
+    }
+
+    /// Replaces the extra headers (e.g. a new `Authorization` after logging in).
+    pub fn set_extra_headers(&mut self, headers: Vec<(String, String)>) {
+        self.config.extra_headers = headers;
+    }
+
+    /// The connection state.
+    pub fn state(&self) -> ConnectionState {
+        match self.phase {
+            Phase::Idle => ConnectionState::Idle,
+            Phase::Opening | Phase::Probing | Phase::Initializing | Phase::AwaitingEndpoint => {
+                if self.details.is_some() { ConnectionState::Reconnecting } else { ConnectionState::Connecting }
+            }
+            Phase::Ready => ConnectionState::Connected,
+            Phase::AuthRequired => ConnectionState::AuthRequired,
+            Phase::Failed => ConnectionState::Failed,
+            Phase::Closed => ConnectionState::Closed,
+        }
+    }
+
+    /// What the server told us when we connected.
+    pub fn server_details(&self) -> Option<&ServerDetails> {
+        self.details.as_ref()
+    }
+
+    /// The legacy session id, if the server assigned one.
+    pub fn session_id(&self) -> Option<&str> {
+        match &self.flavor {
+            Flavor::Legacy { session_id, .. } => session_id.as_deref(),
+            _ => None,
+        }
+    }
+
+    /// The next output to act on.
+    pub fn poll_output(&mut self) -> Option<Output> {
+        self.out.pop_front()
+    }
+
+    /// When the session next wants [`Input::Timeout`].
+    pub fn poll_timeout(&self) -> Option<Instant> {
+        let deadlines = self.pending.values().filter_map(|p| match p.state {
+            PendingState::AwaitingInput { .. } => None,
+            _ => p.deadline,
+        });
+        let timers = self.timers.iter().map(|(at, _)| *at);
+        deadlines.chain(timers).min()
+    }
+
+    /// Starts (or restarts, e.g. after logging in) connecting.
+    pub fn connect(&mut self, now: Instant) {
+        if self.phase == Phase::Closed {
+            return;
+        }
+        self.probed = false;
+        self.probe_retried = false;
+        self.tried_http_sse = false;
+        self.probe_transport_failure = None;
+        self.set_phase(Phase::Idle);
+        match self.config.transport {
+            TransportMode::Frames => {
+                self.set_phase(Phase::Opening);
+                self.out.push_back(Output::OpenFrames);
+            }
+            TransportMode::HttpSse => self.open_http_sse(now),
+            _ => self.start_handshake(now),
+        }
+    }
+
+    /// Sends a request (queued until connected). Its outcome arrives as [`Event::Response`].
+    pub fn request(
+        &mut self,
+        method: impl Into<String>,
+        params: Option<Value>,
+        options: RequestOptions,
+        now: Instant,
+    ) -> RequestHandle {
+        let key = self.add_pending(Internal::No, method.into(), params, &options, now);
+        if matches!(self.phase, Phase::Closed | Phase::Failed) {
+            let why = if self.phase == Phase::Closed { "the session is closed" } else { "not connected" };
+            self.finish_err(key, RequestError::Unavailable(why.into()));
+        } else if self.phase == Phase::Ready {
+            self.send_pending(key, now);
+        }
+        RequestHandle(key)
+    }
+
+    /// Opens a modern `subscriptions/listen` stream (legacy servers: use the GET stream and
+    /// `resources/subscribe` instead). Notifications arrive with `subscription: Some(handle)`.
+    pub fn listen(&mut self, filter: SubscriptionFilter, now: Instant) -> RequestHandle {
+        let params = serde_json::json!({ "notifications": filter });
+        let opts = RequestOptions { no_timeout: true, ..Default::default() };
+        self.request("subscriptions/listen", Some(params), opts, now)
+    }
+
+    /// Sends a notification (fire and forget).
+    pub fn notify(&mut self, method: &str, params: Option<Value>) {
+        let msg = Message::notification(method, params);
+        self.send_fire(msg, method);
+    }
+
+    /// Cancels a request: its stream is closed (modern) and/or `notifications/cancelled` sent
+    /// (legacy and frames); it ends with [`RequestError::Cancelled`].
+    pub fn cancel(&mut self, handle: RequestHandle, _now: Instant) {
+        if self.pending.contains_key(&handle.0) {
+            self.abandon(handle.0, "cancelled by the user");
+            self.finish_err(handle.0, RequestError::Cancelled);
+        }
+    }
+
+    /// Answers a server request ([`Event::ServerRequest`]) with a result or an error.
+    pub fn answer(&mut self, id: ServerRequestId, answer: Result<Value, ErrorObject>, now: Instant) {
+        let Some(origin) = self.server_requests.remove(&id) else { return };
+        match origin {
+            ServerRequestOrigin::Legacy(rpc_id) => {
+                let msg = match answer {
+                    Ok(v) => Message::result(rpc_id, v),
+                    Err(e) => Message::error(Some(rpc_id), e),
+                };
+                self.send_fire(msg, "");
+            }
+            ServerRequestOrigin::Input { key } => self.answer_input(key, id, answer, now),
+        }
+    }
+
+    /// Closes the session: aborts everything, ends the legacy session with DELETE.
+    pub fn close(&mut self, _now: Instant) {
+        if self.phase == Phase::Closed {
+            return;
+        }
+        let keys: Vec<u64> = self.pending.keys().copied().collect();
+        for key in keys {
+            self.abandon(key, "the client is closing");
+            self.finish_err(key, RequestError::Unavailable("the session is closed".into()));
+        }
+        let tids: Vec<TransmitId> = self.exchanges.keys().copied().collect();
+        for tid in tids {
+            self.out.push_back(Output::Abort(tid));
+        }
+        self.exchanges.clear();
+        self.timers.clear();
+        self.server_requests.clear();
+        if let (WireProtocol::StreamableHttp, Some(sid)) = (self.wire, self.session_id().map(String::from)) {
+            let mut headers = self.base_headers();
+            headers.push(("Mcp-Session-Id".into(), sid));
+            self.push_http(Purpose::Delete, HttpMethod::Delete, self.config.endpoint.clone(), headers, None);
+        }
+        if self.wire == WireProtocol::Frames {
+            self.out.push_back(Output::CloseFrames);
+        }
+        self.set_phase(Phase::Closed);
+        self.emit(Event::Closed);
+    }
+
+    /// Feeds one input. Drain [`Session::poll_output`] afterwards.
+    pub fn handle_input(&mut self, input: Input<'_>, now: Instant) {
+        match input {
+            Input::ResponseHead(tid, head) => self.on_head(tid, head, now),
+            Input::BodyChunk(tid, bytes) => self.on_chunk(tid, bytes, now),
+            Input::BodyEnd(tid) => self.on_end(tid, None, now),
+            Input::TransportError(tid, failure) => self.on_end(tid, Some(failure), now),
+            Input::FramesOpened => {
+                if self.phase == Phase::Opening {
+                    self.start_handshake(now);
+                }
+            }
+            Input::Frame(bytes) => self.on_frame(bytes, now),
+            Input::FramesClosed(why) => self.on_frames_closed(why),
+            Input::Timeout => self.on_timeout(now),
+        }
+    }
+
+    // ----- sending -----
+
+    fn add_pending(&mut self, internal: Internal, method: String, params: Option<Value>, o: &RequestOptions, now: Instant) -> u64 {
+        let key = self.next_key;
+        self.next_key += 1;
+        let timeout = if o.no_timeout { None } else { Some(o.timeout.unwrap_or(self.config.request_timeout)) };
+        let progress_token = o.progress.then(|| RequestId::String(alloc::format!("p{key}")));
+        self.pending.insert(key, Pending {
+            internal,
+            method,
+            params,
+            rpc_id: RequestId::Number(0),
+            state: PendingState::Queued,
+            started: now,
+            deadline: timeout.map(|t| now + t),
+            timeout,
+            progress_token,
+            reissues: 0,
+            resumes: 0,
+            input_rounds: 0,
+            retry_extra: None,
+        });
+        key
+    }
+
+    fn modern_version(&self) -> Option<&str> {
+        match &self.flavor {
+            Flavor::Modern { version } => Some(version),
+            _ => None,
+        }
+    }
+
+    /// Builds the params of a request as sent: `_meta` with per-request fields (modern), the
+    /// progress token, and MRTR answers.
+    fn params_for_wire(&self, p: &Pending) -> Option<Value> {
+        let modern = match p.internal {
+            Internal::Probe => Some(self.probe_version.as_str()),
+            Internal::Initialize => None,
+            _ => self.modern_version(),
+        };
+        let needs_meta = modern.is_some() || p.progress_token.is_some();
+        if !needs_meta && p.retry_extra.is_none() {
+            return p.params.clone();
+        }
+        let mut obj = match &p.params {
+            Some(Value::Object(m)) => m.clone(),
+            None => Map::new(),
+            Some(other) => return Some(other.clone()),
+        };
+        if needs_meta {
+            let mut meta = match obj.remove("_meta") {
+                Some(Value::Object(m)) => m,
+                _ => Map::new(),
+            };
+            if let Some(v) = modern {
+                meta.insert(meta_keys::PROTOCOL_VERSION.into(), Value::String(v.into()));
+                meta.insert(meta_keys::CLIENT_INFO.into(), serde_json::to_value(&self.config.client_info).unwrap_or(Value::Null));
+                meta.insert(
+                    meta_keys::CLIENT_CAPABILITIES.into(),
+                    serde_json::to_value(&self.config.capabilities).unwrap_or(Value::Null),
+                );
+                if let Some(level) = self.config.log_level {
+                    meta.insert(meta_keys::LOG_LEVEL.into(), serde_json::to_value(level).unwrap_or(Value::Null));
+                }
+            }
+            if let Some(t) = &p.progress_token {
+                meta.insert(meta_keys::PROGRESS_TOKEN.into(), serde_json::to_value(t).unwrap_or(Value::Null));
+            }
+            obj.insert("_meta".into(), Value::Object(meta));
+        }
+        if let Some((responses, state)) = &p.retry_extra {
+            if let Some(r) = responses {
+                obj.insert("inputResponses".into(), Value::Object(r.clone()));
+            }
+            if let Some(s) = state {
+                obj.insert("requestState".into(), Value::String(s.clone()));
+            }
+        }
+        Some(Value::Object(obj))
+    }
+
+    fn base_headers(&self) -> Vec<(String, String)> {
+        let mut h: Vec<(String, String)> = Vec::new();
+        h.extend(self.config.extra_headers.iter().cloned());
+        h
+    }
+
+    fn post_headers(&self, method: &str, params: Option<&Value>, internal: Internal) -> Vec<(String, String)> {
+        let mut h = self.base_headers();
+        h.push(("Content-Type".into(), "application/json".into()));
+        h.push(("Accept".into(), "application/json, text/event-stream".into()));
+        let modern = match internal {
+            Internal::Probe => Some(self.probe_version.clone()),
+            Internal::Initialize => None,
+            _ => self.modern_version().map(String::from),
+        };
+        match (&self.flavor, modern) {
+            (_, Some(version)) => {
+                h.push(("MCP-Protocol-Version".into(), version));
+                if !method.is_empty() {
+                    h.push(("Mcp-Method".into(), method.into()));
+                }
+                if let Some(name) = headers::mcp_name_source(method, params) {
+                    h.push(("Mcp-Name".into(), headers::encode_header_value(name)));
+                }
+                if method == "tools/call" {
+                    let tool = params.and_then(|p| p.get("name")).and_then(Value::as_str);
+                    if let Some(hs) = tool.and_then(|t| self.tool_headers.get(t)) {
+                        h.extend(headers::param_header_values(hs, params.and_then(|p| p.get("arguments"))));
+                    }
+                }
+            }
+            (Flavor::Legacy { version, session_id }, None) if internal != Internal::Initialize => {
+                if version.as_str() >= "2025-06-18" {
+                    h.push(("MCP-Protocol-Version".into(), version.clone()));
+                }
+                if let Some(sid) = session_id {
+                    h.push(("Mcp-Session-Id".into(), sid.clone()));
+                }
+            }
+            _ => {}
+        }
+        h
+    }
+
+    fn push_http(&mut self, purpose: Purpose, method: HttpMethod, url: String, headers: Vec<(String, String)>, body: Option<Vec<u8>>) -> TransmitId {
+        let id = TransmitId(self.next_transmit);
+        self.next_transmit += 1;
+        self.exchanges.insert(id, Exchange::new(purpose));
+        self.out.push_back(Output::Http(HttpRequest { id, method, url, headers, body }));
+        id
+    }
+
+    fn wire_out(&mut self, msg: &Message, transmit: Option<TransmitId>) {
+        if self.config.wire_log {
+            self.emit(Event::Wire { direction: Direction::Sent, transmit, message: msg.to_value() });
+        }
+    }
+
+    fn send_pending(&mut self, key: u64, now: Instant) {
+        let rpc_id = RequestId::Number(self.next_rpc_id);
+        self.next_rpc_id += 1;
+        let Some(p) = self.pending.get(&key) else { return };
+        let old = p.rpc_id.clone();
+        let params = self.params_for_wire(p);
+        let method = p.method.clone();
+        let internal = p.internal;
+        self.by_rpc_id.remove(&old);
+        self.by_rpc_id.insert(rpc_id.clone(), key);
+        let msg = Message::request(rpc_id.clone(), method.clone(), params);
+        let transmit = if self.wire == WireProtocol::Frames {
+            self.wire_out(&msg, None);
+            self.out.push_back(Output::Frame(msg.encode()));
+            None
+        } else {
+            let headers = self.post_headers(&method, match &msg {
+                Message::Request(r) => r.params.as_ref(),
+                _ => None,
+            }, internal);
+            let tid = self.push_http(Purpose::Call(key), HttpMethod::Post, self.post_url.clone(), headers, Some(msg.encode()));
+            self.wire_out(&msg, Some(tid));
+            Some(tid)
+        };
+        if let Some(p) = self.pending.get_mut(&key) {
+            p.rpc_id = rpc_id;
+            p.state = PendingState::InFlight(transmit);
+            if p.deadline.is_none() {
+                p.deadline = p.timeout.map(|t| now + t);
+            }
+        }
+    }
+
+    /// Sends a notification or a response to a server request.
+    fn send_fire(&mut self, msg: Message, method: &str) {
+        if self.wire == WireProtocol::Frames {
+            self.wire_out(&msg, None);
+            self.out.push_back(Output::Frame(msg.encode()));
+            return;
+        }
+        let params = match &msg {
+            Message::Notification(n) => n.params.clone(),
+            _ => None,
+        };
+        let headers = self.post_headers(method, params.as_ref(), Internal::No);
+        let tid = self.push_http(Purpose::Fire, HttpMethod::Post, self.post_url.clone(), headers, Some(msg.encode()));
+        self.wire_out(&msg, Some(tid));
+    }
+
+    /// Stops work on a pending request on the wire: closes its stream, and tells the server
+    /// with `notifications/cancelled` where the transport needs that (legacy era, frames).
+    fn abandon(&mut self, key: u64, reason: &str) {
+        let Some(p) = self.pending.get(&key) else { return };
+        let in_flight = match p.state {
+            PendingState::InFlight(t) => Some(t),
+            PendingState::Resuming => Some(None),
+            _ => None,
+        };
+        let rpc_id = p.rpc_id.clone();
+        let is_initialize = p.method == "initialize";
+        let Some(tid) = in_flight else { return };
+        if let Some(tid) = tid {
+            self.exchanges.remove(&tid);
+            self.out.push_back(Output::Abort(tid));
+        }
+        let modern_http = self.wire != WireProtocol::Frames && matches!(self.flavor, Flavor::Modern { .. });
+        if !modern_http && !is_initialize && self.phase == Phase::Ready {
+            let params = serde_json::json!({ "requestId": rpc_id, "reason": reason });
+            self.notify("notifications/cancelled", Some(params));
+        }
+    }
+
+    fn emit(&mut self, e: Event) {
+        self.out.push_back(Output::Event(e));
+    }
+
+    fn set_phase(&mut self, phase: Phase) {
+        let before = self.state();
+        self.phase = phase;
+        let after = self.state();
+        if before != after {
+            self.emit(Event::State(after));
+        }
+    }
+
+    // ----- finishing requests -----
+
+    fn finish_err(&mut self, key: u64, err: RequestError) {
+        self.finish(key, Err(err), None);
+    }
+
+    /// Ends a pending request with an outcome (a raw result value or an error).
+    fn finish(&mut self, key: u64, outcome: Result<Value, RequestError>, now: Option<Instant>) {
+        let Some(p) = self.pending.get(&key) else { return };
+        match p.internal {
+            Internal::Probe | Internal::Initialize => {
+                let p = self.remove_pending(key);
+                let now = now.unwrap_or(p.started);
+                if p.internal == Internal::Probe {
+                    self.on_probe_outcome(outcome, now);
+                } else {
+                    self.on_initialize_outcome(outcome, now);
+                }
+            }
+            Internal::Quiet => {
+                self.remove_pending(key);
+                if let Err(e) = outcome {
+                    self.emit(Event::Warning(alloc::format!("background request failed: {e}")));
+                }
+            }
+            Internal::No => {
+                let method = p.method.clone();
+                match outcome {
+                    Ok(value) => {
+                        if self.is_input_required(&method, &value) {
+                            self.on_input_required(key, value, now.unwrap_or_default());
+                            return;
+                        }
+                        self.remove_pending(key);
+                        self.reinit_used = false;
+                        let result = match McpResult::decode(&method, value) {
+                            Ok(r) => Ok(self.filter_result(r)),
+                            Err(e) => Err(RequestError::Protocol(alloc::format!("malformed {method} result: {e}"))),
+                        };
+                        self.emit(Event::Response { handle: RequestHandle(key), result });
+                    }
+                    Err(e) => {
+                        self.remove_pending(key);
+                        self.emit(Event::Response { handle: RequestHandle(key), result: Err(e) });
+                    }
+                }
+            }
+        }
+    }
+
+    fn remove_pending(&mut self, key: u64) -> Pending {
+        // Callers check presence first; an absent key yields an inert placeholder.
+        let p = self.pending.remove(&key).unwrap_or(Pending {
+            internal: Internal::Quiet,
+            method: String::new(),
+            params: None,
+            rpc_id: RequestId::Number(0),
+            state: PendingState::Queued,
+            started: Instant(0),
+            deadline: None,
+            timeout: None,
+            progress_token: None,
+            reissues: 0,
+            resumes: 0,
+            input_rounds: 0,
+            retry_extra: None,
+        });
+        self.by_rpc_id.remove(&p.rpc_id);
+        self.server_requests.retain(|_, o| !matches!(o, ServerRequestOrigin::Input { key: k } if *k == key));
+        self.timers.retain(|(_, t)| !matches!(t, Timer::Resume { key: k, .. } if *k == key));
+        p
+    }
+
+    /// Applies client-side rules to results: tools with invalid `x-mcp-header` annotations
+    /// are excluded (modern Streamable HTTP), valid annotations are remembered for calls.
+    fn filter_result(&mut self, r: McpResult) -> McpResult {
+        let McpResult::ListTools(mut list) = r else { return r };
+        if self.modern_version().is_none() || self.wire == WireProtocol::Frames {
+            return McpResult::ListTools(list);
+        }
+        let mut rejected = Vec::new();
+        list.tools.retain(|tool| match headers::param_headers(&tool.input_schema) {
+            Ok(hs) => {
+                if hs.is_empty() {
+                    self.tool_headers.remove(&tool.name);
+                } else {
+                    self.tool_headers.insert(tool.name.clone(), hs);
+                }
+                true
+            }
+            Err(e) => {
+                rejected.push((tool.name.clone(), e.to_string()));
+                false
+            }
+        });
+        for (name, reason) in rejected {
+            self.emit(Event::ToolRejected { name, reason });
+        }
+        McpResult::ListTools(list)
+    }
+
+    // ----- MRTR -----
+
+    fn is_input_required(&self, method: &str, value: &Value) -> bool {
+        value.get("resultType").and_then(Value::as_str) == Some("input_required")
+            && (supports_input_required(method) || self.modern_version().is_some())
+    }
+
+    fn on_input_required(&mut self, key: u64, value: Value, now: Instant) {
+        let Some(p) = self.pending.get_mut(&key) else { return };
+        if !supports_input_required(&p.method) {
+            let m = p.method.clone();
+            self.finish_err(key, RequestError::Protocol(alloc::format!("{m} may not answer input_required")));
+            return;
+        }
+        let parsed: Result<crate::types::InputRequiredResult, _> = serde_json::from_value(value);
+        let Ok(ir) = parsed else {
+            self.finish_err(key, RequestError::Protocol("malformed InputRequiredResult".into()));
+            return;
+        };
+        p.input_rounds += 1;
+        if p.input_rounds > self.config.max_input_rounds {
+            let n = self.config.max_input_rounds;
+            self.finish_err(key, RequestError::Protocol(alloc::format!("the server asked for input more than {n} times")));
+            return;
+        }
+        let requests = ir.input_requests.unwrap_or_default();
+        if requests.is_empty() && ir.request_state.is_none() {
+            self.finish_err(key, RequestError::Protocol("InputRequiredResult with neither inputRequests nor requestState".into()));
+            return;
+        }
+        p.retry_extra = Some((None, ir.request_state));
+        if requests.is_empty() {
+            self.send_pending(key, now);
+            return;
+        }
+        let mut waiting = BTreeMap::new();
+        let mut events = Vec::new();
+        for (name, req) in requests {
+            let id = ServerRequestId(self.next_server_request);
+            self.next_server_request += 1;
+            match crate::types::ServerRequest::decode(&req.method, req.params) {
+                Ok(request) => {
+                    waiting.insert(id, name);
+                    events.push(Event::ServerRequest { id, request, related: Some(RequestHandle(key)) });
+                }
+                Err(e) => {
+                    self.finish_err(key, RequestError::Protocol(alloc::format!("malformed input request {name:?}: {e}")));
+                    return;
+                }
+            }
+        }
+        for id in waiting.keys() {
+            self.server_requests.insert(*id, ServerRequestOrigin::Input { key });
+        }
+        if let Some(p) = self.pending.get_mut(&key) {
+            p.state = PendingState::AwaitingInput { waiting, responses: Map::new() };
+            p.deadline = None;
+        }
+        for e in events {
+            self.emit(e);
+        }
+    }
+
+    fn answer_input(&mut self, key: u64, id: ServerRequestId, answer: Result<Value, ErrorObject>, now: Instant) {
+        let value = match answer {
+            Ok(v) => v,
+            Err(e) => {
+                self.finish_err(key, RequestError::InputRefused(e));
+                return;
+            }
+        };
+        let Some(p) = self.pending.get_mut(&key) else { return };
+        let PendingState::AwaitingInput { waiting, responses } = &mut p.state else { return };
+        if let Some(name) = waiting.remove(&id) {
+            responses.insert(name, value);
+        }
+        if waiting.is_empty() {
+            let responses = core::mem::take(responses);
+            let state = p.retry_extra.take().and_then(|(_, s)| s);
+            p.retry_extra = Some((Some(responses), state));
+            p.deadline = p.timeout.map(|t| now + t);
+            self.send_pending(key, now);
+        }
+    }
+
+    // ----- timers -----
+
+    fn on_timeout(&mut self, now: Instant) {
+        let expired: Vec<u64> = self
+            .pending
+            .iter()
+            .filter(|(_, p)| !matches!(p.state, PendingState::AwaitingInput { .. }) && p.deadline.is_some_and(|d| d <= now))
+            .map(|(k, _)| *k)
+            .collect();
+        for key in expired {
+            let after_ms = self.pending.get(&key).map_or(0, |p| (now - p.started).as_millis());
+            self.abandon(key, "timed out");
+            self.finish(key, Err(RequestError::Timeout { after_ms }), Some(now));
+        }
+        let (due, later): (Vec<_>, Vec<_>) = core::mem::take(&mut self.timers).into_iter().partition(|(at, _)| *at <= now);
+        self.timers = later;
+        for (_, timer) in due {
+            match timer {
+                Timer::Resume { key, last_event_id } => self.resume_stream(key, last_event_id),
+                Timer::ReopenGet => self.open_get_stream(),
+                Timer::ProbeTimeout => {
+                    let probe = self.pending.iter().find(|(_, p)| p.internal == Internal::Probe).map(|(k, _)| *k);
+                    if let Some(key) = probe {
+                        self.finish(key, Err(RequestError::Timeout { after_ms: self.config.probe_timeout.as_millis() }), Some(now));
+                    }
+                }
+            }
+        }
+    }
+
+    fn schedule(&mut self, at: Instant, timer: Timer) {
+        self.timers.push((at, timer));
+    }
+}
+
+/// Lets tests and the I/O layer name a request id in errors.
+impl RequestHandle {
+    /// The raw number.
+    pub fn raw(self) -> u64 {
+        self.0
+    }
+}
+
+#[cfg(test)]
+mod tests;

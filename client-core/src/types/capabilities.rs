@@ -1,0 +1,88 @@
+//! Client and server capabilities.
+
+use super::Extra;
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+/// What the client supports. Sub-objects are kept as JSON so new settings pass through.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ClientCapabilities {
+    /// Roots (`{ "listChanged": bool }` in the legacy era).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub roots: Option<Value>,
+    /// Sampling (`{}`, or `{ "tools": {}, "context": {} }`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sampling: Option<Value>,
+    /// Elicitation (`{}` = form, or `{ "form": {}, "url": {} }`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub elicitation: Option<Value>,
+    /// Tasks (2025-11-25).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tasks: Option<Value>,
+    /// Experimental capabilities.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub experimental: Option<Value>,
+    /// Extensions (2026-07-28).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub extensions: Option<Value>,
+    /// Unknown fields.
+    #[serde(flatten)]
+    pub extra: Extra,
+}
+
+/// What the server supports.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ServerCapabilities {
+    /// Tools (`{ "listChanged": bool }`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tools: Option<Value>,
+    /// Resources (`{ "subscribe": bool, "listChanged": bool }`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub resources: Option<Value>,
+    /// Prompts (`{ "listChanged": bool }`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub prompts: Option<Value>,
+    /// Logging.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub logging: Option<Value>,
+    /// Argument completion.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub completions: Option<Value>,
+    /// Tasks (2025-11-25).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tasks: Option<Value>,
+    /// Experimental capabilities.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub experimental: Option<Value>,
+    /// Extensions (2026-07-28).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub extensions: Option<Value>,
+    /// Unknown fields.
+    #[serde(flatten)]
+    pub extra: Extra,
+}
+
+fn flag(v: &Option<Value>, key: &str) -> bool {
+    v.as_ref().and_then(|o| o.get(key)).and_then(Value::as_bool).unwrap_or(false)
+}
+
+impl ServerCapabilities {
+    /// The server can notify tool list changes.
+    pub fn tools_list_changed(&self) -> bool {
+        flag(&self.tools, "listChanged")
+    }
+    /// The server can notify prompt list changes.
+    pub fn prompts_list_changed(&self) -> bool {
+        flag(&self.prompts, "listChanged")
+    }
+    /// The server can notify resource list changes.
+    pub fn resources_list_changed(&self) -> bool {
+        flag(&self.resources, "listChanged")
+    }
+    /// The server supports resource subscriptions.
+    pub fn resources_subscribe(&self) -> bool {
+        flag(&self.resources, "subscribe")
+    }
+}

@@ -1,0 +1,185 @@
+//! Content blocks (text, image, audio, embedded resource, resource link, tool use/result).
+
+use super::{Annotations, Extra, Role};
+use alloc::string::String;
+use alloc::vec::Vec;
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value};
+
+/// A piece of content in a tool result, prompt message or sampling message.
+///
+/// A block whose `type` this crate does not know is kept verbatim as [`ContentBlock::Unknown`].
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum ContentBlock {
+    /// A known content type.
+    Known(KnownContent),
+    /// Any other JSON value (a newer content type).
+    Unknown(Value),
+}
+
+/// The content types of the specification.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum KnownContent {
+    /// Plain text.
+    Text(TextContent),
+    /// A base64 image.
+    Image(MediaContent),
+    /// A base64 audio clip.
+    Audio(MediaContent),
+    /// A resource embedded in the content.
+    Resource(EmbeddedResource),
+    /// A link to a resource the client may read.
+    ResourceLink(super::Resource),
+    /// A tool use request (sampling with tools).
+    ToolUse(ToolUseContent),
+    /// A tool result (sampling with tools).
+    ToolResult(ToolResultContent),
+}
+
+/// Text content.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct TextContent {
+    /// The text (untrusted).
+    pub text: String,
+    /// Annotations.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub annotations: Option<Annotations>,
+    /// `_meta`.
+    #[serde(rename = "_meta", default, skip_serializing_if = "Option::is_none")]
+    pub meta: Option<Map<String, Value>>,
+    /// Unknown fields.
+    #[serde(flatten)]
+    pub extra: Extra,
+}
+
+/// Image or audio content: base64 data and a MIME type.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct MediaContent {
+    /// Base64 data.
+    pub data: String,
+    /// MIME type, e.g. `image/png` (untrusted: check before display).
+    pub mime_type: String,
+    /// Annotations.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub annotations: Option<Annotations>,
+    /// `_meta`.
+    #[serde(rename = "_meta", default, skip_serializing_if = "Option::is_none")]
+    pub meta: Option<Map<String, Value>>,
+    /// Unknown fields.
+    #[serde(flatten)]
+    pub extra: Extra,
+}
+
+/// A resource's contents embedded in a message.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct EmbeddedResource {
+    /// The contents.
+    pub resource: super::ResourceContents,
+    /// Annotations.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub annotations: Option<Annotations>,
+    /// `_meta`.
+    #[serde(rename = "_meta", default, skip_serializing_if = "Option::is_none")]
+    pub meta: Option<Map<String, Value>>,
+    /// Unknown fields.
+    #[serde(flatten)]
+    pub extra: Extra,
+}
+
+/// A model's request to use a tool (sampling with tools).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ToolUseContent {
+    /// Tool use id.
+    pub id: String,
+    /// Tool name.
+    pub name: String,
+    /// Tool input.
+    pub input: Value,
+    /// `_meta`.
+    #[serde(rename = "_meta", default, skip_serializing_if = "Option::is_none")]
+    pub meta: Option<Map<String, Value>>,
+    /// Unknown fields.
+    #[serde(flatten)]
+    pub extra: Extra,
+}
+
+/// The result of a tool use (sampling with tools).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ToolResultContent {
+    /// The tool use this answers.
+    pub tool_use_id: String,
+    /// Result content.
+    #[serde(default)]
+    pub content: Vec<ContentBlock>,
+    /// Structured result.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub structured_content: Option<Value>,
+    /// Whether the tool failed.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub is_error: Option<bool>,
+    /// `_meta`.
+    #[serde(rename = "_meta", default, skip_serializing_if = "Option::is_none")]
+    pub meta: Option<Map<String, Value>>,
+    /// Unknown fields.
+    #[serde(flatten)]
+    pub extra: Extra,
+}
+
+/// A message in a sampling conversation.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct SamplingMessage {
+    /// Who speaks.
+    pub role: Role,
+    /// One block or an array of blocks.
+    pub content: OneOrMany<ContentBlock>,
+    /// `_meta`.
+    #[serde(rename = "_meta", default, skip_serializing_if = "Option::is_none")]
+    pub meta: Option<Map<String, Value>>,
+    /// Unknown fields.
+    #[serde(flatten)]
+    pub extra: Extra,
+}
+
+/// A field that may hold one value or an array of them.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum OneOrMany<T> {
+    /// A single value.
+    One(T),
+    /// An array.
+    Many(Vec<T>),
+}
+
+impl<T> OneOrMany<T> {
+    /// The values as a slice.
+    pub fn as_slice(&self) -> &[T] {
+        match self {
+            OneOrMany::One(t) => core::slice::from_ref(t),
+            OneOrMany::Many(v) => v,
+        }
+    }
+}
+
+impl ContentBlock {
+    /// A text block.
+    pub fn text(text: impl Into<String>) -> Self {
+        ContentBlock::Known(KnownContent::Text(TextContent {
+            text: text.into(),
+            annotations: None,
+            meta: None,
+            extra: Extra::new(),
+        }))
+    }
+
+    /// The text of a text block.
+    pub fn as_text(&self) -> Option<&str> {
+        match self {
+            ContentBlock::Known(KnownContent::Text(t)) => Some(&t.text),
+            _ => None,
+        }
+    }
+}

@@ -1,0 +1,202 @@
+//! MCP data types for 2026-07-28 and 2025-11-25, plus the fields clients still meet from
+//! 2025-06-18, 2025-03-26 and 2024-11-05.
+//!
+//! Every struct keeps fields it does not know in `extra`, so decoding and re-encoding a
+//! message never loses data. JSON Schemas (`inputSchema`, `outputSchema`, `requestedSchema`)
+//! are kept as verbatim [`Value`]s: never rewritten, never dereferenced.
+
+use alloc::string::String;
+use alloc::vec::Vec;
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value};
+
+mod capabilities;
+mod content;
+mod lifecycle;
+mod notifications;
+mod prompts;
+mod resources;
+mod server_requests;
+mod tools;
+
+pub use capabilities::*;
+pub use content::*;
+pub use lifecycle::*;
+pub use notifications::*;
+pub use prompts::*;
+pub use resources::*;
+pub use server_requests::*;
+pub use tools::*;
+
+/// Fields this crate does not model, kept so that re-encoding loses nothing.
+pub type Extra = Map<String, Value>;
+
+/// The latest protocol revision (stateless, per-request `_meta`).
+pub const MODERN_VERSION: &str = "2026-07-28";
+/// Protocol revisions with per-request metadata that this client speaks, newest first.
+pub const MODERN_VERSIONS: &[&str] = &[MODERN_VERSION];
+/// `initialize`-based revisions this client speaks, newest first.
+pub const LEGACY_VERSIONS: &[&str] = &["2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"];
+
+/// `_meta` keys defined by the 2026-07-28 revision.
+pub mod meta_keys {
+    /// Protocol version of a request.
+    pub const PROTOCOL_VERSION: &str = "io.modelcontextprotocol/protocolVersion";
+    /// Client name and version.
+    pub const CLIENT_INFO: &str = "io.modelcontextprotocol/clientInfo";
+    /// Client capabilities relevant to a request.
+    pub const CLIENT_CAPABILITIES: &str = "io.modelcontextprotocol/clientCapabilities";
+    /// Minimum log level for a request.
+    pub const LOG_LEVEL: &str = "io.modelcontextprotocol/logLevel";
+    /// Correlates a notification with its subscription.
+    pub const SUBSCRIPTION_ID: &str = "io.modelcontextprotocol/subscriptionId";
+    /// Server name and version on results.
+    pub const SERVER_INFO: &str = "io.modelcontextprotocol/serverInfo";
+    /// Progress token of a request.
+    pub const PROGRESS_TOKEN: &str = "progressToken";
+}
+
+/// Which era a protocol version belongs to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Era {
+    /// 2026-07-28 and later: stateless, `server/discover`, per-request `_meta`.
+    Modern,
+    /// 2025-11-25 and earlier: `initialize` handshake and sessions.
+    Legacy,
+}
+
+impl Era {
+    /// The era of a protocol version string (dates compare lexically).
+    pub fn of_version(version: &str) -> Era {
+        if version >= MODERN_VERSION { Era::Modern } else { Era::Legacy }
+    }
+}
+
+/// Name and version of an MCP implementation (`clientInfo` / `serverInfo`).
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Implementation {
+    /// Programmatic name.
+    pub name: String,
+    /// Version string.
+    #[serde(default)]
+    pub version: String,
+    /// Display name.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub title: Option<String>,
+    /// Description.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub description: Option<String>,
+    /// Icons.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub icons: Option<Vec<Icon>>,
+    /// Website.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub website_url: Option<String>,
+    /// Unknown fields.
+    #[serde(flatten)]
+    pub extra: Extra,
+}
+
+/// An icon a server offers for display (URL or `data:` URI; untrusted).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Icon {
+    /// `https:` or `data:` URI.
+    pub src: String,
+    /// MIME type.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub mime_type: Option<String>,
+    /// Sizes such as `48x48`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sizes: Option<Vec<String>>,
+    /// `light` or `dark`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub theme: Option<String>,
+    /// Unknown fields.
+    #[serde(flatten)]
+    pub extra: Extra,
+}
+
+/// Who a message is from or for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Role {
+    /// The user.
+    User,
+    /// The assistant (model).
+    Assistant,
+}
+
+/// Hints for how a client uses or displays an object.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Annotations {
+    /// Intended audience.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub audience: Option<Vec<Role>>,
+    /// Importance from 0 to 1.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub priority: Option<serde_json::Number>,
+    /// ISO 8601 timestamp.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub last_modified: Option<String>,
+    /// Unknown fields.
+    #[serde(flatten)]
+    pub extra: Extra,
+}
+
+/// Severity of a log message (RFC 5424 levels).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum LoggingLevel {
+    /// Debug.
+    Debug,
+    /// Info.
+    Info,
+    /// Notice.
+    Notice,
+    /// Warning.
+    Warning,
+    /// Error.
+    Error,
+    /// Critical.
+    Critical,
+    /// Alert.
+    Alert,
+    /// Emergency.
+    Emergency,
+}
+
+/// A progress token: string or integer.
+pub type ProgressToken = crate::jsonrpc::RequestId;
+
+/// Result parameters common to all results: `resultType`, `_meta` and caching hints.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ResultMeta {
+    /// `complete` or `input_required` (2026-07-28); absent in older revisions.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub result_type: Option<String>,
+    /// How long the result may be cached, in milliseconds (2026-07-28).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ttl_ms: Option<u64>,
+    /// `public` or `private` cache scope (2026-07-28).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cache_scope: Option<String>,
+    /// `_meta`.
+    #[serde(rename = "_meta", default, skip_serializing_if = "Option::is_none")]
+    pub meta: Option<Map<String, Value>>,
+}
+
+/// A result that carries nothing but the common fields (e.g. `ping`, `logging/setLevel`).
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+pub struct EmptyResult {
+    /// Common result fields.
+    #[serde(flatten)]
+    pub common: ResultMeta,
+    /// Unknown fields.
+    #[serde(flatten)]
+    pub extra: Extra,
+}

@@ -1,0 +1,152 @@
+//! Notifications a client sends or receives.
+
+use super::{Extra, LoggingLevel, ProgressToken};
+use crate::jsonrpc::RequestId;
+use alloc::string::String;
+use alloc::vec::Vec;
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value};
+
+/// Parameters of `notifications/progress`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ProgressParams {
+    /// The token given with the request.
+    pub progress_token: ProgressToken,
+    /// Progress so far (increases).
+    pub progress: serde_json::Number,
+    /// Total, if known.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub total: Option<serde_json::Number>,
+    /// Human-readable status (untrusted text).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub message: Option<String>,
+    /// Unknown fields.
+    #[serde(flatten)]
+    pub extra: Extra,
+}
+
+/// Parameters of `notifications/message` (a log entry).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct LoggingMessageParams {
+    /// Severity.
+    pub level: LoggingLevel,
+    /// Logger name.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub logger: Option<String>,
+    /// Any JSON data.
+    pub data: Value,
+    /// Unknown fields.
+    #[serde(flatten)]
+    pub extra: Extra,
+}
+
+/// Parameters of `notifications/cancelled`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct CancelledParams {
+    /// The request being cancelled.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub request_id: Option<RequestId>,
+    /// Why.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reason: Option<String>,
+    /// Unknown fields.
+    #[serde(flatten)]
+    pub extra: Extra,
+}
+
+/// Parameters of `notifications/resources/updated`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ResourceUpdatedParams {
+    /// The resource that changed.
+    pub uri: String,
+    /// Unknown fields.
+    #[serde(flatten)]
+    pub extra: Extra,
+}
+
+/// Which notifications a `subscriptions/listen` stream carries (2026-07-28).
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct SubscriptionFilter {
+    /// `notifications/tools/list_changed`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tools_list_changed: Option<bool>,
+    /// `notifications/prompts/list_changed`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub prompts_list_changed: Option<bool>,
+    /// `notifications/resources/list_changed`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub resources_list_changed: Option<bool>,
+    /// `notifications/resources/updated` for these URIs.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub resource_subscriptions: Option<Vec<String>>,
+    /// Unknown fields.
+    #[serde(flatten)]
+    pub extra: Extra,
+}
+
+/// Parameters of `notifications/subscriptions/acknowledged`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct SubscriptionsAcknowledgedParams {
+    /// What the server agreed to send.
+    #[serde(default)]
+    pub notifications: SubscriptionFilter,
+    /// `_meta` (carries the subscription id).
+    #[serde(rename = "_meta", default, skip_serializing_if = "Option::is_none")]
+    pub meta: Option<Map<String, Value>>,
+    /// Unknown fields.
+    #[serde(flatten)]
+    pub extra: Extra,
+}
+
+/// A notification from the server, decoded by method.
+#[derive(Debug, Clone, PartialEq)]
+pub enum ServerNotification {
+    /// Progress of a request.
+    Progress(ProgressParams),
+    /// A log entry.
+    LoggingMessage(LoggingMessageParams),
+    /// The server cancelled one of its own requests (legacy).
+    Cancelled(CancelledParams),
+    /// The tool list changed.
+    ToolListChanged,
+    /// The prompt list changed.
+    PromptListChanged,
+    /// The resource list changed.
+    ResourceListChanged,
+    /// A subscribed resource changed.
+    ResourceUpdated(ResourceUpdatedParams),
+    /// A `subscriptions/listen` stream is open.
+    SubscriptionsAcknowledged(SubscriptionsAcknowledgedParams),
+    /// Anything else (e.g. `notifications/elicitation/complete`, task status).
+    Other {
+        /// Method name.
+        method: String,
+        /// Parameters.
+        params: Option<Value>,
+    },
+}
+
+impl ServerNotification {
+    /// Decodes a notification from its method and parameters.
+    pub fn decode(method: &str, params: Option<Value>) -> Result<Self, serde_json::Error> {
+        let p = || params.clone().unwrap_or(Value::Object(Map::new()));
+        Ok(match method {
+            "notifications/progress" => ServerNotification::Progress(serde_json::from_value(p())?),
+            "notifications/message" => ServerNotification::LoggingMessage(serde_json::from_value(p())?),
+            "notifications/cancelled" => ServerNotification::Cancelled(serde_json::from_value(p())?),
+            "notifications/tools/list_changed" => ServerNotification::ToolListChanged,
+            "notifications/prompts/list_changed" => ServerNotification::PromptListChanged,
+            "notifications/resources/list_changed" => ServerNotification::ResourceListChanged,
+            "notifications/resources/updated" => {
+                ServerNotification::ResourceUpdated(serde_json::from_value(p())?)
+            }
+            "notifications/subscriptions/acknowledged" => {
+                ServerNotification::SubscriptionsAcknowledged(serde_json::from_value(p())?)
+            }
+            other => ServerNotification::Other { method: other.into(), params },
+        })
+    }
+}

@@ -1,0 +1,3 @@
+//! Shared test helpers.
+#![allow(dead_code)]
+pub mod schema;
