@@ -1,3 +1,4 @@
 //! Shared test helpers.
 #![allow(dead_code)]
+pub mod peer;
 pub mod schema;
