@@ -1,0 +1,413 @@
+//! The session against scripted legacy servers: 2025-11-25 Streamable HTTP with sessions and
+//! the GET stream, the 2024-11-05 HTTP+SSE transport, and message-per-frame (WebSocket).
+
+mod support;
+
+use client_core::http::{HttpMethod, HttpRequest};
+use client_core::session::*;
+use client_core::time::Duration;
+use client_core::types::*;
+use client_core::{Session, SessionConfig};
+use serde_json::{json, Value};
+use support::peer::*;
+
+/// How the legacy server answers the modern probe.
+#[derive(Clone, Copy, PartialEq)]
+enum ProbeAnswer {
+    /// 400 with a JSON-RPC error that is not a modern one (server-everything does this).
+    NotInitialized,
+    /// 404 with an empty body.
+    Plain404,
+    /// A modern UnsupportedProtocolVersion listing only legacy versions (a dual-era server).
+    OnlyLegacy,
+    /// A network failure (e.g. CORS rejecting the modern headers).
+    NetworkError,
+}
+
+struct Legacy {
+    probe: ProbeAnswer,
+    session: u32,
+    /// The server forgets sessions: the next request with this session id gets this status.
+    forget_with: Option<u16>,
+    /// Always forget (to test the give-up path).
+    always_forget: bool,
+    get_status: u16,
+    cuts_left: u32,
+    inits: u32,
+}
+
+impl Legacy {
+    fn new(probe: ProbeAnswer) -> Self {
+        Legacy { probe, session: 0, forget_with: None, always_forget: false, get_status: 200, cuts_left: 0, inits: 0 }
+    }
+    fn sid(&self) -> String {
+        format!("sess-{}", self.session)
+    }
+    fn sid_header(&self) -> Vec<(String, String)> {
+        vec![("Mcp-Session-Id".into(), self.sid())]
+    }
+}
+
+impl Server for Legacy {
+    fn handle(&mut self, req: &HttpRequest, body: Option<&Value>) -> Reply {
+        if req.method == HttpMethod::Delete {
+            assert_eq!(req.header("mcp-session-id"), Some(self.sid().as_str()));
+            return Reply::Json(200, json_ct(), json!({}));
+        }
+        if req.method == HttpMethod::Get {
+            assert_eq!(req.header("mcp-session-id"), Some(self.sid().as_str()));
+            if self.get_status != 200 {
+                return Reply::Raw(self.get_status, "text/plain", vec![]);
+            }
+            if let Some(last) = req.header("last-event-id") {
+                // A resumption of a cut tools/call stream: replay its response.
+                let id: i64 = last.trim_start_matches("call-").parse().unwrap_or(0);
+                return Reply::Sse(vec![], vec![sse_id("call-x", result(&json!(id), json!({"content": [{"type": "text", "text": "resumed"}]})))], End::Close);
+            }
+            return Reply::Sse(vec![], vec!["id: g1\ndata:\n\n".into()], End::Open);
+        }
+        let body = body.unwrap();
+        let id = &body["id"];
+        let method = body["method"].as_str().unwrap_or("");
+        if method == "server/discover" {
+            return match self.probe {
+                ProbeAnswer::NotInitialized => Reply::Json(400, json_ct(), json!({"jsonrpc": "2.0", "id": null,
+                    "error": {"code": -32000, "message": "Bad Request: Server not initialized"}})),
+                ProbeAnswer::Plain404 => Reply::Raw(404, "text/plain", b"Not Found".to_vec()),
+                ProbeAnswer::OnlyLegacy => Reply::Json(400, json_ct(), json!({"jsonrpc": "2.0", "id": id,
+                    "error": {"code": -32022, "message": "Unsupported protocol version",
+                              "data": {"supported": ["2025-11-25"], "requested": "2026-07-28"}}})),
+                ProbeAnswer::NetworkError => Reply::Network("TypeError: Failed to fetch"),
+            };
+        }
+        if method == "initialize" {
+            assert!(req.header("mcp-session-id").is_none());
+            assert_eq!(body["params"]["protocolVersion"], "2025-11-25");
+            self.session += 1;
+            self.inits += 1;
+            return Reply::Sse(self.sid_header(), vec![
+                "id: 0\ndata:\n\n".into(),
+                sse(result(id, json!({"protocolVersion": "2025-06-18", "capabilities": {"logging": {}, "tools": {}},
+                    "serverInfo": {"name": "legacy-scripted", "version": "1"}}))),
+            ], End::Close);
+        }
+        // Everything else needs the session.
+        assert_eq!(req.header("mcp-protocol-version"), Some("2025-06-18"));
+        assert!(req.header("mcp-method").is_none(), "no modern headers in the legacy era");
+        if self.always_forget || self.forget_with.is_some() {
+            let status = self.forget_with.take().unwrap_or(404);
+            return Reply::Json(status, json_ct(), json!({"jsonrpc": "2.0", "id": null,
+                "error": {"code": -32000, "message": "Bad Request: No valid session ID provided"}}));
+        }
+        assert_eq!(req.header("mcp-session-id"), Some(self.sid().as_str()), "{method}");
+        if body.get("method").is_none() || body.get("id").is_none() {
+            return Reply::Accepted; // notifications and responses
+        }
+        match method {
+            "logging/setLevel" => Reply::Json(200, json_ct(), result(id, json!({}))),
+            "tools/call" => match body["params"]["name"].as_str().unwrap_or("") {
+                "echo" => Reply::Sse(vec![], vec!["id: e0\ndata:\n\n".into(),
+                    sse(result(id, json!({"content": [{"type": "text", "text": "hi"}]})))], End::Close),
+                "needs-roots" => Reply::Sse(vec![], vec![
+                    sse(json!({"jsonrpc": "2.0", "id": "srv-1", "method": "roots/list"})),
+                    sse(json!({"jsonrpc": "2.0", "id": "srv-2", "method": "ping"})),
+                ], End::Open),
+                "cut" if self.cuts_left > 0 => {
+                    self.cuts_left -= 1;
+                    Reply::Sse(vec![], vec![format!("id: call-{id}\ndata:\n\n")], End::Cut)
+                }
+                "slow" => Reply::Hang,
+                _ => Reply::Json(200, json_ct(), result(id, json!({"content": []}))),
+            },
+            _ => Reply::Json(200, json_ct(), error(id, -32601, "Method not found")),
+        }
+    }
+}
+
+fn config() -> SessionConfig {
+    let mut c = SessionConfig::new("http://127.0.0.1:1/mcp");
+    c.capabilities.roots = Some(json!({"listChanged": true}));
+    c
+}
+
+fn connected(server: Legacy) -> Harness<Legacy> {
+    let mut h = Harness::new(Session::new(config()), server);
+    h.connect();
+    assert_eq!(h.session.state(), ConnectionState::Connected, "{:?}", h.events);
+    h
+}
+
+fn response<S: Server>(h: &Harness<S>, handle: RequestHandle) -> Option<Result<McpResult, RequestError>> {
+    h.events.iter().find_map(|e| match e {
+        Event::Response { handle: x, result } if *x == handle => Some(result.clone()),
+        _ => None,
+    })
+}
+
+fn call(h: &mut Harness<Legacy>, name: &str) -> RequestHandle {
+    let c = h.session.request("tools/call", Some(json!({"name": name, "arguments": {}})), RequestOptions::default(), h.now);
+    h.pump();
+    c
+}
+
+fn details<S: Server>(h: &Harness<S>) -> ServerDetails {
+    h.events.iter().rev().find_map(|e| match e { Event::Connected(d) => Some(d.clone()), _ => None }).expect("connected")
+}
+
+#[test]
+fn falls_back_to_initialize_and_runs_a_legacy_session() {
+    for probe in [ProbeAnswer::NotInitialized, ProbeAnswer::Plain404, ProbeAnswer::OnlyLegacy, ProbeAnswer::NetworkError] {
+        let h = connected(Legacy::new(probe));
+        let d = details(&h);
+        assert_eq!((d.era, d.protocol_version.as_str(), d.wire), (Era::Legacy, "2025-06-18", WireProtocol::StreamableHttp));
+        assert_eq!(d.server_info.name, "legacy-scripted");
+        assert_eq!(h.session.session_id(), Some("sess-1"));
+        let methods: Vec<String> = h.posted().iter().map(|m| m["method"].as_str().unwrap_or("").to_string()).collect();
+        assert_eq!(methods, ["server/discover", "initialize", "notifications/initialized"]);
+        let get = h.sent.iter().find(|r| r.method == HttpMethod::Get).expect("the GET stream is opened");
+        assert_eq!(get.header("accept"), Some("text/event-stream"));
+    }
+}
+
+#[test]
+fn a_remembered_legacy_era_skips_the_probe() {
+    let mut cfg = config();
+    cfg.era_hint = Some(Era::Legacy);
+    let mut h = Harness::new(Session::new(cfg), Legacy::new(ProbeAnswer::NotInitialized));
+    h.connect();
+    assert!(h.posted_method("server/discover").is_empty());
+    assert_eq!(h.session.state(), ConnectionState::Connected);
+}
+
+#[test]
+fn requests_carry_session_and_version_and_skip_priming_events() {
+    let mut h = connected(Legacy::new(ProbeAnswer::NotInitialized));
+    let c = call(&mut h, "echo");
+    let Some(Ok(McpResult::CallTool(r))) = response(&h, c) else { panic!("{:?}", h.events) };
+    assert_eq!(r.content[0].as_text(), Some("hi"));
+}
+
+#[test]
+fn server_requests_on_a_stream_are_answered_and_ping_is_automatic() {
+    let mut h = connected(Legacy::new(ProbeAnswer::NotInitialized));
+    let c = call(&mut h, "needs-roots");
+    let (id, related) = h.events.iter().find_map(|e| match e {
+        Event::ServerRequest { id, request: ServerRequest::ListRoots, related } => Some((*id, *related)),
+        _ => None,
+    }).expect("roots/list surfaced");
+    assert_eq!(related, Some(c));
+    let answers = h.posted().into_iter().filter(|m| m.get("method").is_none()).collect::<Vec<_>>();
+    assert_eq!(answers, [json!({"jsonrpc": "2.0", "id": "srv-2", "result": {}})], "ping answered by the core");
+    h.session.answer(id, Ok(json!({"roots": [{"uri": "file:///w", "name": "w"}]})), h.now);
+    h.pump();
+    let last = h.posted().pop().unwrap();
+    assert_eq!(last, json!({"jsonrpc": "2.0", "id": "srv-1", "result": {"roots": [{"uri": "file:///w", "name": "w"}]}}));
+    assert_eq!(h.sent.last().unwrap().header("mcp-session-id"), Some("sess-1"));
+}
+
+#[test]
+fn undeclared_capabilities_are_refused_without_bothering_the_application() {
+    let mut cfg = config();
+    cfg.capabilities.roots = None;
+    let mut h = Harness::new(Session::new(cfg), Legacy::new(ProbeAnswer::NotInitialized));
+    h.connect();
+    call(&mut h, "needs-roots");
+    assert!(!h.events.iter().any(|e| matches!(e, Event::ServerRequest { .. })));
+    let refusal = h.posted().into_iter().find(|m| m["id"] == "srv-1").unwrap();
+    assert_eq!(refusal["error"]["code"], -32601);
+}
+
+#[test]
+fn a_lost_session_is_reinitialized_once_and_the_request_replayed() {
+    for status in [404, 400] {
+        let mut h = connected(Legacy::new(ProbeAnswer::NotInitialized));
+        h.server.forget_with = Some(status);
+        let c = call(&mut h, "echo");
+        assert!(matches!(response(&h, c), Some(Ok(_))), "status {status}: {:?}", h.events);
+        assert_eq!(h.server.inits, 2);
+        assert_eq!(h.session.session_id(), Some("sess-2"));
+        assert!(h.events.contains(&Event::State(ConnectionState::Reconnecting)));
+    }
+}
+
+#[test]
+fn a_session_lost_again_before_any_success_gives_up() {
+    let mut h = connected(Legacy::new(ProbeAnswer::NotInitialized));
+    h.server.always_forget = true;
+    let c = call(&mut h, "echo");
+    assert_eq!(response(&h, c), Some(Err(RequestError::SessionLost)));
+    assert_eq!(h.session.state(), ConnectionState::Failed);
+    assert!(h.server.inits <= 2);
+}
+
+#[test]
+fn a_cut_stream_is_resumed_with_last_event_id() {
+    let mut h = connected(Legacy::new(ProbeAnswer::NotInitialized));
+    h.server.cuts_left = 1;
+    let c = call(&mut h, "cut");
+    assert!(response(&h, c).is_none(), "resumption waits for the retry delay");
+    h.advance(999);
+    assert!(response(&h, c).is_none());
+    h.advance(2);
+    let Some(Ok(McpResult::CallTool(r))) = response(&h, c) else { panic!("{:?}", h.events) };
+    assert_eq!(r.content[0].as_text(), Some("resumed"));
+    let resume = h.sent.iter().filter(|r| r.method == HttpMethod::Get).find(|r| r.header("last-event-id").is_some()).unwrap();
+    assert!(resume.header("last-event-id").unwrap().starts_with("call-"));
+}
+
+#[test]
+fn timeout_sends_notifications_cancelled_in_the_legacy_era() {
+    let mut h = connected(Legacy::new(ProbeAnswer::NotInitialized));
+    let c = call(&mut h, "slow");
+    let sent_id = h.posted_method("tools/call")[0]["id"].clone();
+    h.advance(60_001);
+    assert!(matches!(response(&h, c), Some(Err(RequestError::Timeout { .. }))));
+    let cancel = h.posted_method("notifications/cancelled");
+    assert_eq!(cancel.len(), 1);
+    assert_eq!(cancel[0]["params"]["requestId"], sent_id);
+}
+
+#[test]
+fn the_get_stream_reconnects_with_last_event_id_and_405_means_none() {
+    let mut h = connected(Legacy::new(ProbeAnswer::NotInitialized));
+    let stream = *h.open_streams.last().unwrap();
+    h.end(stream, false);
+    let gets = |h: &Harness<Legacy>| h.sent.iter().filter(|r| r.method == HttpMethod::Get).count();
+    assert_eq!(gets(&h), 1);
+    h.advance(1_001);
+    assert_eq!(gets(&h), 2);
+    assert_eq!(h.sent.last().unwrap().header("last-event-id"), Some("g1"));
+
+    let mut server = Legacy::new(ProbeAnswer::NotInitialized);
+    server.get_status = 405;
+    let mut h = connected(server);
+    h.advance(60_000);
+    assert_eq!(gets(&h), 1, "no retry after 405");
+}
+
+#[test]
+fn set_level_is_sent_when_configured_and_close_deletes_the_session() {
+    let mut cfg = config();
+    cfg.log_level = Some(LoggingLevel::Debug);
+    let mut h = Harness::new(Session::new(cfg), Legacy::new(ProbeAnswer::NotInitialized));
+    h.connect();
+    assert_eq!(h.posted_method("logging/setLevel")[0]["params"]["level"], "debug");
+    h.session.close(h.now);
+    h.pump();
+    let del = h.sent.last().unwrap();
+    assert_eq!(del.method, HttpMethod::Delete);
+    assert_eq!(del.header("mcp-session-id"), Some("sess-1"));
+    assert!(h.events.contains(&Event::Closed));
+}
+
+/// A 2024-11-05 server: POST to the MCP URL fails; GET gives an `endpoint` event; responses
+/// come on the GET stream.
+struct OldSse {
+    stream: Option<client_core::http::TransmitId>,
+    queue: Vec<String>,
+}
+
+impl Server for OldSse {
+    fn handle(&mut self, req: &HttpRequest, body: Option<&Value>) -> Reply {
+        match req.method {
+            HttpMethod::Get => {
+                self.stream = Some(req.id);
+                Reply::Sse(vec![], vec!["event: endpoint\ndata: /messages?sessionId=abc\n\n".into()], End::Open)
+            }
+            _ if req.url.ends_with("/sse") => Reply::Raw(405, "text/plain", vec![]),
+            _ => {
+                assert_eq!(req.url, "http://127.0.0.1:1/messages?sessionId=abc");
+                let body = body.unwrap();
+                if body.get("id").is_some() && body.get("method").is_some() {
+                    let r = match body["method"].as_str().unwrap() {
+                        "initialize" => json!({"protocolVersion": "2024-11-05", "capabilities": {}, "serverInfo": {"name": "old", "version": "0"}}),
+                        _ => json!({"tools": []}),
+                    };
+                    self.queue.push(format!("event: message\n{}", sse(result(&body["id"], r))));
+                }
+                Reply::Accepted
+            }
+        }
+    }
+}
+
+#[test]
+fn falls_back_to_the_2024_11_05_http_sse_transport() {
+    let mut h = Harness::new(Session::new(SessionConfig::new("http://127.0.0.1:1/sse")), OldSse { stream: None, queue: vec![] });
+    h.connect();
+    for _ in 0..5 {
+        let q: Vec<String> = std::mem::take(&mut h.server.queue);
+        for ev in q {
+            let s = h.server.stream.unwrap();
+            h.push(s, &ev);
+        }
+    }
+    let d = details(&h);
+    assert_eq!((d.wire, d.era, d.protocol_version.as_str()), (WireProtocol::HttpSse, Era::Legacy, "2024-11-05"));
+    let list = h.session.request("tools/list", None, RequestOptions::default(), h.now);
+    h.pump();
+    let ev = h.server.queue.pop().unwrap();
+    let s = h.server.stream.unwrap();
+    h.push(s, &ev);
+    assert!(matches!(response(&h, list), Some(Ok(McpResult::ListTools(_)))));
+}
+
+#[test]
+fn an_endpoint_on_another_origin_is_refused() {
+    struct Evil;
+    impl Server for Evil {
+        fn handle(&mut self, req: &HttpRequest, _: Option<&Value>) -> Reply {
+            match req.method {
+                HttpMethod::Get => Reply::Sse(vec![], vec!["event: endpoint\ndata: https://evil.example/steal\n\n".into()], End::Open),
+                _ => Reply::Raw(404, "text/plain", vec![]),
+            }
+        }
+    }
+    let mut h = Harness::new(Session::new(SessionConfig::new("http://127.0.0.1:1/sse")), Evil);
+    h.connect();
+    assert_eq!(h.session.state(), ConnectionState::Failed);
+    assert!(h.sent.iter().all(|r| !r.url.contains("evil")));
+}
+
+#[test]
+fn frames_mode_probes_then_falls_back_on_silence_and_cancels_with_a_notification() {
+    struct NoHttp;
+    impl Server for NoHttp {
+        fn handle(&mut self, _: &HttpRequest, _: Option<&Value>) -> Reply {
+            panic!("frames mode makes no HTTP requests")
+        }
+    }
+    let mut cfg = config();
+    cfg.transport = TransportMode::Frames;
+    cfg.probe_timeout = Duration::from_millis(300);
+    let mut h = Harness::new(Session::new(cfg), NoHttp);
+    h.connect();
+    assert!(h.frames.is_empty(), "waits for the socket");
+    h.session.handle_input(Input::FramesOpened, h.now);
+    h.pump();
+    assert_eq!(h.frames[0]["method"], "server/discover");
+    h.advance(301);
+    let init = h.frames.last().unwrap().clone();
+    assert_eq!(init["method"], "initialize");
+    let reply = result(&init["id"], json!({"protocolVersion": "2025-11-25", "capabilities": {}, "serverInfo": {"name": "ws", "version": "1"}}));
+    h.session.handle_input(Input::Frame(reply.to_string().as_bytes()), h.now);
+    h.pump();
+    assert_eq!(h.frames.last().unwrap()["method"], "notifications/initialized");
+    assert_eq!(details(&h).wire, WireProtocol::Frames);
+
+    let c = h.session.request("tools/call", Some(json!({"name": "x"})), RequestOptions::default(), h.now);
+    h.pump();
+    let sent_id = h.frames.last().unwrap()["id"].clone();
+    h.session.cancel(c, h.now);
+    h.pump();
+    let cancel = h.frames.last().unwrap();
+    assert_eq!(cancel["method"], "notifications/cancelled");
+    assert_eq!(cancel["params"]["requestId"], sent_id);
+    // Garbage frames are reported, not fatal.
+    h.session.handle_input(Input::Frame(b"\xff{not json"), h.now);
+    h.pump();
+    assert!(h.events.iter().any(|e| matches!(e, Event::Warning(_))));
+    h.session.handle_input(Input::FramesClosed("socket closed".into()), h.now);
+    h.pump();
+    assert_eq!(h.session.state(), ConnectionState::Failed);
+}
