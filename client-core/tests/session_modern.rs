@@ -412,3 +412,27 @@ fn closing_fails_pending_requests_and_sends_no_delete() {
     h.pump();
     assert!(matches!(response(&h, after), Some(Err(RequestError::Unavailable(_)))));
 }
+
+#[test]
+fn a_wrong_remembered_legacy_era_is_corrected_by_probing() {
+    /// A modern-only server: `initialize` lacks the modern headers and is rejected with
+    /// HeaderMismatch, as the 2026-07-28 compatibility matrix describes.
+    struct ModernOnly(Modern);
+    impl Server for ModernOnly {
+        fn handle(&mut self, req: &HttpRequest, body: Option<&Value>) -> Reply {
+            let b = body.unwrap();
+            if b["method"] == "initialize" {
+                return Reply::Json(400, json_ct(), error(&b["id"], -32020, "missing MCP-Protocol-Version"));
+            }
+            self.0.handle(req, body)
+        }
+    }
+    let mut cfg = config();
+    cfg.era_hint = Some(Era::Legacy);
+    let mut h = Harness::new(Session::new(cfg), ModernOnly(Modern::default()));
+    h.connect();
+    assert_eq!(h.session.state(), ConnectionState::Connected);
+    let methods: Vec<Value> = h.posted().iter().map(|m| m["method"].clone()).collect();
+    assert_eq!(methods, [json!("initialize"), json!("server/discover")]);
+    assert!(h.events.iter().any(|e| matches!(e, Event::Connected(d) if d.era == Era::Modern)));
+}

@@ -1,4 +1,5 @@
-//! The root component. For now: the server URL form and what the core knows of eras.
+//! The root component. For now: the server URL form (filled from `?url=`) and the protocol
+//! versions the core speaks. Connecting lands with the browser transports.
 
 use client_core::types::{LEGACY_VERSIONS, MODERN_VERSIONS};
 use leptos::prelude::*;
@@ -6,7 +7,7 @@ use leptos::prelude::*;
 /// The application shell.
 #[component]
 pub fn App() -> impl IntoView {
-    let (url, set_url) = signal(initial_server_url());
+    let (url, set_url) = signal(crate::deep_link::server_url().unwrap_or_default());
     view! {
         <header class="topbar">
             <h1>"MCP browser client"</h1>
@@ -17,6 +18,7 @@ pub fn App() -> impl IntoView {
                 <input
                     id="server-url"
                     type="url"
+                    placeholder="http://127.0.0.1:3001/mcp"
                     prop:value=url
                     on:input=move |ev| set_url.set(event_target_value(&ev))
                 />
@@ -27,28 +29,4 @@ pub fn App() -> impl IntoView {
             </p>
         </main>
     }
-}
-
-/// The server URL from `?url=` in the page address, if any.
-fn initial_server_url() -> String {
-    let search = web_sys_search().unwrap_or_default();
-    search
-        .trim_start_matches('?')
-        .split('&')
-        .find_map(|kv| kv.strip_prefix("url="))
-        .map(|v| js_decode(v))
-        .unwrap_or_default()
-}
-
-fn web_sys_search() -> Option<String> {
-    leptos::prelude::window().location().search().ok()
-}
-
-fn js_decode(v: &str) -> String {
-    leptos::wasm_bindgen::JsValue::from_str(v);
-    js_sys_decode(v).unwrap_or_else(|| v.to_string())
-}
-
-fn js_sys_decode(v: &str) -> Option<String> {
-    leptos::web_sys::js_sys::decode_uri_component(v).ok().map(String::from)
 }

@@ -213,6 +213,10 @@ pub enum McpResult {
     GetPrompt(GetPromptResult),
     /// `completion/complete`.
     Complete(CompleteResult),
+    /// `tasks/get` and `tasks/cancel` (2025-11-25 tasks).
+    Task(Task),
+    /// `tasks/list`.
+    ListTasks(ListTasksResult),
     /// `ping`, `logging/setLevel`, `resources/subscribe`, `subscriptions/listen` (end), ...
     Empty(EmptyResult),
     /// A method this crate does not type.
@@ -234,6 +238,8 @@ impl McpResult {
             "prompts/list" => McpResult::ListPrompts(f(value)?),
             "prompts/get" => McpResult::GetPrompt(f(value)?),
             "completion/complete" => McpResult::Complete(f(value)?),
+            "tasks/get" | "tasks/cancel" => McpResult::Task(f(value)?),
+            "tasks/list" => McpResult::ListTasks(f(value)?),
             "ping" | "logging/setLevel" | "resources/subscribe" | "resources/unsubscribe"
             | "subscriptions/listen" => McpResult::Empty(f(value)?),
             _ => McpResult::Other(value),

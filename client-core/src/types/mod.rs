@@ -17,6 +17,7 @@ mod notifications;
 mod prompts;
 mod resources;
 mod server_requests;
+mod tasks;
 mod tools;
 
 pub use capabilities::*;
@@ -26,6 +27,7 @@ pub use notifications::*;
 pub use prompts::*;
 pub use resources::*;
 pub use server_requests::*;
+pub use tasks::*;
 pub use tools::*;
 
 /// Fields this crate does not model, kept so that re-encoding loses nothing.
@@ -199,4 +201,38 @@ pub struct EmptyResult {
     /// Unknown fields.
     #[serde(flatten)]
     pub extra: Extra,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn unknown_fields_and_content_types_survive_a_round_trip() {
+        let tool = json!({"name": "t", "inputSchema": {"type": "object", "$defs": {"x": {}}, "x-custom": 1},
+                          "futureField": [1, 2], "annotations": {"readOnlyHint": true, "newHint": "y"}});
+        let t: Tool = serde_json::from_value(tool.clone()).unwrap();
+        assert_eq!(t.annotations.as_ref().unwrap().read_only_hint, Some(true));
+        assert_eq!(serde_json::to_value(&t).unwrap(), tool);
+        let block = json!({"type": "hologram", "data": "…"});
+        let c: ContentBlock = serde_json::from_value(block.clone()).unwrap();
+        assert!(matches!(c, ContentBlock::Unknown(_)));
+        assert_eq!(serde_json::to_value(&c).unwrap(), block);
+    }
+
+    #[test]
+    fn tasks_decode() {
+        let v = json!({"task": {"taskId": "a", "status": "working", "pollInterval": 500, "ttl": null}});
+        let r: CreateTaskResult = serde_json::from_value(v.clone()).unwrap();
+        assert!(!r.task.is_terminal());
+        assert_eq!(serde_json::to_value(&r).unwrap(), v);
+    }
+
+    #[test]
+    fn eras_of_versions() {
+        assert_eq!(Era::of_version("2026-07-28"), Era::Modern);
+        assert_eq!(Era::of_version("2025-11-25"), Era::Legacy);
+        assert_eq!(Era::of_version("2024-11-05"), Era::Legacy);
+    }
 }

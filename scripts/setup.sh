@@ -1,0 +1,63 @@
+#!/usr/bin/env bash
+# Installs whatever this project needs and is missing, at pinned versions. Idempotent: each
+# step checks first and skips what is already there at the right version. Never downloads a
+# prebuilt binary from the web: everything comes from crates.io, npm, PyPI or Debian.
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+cd "$root"
+
+TRUNK_VERSION=0.21.14
+CARGO_FUZZ_VERSION=0.13.1
+
+say() { printf '[setup] %s\n' "$*"; }
+have() { command -v "$1" >/dev/null 2>&1; }
+
+# Rust targets: the browser, and a target with no std at all (proves client-core is no_std).
+for target in wasm32-unknown-unknown x86_64-unknown-none; do
+  if ! rustup target list --installed | grep -qx "$target"; then
+    say "adding Rust target $target"
+    rustup target add "$target"
+  fi
+done
+
+# wasm-bindgen-cli must equal the wasm-bindgen crate in Cargo.lock (and Trunk.toml).
+wb_version=$(awk '/^name = "wasm-bindgen"$/ { getline; gsub(/"/, "", $3); print $3; exit }' Cargo.lock)
+if ! grep -q "wasm_bindgen = \"$wb_version\"" Trunk.toml; then
+  echo "[setup] Trunk.toml [tools] wasm_bindgen must be $wb_version (the version in Cargo.lock)" >&2
+  exit 1
+fi
+if [ "$(wasm-bindgen --version 2>/dev/null | awk '{print $2}')" != "$wb_version" ]; then
+  say "installing wasm-bindgen-cli $wb_version"
+  # Not --locked: its lock file names a yanked webpki-roots.
+  cargo install wasm-bindgen-cli --version "$wb_version" --force
+fi
+
+if [ "$(trunk --version 2>/dev/null | awk '{print $2}')" != "$TRUNK_VERSION" ]; then
+  say "installing trunk $TRUNK_VERSION"
+  cargo install trunk --version "$TRUNK_VERSION" --locked --force
+fi
+
+if [ "$(cargo fuzz --version 2>/dev/null | awk '{print $2}')" != "$CARGO_FUZZ_VERSION" ]; then
+  say "installing cargo-fuzz $CARGO_FUZZ_VERSION"
+  cargo install cargo-fuzz --version "$CARGO_FUZZ_VERSION" --locked --force
+fi
+
+# Debian's Chromium and its driver, for tests in a real browser.
+if ! have chromium || ! have chromedriver; then
+  say "installing Debian chromium and chromium-driver"
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get update -qq
+  apt-get install -y -qq chromium chromium-driver >/dev/null
+fi
+
+# npm packages: real MCP servers for tests and the demo, and binaryen's wasm-opt (132: the
+# Debian build is too old and yields a page that crashes at load).
+stamp=tests/node_modules/.installed-from
+want=$(sha256sum tests/package-lock.json | awk '{print $1}')
+if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$want" ]; then
+  say "installing npm packages (tests/package-lock.json)"
+  (cd tests && npm ci --no-audit --no-fund --loglevel=error)
+  echo "$want" > "$stamp"
+fi
+
+say "ready"

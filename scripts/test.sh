@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# Sets up what is missing, then runs every test: the core's unit, two-peer, example and
+# property tests; the no_std and wasm builds; a short fuzzing run of every fuzz target; the
+# release build of the app; and the end-to-end tests in headless Chromium.
+# Ends with one summary line: "checks: N passed, M failed".
+set -uo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+cd "$root"
+bash scripts/setup.sh || { echo "checks: 0 passed, 1 failed (setup)"; exit 1; }
+. scripts/env.sh
+export CARGO_TERM_COLOR=never
+
+FUZZ_SECONDS=${FUZZ_SECONDS:-20}
+passed=0; failed=0; failures=()
+
+step() {
+  local name=$1; shift
+  local start=$SECONDS
+  echo "::: $name"
+  if "$@"; then
+    passed=$((passed + 1)); echo "::: $name: ok ($((SECONDS - start)) s)"
+  else
+    failed=$((failed + 1)); failures+=("$name"); echo "::: $name: FAILED ($((SECONDS - start)) s)"
+  fi
+}
+
+step "client-core tests (unit, two-peer, spec examples, properties)" cargo test -p client-core --locked
+step "client-core builds with no std (x86_64-unknown-none)" cargo build -p client-core --locked --target x86_64-unknown-none
+step "client-core builds for wasm32-unknown-unknown" cargo build -p client-core --locked --target wasm32-unknown-unknown
+step "fuzz targets run clean (${FUZZ_SECONDS} s each)" bash scripts/fuzz.sh all "$FUZZ_SECONDS"
+step "web app release build (trunk)" trunk build --offline
+step "end-to-end tests in headless Chromium" node --test tests/e2e/
+
+echo
+for f in "${failures[@]}"; do echo "failed: $f"; done
+echo "checks: $passed passed, $failed failed"
+[ "$failed" -eq 0 ]

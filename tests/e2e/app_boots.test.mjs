@@ -1,0 +1,32 @@
+// The built app (dist/) boots in real Chromium from its own origin: the wasm module loads,
+// Leptos mounts, the deep link fills the server URL, and no page error is raised.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { launch, serveDir } from './browser.mjs';
+
+const dist = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../dist');
+let browser, site;
+
+before(async () => {
+  site = await serveDir(dist);
+  browser = await launch();
+});
+after(async () => {
+  await browser?.close();
+  await site?.close();
+});
+
+test('the app mounts and reads the deep link', async () => {
+  const page = await browser.newPage();
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(String(e)));
+  const target = 'http://127.0.0.1:3001/mcp?x=<script>';
+  await page.goto(`${site.url}/?url=${encodeURIComponent(target)}`);
+  const input = page.locator('#server-url');
+  await input.waitFor({ timeout: 15_000 });
+  assert.equal(await input.inputValue(), target);
+  assert.match(await page.locator('.versions').innerText(), /2026-07-28/);
+  assert.deepEqual(errors, []);
+});
