@@ -24,6 +24,7 @@ step() {
   fi
 }
 
+step "client-core lints (clippy, warnings are errors)" cargo clippy -p client-core --all-targets --locked -- -D warnings
 step "client-core tests (unit, two-peer, spec examples, properties)" cargo test -p client-core --locked
 step "client-core builds with no std (x86_64-unknown-none)" cargo build -p client-core --locked --target x86_64-unknown-none
 step "client-core builds for wasm32-unknown-unknown" cargo build -p client-core --locked --target wasm32-unknown-unknown

@@ -17,10 +17,11 @@ const MAX_SAFE_INTEGER: i64 = (1 << 53) - 1;
 /// Encodes a value for an `Mcp-Name` or `Mcp-Param-*` header: as-is when it is plain visible
 /// ASCII (with inner spaces or tabs), else as `=?base64?…?=` of its UTF-8 bytes.
 pub fn encode_header_value(value: &str) -> String {
+    let looks_encoded = value.starts_with(SENTINEL_PREFIX) && value.ends_with(SENTINEL_SUFFIX);
     let plain = value.bytes().all(|b| (0x20..=0x7e).contains(&b) || b == b'\t')
         && !value.starts_with([' ', '\t'])
         && !value.ends_with([' ', '\t'])
-        && !(value.starts_with(SENTINEL_PREFIX) && value.ends_with(SENTINEL_SUFFIX));
+        && !looks_encoded;
     if plain {
         value.to_string()
     } else {
@@ -200,13 +201,13 @@ mod tests {
     }
 
     #[test]
-    fn finds_nested_static_annotations_and_extracts_values() {
+    fn finds_nested_static_annotations_and_extracts_values() -> Result<(), HeaderSchemaError> {
         let schema = json!({"type":"object","properties":{
             "region":{"type":"string","x-mcp-header":"Region"},
             "opts":{"type":"object","properties":{"n":{"type":"integer","x-mcp-header":"N"},
                                                    "b":{"type":"boolean","x-mcp-header":"Flag"}}},
             "query":{"type":"string","default":{"x-mcp-header":"not-an-annotation"}}}});
-        let hs = param_headers(&schema).unwrap();
+        let hs = param_headers(&schema)?;
         assert_eq!(hs.len(), 3);
         let args = json!({"region":"us-west1","opts":{"n":42,"b":false},"query":"q"});
         let mut vals = param_header_values(&hs, Some(&args));
@@ -218,6 +219,7 @@ mod tests {
         ]);
         // Missing and null values omit the header.
         assert!(param_header_values(&hs, Some(&json!({"region": null}))).is_empty());
+        Ok(())
     }
 
     #[test]

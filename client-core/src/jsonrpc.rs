@@ -321,17 +321,18 @@ mod tests {
     }
 
     #[test]
-    fn decodes_request_notification_result_error() {
-        let m = dec(r#"{"jsonrpc":"2.0","id":7,"method":"ping"}"#).unwrap();
+    fn decodes_request_notification_result_error() -> Result<(), DecodeError> {
+        let m = dec(r#"{"jsonrpc":"2.0","id":7,"method":"ping"}"#)?;
         assert_eq!(m, Message::request(RequestId::Number(7), "ping", None));
-        let m = dec(r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#).unwrap();
+        let m = dec(r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#)?;
         assert_eq!(m.method(), Some("notifications/initialized"));
-        let m = dec(r#"{"jsonrpc":"2.0","id":"a","result":{}}"#).unwrap();
+        let m = dec(r#"{"jsonrpc":"2.0","id":"a","result":{}}"#)?;
         assert_eq!(m, Message::result(RequestId::String("a".into()), json!({})));
-        let m = dec(r#"{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"x"}}"#).unwrap();
+        let m = dec(r#"{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"x"}}"#)?;
         assert_eq!(m, Message::error(None, ErrorObject::new(codes::PARSE_ERROR, "x")));
-        let m = dec(r#"{"jsonrpc":"2.0","error":{"code":-32600,"message":"x","data":[1]}}"#).unwrap();
+        let m = dec(r#"{"jsonrpc":"2.0","error":{"code":-32600,"message":"x","data":[1]}}"#)?;
         assert!(matches!(m, Message::Response(Response { id: None, outcome: Err(_) })));
+        Ok(())
     }
 
     #[test]
@@ -359,14 +360,15 @@ mod tests {
     }
 
     #[test]
-    fn batches_decode_and_empty_batch_is_rejected() {
-        let v = Message::decode_batch(br#"[{"jsonrpc":"2.0","method":"a"},{"jsonrpc":"2.0","id":1,"result":{}}]"#, 1000).unwrap();
+    fn batches_decode_and_empty_batch_is_rejected() -> Result<(), DecodeError> {
+        let v = Message::decode_batch(br#"[{"jsonrpc":"2.0","method":"a"},{"jsonrpc":"2.0","id":1,"result":{}}]"#, 1000)?;
         assert_eq!(v.len(), 2);
         assert!(Message::decode_batch(b"[]", 10).is_err());
+        Ok(())
     }
 
     #[test]
-    fn encode_round_trips() {
+    fn encode_round_trips() -> Result<(), DecodeError> {
         let msgs = [
             Message::request(RequestId::String("x".into()), "tools/list", Some(json!({"cursor":"c"}))),
             Message::notification("notifications/cancelled", Some(json!({"requestId":1}))),
@@ -374,8 +376,9 @@ mod tests {
             Message::error(None, ErrorObject { code: -32022, message: "v".into(), data: Some(json!({"supported":[]})) }),
         ];
         for m in msgs {
-            assert_eq!(Message::decode(&m.encode(), 1000).unwrap(), m);
+            assert_eq!(Message::decode(&m.encode(), 1000)?, m);
         }
+        Ok(())
     }
 
     #[test]

@@ -231,20 +231,16 @@ impl SseDecoder {
                 self.has_data = true;
             }
             b"event" => self.event_type = Some(String::from_utf8_lossy(value).into_owned()),
-            b"id" => {
-                if !value.contains(&0) {
-                    self.last_id = Some(String::from_utf8_lossy(value).into_owned());
-                }
+            b"id" if !value.contains(&0) => {
+                self.last_id = Some(String::from_utf8_lossy(value).into_owned());
             }
-            b"retry" => {
-                if !value.is_empty() && value.iter().all(u8::is_ascii_digit) {
-                    // Saturate absurd values instead of overflowing.
-                    let mut ms: u64 = 0;
-                    for d in value {
-                        ms = ms.saturating_mul(10).saturating_add(u64::from(d - b'0'));
-                    }
-                    self.retry_ms = Some(ms);
+            b"retry" if !value.is_empty() && value.iter().all(u8::is_ascii_digit) => {
+                // Saturate absurd values instead of overflowing.
+                let mut ms: u64 = 0;
+                for d in value {
+                    ms = ms.saturating_mul(10).saturating_add(u64::from(d - b'0'));
                 }
+                self.retry_ms = Some(ms);
             }
             _ => {}
         }

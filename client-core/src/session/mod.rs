@@ -56,6 +56,7 @@ pub enum Input<'a> {
 
 /// One output of the session, for the I/O layer or the application.
 #[derive(Debug, Clone, PartialEq)]
+#[allow(clippy::large_enum_variant)] // outputs are drained one at a time and consumed at once
 pub enum Output {
     /// Perform this HTTP request; report back with its [`TransmitId`].
     Http(HttpRequest),
@@ -111,7 +112,16 @@ struct Pending {
     resumes: u32,
     input_rounds: u32,
     /// MRTR: answers and state to send with the next attempt.
-    retry_extra: Option<(Option<Map<String, Value>>, Option<String>)>,
+    retry_extra: Option<RetryExtra>,
+}
+
+/// What an MRTR retry adds to the original request's params.
+#[derive(Debug, Default)]
+struct RetryExtra {
+    /// `inputResponses`, keyed as the server keyed `inputRequests`.
+    responses: Option<Map<String, Value>>,
+    /// `requestState`, echoed verbatim.
+    request_state: Option<String>,
 }
 
 /// Per-request options.
@@ -486,11 +496,11 @@ impl Session {
             }
             obj.insert("_meta".into(), Value::Object(meta));
         }
-        if let Some((responses, state)) = &p.retry_extra {
+        if let Some(RetryExtra { responses, request_state }) = &p.retry_extra {
             if let Some(r) = responses {
                 obj.insert("inputResponses".into(), Value::Object(r.clone()));
             }
-            if let Some(s) = state {
+            if let Some(s) = request_state {
                 obj.insert("requestState".into(), Value::String(s.clone()));
             }
         }
@@ -771,7 +781,7 @@ impl Session {
             self.finish_err(key, RequestError::Protocol("InputRequiredResult with neither inputRequests nor requestState".into()));
             return;
         }
-        p.retry_extra = Some((None, ir.request_state));
+        p.retry_extra = Some(RetryExtra { responses: None, request_state: ir.request_state });
         if requests.is_empty() {
             self.send_pending(key, now);
             return;
@@ -819,8 +829,8 @@ impl Session {
         }
         if waiting.is_empty() {
             let responses = core::mem::take(responses);
-            let state = p.retry_extra.take().and_then(|(_, s)| s);
-            p.retry_extra = Some((Some(responses), state));
+            let request_state = p.retry_extra.take().and_then(|r| r.request_state);
+            p.retry_extra = Some(RetryExtra { responses: Some(responses), request_state });
             p.deadline = p.timeout.map(|t| now + t);
             self.send_pending(key, now);
         }

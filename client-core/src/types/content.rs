@@ -11,6 +11,7 @@ use serde_json::{Map, Value};
 /// A block whose `type` this crate does not know is kept verbatim as [`ContentBlock::Unknown`].
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(untagged)]
+#[allow(clippy::large_enum_variant)] // the unknown variant is rare; boxing the common one costs more
 pub enum ContentBlock {
     /// A known content type.
     Known(KnownContent),

@@ -209,24 +209,26 @@ mod tests {
     use serde_json::json;
 
     #[test]
-    fn unknown_fields_and_content_types_survive_a_round_trip() {
+    fn unknown_fields_and_content_types_survive_a_round_trip() -> Result<(), serde_json::Error> {
         let tool = json!({"name": "t", "inputSchema": {"type": "object", "$defs": {"x": {}}, "x-custom": 1},
                           "futureField": [1, 2], "annotations": {"readOnlyHint": true, "newHint": "y"}});
-        let t: Tool = serde_json::from_value(tool.clone()).unwrap();
-        assert_eq!(t.annotations.as_ref().unwrap().read_only_hint, Some(true));
-        assert_eq!(serde_json::to_value(&t).unwrap(), tool);
+        let t: Tool = serde_json::from_value(tool.clone())?;
+        assert_eq!(t.annotations.as_ref().and_then(|a| a.read_only_hint), Some(true));
+        assert_eq!(serde_json::to_value(&t)?, tool);
         let block = json!({"type": "hologram", "data": "…"});
-        let c: ContentBlock = serde_json::from_value(block.clone()).unwrap();
+        let c: ContentBlock = serde_json::from_value(block.clone())?;
         assert!(matches!(c, ContentBlock::Unknown(_)));
-        assert_eq!(serde_json::to_value(&c).unwrap(), block);
+        assert_eq!(serde_json::to_value(&c)?, block);
+        Ok(())
     }
 
     #[test]
-    fn tasks_decode() {
+    fn tasks_decode() -> Result<(), serde_json::Error> {
         let v = json!({"task": {"taskId": "a", "status": "working", "pollInterval": 500, "ttl": null}});
-        let r: CreateTaskResult = serde_json::from_value(v.clone()).unwrap();
+        let r: CreateTaskResult = serde_json::from_value(v.clone())?;
         assert!(!r.task.is_terminal());
-        assert_eq!(serde_json::to_value(&r).unwrap(), v);
+        assert_eq!(serde_json::to_value(&r)?, v);
+        Ok(())
     }
 
     #[test]
