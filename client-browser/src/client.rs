@@ -1,0 +1,352 @@
+//! The async `Client` API on top of the session and the browser I/O.
+
+use crate::clock::now;
+use crate::driver::{Inner, Reply};
+use crate::error::ClientError;
+use crate::options::{CallOptions, ClientEvent, ClientOptions, Transport};
+use client_core::session::{ConnectionState, McpResult, RequestHandle, RequestOptions, ServerDetails};
+use client_core::types::*;
+use client_core::{Session, SessionConfig};
+use futures_channel::oneshot;
+use serde_json::{json, Value};
+use std::cell::RefCell;
+use std::collections::{BTreeSet, HashMap};
+use std::future::Future;
+use std::pin::Pin;
+use std::rc::Rc;
+use std::task::{Context, Poll};
+
+/// An MCP client connected to one server. Cheap to clone; all clones share the connection.
+#[derive(Clone)]
+pub struct Client {
+    inner: Rc<Inner>,
+    subscriptions: Rc<RefCell<Subscriptions>>,
+}
+
+/// What the client listens for on a modern `subscriptions/listen` stream.
+#[derive(Default)]
+struct Subscriptions {
+    resources: BTreeSet<String>,
+    listen: Option<RequestHandle>,
+}
+
+/// A request in flight: await it for the result, or cancel it with [`Client::cancel`].
+pub struct PendingCall {
+    /// The request's handle (for [`Client::cancel`]).
+    pub handle: RequestHandle,
+    rx: oneshot::Receiver<Reply>,
+}
+
+impl Future for PendingCall {
+    type Output = Result<McpResult, ClientError>;
+    fn poll(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Self::Output> {
+        Pin::new(&mut self.rx).poll(cx).map(|r| match r {
+            Ok(Ok(v)) => Ok(v),
+            Ok(Err(e)) => Err(e.into()),
+            Err(_) => Err(ClientError::Closed),
+        })
+    }
+}
+
+impl Client {
+    /// Connects: detects the era and transport, handshakes, and resolves once ready.
+    pub async fn connect(options: ClientOptions) -> Result<Client, ClientError> {
+        let client = Client::new(options);
+        client.reconnect().await?;
+        Ok(client)
+    }
+
+    /// A client that is not connected yet (see [`Client::reconnect`]); lets the caller add
+    /// event listeners first.
+    pub fn new(options: ClientOptions) -> Client {
+        let mut cfg = SessionConfig::new(options.url.clone());
+        cfg.transport = match options.transport {
+            Transport::Auto => client_core::session::TransportMode::Auto,
+            Transport::StreamableHttp => client_core::session::TransportMode::StreamableHttp,
+            Transport::HttpSse => client_core::session::TransportMode::HttpSse,
+            Transport::WebSocket => client_core::session::TransportMode::Frames,
+        };
+        cfg.era_hint = options.era_hint;
+        cfg.client_info = options.client_info.clone();
+        cfg.extra_headers = options.headers.clone();
+        cfg.request_timeout = options.timeout;
+        cfg.log_level = options.log_level;
+        cfg.wire_log = options.wire_log;
+        let h = &options.handlers;
+        if h.sampling.is_some() {
+            cfg.capabilities.sampling = Some(json!({}));
+        }
+        if h.elicitation.is_some() {
+            cfg.capabilities.elicitation = Some(json!({"form": {}, "url": {}}));
+        }
+        if h.roots.is_some() {
+            cfg.capabilities.roots = Some(json!({"listChanged": true}));
+        }
+        let inner = Rc::new(Inner {
+            session: RefCell::new(Session::new(cfg)),
+            options,
+            waiters: RefCell::new(HashMap::new()),
+            progress: RefCell::new(HashMap::new()),
+            aborts: RefCell::new(HashMap::new()),
+            timer: RefCell::new(None),
+            listeners: RefCell::new(Vec::new()),
+            connected: RefCell::new(None),
+            socket: RefCell::new(None),
+            auth: RefCell::new(None),
+        });
+        Client { inner, subscriptions: Rc::new(RefCell::new(Subscriptions::default())) }
+    }
+
+    /// (Re)connects, e.g. after the user logged in and headers changed.
+    pub async fn reconnect(&self) -> Result<ServerDetails, ClientError> {
+        let (tx, rx) = oneshot::channel();
+        *self.inner.connected.borrow_mut() = Some(tx);
+        self.inner.session.borrow_mut().connect(now());
+        self.inner.drive();
+        let details = match rx.await {
+            Ok(Ok(d)) => d,
+            Ok(Err(e)) => {
+                return Err(match ClientError::from(e) {
+                    ClientError::Request(r) => ClientError::Connect(r),
+                    other => other,
+                })
+            }
+            Err(_) => return Err(ClientError::Closed),
+        };
+        if details.era == Era::Modern {
+            self.relisten();
+        }
+        Ok(details)
+    }
+
+    /// Replaces the extra headers sent on every HTTP request (e.g. `Authorization`).
+    pub fn set_headers(&self, headers: Vec<(String, String)>) {
+        self.inner.session.borrow_mut().set_extra_headers(headers);
+    }
+
+    /// What the server told us when we connected.
+    pub fn server(&self) -> Option<ServerDetails> {
+        self.inner.session.borrow().server_details().cloned()
+    }
+
+    /// The connection state.
+    pub fn state(&self) -> ConnectionState {
+        self.inner.session.borrow().state()
+    }
+
+    /// Calls `listener` for every [`ClientEvent`].
+    pub fn on_event(&self, listener: impl Fn(&ClientEvent) + 'static) {
+        self.inner.listeners.borrow_mut().push(Rc::new(listener));
+    }
+
+    /// Starts any request; await the returned [`PendingCall`].
+    pub fn start(&self, method: &str, params: Option<Value>, opts: CallOptions) -> PendingCall {
+        let (tx, rx) = oneshot::channel();
+        let ropts = RequestOptions { timeout: opts.timeout, no_timeout: false, progress: opts.on_progress.is_some() };
+        let handle = self.inner.session.borrow_mut().request(method, params, ropts, now());
+        self.inner.waiters.borrow_mut().insert(handle, tx);
+        if let Some(cb) = opts.on_progress {
+            self.inner.progress.borrow_mut().insert(handle, cb);
+        }
+        self.inner.drive();
+        PendingCall { handle, rx }
+    }
+
+    /// Sends any request and waits for its typed result.
+    pub async fn request(&self, method: &str, params: Option<Value>) -> Result<McpResult, ClientError> {
+        self.start(method, params, CallOptions::default()).await
+    }
+
+    /// Cancels a request started with [`Client::start`] or [`Client::call_tool_with`].
+    pub fn cancel(&self, handle: RequestHandle) {
+        self.inner.session.borrow_mut().cancel(handle, now());
+        self.inner.drive();
+    }
+
+    async fn paginate<T>(
+        &self,
+        method: &str,
+        pick: impl Fn(McpResult) -> Option<(Vec<T>, Option<String>)>,
+    ) -> Result<Vec<T>, ClientError> {
+        let mut all = Vec::new();
+        let mut cursor: Option<String> = None;
+        for _ in 0..self.inner.options.max_pages {
+            let params = cursor.as_ref().map(|c| json!({ "cursor": c }));
+            let r = self.request(method, params).await?;
+            let (items, next) = pick(r).ok_or_else(|| ClientError::UnexpectedResult(format!("{method} result")))?;
+            all.extend(items);
+            match next {
+                Some(n) if Some(&n) != cursor.as_ref() => cursor = Some(n),
+                _ => return Ok(all),
+            }
+        }
+        Ok(all)
+    }
+
+    /// Lists every tool (following pagination, at most `max_pages` pages).
+    pub async fn list_tools(&self) -> Result<Vec<Tool>, ClientError> {
+        self.paginate("tools/list", |r| match r {
+            McpResult::ListTools(l) => Some((l.tools, l.next_cursor)),
+            _ => None,
+        })
+        .await
+    }
+
+    /// Lists every resource.
+    pub async fn list_resources(&self) -> Result<Vec<Resource>, ClientError> {
+        self.paginate("resources/list", |r| match r {
+            McpResult::ListResources(l) => Some((l.resources, l.next_cursor)),
+            _ => None,
+        })
+        .await
+    }
+
+    /// Lists every resource template.
+    pub async fn list_resource_templates(&self) -> Result<Vec<ResourceTemplate>, ClientError> {
+        self.paginate("resources/templates/list", |r| match r {
+            McpResult::ListResourceTemplates(l) => Some((l.resource_templates, l.next_cursor)),
+            _ => None,
+        })
+        .await
+    }
+
+    /// Lists every prompt.
+    pub async fn list_prompts(&self) -> Result<Vec<Prompt>, ClientError> {
+        self.paginate("prompts/list", |r| match r {
+            McpResult::ListPrompts(l) => Some((l.prompts, l.next_cursor)),
+            _ => None,
+        })
+        .await
+    }
+
+    /// Calls a tool.
+    pub async fn call_tool(&self, name: &str, arguments: Value) -> Result<CallToolResult, ClientError> {
+        self.call_tool_with(name, arguments, CallOptions::default()).await
+    }
+
+    /// Calls a tool with a timeout and/or a progress callback. To cancel, use
+    /// [`Client::start_tool_call`] and [`Client::cancel`].
+    pub async fn call_tool_with(&self, name: &str, arguments: Value, opts: CallOptions) -> Result<CallToolResult, ClientError> {
+        expect_call(self.start_tool_call(name, arguments, opts).await?)
+    }
+
+    /// Starts a tool call and returns it in flight (with its handle for cancelling).
+    pub fn start_tool_call(&self, name: &str, arguments: Value, opts: CallOptions) -> PendingCall {
+        self.start("tools/call", Some(json!({ "name": name, "arguments": arguments })), opts)
+    }
+
+    /// Reads a resource.
+    pub async fn read_resource(&self, uri: &str) -> Result<ReadResourceResult, ClientError> {
+        match self.request("resources/read", Some(json!({ "uri": uri }))).await? {
+            McpResult::ReadResource(r) => Ok(r),
+            other => Err(unexpected(other)),
+        }
+    }
+
+    /// Gets a prompt with arguments.
+    pub async fn get_prompt(&self, name: &str, arguments: HashMap<String, String>) -> Result<GetPromptResult, ClientError> {
+        match self.request("prompts/get", Some(json!({ "name": name, "arguments": arguments }))).await? {
+            McpResult::GetPrompt(r) => Ok(r),
+            other => Err(unexpected(other)),
+        }
+    }
+
+    /// Asks for completions of an argument (`reference` is a `ref/prompt` or
+    /// `ref/resource` object).
+    pub async fn complete(&self, reference: Value, argument: &str, value: &str) -> Result<Completion, ClientError> {
+        let params = json!({ "ref": reference, "argument": { "name": argument, "value": value } });
+        match self.request("completion/complete", Some(params)).await? {
+            McpResult::Complete(r) => Ok(r.completion),
+            other => Err(unexpected(other)),
+        }
+    }
+
+    /// Sets the minimum log level (legacy: `logging/setLevel`; modern: sent with every request
+    /// from now on, which needs a reconnect of the session configuration).
+    pub async fn set_log_level(&self, level: LoggingLevel) -> Result<(), ClientError> {
+        match self.server().map(|d| d.era) {
+            Some(Era::Legacy) => {
+                self.request("logging/setLevel", Some(json!({ "level": level }))).await?;
+                Ok(())
+            }
+            _ => Err(ClientError::UnexpectedResult(
+                "modern servers take the log level per request: set ClientOptions::log_level".into(),
+            )),
+        }
+    }
+
+    /// Checks the server is alive.
+    pub async fn ping(&self) -> Result<(), ClientError> {
+        self.request("ping", None).await.map(|_| ())
+    }
+
+    /// Subscribes to updates of a resource (legacy: `resources/subscribe`; modern: adds it to
+    /// the `subscriptions/listen` filter). Updates arrive as
+    /// [`ClientEvent::Notification`] with `ResourceUpdated`.
+    pub async fn subscribe_resource(&self, uri: &str) -> Result<(), ClientError> {
+        match self.server().map(|d| d.era) {
+            Some(Era::Modern) => {
+                self.subscriptions.borrow_mut().resources.insert(uri.to_string());
+                self.relisten();
+                Ok(())
+            }
+            _ => self.request("resources/subscribe", Some(json!({ "uri": uri }))).await.map(|_| ()),
+        }
+    }
+
+    /// Stops updates of a resource.
+    pub async fn unsubscribe_resource(&self, uri: &str) -> Result<(), ClientError> {
+        match self.server().map(|d| d.era) {
+            Some(Era::Modern) => {
+                self.subscriptions.borrow_mut().resources.remove(uri);
+                self.relisten();
+                Ok(())
+            }
+            _ => self.request("resources/unsubscribe", Some(json!({ "uri": uri }))).await.map(|_| ()),
+        }
+    }
+
+    /// (Re)opens the modern notification stream with the current filter.
+    fn relisten(&self) {
+        let Some(details) = self.server() else { return };
+        let caps = &details.capabilities;
+        let mut subs = self.subscriptions.borrow_mut();
+        if let Some(old) = subs.listen.take() {
+            self.inner.session.borrow_mut().cancel(old, now());
+        }
+        let filter = SubscriptionFilter {
+            tools_list_changed: caps.tools_list_changed().then_some(true),
+            prompts_list_changed: caps.prompts_list_changed().then_some(true),
+            resources_list_changed: caps.resources_list_changed().then_some(true),
+            resource_subscriptions: (!subs.resources.is_empty()).then(|| subs.resources.iter().cloned().collect()),
+            ..Default::default()
+        };
+        let wanted = filter.tools_list_changed.is_some()
+            || filter.prompts_list_changed.is_some()
+            || filter.resources_list_changed.is_some()
+            || filter.resource_subscriptions.is_some();
+        if wanted {
+            subs.listen = Some(self.inner.session.borrow_mut().listen(filter, now()));
+        }
+        drop(subs);
+        self.inner.drive();
+    }
+
+    /// Closes the connection (ends a legacy session with DELETE).
+    pub fn close(&self) {
+        self.inner.session.borrow_mut().close(now());
+        self.inner.drive();
+        self.inner.timer.borrow_mut().take();
+    }
+}
+
+fn expect_call(r: McpResult) -> Result<CallToolResult, ClientError> {
+    match r {
+        McpResult::CallTool(c) => Ok(c),
+        other => Err(unexpected(other)),
+    }
+}
+
+fn unexpected(r: McpResult) -> ClientError {
+    ClientError::UnexpectedResult(format!("{r:?}").chars().take(200).collect())
+}

@@ -1,0 +1,181 @@
+//! The run loop: feeds browser I/O into the sans-IO session and performs what it outputs.
+//!
+//! After every input the loop drains all outputs (the session is never borrowed while
+//! application code runs), then re-arms the single timer for `poll_timeout`.
+
+use crate::clock::now;
+use crate::options::{ClientEvent, ClientOptions};
+use client_core::http::TransmitId;
+use client_core::session::{
+    ConnectionState, Direction, Event, Input, McpResult, Output, RequestError, RequestHandle, ServerDetails,
+    ServerRequestId,
+};
+use client_core::types::{ProgressParams, ServerRequest};
+use client_core::{ErrorObject, Session};
+use futures_channel::oneshot;
+use std::cell::RefCell;
+use std::collections::HashMap;
+use std::rc::Rc;
+
+/// Completion of one request.
+pub(crate) type Reply = Result<McpResult, RequestError>;
+
+/// A progress callback.
+pub(crate) type ProgressCallback = Rc<dyn Fn(ProgressParams)>;
+/// An event listener.
+pub(crate) type Listener = Rc<dyn Fn(&ClientEvent)>;
+
+/// Shared state behind a [`crate::Client`].
+pub(crate) struct Inner {
+    pub session: RefCell<Session>,
+    pub options: ClientOptions,
+    pub waiters: RefCell<HashMap<RequestHandle, oneshot::Sender<Reply>>>,
+    pub progress: RefCell<HashMap<RequestHandle, ProgressCallback>>,
+    pub aborts: RefCell<HashMap<TransmitId, web_sys::AbortController>>,
+    pub timer: RefCell<Option<gloo_timers::callback::Timeout>>,
+    pub listeners: RefCell<Vec<Listener>>,
+    pub connected: RefCell<Option<oneshot::Sender<Result<ServerDetails, RequestError>>>>,
+    pub socket: RefCell<Option<crate::websocket::Socket>>,
+    pub auth: RefCell<Option<(u16, Option<String>)>>,
+}
+
+impl Inner {
+    /// Feeds one input and runs the loop.
+    pub fn input(self: &Rc<Self>, input: Input<'_>) {
+        self.session.borrow_mut().handle_input(input, now());
+        self.drive();
+    }
+
+    /// Drains the session's outputs and acts on them until none are left.
+    pub fn drive(self: &Rc<Self>) {
+        loop {
+            let batch: Vec<Output> = {
+                let mut s = self.session.borrow_mut();
+                std::iter::from_fn(|| s.poll_output()).collect()
+            };
+            if batch.is_empty() {
+                break;
+            }
+            for out in batch {
+                self.perform(out);
+            }
+        }
+        self.arm_timer();
+    }
+
+    fn perform(self: &Rc<Self>, out: Output) {
+        match out {
+            Output::Http(req) => crate::fetch::start(self, req),
+            Output::Abort(tid) => {
+                if let Some(ctrl) = self.aborts.borrow_mut().remove(&tid) {
+                    ctrl.abort();
+                }
+            }
+            Output::OpenFrames => crate::websocket::open(self),
+            Output::Frame(bytes) => crate::websocket::send(self, &bytes),
+            Output::CloseFrames => crate::websocket::close(self),
+            Output::Event(e) => self.on_event(e),
+        }
+    }
+
+    fn arm_timer(self: &Rc<Self>) {
+        let at = self.session.borrow().poll_timeout();
+        let timeout = at.map(|at| {
+            let delay = at.0.saturating_sub(now().0).min(u32::MAX as u64) as u32;
+            let weak = Rc::downgrade(self);
+            gloo_timers::callback::Timeout::new(delay, move || {
+                if let Some(inner) = weak.upgrade() {
+                    inner.timer.borrow_mut().take();
+                    inner.input(Input::Timeout);
+                }
+            })
+        });
+        // Replacing the old timer drops (cancels) it.
+        *self.timer.borrow_mut() = timeout;
+    }
+
+    fn emit(&self, e: ClientEvent) {
+        let listeners: Vec<_> = self.listeners.borrow().clone();
+        for l in listeners {
+            l(&e);
+        }
+    }
+
+    fn on_event(self: &Rc<Self>, e: Event) {
+        match e {
+            Event::Response { handle, result } => {
+                self.progress.borrow_mut().remove(&handle);
+                if let Some(tx) = self.waiters.borrow_mut().remove(&handle) {
+                    let _ = tx.send(result);
+                }
+            }
+            Event::Connected(details) => {
+                if let Some(tx) = self.connected.borrow_mut().take() {
+                    let _ = tx.send(Ok(details));
+                }
+            }
+            Event::ConnectFailed(err) => {
+                if let Some(tx) = self.connected.borrow_mut().take() {
+                    let _ = tx.send(Err(err));
+                }
+            }
+            Event::AuthRequired { status, www_authenticate } => {
+                *self.auth.borrow_mut() = Some((status, www_authenticate.clone()));
+                if let Some(tx) = self.connected.borrow_mut().take() {
+                    let _ = tx.send(Err(RequestError::Http { status, body: String::new(), www_authenticate }));
+                }
+            }
+            Event::State(s) => {
+                if s == ConnectionState::AuthRequired {
+                    if let Some(tx) = self.connected.borrow_mut().take() {
+                        let (status, www) = self.auth.borrow().clone().unwrap_or((401, None));
+                        let _ = tx.send(Err(RequestError::Http { status, body: String::new(), www_authenticate: www }));
+                    }
+                }
+                self.emit(ClientEvent::State(s));
+            }
+            Event::Progress { handle, progress } => {
+                let cb = self.progress.borrow().get(&handle).cloned();
+                if let Some(cb) = cb {
+                    cb(progress.clone());
+                }
+                self.emit(ClientEvent::Progress(handle, progress));
+            }
+            Event::Notification { notification, .. } => self.emit(ClientEvent::Notification(notification)),
+            Event::ServerRequest { id, request, .. } => self.on_server_request(id, request),
+            Event::ToolRejected { name, reason } => {
+                self.emit(ClientEvent::Warning(format!("tool {name:?} was left out: {reason}")))
+            }
+            Event::Warning(w) => self.emit(ClientEvent::Warning(w)),
+            Event::Wire { direction, message, .. } => {
+                self.emit(ClientEvent::Wire { sent: direction == Direction::Sent, message })
+            }
+            Event::Closed => self.emit(ClientEvent::State(ConnectionState::Closed)),
+        }
+    }
+
+    /// Runs the application's handler for a server request and answers with its result.
+    fn on_server_request(self: &Rc<Self>, id: ServerRequestId, request: ServerRequest) {
+        let h = &self.options.handlers;
+        let fut = match request {
+            ServerRequest::Sampling(p) => h.sampling.as_ref().map(|f| f(p)),
+            ServerRequest::Elicitation(p) => h.elicitation.as_ref().map(|f| f(p)),
+            ServerRequest::ListRoots => h.roots.as_ref().map(|f| f()),
+            ServerRequest::Other { .. } => None,
+        };
+        let weak = Rc::downgrade(self);
+        wasm_bindgen_futures::spawn_local(async move {
+            let answer = match fut {
+                Some(f) => f.await,
+                None => Err(ErrorObject::new(
+                    client_core::jsonrpc::codes::METHOD_NOT_FOUND,
+                    "this client does not handle that request",
+                )),
+            };
+            if let Some(inner) = weak.upgrade() {
+                inner.session.borrow_mut().answer(id, answer, now());
+                inner.drive();
+            }
+        });
+    }
+}

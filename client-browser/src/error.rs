@@ -1,0 +1,38 @@
+//! Errors of the [`crate::Client`] API, with messages a user can act on.
+
+use client_core::session::RequestError;
+
+/// Why a client operation failed.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum ClientError {
+    /// Connecting failed (see the inner error; network and CORS problems are explained).
+    #[error("could not connect: {0}")]
+    Connect(RequestError),
+    /// The server needs authorization (HTTP 401 or 403 `insufficient_scope`).
+    #[error("the server requires authorization{}", www_authenticate.as_ref().map(|w| format!(" ({w})")).unwrap_or_default())]
+    AuthRequired {
+        /// The `WWW-Authenticate` challenge, if the server exposed it to the page.
+        www_authenticate: Option<String>,
+    },
+    /// A request failed.
+    #[error("{0}")]
+    Request(RequestError),
+    /// The server answered with a result of an unexpected shape.
+    #[error("unexpected result from the server: {0}")]
+    UnexpectedResult(String),
+    /// The client was closed.
+    #[error("the client is closed")]
+    Closed,
+    /// Something the browser refused (e.g. no `fetch` in this context).
+    #[error("the browser refused: {0}")]
+    Browser(String),
+}
+
+impl From<RequestError> for ClientError {
+    fn from(e: RequestError) -> Self {
+        match e {
+            RequestError::Http { status: 401 | 403, www_authenticate, .. } => ClientError::AuthRequired { www_authenticate },
+            other => ClientError::Request(other),
+        }
+    }
+}

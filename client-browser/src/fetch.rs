@@ -1,0 +1,117 @@
+//! Performs the core's HTTP requests with `fetch`, streaming the response body chunk by chunk
+//! into the session (a large result is copied into wasm memory once, never buffered twice).
+
+use crate::driver::Inner;
+use client_core::http::{HttpRequest, ResponseHead, TransportFailure};
+use client_core::session::Input;
+use futures_util::StreamExt;
+use std::rc::Rc;
+use wasm_bindgen::{JsCast, JsValue};
+use wasm_bindgen_futures::JsFuture;
+
+/// Starts one exchange; the outcome is fed back as inputs.
+pub(crate) fn start(inner: &Rc<Inner>, req: HttpRequest) {
+    let tid = req.id;
+    let ctrl = match web_sys::AbortController::new() {
+        Ok(c) => c,
+        Err(e) => {
+            inner.input(Input::TransportError(tid, TransportFailure::Network(js_message(&e))));
+            return;
+        }
+    };
+    let signal = ctrl.signal();
+    inner.aborts.borrow_mut().insert(tid, ctrl);
+    let weak = Rc::downgrade(inner);
+    let with_credentials = inner.options.with_credentials;
+    wasm_bindgen_futures::spawn_local(async move {
+        let result = run(&weak, &req, &signal, with_credentials).await;
+        let Some(inner) = weak.upgrade() else { return };
+        inner.aborts.borrow_mut().remove(&tid);
+        if let Err(failure) = result {
+            let failure = if signal.aborted() { TransportFailure::Aborted } else { failure };
+            inner.input(Input::TransportError(tid, failure));
+        }
+    });
+}
+
+async fn run(
+    weak: &std::rc::Weak<Inner>,
+    req: &HttpRequest,
+    signal: &web_sys::AbortSignal,
+    with_credentials: bool,
+) -> Result<(), TransportFailure> {
+    let net = |e: JsValue| TransportFailure::Network(js_message(&e));
+    let init = web_sys::RequestInit::new();
+    init.set_method(req.method.as_str());
+    init.set_mode(web_sys::RequestMode::Cors);
+    init.set_credentials(if with_credentials {
+        web_sys::RequestCredentials::Include
+    } else {
+        web_sys::RequestCredentials::Omit
+    });
+    init.set_signal(Some(signal));
+    let headers = web_sys::Headers::new().map_err(net)?;
+    for (k, v) in &req.headers {
+        headers.append(k, v).map_err(|e| TransportFailure::Network(format!("header {k}: {}", js_message(&e))))?;
+    }
+    init.set_headers(&headers);
+    if let Some(body) = &req.body {
+        init.set_body(&js_sys::Uint8Array::from(body.as_slice()));
+    }
+    let promise = fetch(&req.url, &init)?;
+    let resp: web_sys::Response = JsFuture::from(promise).await.map_err(net)?.unchecked_into();
+
+    let mut head = ResponseHead { status: resp.status(), headers: Vec::new() };
+    if let Ok(Some(iter)) = js_sys::try_iter(&resp.headers()) {
+        for entry in iter.flatten() {
+            let pair: js_sys::Array = entry.unchecked_into();
+            if let (Some(k), Some(v)) = (pair.get(0).as_string(), pair.get(1).as_string()) {
+                head.headers.push((k, v));
+            }
+        }
+    }
+    let tid = req.id;
+    match weak.upgrade() {
+        Some(inner) => inner.input(Input::ResponseHead(tid, head)),
+        None => return Ok(()),
+    }
+    let Some(body) = resp.body() else {
+        if let Some(inner) = weak.upgrade() {
+            inner.input(Input::BodyEnd(tid));
+        }
+        return Ok(());
+    };
+    let mut stream = wasm_streams::ReadableStream::from_raw(body).into_stream();
+    while let Some(chunk) = stream.next().await {
+        let chunk = chunk.map_err(|e| TransportFailure::BodyInterrupted(js_message(&e)))?;
+        let bytes = js_sys::Uint8Array::new(&chunk).to_vec();
+        let Some(inner) = weak.upgrade() else { return Ok(()) };
+        if !inner.aborts.borrow().contains_key(&tid) {
+            return Ok(()); // aborted by the session meanwhile
+        }
+        inner.input(Input::BodyChunk(tid, &bytes));
+    }
+    if let Some(inner) = weak.upgrade() {
+        inner.input(Input::BodyEnd(tid));
+    }
+    Ok(())
+}
+
+fn fetch(url: &str, init: &web_sys::RequestInit) -> Result<js_sys::Promise, TransportFailure> {
+    let global = js_sys::global();
+    if let Some(w) = global.dyn_ref::<web_sys::Window>() {
+        Ok(w.fetch_with_str_and_init(url, init))
+    } else if let Some(w) = global.dyn_ref::<web_sys::WorkerGlobalScope>() {
+        Ok(w.fetch_with_str_and_init(url, init))
+    } else {
+        Err(TransportFailure::Network("no fetch in this context".into()))
+    }
+}
+
+/// The message of a JS error value.
+pub(crate) fn js_message(e: &JsValue) -> String {
+    if let Some(err) = e.dyn_ref::<js_sys::Error>() {
+        return String::from(err.message());
+    }
+    e.as_string().unwrap_or_else(|| format!("{e:?}"))
+}

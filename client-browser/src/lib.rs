@@ -1,0 +1,26 @@
+//! # client-browser: browser I/O for `client-core`, and the async MCP `Client`
+//!
+//! The core decides; this crate moves bytes. It performs the core's HTTP requests with
+//! `fetch` (streaming response bodies through `ReadableStream`, cancelling with
+//! `AbortController`), carries frames over a `WebSocket`, arms timers, and exposes a small
+//! async [`Client`] for applications (no `Send` bounds: it lives on the page's thread).
+//!
+//! ```ignore
+//! let client = Client::connect(ClientOptions::new("https://example.com/mcp")).await?;
+//! let tools = client.list_tools().await?;
+//! let result = client.call_tool("echo", serde_json::json!({"message": "hi"})).await?;
+//! ```
+
+mod clock;
+mod client;
+mod driver;
+mod error;
+mod fetch;
+mod options;
+mod websocket;
+
+pub use client::{Client, PendingCall};
+pub use error::ClientError;
+pub use options::{CallOptions, ClientEvent, ClientOptions, Handlers, Transport};
+
+pub use client_core;

@@ -1,0 +1,127 @@
+//! How a [`crate::Client`] is configured, and what it reports.
+
+use client_core::jsonrpc::ErrorObject;
+use client_core::session::{ConnectionState, RequestHandle};
+use client_core::time::Duration;
+use client_core::types::*;
+use futures_util::future::LocalBoxFuture;
+use serde_json::Value;
+use std::rc::Rc;
+
+/// Which transport to use.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Transport {
+    /// Streamable HTTP (modern, then legacy), then 2024-11-05 HTTP+SSE.
+    #[default]
+    Auto,
+    /// Streamable HTTP only.
+    StreamableHttp,
+    /// 2024-11-05 HTTP+SSE only.
+    HttpSse,
+    /// WebSocket (non-standard, SEP-1288 draft). Browsers cannot send `Authorization` on a
+    /// WebSocket; a token can only travel in the URL, if the server accepts that.
+    WebSocket,
+}
+
+/// An answer the application gives to a server request.
+pub type Answer = Result<Value, ErrorObject>;
+/// A handler for sampling requests.
+pub type SamplingHandler = Rc<dyn Fn(CreateMessageParams) -> LocalBoxFuture<'static, Answer>>;
+/// A handler for elicitation requests (form and URL mode).
+pub type ElicitationHandler = Rc<dyn Fn(ElicitParams) -> LocalBoxFuture<'static, Answer>>;
+/// A handler for roots requests.
+pub type RootsHandler = Rc<dyn Fn() -> LocalBoxFuture<'static, Answer>>;
+
+/// Application handlers for what servers ask of the client. Only the capabilities with a
+/// handler are declared to the server.
+#[derive(Clone, Default)]
+pub struct Handlers {
+    /// `sampling/createMessage`.
+    pub sampling: Option<SamplingHandler>,
+    /// `elicitation/create`.
+    pub elicitation: Option<ElicitationHandler>,
+    /// `roots/list`.
+    pub roots: Option<RootsHandler>,
+}
+
+/// Something the application may want to show.
+#[derive(Debug, Clone, PartialEq)]
+pub enum ClientEvent {
+    /// Connection state changed.
+    State(ConnectionState),
+    /// A server notification (list changed, resource updated, log message, ...).
+    Notification(ServerNotification),
+    /// Progress of a request.
+    Progress(RequestHandle, ProgressParams),
+    /// A non-fatal problem.
+    Warning(String),
+    /// A message crossed the wire (with `wire_log`).
+    Wire {
+        /// True when sent by the client.
+        sent: bool,
+        /// The message.
+        message: Value,
+    },
+}
+
+/// Configuration of a [`crate::Client`].
+#[derive(Clone)]
+pub struct ClientOptions {
+    /// The MCP endpoint (`https://…/mcp`, or `wss://…` for WebSocket).
+    pub url: String,
+    /// Transport choice.
+    pub transport: Transport,
+    /// Extra headers on every HTTP request.
+    pub headers: Vec<(String, String)>,
+    /// Send cookies / HTTP auth to the server (`credentials: 'include'`). Off by default.
+    pub with_credentials: bool,
+    /// Default request timeout.
+    pub timeout: Duration,
+    /// Remembered era of this server (see `client_core::SessionConfig::era_hint`).
+    pub era_hint: Option<Era>,
+    /// Minimum log level asked of the server.
+    pub log_level: Option<LoggingLevel>,
+    /// WebSocket subprotocols to offer (default `["mcp"]`; retried with none if refused).
+    pub ws_protocols: Vec<String>,
+    /// Most pages fetched by a `list_*` call.
+    pub max_pages: usize,
+    /// Report every JSON-RPC message as [`ClientEvent::Wire`].
+    pub wire_log: bool,
+    /// Handlers for server requests.
+    pub handlers: Handlers,
+    /// Client name and version announced to servers.
+    pub client_info: Implementation,
+}
+
+impl ClientOptions {
+    /// Defaults for a server URL.
+    pub fn new(url: impl Into<String>) -> Self {
+        ClientOptions {
+            url: url.into(),
+            transport: Transport::Auto,
+            headers: Vec::new(),
+            with_credentials: false,
+            timeout: Duration::from_secs(60),
+            era_hint: None,
+            log_level: None,
+            ws_protocols: vec!["mcp".into()],
+            max_pages: 100,
+            wire_log: false,
+            handlers: Handlers::default(),
+            client_info: Implementation {
+                name: "mcp-browser-client".into(),
+                version: env!("CARGO_PKG_VERSION").into(),
+                ..Default::default()
+            },
+        }
+    }
+}
+
+/// Options of one call.
+#[derive(Clone, Default)]
+pub struct CallOptions {
+    /// Overrides the client's timeout.
+    pub timeout: Option<Duration>,
+    /// Called with each progress notification (the timeout restarts on progress).
+    pub on_progress: Option<Rc<dyn Fn(ProgressParams)>>,
+}
