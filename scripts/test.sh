@@ -28,6 +28,8 @@ step "client-core lints (clippy, warnings are errors)" cargo clippy -p client-co
 step "client-core tests (unit, two-peer, spec examples, properties)" cargo test -p client-core --locked
 step "client-core builds with no std (x86_64-unknown-none)" cargo build -p client-core --locked --target x86_64-unknown-none
 step "client-core builds for wasm32-unknown-unknown" cargo build -p client-core --locked --target wasm32-unknown-unknown
+step "client-browser lints (clippy, wasm32)" cargo clippy -p client-browser --locked --target wasm32-unknown-unknown --all-targets -- -D warnings
+step "client-browser in headless Chromium against real servers (wasm-bindgen-test)" bash tests/run-wasm-tests.sh
 step "fuzz targets run clean (${FUZZ_SECONDS} s each)" bash scripts/fuzz.sh all "$FUZZ_SECONDS"
 step "web app release build (trunk)" trunk build --offline
 step "end-to-end tests in headless Chromium" node --test tests/e2e/

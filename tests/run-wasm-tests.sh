@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+# Runs client-browser's wasm tests in headless Chromium against real servers started here on
+# 127.0.0.1 (npm server-everything in Streamable HTTP and SSE modes), then stops them.
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+cd "$root"
+. scripts/env.sh
+
+pids=()
+cleanup() { for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done; }
+trap cleanup EXIT
+
+# A free port on 127.0.0.1.
+free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1]); s.close()'; }
+
+# Waits (bounded) until something listens on 127.0.0.1:$1.
+wait_port() {
+  for _ in $(seq 1 150); do
+    if (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; then return 0; fi
+    sleep 0.1
+  done
+  echo "nothing listens on 127.0.0.1:$1 after 15 s" >&2
+  return 1
+}
+
+logs=${TMPDIR:-/tmp}/mcp-wasm-test-servers
+mkdir -p "$logs"
+p1=$(free_port); tests/peers/everything.sh "$p1" streamableHttp >"$logs/everything-http.log" 2>&1 & pids+=($!)
+p2=$(free_port); tests/peers/everything.sh "$p2" sse >"$logs/everything-sse.log" 2>&1 & pids+=($!)
+wait_port "$p1"; wait_port "$p2"
+
+export MCP_EVERYTHING_URL="http://127.0.0.1:$p1/mcp"
+export MCP_EVERYTHING_SSE_URL="http://127.0.0.1:$p2/sse"
+export CHROMEDRIVER=${CHROMEDRIVER:-/usr/bin/chromedriver}
+export CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER=wasm-bindgen-test-runner
+export WASM_BINDGEN_TEST_TIMEOUT=120
+cd client-browser
+cargo test --locked --target wasm32-unknown-unknown "$@"
