@@ -60,4 +60,18 @@ if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$want" ]; then
   echo "$want" > "$stamp"
 fi
 
+# PyPI peers, each in its own virtual environment with exact pins.
+venv() { # venv DIR REQUIREMENTS
+  local dir=$1 req=$2 want
+  want=$(sha256sum "$req" | awk '{print $1}')
+  if [ ! -x "$dir/bin/python" ] || [ "$(cat "$dir/.installed-from" 2>/dev/null)" != "$want" ]; then
+    say "installing Python packages from $req into $dir"
+    rm -rf "$dir"
+    python3 -m venv "$dir"
+    "$dir/bin/pip" install --quiet --disable-pip-version-check -r "$req"
+    echo "$want" > "$dir/.installed-from"
+  fi
+}
+venv tests/.venv-modern tests/peers/requirements-modern.txt
+
 say "ready"

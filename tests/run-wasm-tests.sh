@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Runs client-browser's wasm tests in headless Chromium against real servers started here on
-# 127.0.0.1 (npm server-everything in Streamable HTTP and SSE modes), then stops them.
+# 127.0.0.1 (npm server-everything in Streamable HTTP and SSE modes; a PyPI mcp 2.x server for
+# the 2026-07-28 era), then stops them.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
@@ -27,10 +28,12 @@ logs=${TMPDIR:-/tmp}/mcp-wasm-test-servers
 mkdir -p "$logs"
 p1=$(free_port); tests/peers/everything.sh "$p1" streamableHttp >"$logs/everything-http.log" 2>&1 & pids+=($!)
 p2=$(free_port); tests/peers/everything.sh "$p2" sse >"$logs/everything-sse.log" 2>&1 & pids+=($!)
-wait_port "$p1"; wait_port "$p2"
+p3=$(free_port); tests/.venv-modern/bin/python tests/peers/modern_server.py "$p3" >"$logs/modern.log" 2>&1 & pids+=($!)
+wait_port "$p1"; wait_port "$p2"; wait_port "$p3"
 
 export MCP_EVERYTHING_URL="http://127.0.0.1:$p1/mcp"
 export MCP_EVERYTHING_SSE_URL="http://127.0.0.1:$p2/sse"
+export MCP_MODERN_URL="http://127.0.0.1:$p3/mcp"
 export CHROMEDRIVER=${CHROMEDRIVER:-/usr/bin/chromedriver}
 export CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER=wasm-bindgen-test-runner
 export WASM_BINDGEN_TEST_TIMEOUT=120

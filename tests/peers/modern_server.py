@@ -1,0 +1,141 @@
+"""A 2026-07-28 MCP server for the browser tests, built on PyPI `mcp` 2.x (MCPServer).
+
+It exercises what only the modern era has: MRTR (`input_required`) rounds, a tool parameter
+mirrored into a header with `x-mcp-header`, and `subscriptions/listen`. The SDK sends no CORS
+headers, so the app is wrapped in Starlette's CORSMiddleware (the browser page is served from
+another origin). Binds 127.0.0.1 only.
+
+Usage: python modern_server.py PORT
+"""
+
+import sys
+from typing import Annotated
+
+import anyio
+import uvicorn
+from mcp.server.mcpserver import Context, MCPServer
+from mcp.server.subscriptions import InMemorySubscriptionBus, ResourceUpdated, ToolsListChanged
+from mcp_types import (
+    CreateMessageRequest,
+    CreateMessageRequestParams,
+    ElicitRequest,
+    ElicitRequestFormParams,
+    InputRequiredResult,
+    SamplingMessage,
+    TextContent,
+)
+from pydantic import Field
+from starlette.middleware.cors import CORSMiddleware
+
+bus = InMemorySubscriptionBus()
+server = MCPServer("modern-test-server", subscriptions=bus)
+
+
+@server.tool()
+def echo(message: str) -> str:
+    """Returns the message."""
+    return f"Echo: {message}"
+
+
+@server.tool()
+def where(
+    region: Annotated[str, Field(json_schema_extra={"x-mcp-header": "Region"})],
+    ctx: Context,
+) -> str:
+    """Reports the region from the body and from the mirrored Mcp-Param-Region header."""
+    header = (ctx.headers or {}).get("mcp-param-region")
+    return f"body={region} header={header}"
+
+
+@server.tool()
+async def interview(ctx: Context) -> str | InputRequiredResult:
+    """Asks the user (elicitation) and the model (sampling) in one MRTR round."""
+    answers = ctx.input_responses
+    if not answers:
+        return InputRequiredResult(
+            input_requests={
+                "who": ElicitRequest(
+                    params=ElicitRequestFormParams(
+                        message="Who are you?",
+                        requested_schema={
+                            "type": "object",
+                            "properties": {"name": {"type": "string"}},
+                            "required": ["name"],
+                        },
+                    )
+                ),
+                "capital": CreateMessageRequest(
+                    params=CreateMessageRequestParams(
+                        messages=[SamplingMessage(role="user", content=TextContent(type="text", text="Capital of France?"))],
+                        max_tokens=20,
+                    )
+                ),
+            },
+            request_state="interview-round-1",
+        )
+    if ctx.request_state != "interview-round-1":
+        return f"bad request state {ctx.request_state!r}"
+    who = answers["who"]
+    capital = answers["capital"]
+    name = getattr(who, "content", None) or (who.get("content") if isinstance(who, dict) else None)
+    text = getattr(capital, "content", None) or (capital.get("content") if isinstance(capital, dict) else None)
+    return f"name={name} capital={text}"
+
+
+@server.tool()
+async def count(ctx: Context, steps: int = 3) -> str:
+    """Reports progress `steps` times."""
+    for i in range(steps):
+        await ctx.report_progress(i + 1, steps, f"step {i + 1}")
+        await anyio.sleep(0.05)
+    return f"counted to {steps}"
+
+
+@server.tool()
+async def sleep(seconds: float) -> str:
+    """Sleeps (for timeout and cancellation tests)."""
+    await anyio.sleep(seconds)
+    return "woke up"
+
+
+@server.tool()
+async def touch(uri: str) -> str:
+    """Announces that a resource changed."""
+    await bus.publish(ResourceUpdated(uri=uri))
+    return "touched"
+
+
+@server.tool()
+async def retool() -> str:
+    """Announces that the tool list changed."""
+    await bus.publish(ToolsListChanged())
+    return "announced"
+
+
+@server.resource("test://greeting", mime_type="text/plain")
+def greeting() -> str:
+    """A fixed text resource."""
+    return "hello from the modern server"
+
+
+@server.prompt()
+def greet(name: str) -> str:
+    """A prompt with one argument."""
+    return f"Please greet {name}."
+
+
+def main() -> None:
+    port = int(sys.argv[1])
+    app = server.streamable_http_app(host="127.0.0.1")
+    app = CORSMiddleware(
+        app,
+        allow_origins=["*"],
+        allow_methods=["GET", "POST", "DELETE"],
+        allow_headers=["*"],
+        expose_headers=["Mcp-Session-Id", "Mcp-Protocol-Version", "WWW-Authenticate"],
+    )
+    uvicorn.run(app, host="127.0.0.1", port=port, log_level="warning")
+
+
+if __name__ == "__main__":
+    main()
