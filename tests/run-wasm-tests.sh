@@ -29,13 +29,21 @@ mkdir -p "$logs"
 p1=$(free_port); tests/peers/everything.sh "$p1" streamableHttp >"$logs/everything-http.log" 2>&1 & pids+=($!)
 p2=$(free_port); tests/peers/everything.sh "$p2" sse >"$logs/everything-sse.log" 2>&1 & pids+=($!)
 p3=$(free_port); tests/.venv-modern/bin/python tests/peers/modern_server.py "$p3" >"$logs/modern.log" 2>&1 & pids+=($!)
-wait_port "$p1"; wait_port "$p2"; wait_port "$p3"
+everything=(node -r "$root/tests/peers/loopback.cjs" "$root/tests/node_modules/@modelcontextprotocol/server-everything/dist/index.js" streamableHttp)
+p4=$(free_port); node tests/peers/fault_proxy.mjs "$p4" -- "${everything[@]}" >"$logs/fault-legacy.log" 2>&1 & pids+=($!)
+p5=$(free_port); node tests/peers/fault_proxy.mjs "$p5" -- tests/.venv-modern/bin/python tests/peers/modern_server.py >"$logs/fault-modern.log" 2>&1 & pids+=($!)
+wait_port "$p1"; wait_port "$p2"; wait_port "$p3"; wait_port "$p4"; wait_port "$p5"
 
 export MCP_EVERYTHING_URL="http://127.0.0.1:$p1/mcp"
 export MCP_EVERYTHING_SSE_URL="http://127.0.0.1:$p2/sse"
 export MCP_MODERN_URL="http://127.0.0.1:$p3/mcp"
+export MCP_FAULT_LEGACY="http://127.0.0.1:$p4"
+export MCP_FAULT_MODERN="http://127.0.0.1:$p5"
 export CHROMEDRIVER=${CHROMEDRIVER:-/usr/bin/chromedriver}
 export CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER=wasm-bindgen-test-runner
 export WASM_BINDGEN_TEST_TIMEOUT=120
+# Serve the test page like an ordinary app page: without COOP/COEP cross-origin isolation,
+# which would block the no-cors probe that tells CORS failures from unreachable servers.
+export WASM_BINDGEN_TEST_NO_ORIGIN_ISOLATION=1
 cd client-browser
 cargo test --locked --target wasm32-unknown-unknown "$@"

@@ -58,8 +58,16 @@ async fn run(
     if let Some(body) = &req.body {
         init.set_body(&js_sys::Uint8Array::from(body.as_slice()));
     }
+    if req.method == client_core::http::HttpMethod::Delete {
+        // Lets the session's DELETE finish even while the page unloads.
+        let _ = js_sys::Reflect::set(&init, &"keepalive".into(), &true.into());
+    }
     let promise = fetch(&req.url, &init)?;
-    let resp: web_sys::Response = JsFuture::from(promise).await.map_err(net)?.unchecked_into();
+    let resp: web_sys::Response = match JsFuture::from(promise).await {
+        Ok(r) => r.unchecked_into(),
+        Err(e) if signal.aborted() => return Err(TransportFailure::Network(js_message(&e))),
+        Err(e) => return Err(crate::diagnose::explain(req, js_message(&e)).await),
+    };
 
     let mut head = ResponseHead { status: resp.status(), headers: Vec::new() };
     if let Ok(Some(iter)) = js_sys::try_iter(&resp.headers()) {

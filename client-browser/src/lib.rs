@@ -13,6 +13,7 @@
 
 mod clock;
 mod client;
+mod diagnose;
 mod driver;
 mod error;
 mod fetch;

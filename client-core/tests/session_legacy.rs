@@ -144,7 +144,7 @@ fn response<S: Server>(h: &Harness<S>, handle: RequestHandle) -> Option<Result<M
     })
 }
 
-fn call(h: &mut Harness<Legacy>, name: &str) -> RequestHandle {
+fn call<S: Server>(h: &mut Harness<S>, name: &str) -> RequestHandle {
     let c = h.session.request("tools/call", Some(json!({"name": name, "arguments": {}})), RequestOptions::default(), h.now);
     h.pump();
     c
@@ -410,4 +410,27 @@ fn frames_mode_probes_then_falls_back_on_silence_and_cancels_with_a_notification
     h.session.handle_input(Input::FramesClosed("socket closed".into()), h.now);
     h.pump();
     assert_eq!(h.session.state(), ConnectionState::Failed);
+}
+
+#[test]
+fn a_session_id_hidden_by_cors_is_explained() {
+    /// Assigns a session but (as a browser would without Access-Control-Expose-Headers) the
+    /// header never reaches the client; later requests are refused for lack of a session.
+    struct Hidden;
+    impl Server for Hidden {
+        fn handle(&mut self, _req: &HttpRequest, body: Option<&Value>) -> Reply {
+            let b = body.cloned().unwrap_or_default();
+            match b["method"].as_str() {
+                Some("server/discover") => Reply::Json(400, json_ct(), json!({"jsonrpc": "2.0", "id": null, "error": {"code": -32000, "message": "Bad Request: Server not initialized"}})),
+                Some("initialize") => Reply::Json(200, json_ct(), result(&b["id"], json!({"protocolVersion": "2025-11-25", "capabilities": {}, "serverInfo": {"name": "h", "version": "1"}}))),
+                _ => Reply::Raw(400, "application/json", br#"{"jsonrpc":"2.0","error":{"code":-32000,"message":"Bad Request: No valid session ID provided"},"id":null}"#.to_vec()),
+            }
+        }
+    }
+    let mut h = Harness::new(Session::new(config()), Hidden);
+    h.connect();
+    let c = call(&mut h, "echo");
+    assert_eq!(response(&h, c), Some(Err(RequestError::SessionHeaderHidden)));
+    let msg = RequestError::SessionHeaderHidden.to_string();
+    assert!(msg.contains("Access-Control-Expose-Headers"));
 }

@@ -1,19 +1,22 @@
 """A 2026-07-28 MCP server for the browser tests, built on PyPI `mcp` 2.x (MCPServer).
 
-It exercises what only the modern era has: MRTR (`input_required`) rounds, a tool parameter
+It also speaks the legacy era (an `initialize` opens a session), with an event store so that
+cut streams can be resumed with Last-Event-ID. It exercises what only the modern era has: MRTR (`input_required`) rounds, a tool parameter
 mirrored into a header with `x-mcp-header`, and `subscriptions/listen`. The SDK sends no CORS
 headers, so the app is wrapped in Starlette's CORSMiddleware (the browser page is served from
 another origin). Binds 127.0.0.1 only.
 
-Usage: python modern_server.py PORT
+Usage: python modern_server.py PORT  (or PORT in the environment)
 """
 
+import os
 import sys
 from typing import Annotated
 
 import anyio
 import uvicorn
 from mcp.server.mcpserver import Context, MCPServer
+from mcp.server.streamable_http import EventMessage, EventStore
 from mcp.server.subscriptions import InMemorySubscriptionBus, ResourceUpdated, ToolsListChanged
 from mcp_types import (
     CreateMessageRequest,
@@ -26,6 +29,29 @@ from mcp_types import (
 )
 from pydantic import Field
 from starlette.middleware.cors import CORSMiddleware
+
+class MemoryEventStore(EventStore):
+    """Keeps every SSE event so that legacy-era clients can resume a cut stream with
+    Last-Event-ID (the SDK ships the interface, not a store)."""
+
+    def __init__(self) -> None:
+        self.events: list[tuple[str, str, object]] = []  # (event id, stream id, message)
+
+    async def store_event(self, stream_id, message):
+        event_id = str(len(self.events) + 1)
+        self.events.append((event_id, stream_id, message))
+        return event_id
+
+    async def replay_events_after(self, last_event_id, send_callback):
+        index = next((i for i, e in enumerate(self.events) if e[0] == last_event_id), None)
+        if index is None:
+            return None
+        stream_id = self.events[index][1]
+        for event_id, sid, message in self.events[index + 1 :]:
+            if sid == stream_id and message is not None:
+                await send_callback(EventMessage(message, event_id))
+        return stream_id
+
 
 bus = InMemorySubscriptionBus()
 server = MCPServer("modern-test-server", subscriptions=bus)
@@ -125,8 +151,8 @@ def greet(name: str) -> str:
 
 
 def main() -> None:
-    port = int(sys.argv[1])
-    app = server.streamable_http_app(host="127.0.0.1")
+    port = int(sys.argv[1]) if len(sys.argv) > 1 else int(os.environ["PORT"])
+    app = server.streamable_http_app(host="127.0.0.1", event_store=MemoryEventStore())
     app = CORSMiddleware(
         app,
         allow_origins=["*"],

@@ -182,6 +182,10 @@ pub enum RequestError {
     /// The legacy session expired and could not be re-established.
     #[error("the server forgot the session and a fresh one could not be started")]
     SessionLost,
+    /// The server wants a session, but its `Mcp-Session-Id` header was not readable (a
+    /// browser hides response headers that CORS does not expose).
+    #[error("the server requires a session, but its Mcp-Session-Id header is not readable by this page: the server must list Mcp-Session-Id in Access-Control-Expose-Headers")]
+    SessionHeaderHidden,
     /// The application refused input the server asked for.
     #[error("the input the server asked for was refused: {0}")]
     InputRefused(ErrorObject),

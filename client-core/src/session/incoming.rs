@@ -236,6 +236,11 @@ impl Session {
                     (Some(s), Body::Error(body)) => {
                         if self.is_session_lost(s, body) {
                             self.on_session_lost(now);
+                        } else if s >= 500 && self.phase == Phase::Ready && self.get_reconnects < self.config.max_stream_reconnects {
+                            // A server error may pass (a restart, an overloaded proxy): retry, bounded.
+                            self.get_reconnects += 1;
+                            let delay = Duration::from_millis(self.config.default_retry.as_millis() << self.get_reconnects.min(6));
+                            self.schedule(now + delay, Timer::ReopenGet);
                         } else {
                             self.emit(Event::Warning(alloc::format!("the server refused its event stream: HTTP {s}")));
                         }
@@ -285,6 +290,14 @@ impl Session {
                 p.state = PendingState::InFlight(None);
             }
             self.on_session_lost(now);
+            return;
+        }
+        let session_hidden = matches!(&self.flavor, Flavor::Legacy { session_id: None, .. })
+            && self.wire == WireProtocol::StreamableHttp
+            && head.status == 400
+            && String::from_utf8_lossy(body).to_ascii_lowercase().contains("session");
+        if session_hidden {
+            self.finish(key, Err(RequestError::SessionHeaderHidden), Some(now));
             return;
         }
         let rpc = match Message::decode(body, ERROR_BODY_LIMIT) {

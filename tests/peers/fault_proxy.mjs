@@ -1,0 +1,152 @@
+// A fault-injecting reverse proxy in front of a real MCP server, for the browser fault tests.
+//
+// It starts the real server itself (so it can kill and restart it), forwards every request to
+// it, and applies one-shot faults that a test arms through its control endpoint:
+//
+//   POST /__fault  {"kind": "cut", "method": "tools/call", "afterEvents": 1}
+//                  cut the next matching SSE response after N events (connection reset)
+//   POST /__fault  {"kind": "malformed", "method": "tools/call", "body": "..."}
+//                  answer the next matching request with this body instead (200, JSON)
+//   POST /__fault  {"kind": "status", "method": "tools/call", "status": 404, "body": "..."}
+//   POST /__fault  {"kind": "restart"}   kill the server now and start a fresh one
+//   GET  /__log    the JSON-RPC methods (and ids of notifications/cancelled) seen so far
+//
+// Requests to /nocors/... are forwarded with every CORS header removed from the answer.
+// Binds 127.0.0.1 only. Usage: node fault_proxy.mjs PORT -- COMMAND ARGS...
+// COMMAND must honour the PORT environment variable.
+import http from 'node:http';
+import net from 'node:net';
+import { spawn } from 'node:child_process';
+
+const port = Number(process.argv[2]);
+const sep = process.argv.indexOf('--');
+const command = process.argv.slice(sep + 1);
+
+function freePort() {
+  return new Promise((resolve) => {
+    const s = net.createServer();
+    s.listen(0, '127.0.0.1', () => {
+      const p = s.address().port;
+      s.close(() => resolve(p));
+    });
+  });
+}
+
+async function waitPort(p) {
+  const end = Date.now() + 15000;
+  while (Date.now() < end) {
+    const ok = await new Promise((r) => {
+      const c = net.connect(p, '127.0.0.1', () => { c.end(); r(true); });
+      c.on('error', () => r(false));
+    });
+    if (ok) return;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  throw new Error(`upstream did not listen on ${p}`);
+}
+
+let upstreamPort;
+let child;
+async function startUpstream() {
+  upstreamPort = await freePort();
+  child = spawn(command[0], command.slice(1), {
+    env: { ...process.env, PORT: String(upstreamPort) },
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
+  await waitPort(upstreamPort);
+}
+async function restartUpstream() {
+  const old = child;
+  await new Promise((r) => { old.once('exit', r); old.kill('SIGKILL'); });
+  await startUpstream();
+}
+
+const faults = [];
+const log = [];
+const cors = {
+  'access-control-allow-origin': '*',
+  'access-control-allow-methods': 'GET, POST, DELETE',
+  'access-control-expose-headers': 'mcp-session-id, mcp-protocol-version, last-event-id, www-authenticate',
+};
+
+function takeFault(method) {
+  const i = faults.findIndex((f) => !f.method || f.method === method);
+  return i < 0 ? null : faults.splice(i, 1)[0];
+}
+
+function readBody(req) {
+  return new Promise((resolve) => {
+    const chunks = [];
+    req.on('data', (c) => chunks.push(c));
+    req.on('end', () => resolve(Buffer.concat(chunks)));
+  });
+}
+
+const server = http.createServer(async (req, res) => {
+  const noCors = req.url.startsWith('/nocors/');
+  const path = noCors ? req.url.slice('/nocors'.length) : req.url;
+  if (req.method === 'OPTIONS') {
+    if (noCors) { res.writeHead(204).end(); return; }
+    res.writeHead(204, { ...cors, 'access-control-allow-headers': req.headers['access-control-request-headers'] || '' }).end();
+    return;
+  }
+  if (path === '/__fault' || path === '/__log') {
+    if (path === '/__log') { res.writeHead(200, { ...cors, 'content-type': 'application/json' }).end(JSON.stringify(log)); return; }
+    const fault = JSON.parse((await readBody(req)).toString() || '{}');
+    if (fault.kind === 'restart') await restartUpstream();
+    else faults.push(fault);
+    res.writeHead(200, { ...cors, 'content-type': 'application/json' }).end('{}');
+    return;
+  }
+  const body = await readBody(req);
+  let method = req.method;
+  try {
+    const msg = JSON.parse(body.toString());
+    method = msg.method || (msg.result !== undefined || msg.error ? 'response' : req.method);
+    log.push(msg.method === 'notifications/cancelled' ? `${msg.method} ${JSON.stringify(msg.params?.requestId)}` : method);
+  } catch { log.push(`${req.method} ${req.headers['last-event-id'] ? 'resume' : 'stream'}`); }
+
+  const fault = takeFault(method);
+  if (fault?.kind === 'malformed') {
+    res.writeHead(200, { ...cors, 'content-type': fault.contentType || 'application/json' }).end(fault.body);
+    return;
+  }
+  if (fault?.kind === 'status') {
+    res.writeHead(fault.status, { ...cors, 'content-type': 'application/json' }).end(fault.body || '');
+    return;
+  }
+  const headers = { ...req.headers, host: `127.0.0.1:${upstreamPort}` };
+  delete headers.origin;
+  const up = http.request({ host: '127.0.0.1', port: upstreamPort, method: req.method, path, headers }, (ur) => {
+    const out = { ...ur.headers };
+    for (const k of Object.keys(out)) if (k.startsWith('access-control-')) delete out[k];
+    res.writeHead(ur.statusCode, noCors ? out : { ...out, ...cors });
+    // The upstream died mid-response (e.g. killed): reset the client's connection too, as a
+    // real server crash would, instead of ending the response cleanly.
+    ur.on('aborted', () => res.destroy());
+    ur.on('error', () => res.destroy());
+    ur.on('close', () => { if (!ur.complete) res.destroy(); });
+    if (fault?.kind === 'cut') {
+      let text = '';
+      const onData = (c) => {
+        text += c.toString();
+        const events = (text.match(/(\r\n|\r|\n){2}/g) || []).length;
+        if (events < fault.afterEvents) { res.write(c); return; }
+        // Deliver what was sent so far, then reset the connection.
+        ur.off('data', onData);
+        ur.pause();
+        res.write(c, () => setTimeout(() => { res.destroy(); ur.destroy(); }, 100));
+      };
+      ur.on('data', onData);
+      return;
+    }
+    ur.pipe(res);
+  });
+  up.on('error', () => { if (!res.headersSent) res.writeHead(502, cors); res.end(); });
+  res.on('close', () => { if (!res.writableFinished) up.destroy(); });
+  up.end(body);
+});
+
+await startUpstream();
+server.listen(port, '127.0.0.1');
+for (const sig of ['SIGINT', 'SIGTERM']) process.on(sig, () => { child?.kill('SIGKILL'); process.exit(0); });
