@@ -73,5 +73,6 @@ venv() { # venv DIR REQUIREMENTS
   fi
 }
 venv tests/.venv-modern tests/peers/requirements-modern.txt
+venv tests/.venv-websocket tests/peers/requirements-websocket.txt
 
 say "ready"

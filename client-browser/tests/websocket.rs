@@ -1,0 +1,52 @@
+//! The browser client over a WebSocket (non-standard, SEP-1288 draft) against a real server:
+//! PyPI `mcp` 1.x's WebSocket transport (`tests/peers/ws_server.py`), which selects the `mcp`
+//! subprotocol. One JSON-RPC message per frame; the core's era probe falls back to
+//! `initialize` when the server does not answer `server/discover` the modern way.
+
+#![cfg(target_arch = "wasm32")]
+
+use client_browser::client_core::session::WireProtocol;
+use client_browser::client_core::types::*;
+use client_browser::{CallOptions, Client, ClientOptions, Transport};
+use futures_util::future::{select, Either};
+use serde_json::json;
+use std::cell::RefCell;
+use std::future::Future;
+use std::rc::Rc;
+use wasm_bindgen_test::*;
+
+wasm_bindgen_test_configure!(run_in_browser);
+
+async fn within<T>(ms: u32, what: &str, fut: impl Future<Output = T>) -> T {
+    let timeout = gloo_timers::future::TimeoutFuture::new(ms);
+    match select(Box::pin(fut), timeout).await {
+        Either::Left((v, _)) => v,
+        Either::Right(_) => panic!("timed out after {ms} ms: {what}"),
+    }
+}
+
+fn text(r: &CallToolResult) -> String {
+    r.content.iter().filter_map(|c| c.as_text()).collect::<Vec<_>>().join("\n")
+}
+
+#[wasm_bindgen_test]
+async fn websocket_server_end_to_end() {
+    let url = option_env!("MCP_WEBSOCKET_URL").expect("MCP_WEBSOCKET_URL not set");
+    let mut o = ClientOptions::new(url);
+    o.transport = Transport::WebSocket;
+    let client = within(15_000, "connect", Client::connect(o)).await.expect("connects over WebSocket");
+    let d = client.server().unwrap();
+    assert_eq!((d.wire, d.era), (WireProtocol::Frames, Era::Legacy));
+    assert_eq!(d.server_info.name, "websocket-test-server");
+    let tools = within(10_000, "tools/list", client.list_tools()).await.unwrap();
+    assert!(tools.iter().any(|t| t.name == "echo"));
+    let r = within(10_000, "echo", client.call_tool("echo", json!({"message": "over ws"}))).await.unwrap();
+    assert_eq!(text(&r), "Echo: over ws");
+    let n = Rc::new(RefCell::new(0));
+    let m = n.clone();
+    let opts = CallOptions { on_progress: Some(Rc::new(move |_| *m.borrow_mut() += 1)), ..Default::default() };
+    let r = within(10_000, "count", client.call_tool_with("count", json!({"steps": 3}), opts)).await.unwrap();
+    assert_eq!(text(&r), "counted to 3");
+    assert_eq!(*n.borrow(), 3);
+    client.close();
+}
