@@ -17,6 +17,8 @@ use wasm_bindgen_test::*;
 
 wasm_bindgen_test_configure!(run_in_browser);
 
+const WEBSOCKET: Option<&str> = option_env!("MCP_WEBSOCKET_URL");
+
 async fn within<T>(ms: u32, what: &str, fut: impl Future<Output = T>) -> T {
     let timeout = gloo_timers::future::TimeoutFuture::new(ms);
     match select(Box::pin(fut), timeout).await {
@@ -31,7 +33,7 @@ fn text(r: &CallToolResult) -> String {
 
 #[wasm_bindgen_test]
 async fn websocket_server_end_to_end() {
-    let url = option_env!("MCP_WEBSOCKET_URL").expect("MCP_WEBSOCKET_URL not set");
+    let Some(url) = WEBSOCKET else { panic!("MCP_WEBSOCKET_URL was not set at build time") };
     let mut o = ClientOptions::new(url);
     o.transport = Transport::WebSocket;
     let client = within(15_000, "connect", Client::connect(o)).await.expect("connects over WebSocket");
