@@ -41,7 +41,7 @@ fn text(r: &CallToolResult) -> String {
 }
 
 async fn connect() -> (Client, Rc<RefCell<Vec<ClientEvent>>>) {
-    let url = MODERN.expect("MCP_MODERN_URL was not set at build time");
+    let Some(url) = MODERN else { panic!("MCP_MODERN_URL was not set at build time") };
     let mut o = ClientOptions::new(url);
     o.handlers = Handlers {
         elicitation: Some(Rc::new(|p: ElicitParams| {
@@ -54,8 +54,9 @@ async fn connect() -> (Client, Rc<RefCell<Vec<ClientEvent>>>) {
         sampling: Some(Rc::new(|_| {
             async { Ok(json!({"role": "assistant", "model": "m", "content": {"type": "text", "text": "Paris"}})) }.boxed_local()
         })),
-        roots: None,
+        roots: Some(Rc::new(|| async { Ok(json!({"roots": [{"uri": "file:///home/demo", "name": "demo"}]})) }.boxed_local())),
     };
+    o.log_level = Some(LoggingLevel::Debug);
     let client = Client::new(o);
     let events = Rc::new(RefCell::new(Vec::new()));
     let e = events.clone();
@@ -112,6 +113,29 @@ async fn modern_server_end_to_end() {
     within(10_000, "retool", client.call_tool("retool", json!({}))).await.unwrap();
     until(5_000, "tools list changed", || has(&|n| matches!(n, ServerNotification::ToolListChanged))).await;
 
+    // Roots, asked for with MRTR.
+    let r = within(10_000, "roots", client.call_tool("roots", json!({}))).await.unwrap();
+    assert_eq!(text(&r), "roots: file:///home/demo");
+
+    // Logging: the level travels in every request's _meta; messages arrive on the call's stream.
+    let r = within(10_000, "chatty", client.call_tool("chatty", json!({}))).await.unwrap();
+    assert_eq!(text(&r), "logged");
+    until(5_000, "log messages", || {
+        events.borrow().iter().filter(|e| matches!(e, ClientEvent::Notification(ServerNotification::LoggingMessage(_)))).count() >= 2
+    })
+    .await;
+
+    // Resources (the server pages them two at a time), templates and completion.
+    let all = within(10_000, "resources/list", client.list_resources()).await.unwrap();
+    let statics = all.iter().filter(|r| r.uri.starts_with("test://static/")).count();
+    assert_eq!(statics, 5, "every page was followed: {:?}", all.iter().map(|r| &r.uri).collect::<Vec<_>>());
+    let templates = within(10_000, "templates", client.list_resource_templates()).await.unwrap();
+    assert!(templates.iter().any(|t| t.uri_template == "test://items/{item_id}"));
+    let read = within(10_000, "read item", client.read_resource("test://items/42")).await.unwrap();
+    assert_eq!(read.contents[0].text.as_deref(), Some("item 42"));
+    let c = within(10_000, "complete", client.complete(json!({"type": "ref/prompt", "name": "greet"}), "name", "A")).await.unwrap();
+    assert_eq!(c.values, ["Ada", "Alan"]);
+
     // Resources and prompts.
     let read = within(10_000, "read", client.read_resource("test://greeting")).await.unwrap();
     assert_eq!(read.contents[0].text.as_deref(), Some("hello from the modern server"));
@@ -119,5 +143,15 @@ async fn modern_server_end_to_end() {
     args.insert("name".to_string(), "Lin".to_string());
     let p = within(10_000, "prompt", client.get_prompt("greet", args)).await.unwrap();
     assert!(format!("{:?}", p.messages).contains("Please greet Lin."));
+    client.close();
+}
+
+#[wasm_bindgen_test]
+async fn a_50_mib_result_arrives_whole() {
+    let (client, _) = connect().await;
+    let r = within(60_000, "big", client.call_tool("big", json!({"megabytes": 50}))).await.unwrap();
+    let t = r.content.first().and_then(|c| c.as_text()).unwrap_or("");
+    assert_eq!(t.len(), 50 << 20);
+    assert!(t.bytes().all(|b| b == b'x'));
     client.close();
 }

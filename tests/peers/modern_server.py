@@ -23,7 +23,10 @@ from mcp_types import (
     CreateMessageRequestParams,
     ElicitRequest,
     ElicitRequestFormParams,
+    Completion,
     InputRequiredResult,
+    ListResourcesResult,
+    ListRootsRequest,
     SamplingMessage,
     TextContent,
 )
@@ -53,8 +56,21 @@ class MemoryEventStore(EventStore):
         return stream_id
 
 
+class PagedServer(MCPServer):
+    """Lists resources two per page, so clients must follow `nextCursor`."""
+
+    async def _handle_list_resources(self, ctx, params):
+        everything = await self.list_resources()
+        start = int(params.cursor) if params is not None and params.cursor else 0
+        end = start + 2
+        return ListResourcesResult(
+            resources=everything[start:end],
+            next_cursor=str(end) if end < len(everything) else None,
+        )
+
+
 bus = InMemorySubscriptionBus()
-server = MCPServer("modern-test-server", subscriptions=bus)
+server = PagedServer("modern-test-server", subscriptions=bus)
 
 
 @server.tool()
@@ -109,6 +125,26 @@ async def interview(ctx: Context) -> str | InputRequiredResult:
 
 
 @server.tool()
+async def roots(ctx: Context) -> str | InputRequiredResult:
+    """Asks for the client's roots (MRTR) and lists their URIs."""
+    answers = ctx.input_responses
+    if not answers:
+        return InputRequiredResult(input_requests={"roots": ListRootsRequest()})
+    listed = answers["roots"]
+    items = getattr(listed, "roots", None) or (listed.get("roots", []) if isinstance(listed, dict) else [])
+    uris = [str(getattr(r, "uri", None) or r.get("uri")) for r in items]
+    return "roots: " + ", ".join(uris)
+
+
+@server.tool()
+async def chatty(ctx: Context) -> str:
+    """Sends log messages at two levels."""
+    await ctx.log("debug", "a debug line")
+    await ctx.log("warning", "a warning line")
+    return "logged"
+
+
+@server.tool()
 async def count(ctx: Context, steps: int = 3) -> str:
     """Reports progress `steps` times."""
     for i in range(steps):
@@ -122,6 +158,12 @@ async def sleep(seconds: float) -> str:
     """Sleeps (for timeout and cancellation tests)."""
     await anyio.sleep(seconds)
     return "woke up"
+
+
+@server.tool(structured_output=False)
+def big(megabytes: int) -> str:
+    """Returns a text of `megabytes` MiB (for large-result tests)."""
+    return "x" * (megabytes << 20)
 
 
 @server.tool()
@@ -142,6 +184,30 @@ async def retool() -> str:
 def greeting() -> str:
     """A fixed text resource."""
     return "hello from the modern server"
+
+
+def _static(n: int):
+    def read() -> str:
+        return f"static resource {n}"
+
+    return read
+
+
+for _n in range(5):
+    server.resource(f"test://static/{_n}", name=f"static-{_n}", mime_type="text/plain")(_static(_n))
+
+
+@server.resource("test://items/{item_id}", mime_type="text/plain")
+def item(item_id: str) -> str:
+    """A templated resource."""
+    return f"item {item_id}"
+
+
+@server.completion()
+async def complete(ref, argument, context):
+    """Completes the `name` argument of the `greet` prompt."""
+    names = ["Ada", "Alan", "Grace", "Lin"]
+    return Completion(values=[n for n in names if n.startswith(argument.value)])
 
 
 @server.prompt()

@@ -76,7 +76,7 @@ impl SessionConfig {
             request_timeout: Duration::from_secs(60),
             reset_timeout_on_progress: true,
             max_request_duration: Duration::from_secs(600),
-            max_message_bytes: 64 << 20,
+            max_message_bytes: 128 << 20,
             extra_headers: Vec::new(),
             open_get_stream: true,
             max_stream_reconnects: 5,
