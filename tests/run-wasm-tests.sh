@@ -33,7 +33,8 @@ everything=(node -r "$root/tests/peers/loopback.cjs" "$root/tests/node_modules/@
 p4=$(free_port); node tests/peers/fault_proxy.mjs "$p4" -- "${everything[@]}" >"$logs/fault-legacy.log" 2>&1 & pids+=($!)
 p5=$(free_port); node tests/peers/fault_proxy.mjs "$p5" -- tests/.venv-modern/bin/python tests/peers/modern_server.py >"$logs/fault-modern.log" 2>&1 & pids+=($!)
 p6=$(free_port); tests/.venv-websocket/bin/python tests/peers/ws_server.py "$p6" >"$logs/websocket.log" 2>&1 & pids+=($!)
-wait_port "$p1"; wait_port "$p2"; wait_port "$p3"; wait_port "$p4"; wait_port "$p5"; wait_port "$p6"
+p7=$(free_port); node tests/peers/ws_no_subprotocol.mjs "$p7" "$p6" >"$logs/ws-no-subprotocol.log" 2>&1 & pids+=($!)
+wait_port "$p1"; wait_port "$p2"; wait_port "$p3"; wait_port "$p4"; wait_port "$p5"; wait_port "$p6"; wait_port "$p7"
 
 export MCP_EVERYTHING_URL="http://127.0.0.1:$p1/mcp"
 export MCP_EVERYTHING_SSE_URL="http://127.0.0.1:$p2/sse"
@@ -41,6 +42,7 @@ export MCP_MODERN_URL="http://127.0.0.1:$p3/mcp"
 export MCP_FAULT_LEGACY="http://127.0.0.1:$p4"
 export MCP_FAULT_MODERN="http://127.0.0.1:$p5"
 export MCP_WEBSOCKET_URL="ws://127.0.0.1:$p6/ws"
+export MCP_WEBSOCKET_NO_SUBPROTOCOL_URL="ws://127.0.0.1:$p7/ws"
 export CHROMEDRIVER=${CHROMEDRIVER:-/usr/bin/chromedriver}
 export CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER=wasm-bindgen-test-runner
 export WASM_BINDGEN_TEST_TIMEOUT=120

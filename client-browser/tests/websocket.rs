@@ -18,6 +18,7 @@ use wasm_bindgen_test::*;
 wasm_bindgen_test_configure!(run_in_browser);
 
 const WEBSOCKET: Option<&str> = option_env!("MCP_WEBSOCKET_URL");
+const NO_SUBPROTOCOL: Option<&str> = option_env!("MCP_WEBSOCKET_NO_SUBPROTOCOL_URL");
 
 async fn within<T>(ms: u32, what: &str, fut: impl Future<Output = T>) -> T {
     let timeout = gloo_timers::future::TimeoutFuture::new(ms);
@@ -51,4 +52,24 @@ async fn websocket_server_end_to_end() {
     assert_eq!(text(&r), "counted to 3");
     assert_eq!(*n.borrow(), 3);
     client.close();
+}
+
+#[wasm_bindgen_test]
+async fn a_server_selecting_no_subprotocol_is_retried_without_one() {
+    let Some(url) = NO_SUBPROTOCOL else { panic!("MCP_WEBSOCKET_NO_SUBPROTOCOL_URL was not set at build time") };
+    let mut o = ClientOptions::new(url);
+    o.transport = Transport::WebSocket;
+    let client = within(15_000, "connect", Client::connect(o)).await.expect("connects after retrying without a subprotocol");
+    let r = within(10_000, "echo", client.call_tool("echo", json!({"message": "plain"}))).await.unwrap();
+    assert_eq!(text(&r), "Echo: plain");
+    client.close();
+}
+
+#[wasm_bindgen_test]
+async fn an_unreachable_websocket_fails_clearly() {
+    let mut o = ClientOptions::new("ws://127.0.0.1:9/ws");
+    o.transport = Transport::WebSocket;
+    let r = within(15_000, "connect", Client::connect(o)).await;
+    let Err(e) = r else { panic!("connected to port 9?") };
+    assert!(e.to_string().contains("WebSocket closed"), "{e}");
 }
