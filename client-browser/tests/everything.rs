@@ -42,8 +42,13 @@ fn handlers() -> Handlers {
         })),
         elicitation: Some(Rc::new(|p: ElicitParams| {
             async move {
-                assert!(!p.is_url_mode());
-                Ok(json!({"action": "accept", "content": {"name": "Ada Lovelace", "check": true}}))
+                if p.is_url_mode() {
+                    // URL mode: the user consented to open the URL (never fetched by us).
+                    assert_eq!(p.url.as_deref(), Some("https://example.com/consent"));
+                    Ok(json!({"action": "accept"}))
+                } else {
+                    Ok(json!({"action": "accept", "content": {"name": "Ada Lovelace", "check": true}}))
+                }
             }
             .boxed_local()
         })),
@@ -101,6 +106,8 @@ async fn server_requests(client: &Client) {
     assert!(text(&r).contains("sampled[") , "{}", text(&r));
     let r = within(10_000, "elicitation", client.call_tool("trigger-elicitation-request", json!({}))).await.unwrap();
     assert!(text(&r).contains("Ada Lovelace"), "{}", text(&r));
+    let r = within(10_000, "url elicitation", client.call_tool("trigger-url-elicitation", json!({"url": "https://example.com/consent"}))).await.unwrap();
+    assert!(text(&r).contains("completed the URL elicitation"), "{}", text(&r));
     let r = within(10_000, "roots", client.call_tool("get-roots-list", json!({}))).await.unwrap();
     assert!(text(&r).contains("file:///workspace/demo"), "{}", text(&r));
 }

@@ -116,6 +116,13 @@ async fn server_everything_cut_stream_resumption_is_attempted_and_bounded() {
 async fn legacy_server_restarted_mid_call_is_recovered() {
     let base = LEGACY_PROXY.expect("MCP_FAULT_LEGACY not set");
     let client = connect(format!("{base}/mcp")).await;
+    let states = Rc::new(RefCell::new(Vec::new()));
+    let st = states.clone();
+    client.on_event(move |e| {
+        if let client_browser::ClientEvent::State(s) = e {
+            st.borrow_mut().push(*s)
+        }
+    });
     let (tx, rx) = futures_channel::oneshot::channel::<()>();
     let tx = Rc::new(RefCell::new(Some(tx)));
     let opts = CallOptions {
@@ -135,6 +142,8 @@ async fn legacy_server_restarted_mid_call_is_recovered() {
     assert!(text(&r).contains("completed"));
     let inits = log(base).await.iter().filter(|l| *l == "initialize").count();
     assert!(inits >= 2, "a fresh initialize after the restart ({inits})");
+    use client_browser::client_core::session::ConnectionState::{Connected, Reconnecting};
+    assert_eq!(*states.borrow(), [Reconnecting, Connected], "the application saw the reconnection");
     let r = within(10_000, "echo after", client.call_tool("echo", json!({"message": "still here"}))).await.unwrap();
     assert_eq!(text(&r), "Echo: still here");
     client.close();

@@ -57,6 +57,7 @@ async fn connect() -> (Client, Rc<RefCell<Vec<ClientEvent>>>) {
         roots: Some(Rc::new(|| async { Ok(json!({"roots": [{"uri": "file:///home/demo", "name": "demo"}]})) }.boxed_local())),
     };
     o.log_level = Some(LoggingLevel::Debug);
+    o.headers = vec![("X-Team".into(), "blue".into())];
     let client = Client::new(o);
     let events = Rc::new(RefCell::new(Vec::new()));
     let e = events.clone();
@@ -76,6 +77,10 @@ async fn modern_server_end_to_end() {
     assert!(tools.iter().any(|t| t.name == "where"));
     let r = within(10_000, "echo", client.call_tool("echo", json!({"message": "hi"}))).await.unwrap();
     assert_eq!(text(&r), "Echo: hi");
+
+    // Custom headers from the options reach the server.
+    let r = within(10_000, "header", client.call_tool("header", json!({"name": "X-Team"}))).await.unwrap();
+    assert_eq!(text(&r), "blue");
 
     // x-mcp-header: the server validates the mirrored header against the body.
     let r = within(10_000, "where", client.call_tool("where", json!({"region": "eu-west-1"}))).await.unwrap();

@@ -145,6 +145,12 @@ async def chatty(ctx: Context) -> str:
 
 
 @server.tool()
+def header(name: str, ctx: Context) -> str:
+    """Returns the value of a request header (to check custom headers arrive)."""
+    return str((ctx.headers or {}).get(name.lower()))
+
+
+@server.tool()
 async def count(ctx: Context, steps: int = 3) -> str:
     """Reports progress `steps` times."""
     for i in range(steps):
