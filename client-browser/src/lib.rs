@@ -22,6 +22,6 @@ mod websocket;
 
 pub use client::{Client, PendingCall};
 pub use error::ClientError;
-pub use options::{CallOptions, ClientEvent, ClientOptions, Handlers, Transport};
+pub use options::{Answer, CallOptions, ClientEvent, ClientOptions, Handlers, Transport};
 
 pub use client_core;

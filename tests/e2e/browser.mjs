@@ -56,3 +56,24 @@ export async function waitFor(check, ms = 10_000, what = 'condition') {
   }
   throw new Error(`timed out after ${ms} ms waiting for ${what} (last: ${last})`);
 }
+
+/** Starts a test peer script (tests/peers/...) on a free 127.0.0.1 port; resolves to { url, port, stop }. */
+export async function startPeer(script, args = [], path = '/mcp') {
+  const { spawn } = await import('node:child_process');
+  const net = await import('node:net');
+  const port = await new Promise((resolve) => {
+    const s = net.createServer();
+    s.listen(0, '127.0.0.1', () => { const p = s.address().port; s.close(() => resolve(p)); });
+  });
+  const here = path_dirname();
+  const child = spawn(`${here}/../peers/${script}`, [String(port), ...args], { stdio: 'ignore' });
+  await waitFor(() => new Promise((r) => {
+    const c = net.connect(port, '127.0.0.1', () => { c.end(); r(true); });
+    c.on('error', () => r(false));
+  }), 15_000, `${script} on port ${port}`);
+  return { url: `http://127.0.0.1:${port}${path}`, port, stop: () => child.kill() };
+}
+
+function path_dirname() {
+  return path.dirname(new URL(import.meta.url).pathname);
+}

@@ -1,32 +1,50 @@
-//! The root component. For now: the server URL form (filled from `?url=`) and the protocol
-//! versions the core speaks. Connecting lands with the browser transports.
+//! The application shell: the connect form, the open connections, and the selected one.
 
-use client_core::types::{LEGACY_VERSIONS, MODERN_VERSIONS};
+use crate::components::connect_form::ConnectForm;
+use crate::components::server_view::{state_label, ServerView};
+use crate::connection::{ConnectRequest, Connection};
 use leptos::prelude::*;
 
-/// The application shell.
+/// The application.
 #[component]
 pub fn App() -> impl IntoView {
-    let (url, set_url) = signal(crate::deep_link::server_url().unwrap_or_default());
+    let connections = RwSignal::new(Vec::<Connection>::new());
+    let selected = RwSignal::new(None::<u32>);
+    let next_id = StoredValue::new(1u32);
+    let open = Callback::new(move |req: ConnectRequest| {
+        let id = next_id.get_value();
+        next_id.set_value(id + 1);
+        let conn = Connection::open(id, req);
+        connections.update(|c| c.push(conn));
+        selected.set(Some(id));
+    });
+    let link = crate::deep_link::read();
+    if let Some(url) = link.url.clone() {
+        open.run(ConnectRequest { url, transport: crate::components::connect_form::parse_transport(&link.transport), ..Default::default() });
+    }
+    let current = move || {
+        let id = selected.get()?;
+        connections.with(|c| c.iter().find(|x| x.id == id).cloned())
+    };
     view! {
-        <header class="topbar">
-            <h1>"MCP browser client"</h1>
-        </header>
+        <header class="topbar"><h1>"MCP browser client"</h1></header>
         <main class="main">
-            <form class="connect" on:submit=|ev| ev.prevent_default()>
-                <label for="server-url">"Server URL"</label>
-                <input
-                    id="server-url"
-                    type="url"
-                    placeholder="http://127.0.0.1:3001/mcp"
-                    prop:value=url
-                    on:input=move |ev| set_url.set(event_target_value(&ev))
-                />
-            </form>
-            <p class="versions">
-                "Speaks " {MODERN_VERSIONS.join(", ")} " (modern) and "
-                {LEGACY_VERSIONS.join(", ")} " (legacy)."
-            </p>
+            <ConnectForm initial_url=link.url.unwrap_or_default() initial_transport=link.transport on_connect=open />
+            <nav class="connections" aria-label="Connections">
+                <For each=move || connections.get() key=|c| c.id let:conn>
+                    {
+                        let id = conn.id;
+                        let state = conn.state;
+                        view! {
+                            <button class="connection-tab" aria-current=move || (selected.get() == Some(id)).to_string()
+                                on:click=move |_| selected.set(Some(id))>
+                                {conn.url.clone()} " · " {move || state_label(state.get())}
+                            </button>
+                        }
+                    }
+                </For>
+            </nav>
+            {move || current().map(|c| view! { <ServerView conn=c /> })}
         </main>
     }
 }

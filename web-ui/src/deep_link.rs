@@ -1,8 +1,19 @@
 //! Reads the deep link parameters of the page address (`?url=…&transport=…`).
 
-/// The `url` query parameter of the page, if present and non-empty.
-pub fn server_url() -> Option<String> {
-    let search = web_sys::window()?.location().search().ok()?;
-    let params = web_sys::UrlSearchParams::new_with_str(&search).ok()?;
-    params.get("url").filter(|u| !u.is_empty())
+/// What the page address asks for.
+#[derive(Debug, Clone, Default)]
+pub struct DeepLink {
+    /// Server URL to connect to at once.
+    pub url: Option<String>,
+    /// Transport (`auto`, `streamable`, `sse`, `websocket`).
+    pub transport: String,
+}
+
+/// The deep link of the current page.
+pub fn read() -> DeepLink {
+    let params = web_sys::window()
+        .and_then(|w| w.location().search().ok())
+        .and_then(|s| web_sys::UrlSearchParams::new_with_str(&s).ok());
+    let get = |k: &str| params.as_ref().and_then(|p| p.get(k)).filter(|v| !v.is_empty());
+    DeepLink { url: get("url"), transport: get("transport").unwrap_or_else(|| "auto".into()) }
 }

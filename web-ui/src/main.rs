@@ -1,7 +1,11 @@
 //! Entry point of the web app: mounts the root component.
 
 mod app;
+mod components;
+mod connection;
 mod deep_link;
+mod doctor;
+mod schema_form;
 
 fn main() {
     console_error_panic_hook::set_once();

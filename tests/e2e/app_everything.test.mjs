@@ -1,0 +1,119 @@
+// The app, driven like a person would in headless Chromium, against the real npm
+// server-everything on 127.0.0.1 (the app is served from another origin: CORS is real).
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import path from 'node:path';
+import fs from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { launch, serveDir, startPeer, waitFor } from './browser.mjs';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const dist = path.resolve(here, '../../dist');
+const shots = path.resolve(here, '../../docs/screenshots');
+let browser, site, everything, page;
+
+before(async () => {
+  site = await serveDir(dist);
+  everything = await startPeer('everything.sh', ['streamableHttp']);
+  browser = await launch();
+  page = await browser.newPage({ viewport: { width: 1200, height: 900 } });
+  page.on('pageerror', (e) => { throw e; });
+  await page.goto(`${site.url}/?url=${encodeURIComponent(everything.url)}`);
+  await page.locator('#connection-state', { hasText: 'connected' }).waitFor({ timeout: 20_000 });
+  await page.locator('button.tool[data-tool="echo"]').waitFor({ timeout: 10_000 });
+});
+after(async () => {
+  await browser?.close();
+  everything?.stop();
+  await site?.close();
+});
+
+async function openTool(name) {
+  await page.locator('#tool-search').fill('');
+  await page.locator(`button.tool[data-tool="${name}"]`).click();
+  await page.locator('.runner .tool-name', { hasText: name }).waitFor();
+}
+
+test('connects from the deep link and shows the server', async () => {
+  const head = await page.locator('.server-head').innerText();
+  assert.match(head, /connected/);
+  assert.match(head, /Legacy era · 2025-11-25/);
+  const count = await page.locator('.tools .count').innerText();
+  assert.ok(Number.parseInt(count, 10) >= 10, count);
+  fs.mkdirSync(shots, { recursive: true });
+  await page.screenshot({ path: path.join(shots, 'tools.png') });
+});
+
+test('search filters the tool list', async () => {
+  await page.locator('#tool-search').fill('sum');
+  await waitFor(async () => (await page.locator('button.tool').count()) === 1, 5_000, 'one match');
+  assert.equal(await page.locator('button.tool').first().getAttribute('data-tool'), 'get-sum');
+  await page.locator('#tool-search').fill('');
+});
+
+test('runs echo through the generated form', async () => {
+  await openTool('echo');
+  await page.locator('#arg-message').fill('hello <b>world</b>');
+  await page.locator('button.run').click();
+  const out = page.locator('.result pre.content');
+  await out.waitFor({ timeout: 10_000 });
+  assert.equal(await out.innerText(), 'Echo: hello <b>world</b>');
+  assert.equal(await page.locator('.result b').count(), 0, 'server text is not HTML');
+});
+
+test('validates before sending, then runs get-sum with numbers', async () => {
+  await openTool('get-sum');
+  await page.locator('#arg-a').fill('');
+  await page.locator('button.run').click();
+  await page.locator('.field-error').first().waitFor();
+  await page.locator('#arg-a').fill('19');
+  await page.locator('#arg-b').fill('23');
+  await page.locator('button.run').click();
+  await page.locator('.result pre.content', { hasText: 'is 42' }).waitFor({ timeout: 10_000 });
+  await page.screenshot({ path: path.join(shots, 'tool-result.png') });
+});
+
+test('shows progress and cancels a long-running tool', async () => {
+  await openTool('trigger-long-running-operation');
+  await page.locator('#arg-duration').fill('30');
+  await page.locator('#arg-steps').fill('30');
+  await page.locator('button.run').click();
+  await page.locator('.progress progress').waitFor({ timeout: 10_000 });
+  await page.locator('button.cancel').click();
+  await page.locator('.call-error', { hasText: 'cancelled' }).waitFor({ timeout: 5_000 });
+});
+
+test('answers a sampling request after the person approves it', async () => {
+  await openTool('trigger-sampling-request');
+  await page.locator('#arg-prompt').fill('What is MCP?');
+  await page.locator('button.run').click();
+  const dialog = page.locator('.ask.sampling');
+  await dialog.waitFor({ timeout: 10_000 });
+  assert.match(await dialog.innerText(), /What is MCP\?/);
+  await dialog.locator('textarea').fill('A protocol.');
+  await page.screenshot({ path: path.join(shots, 'sampling.png') });
+  await dialog.locator('button.approve').click();
+  await page.locator('.result', { hasText: 'A protocol.' }).waitFor({ timeout: 10_000 });
+});
+
+test('answers an elicitation with a form built from the requested schema', async () => {
+  await openTool('trigger-elicitation-request');
+  await page.locator('button.run').click();
+  const form = page.locator('form.ask.elicitation');
+  await form.waitFor({ timeout: 10_000 });
+  await form.locator('#arg-name').fill('Grace Hopper');
+  await form.locator('button.accept').click();
+  await page.locator('.result', { hasText: 'Grace Hopper' }).waitFor({ timeout: 10_000 });
+});
+
+test('logs every message on the wire and exports it', async () => {
+  const lines = await page.locator('ol.wire li').count();
+  assert.ok(lines > 5, `${lines} wire lines`);
+  await page.locator('#wire-filter').fill('tools/call');
+  await waitFor(async () => (await page.locator('ol.wire li').count()) < lines, 5_000, 'filtered');
+  const [download] = await Promise.all([page.waitForEvent('download'), page.locator('button.export').click()]);
+  const file = await download.path();
+  const first = JSON.parse(fs.readFileSync(file, 'utf8').split('\n')[0]);
+  assert.equal(first.direction, 'sent');
+  assert.equal(first.message.jsonrpc, '2.0');
+});

@@ -1,0 +1,99 @@
+//! Questions from the server: sampling requests to approve or reject (with an editable reply),
+//! elicitation forms rendered from the requested schema, and URL elicitations that show the
+//! full URL and ask for explicit consent (never prefetched).
+
+use crate::connection::{Ask, AskKind, Connection};
+use crate::schema_form::{build_arguments, fields_of, initial_values};
+use leptos::prelude::*;
+use serde_json::json;
+use std::collections::BTreeMap;
+
+/// All open questions of a connection.
+#[component]
+pub fn AsksPanel(conn: Connection) -> impl IntoView {
+    let asks = conn.asks;
+    view! {
+        <For each=move || asks.get() key=|a| a.id let:ask>
+            <AskView ask=ask />
+        </For>
+    }
+}
+
+#[component]
+fn AskView(ask: Ask) -> impl IntoView {
+    match ask.kind.clone() {
+        AskKind::Sampling(p) => {
+            let prompt: Vec<String> = p
+                .messages
+                .iter()
+                .map(|m| {
+                    let text = m.content.as_slice().iter().filter_map(|c| c.as_text()).collect::<Vec<_>>().join(" ");
+                    format!("{:?}: {text}", m.role)
+                })
+                .collect();
+            let reply = RwSignal::new(String::new());
+            let a1 = ask.clone();
+            let a2 = ask.clone();
+            view! {
+                <section class="ask sampling" role="dialog" aria-label="The server asks for a model reply">
+                    <h3>"The server asks for a model reply"</h3>
+                    {p.system_prompt.clone().map(|s| view! { <p class="system">"System: " {s}</p> })}
+                    <ul class="messages">{prompt.into_iter().map(|m| view! { <li>{m}</li> }).collect_view()}</ul>
+                    <label for=format!("sampling-reply-{}", ask.id)>"Reply to send"</label>
+                    <textarea id=format!("sampling-reply-{}", ask.id) class="sampling-reply" rows="3" prop:value=reply on:input=move |ev| reply.set(event_target_value(&ev))></textarea>
+                    <button class="approve" on:click=move |_| a1.answer(Ok(json!({
+                        "role": "assistant", "model": "human-in-the-loop", "stopReason": "endTurn",
+                        "content": {"type": "text", "text": reply.get_untracked()}})))>"Approve and send"</button>
+                    <button class="reject" on:click=move |_| a2.answer(Err(client_browser::client_core::ErrorObject::new(-1, "the user rejected the sampling request")))>"Reject"</button>
+                </section>
+            }
+            .into_any()
+        }
+        AskKind::Elicitation(p) if p.is_url_mode() => {
+            let url = p.url.clone().unwrap_or_default();
+            let safe = crate::components::result_view::safe_link(&url);
+            let (a1, a2) = (ask.clone(), ask.clone());
+            view! {
+                <section class="ask url" role="dialog" aria-label="The server asks you to open a URL">
+                    <h3>"The server asks you to open a web page"</h3>
+                    <p>{p.message.clone()}</p>
+                    <p class="full-url">{url.clone()}</p>
+                    {match safe {
+                        Some(href) => view! {
+                            <a class="open" href=href target="_blank" rel="noopener noreferrer" on:click=move |_| a1.answer(Ok(json!({"action": "accept"})))>"Open it"</a>
+                        }.into_any(),
+                        None => view! { <p class="refused">"This is not an http(s) address, so it will not be opened."</p> }.into_any(),
+                    }}
+                    <button class="decline" on:click=move |_| a2.answer(Ok(json!({"action": "decline"})))>"Decline"</button>
+                </section>
+            }
+            .into_any()
+        }
+        AskKind::Elicitation(p) => {
+            let schema = p.requested_schema.clone().unwrap_or(json!({"type": "object"}));
+            let fields = fields_of(&schema);
+            let values = RwSignal::new(initial_values(&fields));
+            let errors = RwSignal::new(BTreeMap::<String, String>::new());
+            let (a1, a2, a3) = (ask.clone(), ask.clone(), ask.clone());
+            let f2 = fields.clone();
+            let submit = move |ev: leptos::ev::SubmitEvent| {
+                ev.prevent_default();
+                match build_arguments(&f2, &values.get_untracked()) {
+                    Ok(content) => a1.answer(Ok(json!({"action": "accept", "content": content}))),
+                    Err(e) => errors.set(e),
+                }
+            };
+            view! {
+                <form class="ask elicitation" role="dialog" aria-label="The server asks for information" on:submit=submit>
+                    <h3>"The server asks for information"</h3>
+                    <p>{p.message.clone()}</p>
+                    <crate::components::tool_runner::FieldsForm fields=fields values=values errors=errors />
+                    <button type="submit" class="accept">"Send"</button>
+                    <button type="button" class="decline" on:click=move |_| a2.answer(Ok(json!({"action": "decline"})))>"Decline"</button>
+                    <button type="button" class="cancel" on:click=move |_| a3.answer(Ok(json!({"action": "cancel"})))>"Cancel"</button>
+                </form>
+            }
+            .into_any()
+        }
+    }
+}

@@ -1,0 +1,82 @@
+//! The form that opens a connection: URL, transport, headers, bearer token.
+
+use crate::connection::ConnectRequest;
+use client_browser::Transport;
+use leptos::prelude::*;
+
+/// Parses "Name: value" lines into headers (lines without a colon are ignored).
+pub fn parse_headers(text: &str) -> Vec<(String, String)> {
+    text.lines()
+        .filter_map(|l| l.split_once(':'))
+        .map(|(k, v)| (k.trim().to_string(), v.trim().to_string()))
+        .filter(|(k, _)| !k.is_empty())
+        .collect()
+}
+
+/// The transport choice from its form value.
+pub fn parse_transport(v: &str) -> Transport {
+    match v {
+        "streamable" => Transport::StreamableHttp,
+        "sse" => Transport::HttpSse,
+        "websocket" => Transport::WebSocket,
+        _ => Transport::Auto,
+    }
+}
+
+/// The connect form; calls `on_connect` with what was entered.
+#[component]
+pub fn ConnectForm(initial_url: String, initial_transport: String, on_connect: Callback<ConnectRequest>) -> impl IntoView {
+    let url = RwSignal::new(initial_url);
+    let transport = RwSignal::new(initial_transport);
+    let headers = RwSignal::new(String::new());
+    let bearer = RwSignal::new(String::new());
+    let submit = move |ev: leptos::ev::SubmitEvent| {
+        ev.prevent_default();
+        let u = url.get_untracked().trim().to_string();
+        if u.is_empty() {
+            return;
+        }
+        on_connect.run(ConnectRequest {
+            url: u,
+            transport: parse_transport(&transport.get_untracked()),
+            headers: parse_headers(&headers.get_untracked()),
+            bearer: Some(bearer.get_untracked()).filter(|b| !b.trim().is_empty()),
+        });
+    };
+    view! {
+        <form class="connect" on:submit=submit aria-label="Connect to a server">
+            <div class="row">
+                <label for="server-url">"Server URL"</label>
+                <input id="server-url" type="url" required placeholder="http://127.0.0.1:3001/mcp"
+                    prop:value=url on:input=move |ev| url.set(event_target_value(&ev)) />
+                <label for="transport">"Transport"</label>
+                <select id="transport" prop:value=transport on:change=move |ev| transport.set(event_target_value(&ev))>
+                    <option value="auto">"Auto"</option>
+                    <option value="streamable">"Streamable HTTP"</option>
+                    <option value="sse">"HTTP+SSE (2024-11-05)"</option>
+                    <option value="websocket">"WebSocket (non-standard)"</option>
+                </select>
+                <button id="connect" type="submit">"Connect"</button>
+            </div>
+            <details>
+                <summary>"Headers and token"</summary>
+                <label for="headers">"Custom headers (one \"Name: value\" per line)"</label>
+                <textarea id="headers" rows="3" prop:value=headers on:input=move |ev| headers.set(event_target_value(&ev))></textarea>
+                <label for="bearer">"Bearer token"</label>
+                <input id="bearer" type="password" autocomplete="off" prop:value=bearer on:input=move |ev| bearer.set(event_target_value(&ev)) />
+            </details>
+        </form>
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn headers_and_transport_parse() {
+        assert_eq!(parse_headers("X-A: 1\nbad line\n: empty\nX-B:two:parts"), [("X-A".into(), "1".into()), ("X-B".into(), "two:parts".into())]);
+        assert_eq!(parse_transport("websocket"), Transport::WebSocket);
+        assert_eq!(parse_transport("nonsense"), Transport::Auto);
+    }
+}

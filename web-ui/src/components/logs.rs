@@ -1,0 +1,63 @@
+//! Notifications and server log messages, and the wire log of every JSON-RPC message with a
+//! filter and export to a file.
+
+use crate::connection::{Connection, WireLine};
+use leptos::prelude::*;
+
+/// The wire log as JSON lines (one message per line, with its direction).
+pub fn export_wire(lines: &[WireLine]) -> String {
+    lines
+        .iter()
+        .map(|l| serde_json::json!({"direction": if l.sent { "sent" } else { "received" }, "message": l.message}).to_string())
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// Offers `text` as a file download.
+fn download(name: &str, text: &str) {
+    let parts = js_sys::Array::of1(&text.into());
+    let opts = web_sys::BlobPropertyBag::new();
+    opts.set_type("application/x-ndjson");
+    let Ok(blob) = web_sys::Blob::new_with_str_sequence_and_options(&parts, &opts) else { return };
+    let Ok(url) = web_sys::Url::create_object_url_with_blob(&blob) else { return };
+    let doc = leptos::prelude::document();
+    if let Ok(a) = doc.create_element("a") {
+        let _ = a.set_attribute("href", &url);
+        let _ = a.set_attribute("download", name);
+        if let Some(a) = wasm_bindgen::JsCast::dyn_ref::<web_sys::HtmlElement>(&a) {
+            a.click();
+        }
+    }
+    let _ = web_sys::Url::revoke_object_url(&url);
+}
+
+/// Notifications and the wire log of one connection.
+#[component]
+pub fn LogsPanel(conn: Connection) -> impl IntoView {
+    let filter = RwSignal::new(String::new());
+    let (log, wire) = (conn.log, conn.wire);
+    let shown = move || {
+        let f = filter.get().to_lowercase();
+        wire.with(|w| {
+            w.iter()
+                .rev()
+                .take(500)
+                .map(|l| (l.sent, l.message.to_string()))
+                .filter(|(_, m)| f.is_empty() || m.to_lowercase().contains(&f))
+                .collect::<Vec<_>>()
+        })
+    };
+    view! {
+        <section class="logs" aria-label="Logs">
+            <h3>"Notifications and log messages"</h3>
+            <ul class="notifications">{move || log.get().into_iter().rev().take(200).map(|l| view! { <li>{l}</li> }).collect_view()}</ul>
+            <h3>"Wire"</h3>
+            <label for="wire-filter">"Filter"</label>
+            <input id="wire-filter" type="search" prop:value=filter on:input=move |ev| filter.set(event_target_value(&ev)) />
+            <button class="export" on:click=move |_| download("mcp-wire-log.jsonl", &wire.with(|w| export_wire(w)))>"Export"</button>
+            <ol class="wire">{move || shown().into_iter().map(|(sent, m)| view! {
+                <li class:sent=sent><span class="dir">{if sent { "→" } else { "←" }}</span><code>{m}</code></li>
+            }).collect_view()}</ol>
+        </section>
+    }
+}

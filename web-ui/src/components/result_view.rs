@@ -1,0 +1,94 @@
+//! Renders a tool result by content type. Server text is always text (never HTML); images and
+//! audio only from data with an allowed MIME type; links only http(s), opened with noopener.
+
+use client_browser::client_core::types::{CallToolResult, ContentBlock, KnownContent};
+use leptos::prelude::*;
+
+/// Image types shown inline (no SVG: it can carry script).
+const IMAGE_TYPES: &[&str] = &["image/png", "image/jpeg", "image/gif", "image/webp"];
+/// Audio types played inline.
+const AUDIO_TYPES: &[&str] = &["audio/wav", "audio/x-wav", "audio/mpeg", "audio/ogg", "audio/webm", "audio/mp4"];
+
+/// A `data:` URL when the MIME type is allowed and the data looks like base64.
+pub fn safe_data_url(mime: &str, data: &str, allowed: &[&str]) -> Option<String> {
+    let mime = mime.trim().to_ascii_lowercase();
+    let b64 = data.bytes().all(|b| b.is_ascii_alphanumeric() || b"+/=\r\n".contains(&b));
+    (allowed.contains(&mime.as_str()) && b64).then(|| format!("data:{mime};base64,{}", data.trim()))
+}
+
+/// The URL when it is http(s), else `None` (no `javascript:`, `data:`, ...).
+pub fn safe_link(uri: &str) -> Option<String> {
+    let lower = uri.trim().to_ascii_lowercase();
+    (lower.starts_with("https://") || lower.starts_with("http://")).then(|| uri.trim().to_string())
+}
+
+/// One content block.
+#[component]
+pub fn ContentView(block: ContentBlock) -> impl IntoView {
+    match block {
+        ContentBlock::Known(KnownContent::Text(t)) => view! { <pre class="content text">{t.text}</pre> }.into_any(),
+        ContentBlock::Known(KnownContent::Image(m)) => match safe_data_url(&m.mime_type, &m.data, IMAGE_TYPES) {
+            Some(src) => view! { <img class="content image" src=src alt="image from the server" /> }.into_any(),
+            None => view! { <p class="content refused">"An image of type " {m.mime_type} " was not shown."</p> }.into_any(),
+        },
+        ContentBlock::Known(KnownContent::Audio(m)) => match safe_data_url(&m.mime_type, &m.data, AUDIO_TYPES) {
+            Some(src) => view! { <audio class="content audio" controls src=src></audio> }.into_any(),
+            None => view! { <p class="content refused">"Audio of type " {m.mime_type} " was not played."</p> }.into_any(),
+        },
+        ContentBlock::Known(KnownContent::Resource(r)) => {
+            let c = r.resource;
+            view! {
+                <div class="content resource">
+                    <div class="uri">{c.uri}</div>
+                    {c.text.map(|t| view! { <pre>{t}</pre> })}
+                    {c.blob.map(|b| view! { <p>{format!("{} bytes of binary data (base64)", b.len())}</p> })}
+                </div>
+            }
+            .into_any()
+        }
+        ContentBlock::Known(KnownContent::ResourceLink(l)) => {
+            let label = l.title.clone().unwrap_or_else(|| l.name.clone());
+            match safe_link(&l.uri) {
+                Some(href) => view! {
+                    <p class="content link"><a href=href target="_blank" rel="noopener noreferrer">{label}</a> " " <span class="uri">{l.uri}</span></p>
+                }
+                .into_any(),
+                None => view! { <p class="content link">{label} " " <span class="uri">{l.uri}</span></p> }.into_any(),
+            }
+        }
+        other => {
+            let json = serde_json::to_string_pretty(&other).unwrap_or_default();
+            view! { <pre class="content other">{json}</pre> }.into_any()
+        }
+    }
+}
+
+/// A whole tool result, with `isError` marked and `structuredContent` as formatted JSON.
+#[component]
+pub fn ResultView(result: CallToolResult) -> impl IntoView {
+    let is_error = result.is_error.unwrap_or(false);
+    let structured = result.structured_content.as_ref().map(|s| serde_json::to_string_pretty(s).unwrap_or_default());
+    view! {
+        <section class="result" class:error=is_error aria-live="polite">
+            {is_error.then(|| view! { <p class="badge error">"The tool reported an error"</p> })}
+            {result.content.into_iter().map(|b| view! { <ContentView block=b /> }).collect_view()}
+            {structured.map(|s| view! { <h4>"Structured content"</h4><pre class="structured">{s}</pre> })}
+        </section>
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn only_safe_media_and_links() {
+        assert!(safe_data_url("image/png", "iVBORw0KGgo=", IMAGE_TYPES).is_some());
+        assert!(safe_data_url("image/svg+xml", "PHN2Zz4=", IMAGE_TYPES).is_none());
+        assert!(safe_data_url("image/png", "\"><script>", IMAGE_TYPES).is_none());
+        assert_eq!(safe_link("https://x.test/a").as_deref(), Some("https://x.test/a"));
+        assert!(safe_link("javascript:alert(1)").is_none());
+        assert!(safe_link(" JavaScript:alert(1)").is_none());
+        assert!(safe_link("data:text/html,hi").is_none());
+    }
+}

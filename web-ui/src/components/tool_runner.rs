@@ -1,0 +1,182 @@
+//! Runs one tool: a form generated from its input schema (or raw JSON), progress, cancel,
+//! and the result.
+
+use crate::components::result_view::ResultView;
+use crate::connection::Connection;
+use crate::schema_form::{build_arguments, fields_of, initial_values, Field, FieldKind};
+use client_browser::client_core::session::{McpResult, RequestHandle};
+use client_browser::client_core::types::{CallToolResult, ProgressParams, Tool};
+use client_browser::CallOptions;
+use leptos::prelude::*;
+use std::collections::BTreeMap;
+use std::rc::Rc;
+
+/// One tool's form and run state.
+#[component]
+pub fn ToolRunner(conn: Connection, tool: Tool) -> impl IntoView {
+    let fields = fields_of(&tool.input_schema);
+    let values = RwSignal::new(initial_values(&fields));
+    let errors = RwSignal::new(BTreeMap::<String, String>::new());
+    let raw_mode = RwSignal::new(false);
+    let raw = RwSignal::new(String::from("{}"));
+    let running = RwSignal::new(None::<RequestHandle>);
+    let progress = RwSignal::new(None::<(f64, Option<f64>, Option<String>)>);
+    let result = RwSignal::new(None::<Result<CallToolResult, String>>);
+    let name = tool.name.clone();
+    let fields_for_run = fields.clone();
+    let conn_run = conn.clone();
+    let run = move |_| {
+        let args = if raw_mode.get_untracked() {
+            match serde_json::from_str::<serde_json::Value>(&raw.get_untracked()) {
+                Ok(v) if v.is_object() => v,
+                _ => {
+                    errors.set(BTreeMap::from([("raw".to_string(), "enter a JSON object".to_string())]));
+                    return;
+                }
+            }
+        } else {
+            match build_arguments(&fields_for_run, &values.get_untracked()) {
+                Ok(a) => a,
+                Err(e) => {
+                    errors.set(e);
+                    return;
+                }
+            }
+        };
+        errors.set(BTreeMap::new());
+        let Some(client) = conn_run.client.get_value() else { return };
+        progress.set(None);
+        result.set(None);
+        let opts = CallOptions {
+            on_progress: Some(Rc::new(move |p: ProgressParams| {
+                progress.set(Some((p.progress.as_f64().unwrap_or(0.0), p.total.and_then(|t| t.as_f64()), p.message)));
+            })),
+            ..Default::default()
+        };
+        let call = client.start_tool_call(&name, args, opts);
+        running.set(Some(call.handle));
+        leptos::task::spawn_local(async move {
+            let r = call.await;
+            running.set(None);
+            result.set(Some(match r {
+                Ok(McpResult::CallTool(c)) => Ok(c),
+                Ok(other) => Err(format!("unexpected result: {other:?}")),
+                Err(e) => Err(crate::doctor::explain(&e)),
+            }));
+        });
+    };
+    let conn_cancel = conn.clone();
+    let cancel = move |_| {
+        if let (Some(h), Some(client)) = (running.get_untracked(), conn_cancel.client.get_value()) {
+            client.cancel(h);
+        }
+    };
+    view! {
+        <article class="runner" aria-label=format!("Run {}", tool.name)>
+            <h3>{tool.title.clone().unwrap_or_else(|| tool.name.clone())}</h3>
+            <p class="tool-name">{tool.name.clone()}</p>
+            {tool.description.clone().map(|d| view! { <p class="description">{d}</p> })}
+            <label class="raw-toggle"><input type="checkbox" prop:checked=raw_mode on:change=move |ev| raw_mode.set(event_target_checked(&ev)) /> "Raw JSON"</label>
+            <Show when=move || raw_mode.get() fallback=move || view! { <FieldsView fields=fields.clone() values=values errors=errors /> }>
+                <textarea class="raw" aria-label="Arguments as JSON" rows="8" prop:value=raw on:input=move |ev| raw.set(event_target_value(&ev))></textarea>
+                {move || errors.with(|e| e.get("raw").cloned()).map(|m| view! { <p class="field-error">{m}</p> })}
+            </Show>
+            <div class="actions">
+                <button class="run" on:click=run disabled=move || running.get().is_some()>"Run"</button>
+                <Show when=move || running.get().is_some()>
+                    <button class="cancel" on:click=cancel.clone()>"Cancel"</button>
+                </Show>
+            </div>
+            {move || progress.get().map(|(p, total, msg)| view! {
+                <div class="progress">
+                    <progress max=total.unwrap_or(0.0).to_string() value=p.to_string() aria-label="Progress"></progress>
+                    <span>{match total { Some(t) => format!("{p} / {t}"), None => format!("{p}") }} " " {msg.unwrap_or_default()}</span>
+                </div>
+            })}
+            {move || result.get().map(|r| match r {
+                Ok(c) => view! { <ResultView result=c /> }.into_any(),
+                Err(e) => view! { <p class="call-error" role="alert">{e}</p> }.into_any(),
+            })}
+        </article>
+    }
+}
+
+/// The generated form fields (also used for elicitation forms).
+#[component]
+pub fn FieldsForm(fields: Vec<Field>, values: RwSignal<BTreeMap<String, String>>, errors: RwSignal<BTreeMap<String, String>>) -> impl IntoView {
+    view! { <FieldsView fields=fields values=values errors=errors /> }
+}
+
+/// The generated form fields.
+#[component]
+fn FieldsView(fields: Vec<Field>, values: RwSignal<BTreeMap<String, String>>, errors: RwSignal<BTreeMap<String, String>>) -> impl IntoView {
+    fields.into_iter().map(|f| view! { <FieldView field=f values=values errors=errors /> }).collect_view()
+}
+
+/// One field.
+#[component]
+fn FieldView(field: Field, values: RwSignal<BTreeMap<String, String>>, errors: RwSignal<BTreeMap<String, String>>) -> impl IntoView {
+    let path = field.path.clone();
+    let id = format!("arg-{}", field.path.replace('.', "-"));
+    let p1 = path.clone();
+    let value = move || values.with(|v| v.get(&p1).cloned().unwrap_or_default());
+    let p2 = path.clone();
+    let set = move |v: String| values.update(|m| {
+        m.insert(p2.clone(), v);
+    });
+    let p3 = path.clone();
+    let error = move || errors.with(|e| e.get(&p3).cloned());
+    let label = format!("{}{}", field.label, if field.required { " *" } else { "" });
+    let input = match field.kind.clone() {
+        FieldKind::Object(inner) => {
+            return view! {
+                <fieldset class="object"><legend>{label}</legend>
+                    <FieldsView fields=inner values=values errors=errors />
+                </fieldset>
+            }
+            .into_any()
+        }
+        FieldKind::Boolean => {
+            let set = set.clone();
+            view! { <input id=id.clone() type="checkbox" prop:checked=move || value() == "true"
+                on:change=move |ev| set(event_target_checked(&ev).to_string()) /> }
+            .into_any()
+        }
+        FieldKind::Enum(options) => {
+            let set = set.clone();
+            view! {
+                <select id=id.clone() prop:value=value on:change=move |ev| set(event_target_value(&ev))>
+                    <option value="">"—"</option>
+                    {options.into_iter().map(|o| {
+                        let text = o.as_str().map(String::from).unwrap_or_else(|| o.to_string());
+                        view! { <option value=text.clone()>{text.clone()}</option> }
+                    }).collect_view()}
+                </select>
+            }
+            .into_any()
+        }
+        FieldKind::Number | FieldKind::Integer => {
+            let set = set.clone();
+            let step = if field.kind == FieldKind::Integer { "1" } else { "any" };
+            view! { <input id=id.clone() type="number" step=step prop:value=value on:input=move |ev| set(event_target_value(&ev)) /> }.into_any()
+        }
+        FieldKind::List(_) | FieldKind::Json => {
+            let set = set.clone();
+            let hint = if matches!(field.kind, FieldKind::List(_)) { "one item per line" } else { "JSON" };
+            view! { <textarea id=id.clone() rows="3" placeholder=hint prop:value=value on:input=move |ev| set(event_target_value(&ev))></textarea> }.into_any()
+        }
+        FieldKind::Text => {
+            let set = set.clone();
+            view! { <input id=id.clone() type="text" prop:value=value on:input=move |ev| set(event_target_value(&ev)) /> }.into_any()
+        }
+    };
+    view! {
+        <div class="field">
+            <label for=id.clone()>{label}</label>
+            {input}
+            {field.description.map(|d| view! { <small class="help">{d}</small> })}
+            {move || error().map(|e| view! { <span class="field-error" role="alert">{e}</span> })}
+        </div>
+    }
+    .into_any()
+}

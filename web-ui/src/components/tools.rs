@@ -1,0 +1,85 @@
+//! The tool list with search; selecting a tool opens its runner.
+
+use crate::components::tool_runner::ToolRunner;
+use crate::connection::Connection;
+use client_browser::client_core::types::Tool;
+use leptos::prelude::*;
+
+/// True when the tool matches every word of the query (name, title or description).
+pub fn matches(tool: &Tool, query: &str) -> bool {
+    let hay = format!(
+        "{} {} {}",
+        tool.name,
+        tool.title.as_deref().unwrap_or(""),
+        tool.description.as_deref().unwrap_or("")
+    )
+    .to_lowercase();
+    query.to_lowercase().split_whitespace().all(|w| hay.contains(w))
+}
+
+/// Hints the server claims about a tool, as short labels.
+pub fn hint_labels(tool: &Tool) -> Vec<&'static str> {
+    let Some(a) = &tool.annotations else { return Vec::new() };
+    let mut out = Vec::new();
+    if a.read_only_hint == Some(true) {
+        out.push("read-only");
+    }
+    if a.destructive_hint == Some(true) {
+        out.push("destructive");
+    }
+    if a.idempotent_hint == Some(true) {
+        out.push("idempotent");
+    }
+    if a.open_world_hint == Some(true) {
+        out.push("open world");
+    }
+    out
+}
+
+/// Tools of one connection.
+#[component]
+pub fn ToolsPanel(conn: Connection) -> impl IntoView {
+    let query = RwSignal::new(String::new());
+    let selected = RwSignal::new(None::<String>);
+    let tools = conn.tools;
+    let shown = move || {
+        let q = query.get();
+        tools.with(|t| t.iter().filter(|tool| matches(tool, &q)).take(500).cloned().collect::<Vec<_>>())
+    };
+    let current = move || {
+        let name = selected.get()?;
+        tools.with(|t| t.iter().find(|x| x.name == name).cloned())
+    };
+    view! {
+        <section class="tools" aria-label="Tools">
+            <div class="list">
+                <label for="tool-search">"Search tools"</label>
+                <input id="tool-search" type="search" prop:value=query on:input=move |ev| query.set(event_target_value(&ev)) />
+                <p class="count">{move || format!("{} tools", tools.with(Vec::len))}</p>
+                <ul role="listbox" aria-label="Tool list">
+                    <For each=shown key=|t| t.name.clone() let:tool>
+                        {
+                            let name = tool.name.clone();
+                            let n2 = name.clone();
+                            let is_sel = move || selected.get().as_deref() == Some(n2.as_str());
+                            view! {
+                                <li role="option" aria-selected=move || is_sel().to_string()>
+                                    <button class="tool" data-tool=name.clone() on:click=move |_| selected.set(Some(name.clone()))>
+                                        <span class="name">{tool.title.clone().unwrap_or_else(|| tool.name.clone())}</span>
+                                        {hint_labels(&tool).into_iter().map(|h| view! { <span class="hint" title="claimed by the server">{h}</span> }).collect_view()}
+                                    </button>
+                                </li>
+                            }
+                        }
+                    </For>
+                </ul>
+            </div>
+            <div class="detail">
+                {move || match current() {
+                    Some(tool) => view! { <ToolRunner conn=conn.clone() tool=tool /> }.into_any(),
+                    None => view! { <p class="hint">"Choose a tool."</p> }.into_any(),
+                }}
+            </div>
+        </section>
+    }
+}

@@ -1,0 +1,190 @@
+//! One server connection as the UI sees it: a `Client` plus reactive state for the views.
+
+use client_browser::client_core::session::{ConnectionState, ServerDetails};
+use client_browser::client_core::types::{CreateMessageParams, ElicitParams, ServerNotification, Tool};
+use client_browser::Answer;
+use client_browser::{Client, ClientEvent, ClientOptions, Handlers, Transport};
+use futures_channel::oneshot;
+use futures_util::FutureExt;
+use leptos::prelude::*;
+use serde_json::{json, Value};
+use std::cell::RefCell;
+use std::rc::Rc;
+use std::sync::{Arc, Mutex};
+
+/// Something the server asks the person, waiting for an answer.
+#[derive(Clone)]
+pub struct Ask {
+    /// Unique per connection.
+    pub id: u32,
+    /// What is asked.
+    pub kind: AskKind,
+    reply: Arc<Mutex<Option<oneshot::Sender<Answer>>>>,
+}
+
+/// The kinds of question.
+#[derive(Clone, Debug)]
+pub enum AskKind {
+    /// Approve (and possibly edit) a model request.
+    Sampling(CreateMessageParams),
+    /// Fill a form, or consent to open a URL.
+    Elicitation(ElicitParams),
+}
+
+impl Ask {
+    /// Sends the answer (once).
+    pub fn answer(&self, answer: Answer) {
+        let tx = self.reply.lock().ok().and_then(|mut r| r.take());
+        if let Some(tx) = tx {
+            let _ = tx.send(answer);
+        }
+    }
+}
+
+/// A line of the wire log.
+#[derive(Clone, Debug, PartialEq)]
+pub struct WireLine {
+    /// Sent by us.
+    pub sent: bool,
+    /// The JSON-RPC message.
+    pub message: Value,
+}
+
+/// A server the person connected to.
+#[derive(Clone)]
+pub struct Connection {
+    /// Unique id.
+    pub id: u32,
+    /// The URL.
+    pub url: String,
+    /// Connection state.
+    pub state: RwSignal<ConnectionState>,
+    /// Why connecting failed, in plain words.
+    pub error: RwSignal<Option<String>>,
+    /// What the server said about itself.
+    pub details: RwSignal<Option<ServerDetails>>,
+    /// Its tools.
+    pub tools: RwSignal<Vec<Tool>>,
+    /// Notifications and log messages, newest last.
+    pub log: RwSignal<Vec<String>>,
+    /// Every JSON-RPC message.
+    pub wire: RwSignal<Vec<WireLine>>,
+    /// Open questions from the server.
+    pub asks: RwSignal<Vec<Ask>, LocalStorage>,
+    /// The client, once created.
+    pub client: StoredValue<Option<Client>, LocalStorage>,
+}
+
+/// What the connect form collected.
+#[derive(Clone, Debug, PartialEq, Default)]
+pub struct ConnectRequest {
+    /// Server URL.
+    pub url: String,
+    /// Transport.
+    pub transport: Transport,
+    /// Extra headers.
+    pub headers: Vec<(String, String)>,
+    /// Bearer token (sent as `Authorization: Bearer …`).
+    pub bearer: Option<String>,
+}
+
+impl Connection {
+    /// Creates the connection and starts connecting.
+    pub fn open(id: u32, req: ConnectRequest) -> Connection {
+        let conn = Connection {
+            id,
+            url: req.url.clone(),
+            state: RwSignal::new(ConnectionState::Connecting),
+            error: RwSignal::new(None),
+            details: RwSignal::new(None),
+            tools: RwSignal::new(Vec::new()),
+            log: RwSignal::new(Vec::new()),
+            wire: RwSignal::new(Vec::new()),
+            asks: RwSignal::new_local(Vec::new()),
+            client: StoredValue::new_local(None),
+        };
+        let mut o = ClientOptions::new(req.url.clone());
+        o.transport = req.transport;
+        o.headers = req.headers.clone();
+        if let Some(token) = req.bearer.filter(|t| !t.is_empty()) {
+            o.headers.push(("Authorization".into(), format!("Bearer {token}")));
+        }
+        o.wire_log = true;
+        o.handlers = conn.handlers();
+        let client = Client::new(o);
+        let (state, log, wire) = (conn.state, conn.log, conn.wire);
+        client.on_event(move |e| match e {
+            ClientEvent::State(s) => state.set(*s),
+            ClientEvent::Notification(n) => log.update(|l| l.push(describe(n))),
+            ClientEvent::Warning(w) => log.update(|l| l.push(format!("warning: {w}"))),
+            ClientEvent::Wire { sent, message } => wire.update(|w| w.push(WireLine { sent: *sent, message: message.clone() })),
+            ClientEvent::Progress(..) => {}
+        });
+        conn.client.set_value(Some(client.clone()));
+        let c = conn.clone();
+        leptos::task::spawn_local(async move {
+            match client.reconnect().await {
+                Ok(details) => {
+                    c.details.set(Some(details));
+                    c.refresh_tools().await;
+                }
+                Err(e) => c.error.set(Some(crate::doctor::explain(&e))),
+            }
+        });
+        conn
+    }
+
+    /// Reloads the tool list.
+    pub async fn refresh_tools(&self) {
+        let Some(client) = self.client.get_value() else { return };
+        match client.list_tools().await {
+            Ok(tools) => self.tools.set(tools),
+            Err(e) => self.log.update(|l| l.push(format!("tools/list failed: {e}"))),
+        }
+    }
+
+    fn handlers(&self) -> Handlers {
+        let asks = self.asks;
+        let next = Rc::new(RefCell::new(0u32));
+        let ask = move |kind: AskKind| {
+            let (tx, rx) = oneshot::channel();
+            let id = {
+                let mut n = next.borrow_mut();
+                *n += 1;
+                *n
+            };
+            asks.update(|a| a.push(Ask { id, kind, reply: Arc::new(Mutex::new(Some(tx))) }));
+            async move {
+                let answer = rx.await.unwrap_or_else(|_| Ok(json!({"action": "cancel"})));
+                asks.update(|a| a.retain(|x| x.id != id));
+                answer
+            }
+        };
+        let ask = Rc::new(ask);
+        let a1 = ask.clone();
+        let a2 = ask.clone();
+        Handlers {
+            sampling: Some(Rc::new(move |p: CreateMessageParams| a1(AskKind::Sampling(p)).boxed_local())),
+            elicitation: Some(Rc::new(move |p: ElicitParams| a2(AskKind::Elicitation(p)).boxed_local())),
+            roots: Some(Rc::new(|| async { Ok(json!({"roots": []})) }.boxed_local())),
+        }
+    }
+}
+
+/// One line for the notifications log.
+fn describe(n: &ServerNotification) -> String {
+    match n {
+        ServerNotification::LoggingMessage(m) => {
+            let data = m.data.as_str().map(String::from).unwrap_or_else(|| m.data.to_string());
+            format!("[{:?}] {}{}", m.level, m.logger.as_deref().map(|l| format!("{l}: ")).unwrap_or_default(), data)
+        }
+        ServerNotification::ToolListChanged => "the tool list changed".into(),
+        ServerNotification::PromptListChanged => "the prompt list changed".into(),
+        ServerNotification::ResourceListChanged => "the resource list changed".into(),
+        ServerNotification::ResourceUpdated(u) => format!("resource updated: {}", u.uri),
+        ServerNotification::SubscriptionsAcknowledged(_) => "listening for changes".into(),
+        ServerNotification::Cancelled(c) => format!("the server cancelled a request: {}", c.reason.as_deref().unwrap_or("")),
+        ServerNotification::Progress(p) => format!("progress {}", p.progress),
+        ServerNotification::Other { method, .. } => method.clone(),
+    }
+}

@@ -1,0 +1,51 @@
+//! The connection doctor: says in plain words why connecting failed and what the server's
+//! owner (or the person) can change.
+
+use client_browser::client_core::http::TransportFailure;
+use client_browser::client_core::session::RequestError;
+use client_browser::ClientError;
+
+/// A plain explanation of a client error.
+pub fn explain(e: &ClientError) -> String {
+    match e {
+        ClientError::AuthRequired { .. } => {
+            "The server requires authorization (HTTP 401). Log in, or add a bearer token or header.".into()
+        }
+        ClientError::Connect(r) | ClientError::Request(r) => explain_request(r),
+        other => other.to_string(),
+    }
+}
+
+fn explain_request(r: &RequestError) -> String {
+    match r {
+        RequestError::Transport(TransportFailure::Cors(m)) => format!("Blocked by the browser's CORS rules: {m}."),
+        RequestError::Transport(TransportFailure::Network(m)) => format!("Network problem: {m}."),
+        RequestError::Http { status: 404, .. } => {
+            "Nothing answers MCP at this URL (HTTP 404): check the path (often /mcp, or /sse for older servers).".into()
+        }
+        RequestError::Http { status: 405, .. } => {
+            "The server does not accept MCP requests at this URL (HTTP 405): check the path.".into()
+        }
+        RequestError::Http { status, body, .. } if *status >= 500 => {
+            format!("The server failed (HTTP {status}){}", if body.is_empty() { String::new() } else { format!(": {body}") })
+        }
+        other => other.to_string(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn explains_common_failures() {
+        let cors = ClientError::Connect(RequestError::Transport(TransportFailure::Cors(
+            "the server's CORS preflight does not allow the request header Mcp-Method".into(),
+        )));
+        assert!(explain(&cors).contains("Mcp-Method"));
+        let nf = ClientError::Connect(RequestError::Http { status: 404, body: String::new(), www_authenticate: None });
+        assert!(explain(&nf).contains("/mcp"));
+        assert!(explain(&ClientError::AuthRequired { www_authenticate: None }).contains("authorization"));
+        assert!(explain(&ClientError::Connect(RequestError::SessionHeaderHidden)).contains("Access-Control-Expose-Headers"));
+    }
+}

@@ -1,0 +1,265 @@
+//! Turns a tool's `inputSchema` into form fields, and form text back into arguments.
+//!
+//! Pure logic (no DOM), so it is unit-tested natively. The schema is read, never rewritten:
+//! what the form cannot express (composition, `$ref`, arrays of objects) falls back to a
+//! raw JSON field for that property.
+
+use serde_json::{Map, Value};
+use std::collections::BTreeMap;
+
+/// What kind of input a field needs.
+#[derive(Debug, Clone, PartialEq)]
+pub enum FieldKind {
+    /// Free text.
+    Text,
+    /// A number (may be fractional).
+    Number,
+    /// A whole number.
+    Integer,
+    /// A checkbox.
+    Boolean,
+    /// One of fixed values (shown as their JSON text).
+    Enum(Vec<Value>),
+    /// A list of strings/numbers, one per line.
+    List(Box<FieldKind>),
+    /// Nested fields.
+    Object(Vec<Field>),
+    /// Anything else: raw JSON.
+    Json,
+}
+
+/// One form field.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Field {
+    /// Dotted path from the root (`a.b`), used as the form key.
+    pub path: String,
+    /// Property name.
+    pub name: String,
+    /// Label text (title, else name).
+    pub label: String,
+    /// Help text (untrusted; rendered as text).
+    pub description: Option<String>,
+    /// Input kind.
+    pub kind: FieldKind,
+    /// Must be given.
+    pub required: bool,
+    /// `null` is allowed.
+    pub nullable: bool,
+    /// The schema's default.
+    pub default: Option<Value>,
+}
+
+fn types_of(schema: &Value) -> (Option<String>, bool) {
+    match schema.get("type") {
+        Some(Value::String(t)) => (Some(t.clone()), false),
+        Some(Value::Array(ts)) => {
+            let nullable = ts.iter().any(|t| t == "null");
+            let main = ts.iter().filter_map(Value::as_str).find(|t| *t != "null").map(String::from);
+            (main, nullable)
+        }
+        _ => (None, false),
+    }
+}
+
+fn kind_of(schema: &Value, path: &str, depth: usize) -> FieldKind {
+    if let Some(Value::Array(values)) = schema.get("enum") {
+        return FieldKind::Enum(values.clone());
+    }
+    if let Some(Value::Array(options)) = schema.get("oneOf").or_else(|| schema.get("anyOf")) {
+        // Titled enums: oneOf of { const, title }.
+        let consts: Vec<Value> = options.iter().filter_map(|o| o.get("const").cloned()).collect();
+        if !consts.is_empty() && consts.len() == options.len() {
+            return FieldKind::Enum(consts);
+        }
+    }
+    match types_of(schema).0.as_deref() {
+        Some("string") => FieldKind::Text,
+        Some("number") => FieldKind::Number,
+        Some("integer") => FieldKind::Integer,
+        Some("boolean") => FieldKind::Boolean,
+        Some("array") => match schema.get("items").map(|i| kind_of(i, path, depth + 1)) {
+            Some(k @ (FieldKind::Text | FieldKind::Number | FieldKind::Integer)) => FieldKind::List(Box::new(k)),
+            _ => FieldKind::Json,
+        },
+        Some("object") if depth < 4 && schema.get("properties").is_some() => FieldKind::Object(fields_at(schema, path, depth + 1)),
+        _ => FieldKind::Json,
+    }
+}
+
+fn fields_at(schema: &Value, prefix: &str, depth: usize) -> Vec<Field> {
+    let required: Vec<&str> = schema
+        .get("required")
+        .and_then(Value::as_array)
+        .map(|r| r.iter().filter_map(Value::as_str).collect())
+        .unwrap_or_default();
+    let Some(Value::Object(props)) = schema.get("properties") else { return Vec::new() };
+    props
+        .iter()
+        .map(|(name, sub)| {
+            let path = if prefix.is_empty() { name.clone() } else { format!("{prefix}.{name}") };
+            Field {
+                kind: kind_of(sub, &path, depth),
+                label: sub.get("title").and_then(Value::as_str).unwrap_or(name).to_string(),
+                description: sub.get("description").and_then(Value::as_str).map(String::from),
+                required: required.contains(&name.as_str()),
+                nullable: types_of(sub).1,
+                default: sub.get("default").cloned(),
+                path,
+                name: name.clone(),
+            }
+        })
+        .collect()
+}
+
+/// The fields of an object schema, in the schema's property order.
+pub fn fields_of(schema: &Value) -> Vec<Field> {
+    fields_at(schema, "", 0)
+}
+
+/// The initial text of each field: its default, as the form shows it.
+pub fn initial_values(fields: &[Field]) -> BTreeMap<String, String> {
+    let mut out = BTreeMap::new();
+    for f in fields {
+        match &f.kind {
+            FieldKind::Object(inner) => out.extend(initial_values(inner)),
+            kind => {
+                let text = f.default.as_ref().map(|d| to_text(kind, d)).unwrap_or_default();
+                out.insert(f.path.clone(), text);
+            }
+        }
+    }
+    out
+}
+
+fn to_text(kind: &FieldKind, v: &Value) -> String {
+    match (kind, v) {
+        (FieldKind::Text, Value::String(s)) => s.clone(),
+        (FieldKind::List(_), Value::Array(items)) => items
+            .iter()
+            .map(|i| i.as_str().map(String::from).unwrap_or_else(|| i.to_string()))
+            .collect::<Vec<_>>()
+            .join("\n"),
+        (FieldKind::Json, v) => serde_json::to_string_pretty(v).unwrap_or_default(),
+        (_, v) => v.as_str().map(String::from).unwrap_or_else(|| v.to_string()),
+    }
+}
+
+/// Builds the arguments object from the form's text values; errors are keyed by field path.
+pub fn build_arguments(fields: &[Field], values: &BTreeMap<String, String>) -> Result<Value, BTreeMap<String, String>> {
+    let mut errors = BTreeMap::new();
+    let obj = build_object(fields, values, &mut errors);
+    if errors.is_empty() { Ok(Value::Object(obj)) } else { Err(errors) }
+}
+
+fn build_object(fields: &[Field], values: &BTreeMap<String, String>, errors: &mut BTreeMap<String, String>) -> Map<String, Value> {
+    let mut obj = Map::new();
+    for f in fields {
+        if let FieldKind::Object(inner) = &f.kind {
+            let nested = build_object(inner, values, errors);
+            if !nested.is_empty() || f.required {
+                obj.insert(f.name.clone(), Value::Object(nested));
+            }
+            continue;
+        }
+        let text = values.get(&f.path).map(String::as_str).unwrap_or("");
+        let blank = text.trim().is_empty() && f.kind != FieldKind::Text;
+        if blank || (f.kind == FieldKind::Text && text.is_empty()) {
+            if f.required && f.nullable {
+                obj.insert(f.name.clone(), Value::Null);
+            } else if f.required && f.kind != FieldKind::Boolean {
+                errors.insert(f.path.clone(), "required".into());
+            } else if f.kind == FieldKind::Boolean && f.required {
+                obj.insert(f.name.clone(), Value::Bool(false));
+            }
+            continue;
+        }
+        match parse_value(&f.kind, text) {
+            Ok(v) => {
+                obj.insert(f.name.clone(), v);
+            }
+            Err(e) => {
+                errors.insert(f.path.clone(), e);
+            }
+        }
+    }
+    obj
+}
+
+fn parse_value(kind: &FieldKind, text: &str) -> Result<Value, String> {
+    match kind {
+        FieldKind::Text => Ok(Value::String(text.to_string())),
+        FieldKind::Number => text
+            .trim()
+            .parse::<f64>()
+            .ok()
+            .and_then(|n| serde_json::Number::from_f64(n).map(Value::Number))
+            .ok_or_else(|| "enter a number".to_string()),
+        FieldKind::Integer => text.trim().parse::<i64>().map(Value::from).map_err(|_| "enter a whole number".to_string()),
+        FieldKind::Boolean => Ok(Value::Bool(text == "true")),
+        FieldKind::Enum(options) => options
+            .iter()
+            .find(|o| o.as_str().map(String::from).unwrap_or_else(|| o.to_string()) == text)
+            .cloned()
+            .ok_or_else(|| "choose one of the options".to_string()),
+        FieldKind::List(item) => text
+            .lines()
+            .filter(|l| !l.trim().is_empty())
+            .map(|l| parse_value(item, l))
+            .collect::<Result<Vec<_>, _>>()
+            .map(Value::Array),
+        FieldKind::Json => serde_json::from_str(text).map_err(|e| format!("invalid JSON: {e}")),
+        FieldKind::Object(_) => Err("nested object".into()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn schema() -> Value {
+        json!({"type": "object", "required": ["name", "count", "mode"], "properties": {
+            "name": {"type": "string", "title": "Your name", "description": "who"},
+            "count": {"type": "integer", "default": 3},
+            "ratio": {"type": "number"},
+            "loud": {"type": "boolean", "default": false},
+            "mode": {"type": "string", "enum": ["a", "b"]},
+            "tags": {"type": "array", "items": {"type": "string"}},
+            "note": {"type": ["string", "null"]},
+            "inner": {"type": "object", "properties": {"x": {"type": "integer"}}},
+            "blob": {"anyOf": [{"type": "string"}, {"type": "object"}]}
+        }})
+    }
+
+    #[test]
+    fn fields_follow_the_schema() {
+        let f = fields_of(&schema());
+        let kinds: Vec<_> = f.iter().map(|f| (f.name.as_str(), f.kind.clone())).collect();
+        assert_eq!(kinds[0], ("name", FieldKind::Text));
+        assert_eq!(f[0].label, "Your name");
+        assert!(f[0].required && !f[2].required);
+        assert!(matches!(kinds[5].1, FieldKind::List(_)));
+        assert!(f[6].nullable);
+        assert!(matches!(kinds[7].1, FieldKind::Object(_)));
+        assert_eq!(kinds[8].1, FieldKind::Json);
+    }
+
+    #[test]
+    fn builds_typed_arguments_and_reports_errors() {
+        let f = fields_of(&schema());
+        let mut v = initial_values(&f);
+        assert_eq!(v["count"], "3");
+        v.insert("name".into(), "Ada".into());
+        v.insert("mode".into(), "b".into());
+        v.insert("tags".into(), "x\ny\n".into());
+        v.insert("inner.x".into(), "7".into());
+        v.insert("ratio".into(), "0.5".into());
+        let args = build_arguments(&f, &v).unwrap();
+        assert_eq!(args, json!({"name": "Ada", "count": 3, "ratio": 0.5, "loud": false, "mode": "b", "tags": ["x", "y"], "inner": {"x": 7}}));
+        v.insert("count".into(), "three".into());
+        v.insert("name".into(), "".into());
+        v.insert("blob".into(), "{oops".into());
+        let errs = build_arguments(&f, &v).unwrap_err();
+        assert_eq!(errs.keys().collect::<Vec<_>>(), ["blob", "count", "name"]);
+    }
+}
