@@ -106,7 +106,28 @@ test('answers an elicitation with a form built from the requested schema', async
   await page.locator('.result', { hasText: 'Grace Hopper' }).waitFor({ timeout: 10_000 });
 });
 
+test('reads a resource and a template', async () => {
+  await page.locator('#tab-resources').click();
+  await page.locator('button.read-resource').first().waitFor({ timeout: 10_000 });
+  await page.locator('button.read-resource').first().click();
+  await page.locator('.resource-contents').first().waitFor({ timeout: 10_000 });
+  const form = page.locator('form.template').first();
+  await form.locator('input').first().fill('3');
+  await form.locator('button[type=submit]').click();
+  await page.locator('.resource-contents .uri', { hasText: '/3' }).first().waitFor({ timeout: 10_000 });
+  await page.screenshot({ path: path.join(shots, 'resources.png') });
+});
+
+test('gets a prompt with arguments', async () => {
+  await page.locator('#tab-prompts').click();
+  await page.locator('button.prompt[data-prompt="args-prompt"]').click();
+  await page.locator('#prompt-arg-city').fill('Lisbon');
+  await page.locator('button.get-prompt').click();
+  await page.locator('.prompt-messages', { hasText: 'Lisbon' }).waitFor({ timeout: 10_000 });
+});
+
 test('logs every message on the wire and exports it', async () => {
+  await page.locator('#tab-logs').click();
   const lines = await page.locator('ol.wire li').count();
   assert.ok(lines > 5, `${lines} wire lines`);
   await page.locator('#wire-filter').fill('tools/call');

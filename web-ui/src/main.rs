@@ -6,6 +6,7 @@ mod connection;
 mod deep_link;
 mod doctor;
 mod schema_form;
+mod uri_template;
 
 fn main() {
     console_error_panic_hook::set_once();

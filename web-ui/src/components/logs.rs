@@ -19,7 +19,12 @@ fn download(name: &str, text: &str) {
     let opts = web_sys::BlobPropertyBag::new();
     opts.set_type("application/x-ndjson");
     let Ok(blob) = web_sys::Blob::new_with_str_sequence_and_options(&parts, &opts) else { return };
-    let Ok(url) = web_sys::Url::create_object_url_with_blob(&blob) else { return };
+    download_blob(name, &blob);
+}
+
+/// Offers a blob as a file download.
+pub fn download_blob(name: &str, blob: &web_sys::Blob) {
+    let Ok(url) = web_sys::Url::create_object_url_with_blob(blob) else { return };
     let doc = leptos::prelude::document();
     if let Ok(a) = doc.create_element("a") {
         let _ = a.set_attribute("href", &url);

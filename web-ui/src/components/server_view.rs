@@ -1,6 +1,6 @@
 //! One connected server: its state, what it says about itself, its questions, tools and logs.
 
-use crate::components::{asks::AsksPanel, logs::LogsPanel, tools::ToolsPanel};
+use crate::components::{asks::AsksPanel, logs::LogsPanel, prompts::PromptsPanel, resources::ResourcesPanel, tools::ToolsPanel};
 use crate::connection::Connection;
 use client_browser::client_core::session::ConnectionState;
 use leptos::prelude::*;
@@ -39,8 +39,47 @@ pub fn ServerView(conn: Connection) -> impl IntoView {
                 <details class="instructions"><summary>"Instructions from the server"</summary><pre>{i}</pre></details>
             })}
             <AsksPanel conn=conn.clone() />
-            <ToolsPanel conn=conn.clone() />
-            <LogsPanel conn=conn.clone() />
+            <Tabs conn=conn.clone() />
         </section>
+    }
+}
+
+/// The tabs of a server view.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Tab {
+    Tools,
+    Resources,
+    Prompts,
+    Logs,
+}
+
+#[component]
+fn Tabs(conn: Connection) -> impl IntoView {
+    let tab = RwSignal::new(Tab::Tools);
+    let details = conn.details;
+    let button = move |t: Tab, label: &'static str| {
+        view! {
+            <button role="tab" id=format!("tab-{}", label.to_lowercase()) aria-selected=move || (tab.get() == t).to_string() on:click=move |_| tab.set(t)>{label}</button>
+        }
+    };
+    view! {
+        <div role="tablist" class="tabs" aria-label="Server features">
+            {button(Tab::Tools, "Tools")}
+            {button(Tab::Resources, "Resources")}
+            {button(Tab::Prompts, "Prompts")}
+            {button(Tab::Logs, "Logs")}
+        </div>
+        <div role="tabpanel">
+            {move || {
+                // Wait for the handshake before listing anything.
+                details.get()?;
+                Some(match tab.get() {
+                    Tab::Tools => view! { <ToolsPanel conn=conn.clone() /> }.into_any(),
+                    Tab::Resources => view! { <ResourcesPanel conn=conn.clone() /> }.into_any(),
+                    Tab::Prompts => view! { <PromptsPanel conn=conn.clone() /> }.into_any(),
+                    Tab::Logs => view! { <LogsPanel conn=conn.clone() /> }.into_any(),
+                })
+            }}
+        </div>
     }
 }

@@ -1,0 +1,66 @@
+// A hostile server (markup, script and javascript: links in every string it controls) is shown
+// as plain text, and nothing it sends runs in the page.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { launch, serveDir, startPeer } from './browser.mjs';
+
+const dist = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../dist');
+let browser, site, hostile, page;
+
+before(async () => {
+  site = await serveDir(dist);
+  hostile = await startPeer('hostile.sh');
+  browser = await launch();
+  page = await browser.newPage();
+  page.on('dialog', (d) => { throw new Error(`a dialog opened: ${d.message()}`); });
+  await page.goto(`${site.url}/?url=${encodeURIComponent(hostile.url)}`);
+  await page.locator('#connection-state', { hasText: 'connected' }).waitFor({ timeout: 20_000 });
+});
+after(async () => {
+  await browser?.close();
+  hostile?.stop();
+  await site?.close();
+});
+
+async function assertNothingRan() {
+  assert.equal(await page.evaluate(() => window.__pwned), undefined, 'server script ran');
+  assert.equal(await page.locator('main img[src="x"], main script, main i, main b').count(), 0, 'server markup became elements');
+  assert.equal(await page.locator('a[href^="javascript:" i]').count(), 0, 'a javascript: link was rendered');
+}
+
+test('server name, instructions and tool names are text', async () => {
+  assert.match(await page.locator('.server-head').innerText(), /<b>hostile<\/b><img src=x/);
+  await page.locator('.instructions summary').click();
+  assert.match(await page.locator('.instructions pre').innerText(), /<script>window.__pwned=1<\/script>/);
+  const tool = page.locator('button.tool').first();
+  assert.equal(await tool.getAttribute('data-tool'), 'evil-<i>tool</i>');
+  await assertNothingRan();
+});
+
+test('tool descriptions and results are text; unsafe links and images are refused', async () => {
+  await page.locator('button.tool').first().click();
+  assert.match(await page.locator('.runner .description').innerText(), /onerror=/);
+  await page.locator('button.run').click();
+  await page.locator('.result').waitFor({ timeout: 10_000 });
+  const text = await page.locator('.result').innerText();
+  assert.match(text, /<img src=x onerror=/);
+  assert.match(text, /javascript:window.__pwned=1/);
+  assert.match(text, /image\/svg\+xml was not shown/);
+  await assertNothingRan();
+});
+
+test('resource and prompt texts are text', async () => {
+  await page.locator('#tab-resources').click();
+  await page.locator('button.read-resource').first().click();
+  await page.locator('pre.resource-text').waitFor({ timeout: 10_000 });
+  assert.match(await page.locator('pre.resource-text').innerText(), /<body onload=/);
+  await page.locator('#tab-prompts').click();
+  await page.locator('button.prompt').first().click();
+  await page.locator('#prompt-arg-topic').fill('<u>topic</u>');
+  await page.locator('button.get-prompt').click();
+  await page.locator('.prompt-messages').waitFor({ timeout: 10_000 });
+  assert.match(await page.locator('.prompt-messages').innerText(), /<script>.*<u>topic<\/u>/s);
+  await assertNothingRan();
+});

@@ -1,0 +1,110 @@
+//! Prompts: the list, an argument form with completions, and the returned messages.
+
+use crate::components::result_view::ContentView;
+use crate::connection::Connection;
+use client_browser::client_core::types::{GetPromptResult, Prompt};
+use leptos::prelude::*;
+use serde_json::json;
+use std::collections::{BTreeMap, HashMap};
+
+/// The prompts tab of one connection.
+#[component]
+pub fn PromptsPanel(conn: Connection) -> impl IntoView {
+    let prompts = RwSignal::new(Vec::<Prompt>::new());
+    let selected = RwSignal::new(None::<String>);
+    let error = RwSignal::new(None::<String>);
+    let c = conn.clone();
+    leptos::task::spawn_local(async move {
+        let Some(client) = c.client.get_value() else { return };
+        match client.list_prompts().await {
+            Ok(p) => prompts.set(p),
+            Err(e) => error.set(Some(crate::doctor::explain(&e))),
+        }
+    });
+    let current = move || {
+        let name = selected.get()?;
+        prompts.with(|p| p.iter().find(|x| x.name == name).cloned())
+    };
+    view! {
+        <section class="prompts" aria-label="Prompts">
+            {move || error.get().map(|e| view! { <p class="call-error" role="alert">{e}</p> })}
+            <ul class="prompt-list">
+                <For each=move || prompts.get() key=|p| p.name.clone() let:p>
+                    {
+                        let name = p.name.clone();
+                        view! { <li><button class="prompt" data-prompt=p.name.clone() on:click=move |_| selected.set(Some(name.clone()))>{p.title.clone().unwrap_or(p.name.clone())}</button></li> }
+                    }
+                </For>
+            </ul>
+            {move || current().map(|p| view! { <PromptRunner conn=conn.clone() prompt=p /> })}
+        </section>
+    }
+}
+
+#[component]
+fn PromptRunner(conn: Connection, prompt: Prompt) -> impl IntoView {
+    let values = RwSignal::new(BTreeMap::<String, String>::new());
+    let suggestions = RwSignal::new(BTreeMap::<String, Vec<String>>::new());
+    let result = RwSignal::new(None::<Result<GetPromptResult, String>>);
+    let args = prompt.arguments.clone().unwrap_or_default();
+    let inputs = args
+        .iter()
+        .map(|a| {
+            let id = format!("prompt-arg-{}", a.name);
+            let list = format!("{id}-list");
+            let (n1, n2, n3) = (a.name.clone(), a.name.clone(), a.name.clone());
+            let conn = conn.clone();
+            let prompt_name = prompt.name.clone();
+            let on_input = move |ev| {
+                let value = event_target_value(&ev);
+                values.update(|m| {
+                    m.insert(n1.clone(), value.clone());
+                });
+                let Some(client) = conn.client.get_value() else { return };
+                let (arg, name) = (n1.clone(), prompt_name.clone());
+                leptos::task::spawn_local(async move {
+                    if let Ok(c) = client.complete(json!({"type": "ref/prompt", "name": name}), &arg, &value).await {
+                        suggestions.update(|s| {
+                            s.insert(arg, c.values);
+                        });
+                    }
+                });
+            };
+            let label = format!("{}{}", a.title.clone().unwrap_or(a.name.clone()), if a.required == Some(true) { " *" } else { "" });
+            view! {
+                <div class="field">
+                    <label for=id.clone()>{label}</label>
+                    <input id=id.clone() list=list.clone() prop:value=move || values.with(|m| m.get(&n2).cloned().unwrap_or_default()) on:input=on_input />
+                    <datalist id=list>{move || suggestions.with(|s| s.get(&n3).cloned().unwrap_or_default()).into_iter().map(|o| view! { <option value=o></option> }).collect_view()}</datalist>
+                    {a.description.clone().map(|d| view! { <small class="help">{d}</small> })}
+                </div>
+            }
+        })
+        .collect_view();
+    let name = prompt.name.clone();
+    let get = move |ev: leptos::ev::SubmitEvent| {
+        ev.prevent_default();
+        let Some(client) = conn.client.get_value() else { return };
+        let args: HashMap<String, String> = values.get_untracked().into_iter().filter(|(_, v)| !v.is_empty()).collect();
+        let name = name.clone();
+        leptos::task::spawn_local(async move {
+            result.set(Some(client.get_prompt(&name, args).await.map_err(|e| crate::doctor::explain(&e))));
+        });
+    };
+    view! {
+        <form class="prompt-runner" on:submit=get>
+            <h3>{prompt.title.clone().unwrap_or(prompt.name.clone())}</h3>
+            {prompt.description.clone().map(|d| view! { <p class="description">{d}</p> })}
+            {inputs}
+            <button type="submit" class="get-prompt">"Get prompt"</button>
+            {move || result.get().map(|r| match r {
+                Ok(p) => view! {
+                    <ol class="prompt-messages">
+                        {p.messages.into_iter().map(|m| view! { <li><span class="role">{format!("{:?}", m.role)}</span><ContentView block=m.content /></li> }).collect_view()}
+                    </ol>
+                }.into_any(),
+                Err(e) => view! { <p class="call-error" role="alert">{e}</p> }.into_any(),
+            })}
+        </form>
+    }
+}

@@ -1,0 +1,174 @@
+//! Resources: the list, templates with a form for their variables (with completions),
+//! reading text and binary contents with preview and download, and subscriptions.
+
+use crate::components::result_view::safe_data_url;
+use crate::connection::Connection;
+use crate::uri_template;
+use client_browser::client_core::types::{ReadResourceResult, Resource, ResourceTemplate};
+use leptos::prelude::*;
+use serde_json::json;
+use std::collections::BTreeMap;
+
+const PREVIEW_IMAGES: &[&str] = &["image/png", "image/jpeg", "image/gif", "image/webp"];
+
+/// Offers base64 data as a file download.
+fn download_base64(name: &str, mime: &str, b64: &str) {
+    let Some(window) = web_sys::window() else { return };
+    let Ok(bin) = window.atob(b64.trim()) else { return };
+    let bytes: Vec<u8> = bin.chars().map(|c| c as u32 as u8).collect();
+    let arr = js_sys::Uint8Array::from(bytes.as_slice());
+    let opts = web_sys::BlobPropertyBag::new();
+    opts.set_type(mime);
+    let Ok(blob) = web_sys::Blob::new_with_u8_array_sequence_and_options(&js_sys::Array::of1(&arr), &opts) else { return };
+    crate::components::logs::download_blob(name, &blob);
+}
+
+/// The resources tab of one connection.
+#[component]
+pub fn ResourcesPanel(conn: Connection) -> impl IntoView {
+    let resources = RwSignal::new(Vec::<Resource>::new());
+    let templates = RwSignal::new(Vec::<ResourceTemplate>::new());
+    let contents = RwSignal::new(None::<Result<ReadResourceResult, String>>);
+    let error = RwSignal::new(None::<String>);
+    let c = conn.clone();
+    leptos::task::spawn_local(async move {
+        let Some(client) = c.client.get_value() else { return };
+        match client.list_resources().await {
+            Ok(r) => resources.set(r),
+            Err(e) => error.set(Some(crate::doctor::explain(&e))),
+        }
+        if let Ok(t) = client.list_resource_templates().await {
+            templates.set(t);
+        }
+    });
+    let reader = conn.clone();
+    let read = move |uri: String| {
+        let Some(client) = reader.client.get_value() else { return };
+        contents.set(None);
+        leptos::task::spawn_local(async move {
+            contents.set(Some(client.read_resource(&uri).await.map_err(|e| crate::doctor::explain(&e))));
+        });
+    };
+    let read2 = read.clone();
+    let subscriber = conn.clone();
+    let subscribe = move |uri: String| {
+        let Some(client) = subscriber.client.get_value() else { return };
+        let log = subscriber.log;
+        leptos::task::spawn_local(async move {
+            match client.subscribe_resource(&uri).await {
+                Ok(()) => log.update(|l| l.push(format!("subscribed to {uri}"))),
+                Err(e) => log.update(|l| l.push(format!("subscribing to {uri} failed: {e}"))),
+            }
+        });
+    };
+    view! {
+        <section class="resources" aria-label="Resources">
+            {move || error.get().map(|e| view! { <p class="call-error" role="alert">{e}</p> })}
+            <h3>"Resources"</h3>
+            <ul class="resource-list">
+                <For each=move || resources.get() key=|r| r.uri.clone() let:r>
+                    {
+                        let (u1, u2) = (r.uri.clone(), r.uri.clone());
+                        let read = read.clone();
+                        let subscribe = subscribe.clone();
+                        view! {
+                            <li>
+                                <button class="read-resource" data-uri=r.uri.clone() on:click=move |_| read(u1.clone())>{r.title.clone().unwrap_or(r.name.clone())}</button>
+                                <span class="uri">{r.uri.clone()}</span>
+                                <button class="subscribe" on:click=move |_| subscribe(u2.clone())>"Subscribe"</button>
+                            </li>
+                        }
+                    }
+                </For>
+            </ul>
+            <h3>"Templates"</h3>
+            <For each=move || templates.get() key=|t| t.uri_template.clone() let:t>
+                <TemplateForm conn=conn.clone() template=t on_read=Callback::new({ let r = read2.clone(); move |u: String| r(u) }) />
+            </For>
+            {move || contents.get().map(|c| match c {
+                Ok(r) => view! { <ContentsView result=r /> }.into_any(),
+                Err(e) => view! { <p class="call-error" role="alert">{e}</p> }.into_any(),
+            })}
+        </section>
+    }
+}
+
+/// A template's variables as inputs, with completions from the server.
+#[component]
+fn TemplateForm(conn: Connection, template: ResourceTemplate, on_read: Callback<String>) -> impl IntoView {
+    let vars = uri_template::variables(&template.uri_template);
+    let values = RwSignal::new(BTreeMap::<String, String>::new());
+    let suggestions = RwSignal::new(BTreeMap::<String, Vec<String>>::new());
+    let uri_template = template.uri_template.clone();
+    let tpl = uri_template.clone();
+    let expanded = move || values.with(|v| uri_template::expand(&tpl, |n| v.get(n).cloned()));
+    let expanded2 = expanded.clone();
+    let inputs = vars
+        .into_iter()
+        .map(|var| {
+            let id = format!("tpl-{}-{}", template.name, var);
+            let list = format!("{id}-list");
+            let (v1, v2, v3) = (var.clone(), var.clone(), var.clone());
+            let conn = conn.clone();
+            let tpl = uri_template.clone();
+            let on_input = move |ev| {
+                let value = event_target_value(&ev);
+                values.update(|m| {
+                    m.insert(v1.clone(), value.clone());
+                });
+                let Some(client) = conn.client.get_value() else { return };
+                let (var, tpl) = (v1.clone(), tpl.clone());
+                leptos::task::spawn_local(async move {
+                    let reference = json!({"type": "ref/resource", "uri": tpl});
+                    if let Ok(c) = client.complete(reference, &var, &value).await {
+                        suggestions.update(|s| {
+                            s.insert(var, c.values);
+                        });
+                    }
+                });
+            };
+            view! {
+                <label for=id.clone()>{var.clone()}</label>
+                <input id=id.clone() list=list.clone() prop:value=move || values.with(|m| m.get(&v2).cloned().unwrap_or_default()) on:input=on_input />
+                <datalist id=list>{move || suggestions.with(|s| s.get(&v3).cloned().unwrap_or_default()).into_iter().map(|o| view! { <option value=o></option> }).collect_view()}</datalist>
+            }
+        })
+        .collect_view();
+    view! {
+        <form class="template" on:submit=move |ev: leptos::ev::SubmitEvent| { ev.prevent_default(); on_read.run(expanded()); }>
+            <h4>{template.title.clone().unwrap_or(template.name.clone())}</h4>
+            <p class="uri">{template.uri_template.clone()}</p>
+            {inputs}
+            <p class="uri">{expanded2}</p>
+            <button type="submit">"Read"</button>
+        </form>
+    }
+}
+
+/// The contents of a read resource.
+#[component]
+fn ContentsView(result: ReadResourceResult) -> impl IntoView {
+    view! {
+        <section class="contents" aria-live="polite">
+            {result.contents.into_iter().map(|c| {
+                let mime = c.mime_type.clone().unwrap_or_else(|| "application/octet-stream".into());
+                let blob_view = c.blob.clone().map(|b| {
+                    let image = safe_data_url(&mime, &b, PREVIEW_IMAGES);
+                    let (name, m2, b2) = (c.uri.rsplit('/').next().unwrap_or("resource").to_string(), mime.clone(), b.clone());
+                    view! {
+                        {image.map(|src| view! { <img class="preview" src=src alt="resource preview" /> })}
+                        <p>{format!("{} bytes (base64)", b.len())}</p>
+                        <button class="download" on:click=move |_| download_base64(&name, &m2, &b2)>"Download"</button>
+                    }
+                });
+                view! {
+                    <article class="resource-contents">
+                        <p class="uri">{c.uri.clone()} " · " {mime.clone()}</p>
+                        {c.text.clone().map(|t| view! { <pre class="resource-text">{t}</pre> })}
+                        {blob_view}
+                    </article>
+                }
+            }).collect_view()}
+        </section>
+    }
+}
