@@ -261,18 +261,20 @@ impl Client {
         }
     }
 
-    /// Sets the minimum log level (legacy: `logging/setLevel`; modern: sent with every request
-    /// from now on, which needs a reconnect of the session configuration).
+    /// Sets the minimum log level: sent in every later request's `_meta` (modern), and with
+    /// `logging/setLevel` (legacy).
     pub async fn set_log_level(&self, level: LoggingLevel) -> Result<(), ClientError> {
-        match self.server().map(|d| d.era) {
-            Some(Era::Legacy) => {
-                self.request("logging/setLevel", Some(json!({ "level": level }))).await?;
-                Ok(())
-            }
-            _ => Err(ClientError::UnexpectedResult(
-                "modern servers take the log level per request: set ClientOptions::log_level".into(),
-            )),
+        self.inner.session.borrow_mut().set_log_level(Some(level));
+        if self.server().map(|d| d.era) == Some(Era::Legacy) {
+            self.request("logging/setLevel", Some(json!({ "level": level }))).await?;
         }
+        Ok(())
+    }
+
+    /// Sends a notification (e.g. `notifications/roots/list_changed`).
+    pub fn notify(&self, method: &str, params: Option<Value>) {
+        self.inner.session.borrow_mut().notify(method, params);
+        self.inner.drive();
     }
 
     /// Checks the server is alive.

@@ -106,6 +106,53 @@ test('answers an elicitation with a form built from the requested schema', async
   await page.locator('.result', { hasText: 'Grace Hopper' }).waitFor({ timeout: 10_000 });
 });
 
+test('checks structured content against the output schema', async () => {
+  await openTool('get-structured-content');
+  await page.locator('#arg-location').selectOption('Chicago');
+  await page.locator('button.run').click();
+  await page.locator('.verdict.valid').waitFor({ timeout: 10_000 });
+  assert.match(await page.locator('.result pre.structured').innerText(), /"temperature"/);
+});
+
+test('keeps a call history that can be run again', async () => {
+  const entries = page.locator('.history-list li');
+  assert.ok((await entries.count()) >= 3);
+  const echo = page.locator('.history-list li', { hasText: 'echo' }).first();
+  await echo.locator('button.rerun').click();
+  await page.locator('.history .result', { hasText: 'Echo: hello <b>world</b>' }).waitFor({ timeout: 10_000 });
+});
+
+test('offers editable roots and a log level, and shows server log messages', async () => {
+  await page.locator('#tab-settings').click();
+  await page.locator('#roots').fill('file:///tmp/demo-root');
+  await page.locator('button.save-roots').click();
+  await page.locator('#log-level').selectOption('debug');
+  await page.locator('.settings-status', { hasText: 'log level: debug' }).waitFor({ timeout: 10_000 });
+  await page.locator('#tab-tools').click();
+  await openTool('get-roots-list');
+  await page.locator('button.run').click();
+  await page.locator('.runner .result', { hasText: 'file:///tmp/demo-root' }).waitFor({ timeout: 10_000 });
+  await openTool('toggle-simulated-logging');
+  await page.locator('button.run').click();
+  await page.locator('.runner .result').waitFor({ timeout: 10_000 });
+  await page.locator('#tab-logs').click();
+  await page.locator('ul.notifications li', { hasText: /\[(Debug|Info|Notice|Warning|Error|Critical|Alert|Emergency)\]/ }).first().waitFor({ timeout: 15_000 });
+  await page.locator('#tab-tools').click();
+  await openTool('toggle-simulated-logging');
+  await page.locator('button.run').click();
+});
+
+test('imports servers from an mcpServers config', async () => {
+  await page.locator('.saved summary').click();
+  await page.locator('#import-servers').fill(JSON.stringify({ mcpServers: {
+    demo: { type: 'http', url: everything.url },
+    local: { command: 'npx', args: ['some-server'] },
+  } }));
+  await page.locator('button.import-servers').click();
+  assert.match(await page.locator('.import-message').innerText(), /imported 1 servers; skipped 1 .*local/);
+  assert.equal(await page.locator('.saved-list button.connect-saved', { hasText: 'demo' }).count(), 1);
+});
+
 test('reads a resource and a template', async () => {
   await page.locator('#tab-resources').click();
   await page.locator('button.read-resource').first().waitFor({ timeout: 10_000 });

@@ -11,7 +11,19 @@ pub fn App() -> impl IntoView {
     let connections = RwSignal::new(Vec::<Connection>::new());
     let selected = RwSignal::new(None::<u32>);
     let next_id = StoredValue::new(1u32);
+    let saved_servers = RwSignal::new(crate::saved::load());
     let open = Callback::new(move |req: ConnectRequest| {
+        saved_servers.update(|s| {
+            if !s.iter().any(|x| x.url == req.url) {
+                s.push(crate::saved::SavedServer {
+                    name: req.url.clone(),
+                    url: req.url.clone(),
+                    transport: crate::components::connect_form::transport_value(req.transport).into(),
+                    headers: req.headers.clone(),
+                });
+                crate::saved::store(s);
+            }
+        });
         let id = next_id.get_value();
         next_id.set_value(id + 1);
         let conn = Connection::open(id, req);
@@ -30,6 +42,7 @@ pub fn App() -> impl IntoView {
         <header class="topbar"><h1>"MCP browser client"</h1></header>
         <main class="main">
             <ConnectForm initial_url=link.url.unwrap_or_default() initial_transport=link.transport on_connect=open />
+            <crate::components::saved_servers::SavedServers servers=saved_servers on_connect=open />
             <nav class="connections" aria-label="Connections">
                 <For each=move || connections.get() key=|c| c.id let:conn>
                     {

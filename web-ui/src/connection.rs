@@ -50,6 +50,17 @@ pub struct WireLine {
     pub message: Value,
 }
 
+/// One past tool call.
+#[derive(Clone, Debug, PartialEq)]
+pub struct HistoryEntry {
+    /// Tool name.
+    pub tool: String,
+    /// The arguments sent.
+    pub arguments: Value,
+    /// "ok", "tool error", or the failure.
+    pub summary: String,
+}
+
 /// A server the person connected to.
 #[derive(Clone)]
 pub struct Connection {
@@ -69,6 +80,10 @@ pub struct Connection {
     pub log: RwSignal<Vec<String>>,
     /// Every JSON-RPC message.
     pub wire: RwSignal<Vec<WireLine>>,
+    /// Past tool calls, oldest first.
+    pub history: RwSignal<Vec<HistoryEntry>>,
+    /// Roots offered to the server (`file://` URIs).
+    pub roots: RwSignal<Vec<String>>,
     /// Open questions from the server.
     pub asks: RwSignal<Vec<Ask>, LocalStorage>,
     /// The client, once created.
@@ -101,6 +116,8 @@ impl Connection {
             log: RwSignal::new(Vec::new()),
             wire: RwSignal::new(Vec::new()),
             asks: RwSignal::new_local(Vec::new()),
+            history: RwSignal::new(Vec::new()),
+            roots: RwSignal::new(Vec::new()),
             client: StoredValue::new_local(None),
         };
         let mut o = ClientOptions::new(req.url.clone());
@@ -145,6 +162,7 @@ impl Connection {
 
     fn handlers(&self) -> Handlers {
         let asks = self.asks;
+        let roots = self.roots;
         let next = Rc::new(RefCell::new(0u32));
         let ask = move |kind: AskKind| {
             let (tx, rx) = oneshot::channel();
@@ -166,7 +184,10 @@ impl Connection {
         Handlers {
             sampling: Some(Rc::new(move |p: CreateMessageParams| a1(AskKind::Sampling(p)).boxed_local())),
             elicitation: Some(Rc::new(move |p: ElicitParams| a2(AskKind::Elicitation(p)).boxed_local())),
-            roots: Some(Rc::new(|| async { Ok(json!({"roots": []})) }.boxed_local())),
+            roots: Some(Rc::new(move || {
+                let list: Vec<Value> = roots.get_untracked().into_iter().map(|uri| json!({ "uri": uri })).collect();
+                async move { Ok(json!({ "roots": list })) }.boxed_local()
+            })),
         }
     }
 }

@@ -5,6 +5,8 @@ mod components;
 mod connection;
 mod deep_link;
 mod doctor;
+mod saved;
+mod schema_check;
 mod schema_form;
 mod uri_template;
 

@@ -261,6 +261,12 @@ impl Session {
         self.config.extra_headers = headers;
     }
 
+    /// Changes the minimum log level asked of a modern server on every later request (for a
+    /// legacy server, send `logging/setLevel` as well).
+    pub fn set_log_level(&mut self, level: Option<crate::types::LoggingLevel>) {
+        self.config.log_level = level;
+    }
+
     /// The connection state.
     pub fn state(&self) -> ConnectionState {
         match self.phase {

@@ -23,6 +23,16 @@ pub fn parse_transport(v: &str) -> Transport {
     }
 }
 
+/// The form value of a transport.
+pub fn transport_value(t: Transport) -> &'static str {
+    match t {
+        Transport::StreamableHttp => "streamable",
+        Transport::HttpSse => "sse",
+        Transport::WebSocket => "websocket",
+        Transport::Auto => "auto",
+    }
+}
+
 /// The connect form; calls `on_connect` with what was entered.
 #[component]
 pub fn ConnectForm(initial_url: String, initial_transport: String, on_connect: Callback<ConnectRequest>) -> impl IntoView {

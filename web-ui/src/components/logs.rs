@@ -15,9 +15,14 @@ pub fn export_wire(lines: &[WireLine]) -> String {
 
 /// Offers `text` as a file download.
 fn download(name: &str, text: &str) {
+    download_text(name, "application/x-ndjson", text);
+}
+
+/// Offers `text` of a MIME type as a file download.
+pub fn download_text(name: &str, mime: &str, text: &str) {
     let parts = js_sys::Array::of1(&text.into());
     let opts = web_sys::BlobPropertyBag::new();
-    opts.set_type("application/x-ndjson");
+    opts.set_type(mime);
     let Ok(blob) = web_sys::Blob::new_with_str_sequence_and_options(&parts, &opts) else { return };
     download_blob(name, &blob);
 }

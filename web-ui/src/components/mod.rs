@@ -2,10 +2,13 @@
 
 pub mod asks;
 pub mod connect_form;
+pub mod history;
 pub mod logs;
 pub mod prompts;
 pub mod resources;
+pub mod saved_servers;
 pub mod result_view;
 pub mod server_view;
+pub mod settings;
 pub mod tool_runner;
 pub mod tools;

@@ -63,16 +63,29 @@ pub fn ContentView(block: ContentBlock) -> impl IntoView {
     }
 }
 
-/// A whole tool result, with `isError` marked and `structuredContent` as formatted JSON.
+/// A whole tool result, with `isError` marked and `structuredContent` as formatted JSON,
+/// checked against the tool's `outputSchema` when it has one.
 #[component]
-pub fn ResultView(result: CallToolResult) -> impl IntoView {
+pub fn ResultView(result: CallToolResult, #[prop(default = None)] output_schema: Option<serde_json::Value>) -> impl IntoView {
+    use crate::schema_check::{check, Verdict};
     let is_error = result.is_error.unwrap_or(false);
+    let verdict = match (&result.structured_content, &output_schema) {
+        (Some(content), Some(schema)) => Some(check(schema, content)),
+        (None, Some(_)) if !is_error => Some(Verdict::Invalid("the tool declares an output schema but returned no structured content".into())),
+        _ => None,
+    };
+    let verdict_view = verdict.map(|v| match v {
+        Verdict::Valid => view! { <p class="verdict valid">"✓ matches the tool's output schema"</p> }.into_any(),
+        Verdict::Invalid(m) => view! { <p class="verdict invalid" role="alert">"✗ does not match the tool's output schema: " {m}</p> }.into_any(),
+        Verdict::NotChecked(m) => view! { <p class="verdict unchecked">"Output schema not checked: " {m}</p> }.into_any(),
+    });
     let structured = result.structured_content.as_ref().map(|s| serde_json::to_string_pretty(s).unwrap_or_default());
     view! {
         <section class="result" class:error=is_error aria-live="polite">
             {is_error.then(|| view! { <p class="badge error">"The tool reported an error"</p> })}
             {result.content.into_iter().map(|b| view! { <ContentView block=b /> }).collect_view()}
             {structured.map(|s| view! { <h4>"Structured content"</h4><pre class="structured">{s}</pre> })}
+            {verdict_view}
         </section>
     }
 }

@@ -1,6 +1,6 @@
 //! One connected server: its state, what it says about itself, its questions, tools and logs.
 
-use crate::components::{asks::AsksPanel, logs::LogsPanel, prompts::PromptsPanel, resources::ResourcesPanel, tools::ToolsPanel};
+use crate::components::{asks::AsksPanel, history::HistoryPanel, logs::LogsPanel, prompts::PromptsPanel, resources::ResourcesPanel, settings::SettingsPanel, tools::ToolsPanel};
 use crate::connection::Connection;
 use client_browser::client_core::session::ConnectionState;
 use leptos::prelude::*;
@@ -51,6 +51,7 @@ enum Tab {
     Resources,
     Prompts,
     Logs,
+    Settings,
 }
 
 #[component]
@@ -68,16 +69,18 @@ fn Tabs(conn: Connection) -> impl IntoView {
             {button(Tab::Resources, "Resources")}
             {button(Tab::Prompts, "Prompts")}
             {button(Tab::Logs, "Logs")}
+            {button(Tab::Settings, "Settings")}
         </div>
         <div role="tabpanel">
             {move || {
                 // Wait for the handshake before listing anything.
                 details.get()?;
                 Some(match tab.get() {
-                    Tab::Tools => view! { <ToolsPanel conn=conn.clone() /> }.into_any(),
+                    Tab::Tools => view! { <ToolsPanel conn=conn.clone() /><HistoryPanel conn=conn.clone() /> }.into_any(),
                     Tab::Resources => view! { <ResourcesPanel conn=conn.clone() /> }.into_any(),
                     Tab::Prompts => view! { <PromptsPanel conn=conn.clone() /> }.into_any(),
                     Tab::Logs => view! { <LogsPanel conn=conn.clone() /> }.into_any(),
+                    Tab::Settings => view! { <SettingsPanel conn=conn.clone() /> }.into_any(),
                 })
             }}
         </div>

@@ -23,6 +23,8 @@ pub fn ToolRunner(conn: Connection, tool: Tool) -> impl IntoView {
     let progress = RwSignal::new(None::<(f64, Option<f64>, Option<String>)>);
     let result = RwSignal::new(None::<Result<CallToolResult, String>>);
     let name = tool.name.clone();
+    let output_schema = tool.output_schema.clone();
+    let history = conn.history;
     let fields_for_run = fields.clone();
     let conn_run = conn.clone();
     let run = move |_| {
@@ -53,16 +55,24 @@ pub fn ToolRunner(conn: Connection, tool: Tool) -> impl IntoView {
             })),
             ..Default::default()
         };
-        let call = client.start_tool_call(&name, args, opts);
+        let call = client.start_tool_call(&name, args.clone(), opts);
         running.set(Some(call.handle));
+        let name = name.clone();
         leptos::task::spawn_local(async move {
             let r = call.await;
             running.set(None);
-            result.set(Some(match r {
+            let outcome = match r {
                 Ok(McpResult::CallTool(c)) => Ok(c),
                 Ok(other) => Err(format!("unexpected result: {other:?}")),
                 Err(e) => Err(crate::doctor::explain(&e)),
-            }));
+            };
+            let summary = match &outcome {
+                Ok(c) if c.is_error == Some(true) => "tool error".to_string(),
+                Ok(_) => "ok".to_string(),
+                Err(e) => e.clone(),
+            };
+            history.update(|h| h.push(crate::connection::HistoryEntry { tool: name, arguments: args, summary }));
+            result.set(Some(outcome));
         });
     };
     let conn_cancel = conn.clone();
@@ -94,7 +104,7 @@ pub fn ToolRunner(conn: Connection, tool: Tool) -> impl IntoView {
                 </div>
             })}
             {move || result.get().map(|r| match r {
-                Ok(c) => view! { <ResultView result=c /> }.into_any(),
+                Ok(c) => view! { <ResultView result=c output_schema=output_schema.clone() /> }.into_any(),
                 Err(e) => view! { <p class="call-error" role="alert">{e}</p> }.into_any(),
             })}
         </article>

@@ -1,0 +1,47 @@
+//! The call history of a server, each call re-runnable.
+
+use crate::components::result_view::ResultView;
+use crate::connection::Connection;
+use client_browser::client_core::session::McpResult;
+use client_browser::client_core::types::CallToolResult;
+use leptos::prelude::*;
+
+/// Past calls, newest first.
+#[component]
+pub fn HistoryPanel(conn: Connection) -> impl IntoView {
+    let history = conn.history;
+    let rerun = RwSignal::new(None::<Result<CallToolResult, String>>);
+    view! {
+        <section class="history" aria-label="Call history">
+            <h3>"History"</h3>
+            <ol class="history-list">
+                {move || history.get().into_iter().enumerate().rev().map(|(i, h)| {
+                    let conn = conn.clone();
+                    let (tool, args) = (h.tool.clone(), h.arguments.clone());
+                    let run_again = move |_| {
+                        let Some(client) = conn.client.get_value() else { return };
+                        let (tool, args) = (tool.clone(), args.clone());
+                        leptos::task::spawn_local(async move {
+                            let r = client.start_tool_call(&tool, args, Default::default()).await;
+                            rerun.set(Some(match r {
+                                Ok(McpResult::CallTool(c)) => Ok(c),
+                                Ok(other) => Err(format!("unexpected result: {other:?}")),
+                                Err(e) => Err(crate::doctor::explain(&e)),
+                            }));
+                        });
+                    };
+                    view! {
+                        <li data-index=i>
+                            <code>{h.tool.clone()} " " {h.arguments.to_string()}</code> " → " {h.summary.clone()}
+                            <button class="rerun" on:click=run_again>"Run again"</button>
+                        </li>
+                    }
+                }).collect_view()}
+            </ol>
+            {move || rerun.get().map(|r| match r {
+                Ok(c) => view! { <ResultView result=c /> }.into_any(),
+                Err(e) => view! { <p class="call-error">{e}</p> }.into_any(),
+            })}
+        </section>
+    }
+}

@@ -1,0 +1,62 @@
+//! The saved servers: connect with one click, remove, export and import.
+
+use crate::connection::ConnectRequest;
+use crate::saved::{self, SavedServer};
+use leptos::prelude::*;
+
+/// Saved servers list with import and export.
+#[component]
+pub fn SavedServers(servers: RwSignal<Vec<SavedServer>>, on_connect: Callback<ConnectRequest>) -> impl IntoView {
+    let import_text = RwSignal::new(String::new());
+    let message = RwSignal::new(None::<String>);
+    let import = move |_| match saved::import(&import_text.get_untracked()) {
+        Ok((new, skipped)) => {
+            let n = new.len();
+            servers.update(|s| {
+                for x in new {
+                    s.retain(|y| y.name != x.name);
+                    s.push(x);
+                }
+                saved::store(s);
+            });
+            message.set(Some(if skipped.is_empty() {
+                format!("imported {n} servers")
+            } else {
+                format!("imported {n} servers; skipped {} that a browser cannot run: {}", skipped.len(), skipped.join(", "))
+            }));
+        }
+        Err(e) => message.set(Some(e)),
+    };
+    view! {
+        <details class="saved">
+            <summary>{move || format!("Saved servers ({})", servers.with(Vec::len))}</summary>
+            <ul class="saved-list">
+                <For each=move || servers.get() key=|s| s.name.clone() let:s>
+                    {
+                        let (s1, name) = (s.clone(), s.name.clone());
+                        view! {
+                            <li>
+                                <button class="connect-saved" on:click=move |_| on_connect.run(ConnectRequest {
+                                    url: s1.url.clone(),
+                                    transport: crate::components::connect_form::parse_transport(&s1.transport),
+                                    headers: s1.headers.clone(),
+                                    bearer: None,
+                                })>{s.name.clone()}</button>
+                                <span class="uri">{s.url.clone()}</span>
+                                <button class="remove" aria-label=format!("Remove {}", s.name) on:click=move |_| servers.update(|l| {
+                                    l.retain(|x| x.name != name);
+                                    saved::store(l);
+                                })>"Remove"</button>
+                            </li>
+                        }
+                    }
+                </For>
+            </ul>
+            <button class="export-servers" on:click=move |_| crate::components::logs::download_text("mcp-servers.json", "application/json", &saved::export(&servers.get_untracked()))>"Export"</button>
+            <label for="import-servers">"Import (paste a config with \"mcpServers\")"</label>
+            <textarea id="import-servers" rows="4" prop:value=import_text on:input=move |ev| import_text.set(event_target_value(&ev))></textarea>
+            <button class="import-servers" on:click=import>"Import"</button>
+            {move || message.get().map(|m| view! { <p class="import-message" role="status">{m}</p> })}
+        </details>
+    }
+}

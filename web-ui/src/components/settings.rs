@@ -1,0 +1,57 @@
+//! Per-server settings: the log level asked of the server, and the roots offered to it.
+
+use crate::connection::Connection;
+use client_browser::client_core::types::LoggingLevel;
+use leptos::prelude::*;
+
+const LEVELS: &[(&str, LoggingLevel)] = &[
+    ("debug", LoggingLevel::Debug),
+    ("info", LoggingLevel::Info),
+    ("notice", LoggingLevel::Notice),
+    ("warning", LoggingLevel::Warning),
+    ("error", LoggingLevel::Error),
+    ("critical", LoggingLevel::Critical),
+    ("alert", LoggingLevel::Alert),
+    ("emergency", LoggingLevel::Emergency),
+];
+
+/// The settings tab.
+#[component]
+pub fn SettingsPanel(conn: Connection) -> impl IntoView {
+    let status = RwSignal::new(None::<String>);
+    let c1 = conn.clone();
+    let set_level = move |ev| {
+        let value = event_target_value(&ev);
+        let Some(level) = LEVELS.iter().find(|(n, _)| *n == value).map(|(_, l)| *l) else { return };
+        let Some(client) = c1.client.get_value() else { return };
+        leptos::task::spawn_local(async move {
+            status.set(Some(match client.set_log_level(level).await {
+                Ok(()) => format!("log level: {value}"),
+                Err(e) => format!("could not set the log level: {e}"),
+            }));
+        });
+    };
+    let roots_text = RwSignal::new(conn.roots.get_untracked().join("\n"));
+    let c2 = conn.clone();
+    let save_roots = move |_| {
+        let list: Vec<String> = roots_text.get_untracked().lines().map(str::trim).filter(|l| !l.is_empty()).map(String::from).collect();
+        c2.roots.set(list);
+        if let Some(client) = c2.client.get_value() {
+            client.notify("notifications/roots/list_changed", None);
+        }
+        status.set(Some("roots updated".into()));
+    };
+    view! {
+        <section class="settings" aria-label="Settings">
+            <label for="log-level">"Log level asked of the server"</label>
+            <select id="log-level" on:change=set_level>
+                <option value="">"—"</option>
+                {LEVELS.iter().map(|(n, _)| view! { <option value=*n>{*n}</option> }).collect_view()}
+            </select>
+            <label for="roots">"Roots offered to the server (one file:// URI per line)"</label>
+            <textarea id="roots" rows="3" prop:value=roots_text on:input=move |ev| roots_text.set(event_target_value(&ev))></textarea>
+            <button class="save-roots" on:click=save_roots>"Save roots"</button>
+            {move || status.get().map(|s| view! { <p role="status" class="settings-status">{s}</p> })}
+        </section>
+    }
+}
