@@ -147,8 +147,8 @@ impl Inner {
                 self.emit(ClientEvent::Warning(format!("tool {name:?} was left out: {reason}")))
             }
             Event::Warning(w) => self.emit(ClientEvent::Warning(w)),
-            Event::Wire { direction, message, .. } => {
-                self.emit(ClientEvent::Wire { sent: direction == Direction::Sent, message })
+            Event::Wire { direction, message, status, headers, .. } => {
+                self.emit(ClientEvent::Wire { sent: direction == Direction::Sent, status, headers, message })
             }
             Event::Closed => self.emit(ClientEvent::State(ConnectionState::Closed)),
         }

@@ -59,6 +59,10 @@ pub enum ClientEvent {
     Wire {
         /// True when sent by the client.
         sent: bool,
+        /// HTTP status of the response that carried a received message.
+        status: Option<u16>,
+        /// HTTP headers of the request or response (those the browser exposes).
+        headers: Vec<(String, String)>,
         /// The message.
         message: Value,
     },

@@ -106,6 +106,18 @@ test('answers an elicitation with a form built from the requested schema', async
   await page.locator('.result', { hasText: 'Grace Hopper' }).waitFor({ timeout: 10_000 });
 });
 
+test('shows a URL elicitation in full, asks consent, and lets the person decline', async () => {
+  await openTool('trigger-url-elicitation');
+  await page.locator('#arg-url').fill('https://example.com/consent?step=1');
+  await page.locator('button.run').click();
+  const ask = page.locator('.ask.url');
+  await ask.waitFor({ timeout: 10_000 });
+  assert.equal(await ask.locator('.full-url').innerText(), 'https://example.com/consent?step=1');
+  assert.equal(await ask.locator('a.open').getAttribute('rel'), 'noopener noreferrer');
+  await ask.locator('button.decline').click();
+  await page.locator('.runner .result', { hasText: 'declined' }).waitFor({ timeout: 10_000 });
+});
+
 test('checks structured content against the output schema', async () => {
   await openTool('get-structured-content');
   await page.locator('#arg-location').selectOption('Chicago');
@@ -181,7 +193,11 @@ test('logs every message on the wire and exports it', async () => {
   await waitFor(async () => (await page.locator('ol.wire li').count()) < lines, 5_000, 'filtered');
   const [download] = await Promise.all([page.waitForEvent('download'), page.locator('button.export').click()]);
   const file = await download.path();
-  const first = JSON.parse(fs.readFileSync(file, 'utf8').split('\n')[0]);
-  assert.equal(first.direction, 'sent');
-  assert.equal(first.message.jsonrpc, '2.0');
+  const lines2 = fs.readFileSync(file, 'utf8').split('\n').map((l) => JSON.parse(l));
+  assert.equal(lines2[0].direction, 'sent');
+  assert.equal(lines2[0].message.jsonrpc, '2.0');
+  assert.equal(lines2[0].headers['Content-Type'], 'application/json');
+  const received = lines2.find((l) => l.direction === 'received');
+  assert.equal(received.status, 200);
+  assert.ok(Object.keys(received.headers).some((h) => h.toLowerCase() === 'content-type'));
 });

@@ -192,6 +192,10 @@ def greeting() -> str:
     return "hello from the modern server"
 
 
+for _n in range(int(os.environ.get("MANY_TOOLS", "0"))):
+    server.add_tool(lambda: "ok", name=f"tool-{_n}", description=f"Generated tool number {_n}")
+
+
 def _static(n: int):
     def read() -> str:
         return f"static resource {n}"

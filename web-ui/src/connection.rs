@@ -46,6 +46,10 @@ impl Ask {
 pub struct WireLine {
     /// Sent by us.
     pub sent: bool,
+    /// HTTP status of the response that carried it.
+    pub status: Option<u16>,
+    /// HTTP headers of the request or response.
+    pub headers: Vec<(String, String)>,
     /// The JSON-RPC message.
     pub message: Value,
 }
@@ -134,7 +138,9 @@ impl Connection {
             ClientEvent::State(s) => state.set(*s),
             ClientEvent::Notification(n) => log.update(|l| l.push(describe(n))),
             ClientEvent::Warning(w) => log.update(|l| l.push(format!("warning: {w}"))),
-            ClientEvent::Wire { sent, message } => wire.update(|w| w.push(WireLine { sent: *sent, message: message.clone() })),
+            ClientEvent::Wire { sent, status, headers, message } => wire.update(|w| {
+                w.push(WireLine { sent: *sent, status: *status, headers: headers.clone(), message: message.clone() })
+            }),
             ClientEvent::Progress(..) => {}
         });
         conn.client.set_value(Some(client.clone()));

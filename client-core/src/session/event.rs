@@ -132,6 +132,11 @@ pub enum Event {
         direction: Direction,
         /// The HTTP exchange, if any.
         transmit: Option<TransmitId>,
+        /// HTTP status of the response that carried a received message.
+        status: Option<u16>,
+        /// HTTP headers of the request (sent) or of the response (received), as far as the
+        /// browser exposes them.
+        headers: alloc::vec::Vec<(String, String)>,
         /// The message.
         message: Value,
     },

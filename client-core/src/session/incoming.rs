@@ -206,6 +206,9 @@ impl Session {
                     }
                     (Some(f), _) => self.finish(key, Err(RequestError::Transport(f)), Some(now)),
                     (None, Body::Json(bytes)) => {
+                        if self.config.wire_log {
+                            self.ended_head = ex.head.clone().map(|h| (tid, h));
+                        }
                         match Message::decode_batch(bytes, self.config.max_message_bytes) {
                             Ok(msgs) => {
                                 for m in msgs {
@@ -383,7 +386,11 @@ impl Session {
     /// One JSON-RPC message from the server, from whichever stream or body carried it.
     pub(super) fn on_message(&mut self, msg: Message, from: Option<TransmitId>, now: Instant) {
         if self.config.wire_log {
-            self.emit(Event::Wire { direction: Direction::Received, transmit: from, message: msg.to_value() });
+            let head = from.and_then(|t| {
+                self.exchanges.get(&t).and_then(|e| e.head.clone()).or_else(|| self.ended_head.as_ref().filter(|(id, _)| *id == t).map(|(_, h)| h.clone()))
+            });
+            let (status, headers) = head.map_or((None, Vec::new()), |h| (Some(h.status), h.headers));
+            self.emit(Event::Wire { direction: Direction::Received, transmit: from, status, headers, message: msg.to_value() });
         }
         match msg {
             Message::Response(Response { id: Some(id), outcome }) => {

@@ -209,6 +209,8 @@ pub struct Session {
     tried_http_sse: bool,
     /// `Mcp-Session-Id` of the `initialize` response, until the result is accepted.
     pending_session_id: Option<String>,
+    /// The head of the exchange whose JSON body is being dispatched (for the wire log).
+    ended_head: Option<(TransmitId, ResponseHead)>,
 }
 
 impl Session {
@@ -248,6 +250,7 @@ impl Session {
             probed: false,
             tried_http_sse: false,
             pending_session_id: None,
+            ended_head: None,
         }
     }
 
@@ -567,7 +570,15 @@ impl Session {
 
     fn wire_out(&mut self, msg: &Message, transmit: Option<TransmitId>) {
         if self.config.wire_log {
-            self.emit(Event::Wire { direction: Direction::Sent, transmit, message: msg.to_value() });
+            let headers = transmit
+                .and_then(|t| {
+                    self.out.iter().rev().find_map(|o| match o {
+                        Output::Http(r) if r.id == t => Some(r.headers.clone()),
+                        _ => None,
+                    })
+                })
+                .unwrap_or_default();
+            self.emit(Event::Wire { direction: Direction::Sent, transmit, status: None, headers, message: msg.to_value() });
         }
     }
 

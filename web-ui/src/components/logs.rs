@@ -8,9 +8,23 @@ use leptos::prelude::*;
 pub fn export_wire(lines: &[WireLine]) -> String {
     lines
         .iter()
-        .map(|l| serde_json::json!({"direction": if l.sent { "sent" } else { "received" }, "message": l.message}).to_string())
+        .map(|l| {
+            let headers: serde_json::Map<String, serde_json::Value> =
+                l.headers.iter().map(|(k, v)| (k.clone(), serde_json::Value::String(redact(k, v)))).collect();
+            serde_json::json!({"direction": if l.sent { "sent" } else { "received" }, "status": l.status, "headers": headers, "message": l.message}).to_string()
+        })
         .collect::<Vec<_>>()
         .join("\n")
+}
+
+/// Hides credentials in logged headers.
+pub fn redact(name: &str, value: &str) -> String {
+    if name.eq_ignore_ascii_case("authorization") || name.eq_ignore_ascii_case("cookie") {
+        let scheme = value.split_whitespace().next().unwrap_or("");
+        format!("{scheme} [redacted]")
+    } else {
+        value.to_string()
+    }
 }
 
 /// Offers `text` as a file download.
@@ -52,8 +66,15 @@ pub fn LogsPanel(conn: Connection) -> impl IntoView {
             w.iter()
                 .rev()
                 .take(500)
-                .map(|l| (l.sent, l.message.to_string()))
-                .filter(|(_, m)| f.is_empty() || m.to_lowercase().contains(&f))
+                .map(|l| {
+                    let http = match (l.status, l.headers.is_empty()) {
+                        (Some(s), _) => format!("HTTP {s} "),
+                        _ => String::new(),
+                    };
+                    let headers = l.headers.iter().map(|(k, v)| format!("{k}: {}", redact(k, v))).collect::<Vec<_>>().join("\n");
+                    (l.sent, l.message.to_string(), http, headers)
+                })
+                .filter(|(_, m, _, _)| f.is_empty() || m.to_lowercase().contains(&f))
                 .collect::<Vec<_>>()
         })
     };
@@ -65,8 +86,13 @@ pub fn LogsPanel(conn: Connection) -> impl IntoView {
             <label for="wire-filter">"Filter"</label>
             <input id="wire-filter" type="search" prop:value=filter on:input=move |ev| filter.set(event_target_value(&ev)) />
             <button class="export" on:click=move |_| download("mcp-wire-log.jsonl", &wire.with(|w| export_wire(w)))>"Export"</button>
-            <ol class="wire">{move || shown().into_iter().map(|(sent, m)| view! {
-                <li class:sent=sent><span class="dir">{if sent { "→" } else { "←" }}</span><code>{m}</code></li>
+            <ol class="wire">{move || shown().into_iter().map(|(sent, m, http, headers)| view! {
+                <li class:sent=sent>
+                    <span class="dir">{if sent { "→" } else { "←" }}</span>
+                    <span class="http">{http}</span>
+                    <code>{m}</code>
+                    {(!headers.is_empty()).then(|| view! { <details class="headers"><summary>"headers"</summary><pre>{headers}</pre></details> })}
+                </li>
             }).collect_view()}</ol>
         </section>
     }

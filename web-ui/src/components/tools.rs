@@ -36,6 +36,23 @@ pub fn hint_labels(tool: &Tool) -> Vec<&'static str> {
     out
 }
 
+/// The first icon of a tool that can be shown without a network request: a `data:` URI of an
+/// allowed raster image type. Remote icons are not loaded (they would tell a third party who
+/// is looking at the tool list).
+pub fn inline_icon(tool: &Tool) -> Option<String> {
+    tool.icons.as_ref()?.iter().find_map(|i| {
+        let lower = i.src.to_ascii_lowercase();
+        ["data:image/png;base64,", "data:image/jpeg;base64,", "data:image/gif;base64,", "data:image/webp;base64,"]
+            .iter()
+            .any(|p| lower.starts_with(p))
+            .then(|| i.src.clone())
+            .filter(|s| !s.contains(['"', '\'', '<', '>', ' ']))
+    })
+}
+
+/// Most tools rendered at once; the search narrows the rest.
+const SHOWN: usize = 500;
+
 /// Tools of one connection.
 #[component]
 pub fn ToolsPanel(conn: Connection) -> impl IntoView {
@@ -44,7 +61,7 @@ pub fn ToolsPanel(conn: Connection) -> impl IntoView {
     let tools = conn.tools;
     let shown = move || {
         let q = query.get();
-        tools.with(|t| t.iter().filter(|tool| matches(tool, &q)).take(500).cloned().collect::<Vec<_>>())
+        tools.with(|t| t.iter().filter(|tool| matches(tool, &q)).take(SHOWN).cloned().collect::<Vec<_>>())
     };
     let current = move || {
         let name = selected.get()?;
@@ -56,6 +73,11 @@ pub fn ToolsPanel(conn: Connection) -> impl IntoView {
                 <label for="tool-search">"Search tools"</label>
                 <input id="tool-search" type="search" prop:value=query on:input=move |ev| query.set(event_target_value(&ev)) />
                 <p class="count">{move || format!("{} tools", tools.with(Vec::len))}</p>
+                {move || {
+                    let q = query.get();
+                    let n = tools.with(|t| t.iter().filter(|tool| matches(tool, &q)).count());
+                    (n > SHOWN).then(|| view! { <p class="more" role="status">{format!("showing {SHOWN} of {n}: refine the search")}</p> })
+                }}
                 <ul role="listbox" aria-label="Tool list">
                     <For each=shown key=|t| t.name.clone() let:tool>
                         {
@@ -65,6 +87,7 @@ pub fn ToolsPanel(conn: Connection) -> impl IntoView {
                             view! {
                                 <li role="option" aria-selected=move || is_sel().to_string()>
                                     <button class="tool" data-tool=name.clone() on:click=move |_| selected.set(Some(name.clone()))>
+                                        {inline_icon(&tool).map(|src| view! { <img class="icon" src=src alt="" width="16" height="16" /> })}
                                         <span class="name">{tool.title.clone().unwrap_or_else(|| tool.name.clone())}</span>
                                         {hint_labels(&tool).into_iter().map(|h| view! { <span class="hint" title="claimed by the server">{h}</span> }).collect_view()}
                                     </button>
