@@ -177,6 +177,22 @@ test('reads a resource and a template', async () => {
   await page.screenshot({ path: path.join(shots, 'resources.png') });
 });
 
+test('subscribes to a resource and shows its updates', async () => {
+  const first = page.locator('.resource-list li').first();
+  const uri = await first.locator('.uri').innerText();
+  await first.locator('button.subscribe').click();
+  await page.locator('#tab-tools').click();
+  await openTool('toggle-subscriber-updates');
+  await page.locator('button.run').click();
+  await page.locator('.runner .result').waitFor({ timeout: 10_000 });
+  await page.locator('#tab-logs').click();
+  await page.locator('ul.notifications li', { hasText: `resource updated: ${uri}` }).first().waitFor({ timeout: 20_000 });
+  await page.locator('#tab-tools').click();
+  await openTool('toggle-subscriber-updates');
+  await page.locator('button.run').click();
+  await page.locator('#tab-resources').click();
+});
+
 test('gets a prompt with arguments', async () => {
   await page.locator('#tab-prompts').click();
   await page.locator('button.prompt[data-prompt="args-prompt"]').click();
