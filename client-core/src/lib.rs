@@ -11,6 +11,7 @@
 //! - [`headers`]: Streamable HTTP request metadata headers (`Mcp-Method`, `Mcp-Name`,
 //!   `Mcp-Param-*` from `x-mcp-header`).
 //! - [`http`]: HTTP request/response values exchanged with the I/O layer.
+//! - [`oauth`]: OAuth discovery, PKCE, client registration, token flow, URL guard.
 //! - [`session`]: the client state machine (era negotiation, transports' rules, correlation,
 //!   timeouts, progress, cancellation, server requests and MRTR).
 #![no_std]
@@ -22,6 +23,7 @@ extern crate alloc;
 pub mod headers;
 pub mod http;
 pub mod jsonrpc;
+pub mod oauth;
 pub mod session;
 pub mod sse;
 pub mod time;

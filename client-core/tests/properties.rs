@@ -108,6 +108,22 @@ proptest! {
     }
 
     #[test]
+    fn challenge_parser_and_url_guard_never_panic(h in "[ -~]{0,80}", u in "(https?://)?[ -~]{0,40}") {
+        let _ = client_core::oauth::challenge::parse_challenges(&h);
+        let _ = client_core::oauth::challenge::bearer(&h);
+        let _ = client_core::oauth::check_url(&u, client_core::oauth::UrlPolicy::default());
+    }
+
+    #[test]
+    fn quoted_challenge_params_round_trip(v in "[ -~]{0,30}") {
+        let quoted = v.replace('\\', "\\\\").replace('"', "\\\"");
+        let header = format!("Bearer scope=\"{quoted}\", error=\"x\"");
+        let b = client_core::oauth::challenge::bearer(&header).expect("a bearer challenge");
+        prop_assert_eq!(b.scope.as_deref(), Some(v.as_str()));
+        prop_assert_eq!(b.error.as_deref(), Some("x"));
+    }
+
+    #[test]
     fn header_values_round_trip_and_are_header_safe(s in any::<String>()) {
         let enc = encode_header_value(&s);
         prop_assert!(enc.bytes().all(|b| (0x20..=0x7e).contains(&b) || b == b'\t'));
