@@ -224,6 +224,21 @@ async fn a_server_without_cors_gets_a_clear_cors_error() {
 }
 
 #[wasm_bindgen_test]
+async fn a_cors_preflight_that_refuses_a_header_is_named() {
+    // The preflight allows Content-Type and Mcp-Session-Id only: the legacy handshake works
+    // (initialize carries neither MCP-Protocol-Version nor Mcp-Method), later requests do not.
+    let base = LEGACY_PROXY.expect("MCP_FAULT_LEGACY not set");
+    let client = connect(format!("{base}/partialcors/mcp")).await;
+    let r = within(15_000, "tools/list", client.list_tools()).await;
+    match r {
+        Err(ClientError::Request(RequestError::Transport(TransportFailure::Cors(m)))) => {
+            assert!(m.contains("MCP-Protocol-Version") && m.contains("Access-Control-Allow-Headers"), "{m}")
+        }
+        other => panic!("expected a CORS error naming the header, got {other:?}"),
+    }
+}
+
+#[wasm_bindgen_test]
 async fn modern_cut_stream_is_reissued() {
     let base = MODERN_PROXY.expect("MCP_FAULT_MODERN not set");
     let client = connect(format!("{base}/mcp")).await;

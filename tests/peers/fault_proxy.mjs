@@ -12,6 +12,8 @@
 //   GET  /__log    the JSON-RPC methods (and ids of notifications/cancelled) seen so far
 //
 // Requests to /nocors/... are forwarded with every CORS header removed from the answer.
+// Requests to /partialcors/... get a preflight that allows only Content-Type and
+// Mcp-Session-Id (a server whose CORS rules forgot MCP-Protocol-Version and friends).
 // Binds 127.0.0.1 only. Usage: node fault_proxy.mjs PORT -- COMMAND ARGS...
 // COMMAND must honour the PORT environment variable.
 import http from 'node:http';
@@ -84,10 +86,12 @@ function readBody(req) {
 
 const server = http.createServer(async (req, res) => {
   const noCors = req.url.startsWith('/nocors/');
-  const path = noCors ? req.url.slice('/nocors'.length) : req.url;
+  const partialCors = req.url.startsWith('/partialcors/');
+  const path = noCors ? req.url.slice('/nocors'.length) : partialCors ? req.url.slice('/partialcors'.length) : req.url;
   if (req.method === 'OPTIONS') {
     if (noCors) { res.writeHead(204).end(); return; }
-    res.writeHead(204, { ...cors, 'access-control-allow-headers': req.headers['access-control-request-headers'] || '' }).end();
+    const allowed = partialCors ? 'content-type, mcp-session-id' : (req.headers['access-control-request-headers'] || '');
+    res.writeHead(204, { ...cors, 'access-control-allow-headers': allowed }).end();
     return;
   }
   if (path === '/__fault' || path === '/__log') {
