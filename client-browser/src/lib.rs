@@ -17,7 +17,7 @@ mod diagnose;
 mod driver;
 mod error;
 mod fetch;
-mod options;
+pub mod options;
 mod websocket;
 
 pub use client::{Client, PendingCall};

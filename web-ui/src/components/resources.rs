@@ -49,7 +49,7 @@ pub fn ResourcesPanel(conn: Connection) -> impl IntoView {
             contents.set(Some(client.read_resource(&uri).await.map_err(|e| crate::doctor::explain(&e))));
         });
     };
-    let read2 = read.clone();
+    let read2 = read;
     let subscriber = conn.clone();
     let subscribe = move |uri: String| {
         let Some(client) = subscriber.client.get_value() else { return };
@@ -69,8 +69,8 @@ pub fn ResourcesPanel(conn: Connection) -> impl IntoView {
                 <For each=move || resources.get() key=|r| r.uri.clone() let:r>
                     {
                         let (u1, u2) = (r.uri.clone(), r.uri.clone());
-                        let read = read.clone();
-                        let subscribe = subscribe.clone();
+                        let read = read;
+                        let subscribe = subscribe;
                         view! {
                             <li>
                                 <button class="read-resource" data-uri=r.uri.clone() on:click=move |_| read(u1.clone())>{r.title.clone().unwrap_or(r.name.clone())}</button>
@@ -83,7 +83,7 @@ pub fn ResourcesPanel(conn: Connection) -> impl IntoView {
             </ul>
             <h3>"Templates"</h3>
             <For each=move || templates.get() key=|t| t.uri_template.clone() let:t>
-                <TemplateForm conn=conn.clone() template=t on_read=Callback::new({ let r = read2.clone(); move |u: String| r(u) }) />
+                <TemplateForm conn=conn.clone() template=t on_read=Callback::new({ let r = read2; move |u: String| r(u) }) />
             </For>
             {move || contents.get().map(|c| match c {
                 Ok(r) => view! { <ContentsView result=r /> }.into_any(),

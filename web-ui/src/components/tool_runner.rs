@@ -94,7 +94,7 @@ pub fn ToolRunner(conn: Connection, tool: Tool) -> impl IntoView {
             <div class="actions">
                 <button class="run" on:click=run disabled=move || running.get().is_some()>"Run"</button>
                 <Show when=move || running.get().is_some()>
-                    <button class="cancel" on:click=cancel.clone()>"Cancel"</button>
+                    <button class="cancel" on:click=cancel>"Cancel"</button>
                 </Show>
             </div>
             {move || progress.get().map(|(p, total, msg)| view! {

@@ -1,0 +1,234 @@
+//! The headless JavaScript API of the MCP browser client (an ES module built with
+//! `wasm-bindgen --target web`, see `scripts/build-package.sh` and `client-js/README.md`).
+//!
+//! ```js
+//! import init, { McpClient } from './mcp_client.js';
+//! await init();
+//! const client = await McpClient.connect({ url: 'https://example.com/mcp', namespace: 'files' });
+//! const tools = await client.listTools();
+//! const defs = await client.toolDefinitions('openai');
+//! const text = await client.callModelTool('files__read_file', { path: 'README.md' });
+//! ```
+
+pub mod model_tools;
+
+use client_browser::client_core::types::{CallToolResult, CreateMessageParams, ElicitParams, Tool};
+use client_browser::client_core::ErrorObject;
+use client_browser::{Answer, Client, ClientOptions, Handlers, Transport};
+use futures_util::FutureExt;
+use serde::Serialize;
+use serde_json::Value;
+use std::cell::RefCell;
+use std::collections::{BTreeSet, HashMap};
+use std::rc::Rc;
+use wasm_bindgen::prelude::*;
+use wasm_bindgen_futures::JsFuture;
+
+#[wasm_bindgen(typescript_custom_section)]
+const TS_OPTIONS: &'static str = r#"
+/** Options of McpClient.connect. */
+export interface McpClientOptions {
+  /** The MCP endpoint (https://…/mcp, or ws(s)://… with transport "websocket"). */
+  url: string;
+  /** "auto" (default), "streamable-http", "sse" or "websocket". */
+  transport?: string;
+  /** Extra HTTP headers, e.g. { Authorization: "Bearer …" }. */
+  headers?: Record<string, string>;
+  /** Prefix of model-facing tool names (default "mcp"). */
+  namespace?: string;
+  /** Request timeout in milliseconds. */
+  timeoutMs?: number;
+  /** Answers sampling/createMessage; resolve to a CreateMessageResult. */
+  onSampling?: (params: any) => Promise<any>;
+  /** Answers elicitation/create; resolve to an ElicitResult. */
+  onElicitation?: (params: any) => Promise<any>;
+  /** Answers roots/list; resolve to { roots: [...] }. */
+  onRoots?: () => Promise<any>;
+  /** Called before every tool call; resolve false to refuse the call. */
+  approve?: (tool: string, args: any) => Promise<boolean>;
+}
+"#;
+
+fn js_err(e: impl std::fmt::Display) -> JsError {
+    JsError::new(&e.to_string())
+}
+
+fn to_js<T: Serialize>(v: &T) -> Result<JsValue, JsError> {
+    v.serialize(&serde_wasm_bindgen::Serializer::json_compatible()).map_err(js_err)
+}
+
+fn get(obj: &JsValue, key: &str) -> Option<JsValue> {
+    js_sys::Reflect::get(obj, &key.into()).ok().filter(|v| !v.is_undefined() && !v.is_null())
+}
+
+/// Calls a JS callback returning a promise, and converts its result to an answer.
+async fn call_handler(f: &js_sys::Function, arg: JsValue) -> Answer {
+    let refused = |m: String| ErrorObject::new(-1, m);
+    let ret = f.call1(&JsValue::NULL, &arg).map_err(|e| refused(format!("{e:?}")))?;
+    let v = JsFuture::from(js_sys::Promise::resolve(&ret)).await.map_err(|e| refused(format!("{e:?}")))?;
+    serde_wasm_bindgen::from_value::<Value>(v).map_err(|e| refused(e.to_string()))
+}
+
+fn handler_of(options: &JsValue, key: &str) -> Option<js_sys::Function> {
+    get(options, key).and_then(|v| v.dyn_into::<js_sys::Function>().ok())
+}
+
+/// An MCP client for JavaScript.
+#[wasm_bindgen]
+pub struct McpClient {
+    client: Client,
+    namespace: String,
+    approve: Option<js_sys::Function>,
+    names: Rc<RefCell<HashMap<String, String>>>,
+}
+
+#[wasm_bindgen]
+impl McpClient {
+    /// Connects to a server (`options`: see `McpClientOptions`).
+    pub async fn connect(options: JsValue) -> Result<McpClient, JsError> {
+        let url = get(&options, "url").and_then(|v| v.as_string()).ok_or_else(|| JsError::new("options.url is required"))?;
+        let mut o = ClientOptions::new(url);
+        o.transport = match get(&options, "transport").and_then(|v| v.as_string()).as_deref() {
+            Some("streamable-http") => Transport::StreamableHttp,
+            Some("sse") => Transport::HttpSse,
+            Some("websocket") => Transport::WebSocket,
+            _ => Transport::Auto,
+        };
+        if let Some(h) = get(&options, "headers") {
+            let map: HashMap<String, String> = serde_wasm_bindgen::from_value(h).map_err(js_err)?;
+            o.headers = map.into_iter().collect();
+        }
+        if let Some(ms) = get(&options, "timeoutMs").and_then(|v| v.as_f64()) {
+            o.timeout = client_browser::client_core::time::Duration::from_millis(ms.max(0.0) as u64);
+        }
+        let (sampling, elicitation, roots) = (handler_of(&options, "onSampling"), handler_of(&options, "onElicitation"), handler_of(&options, "onRoots"));
+        o.handlers = Handlers {
+            sampling: sampling.map(|f| {
+                Rc::new(move |p: CreateMessageParams| {
+                    let f = f.clone();
+                    async move { call_handler(&f, to_js(&p).unwrap_or(JsValue::NULL)).await }.boxed_local()
+                }) as client_browser::options::SamplingHandler
+            }),
+            elicitation: elicitation.map(|f| {
+                Rc::new(move |p: ElicitParams| {
+                    let f = f.clone();
+                    async move { call_handler(&f, to_js(&p).unwrap_or(JsValue::NULL)).await }.boxed_local()
+                }) as client_browser::options::ElicitationHandler
+            }),
+            roots: roots.map(|f| {
+                Rc::new(move || {
+                    let f = f.clone();
+                    async move { call_handler(&f, JsValue::UNDEFINED).await }.boxed_local()
+                }) as client_browser::options::RootsHandler
+            }),
+        };
+        let client = Client::connect(o).await.map_err(js_err)?;
+        Ok(McpClient {
+            client,
+            namespace: get(&options, "namespace").and_then(|v| v.as_string()).unwrap_or_else(|| "mcp".into()),
+            approve: handler_of(&options, "approve"),
+            names: Rc::new(RefCell::new(HashMap::new())),
+        })
+    }
+
+    /// Server details: era, protocol version, server info, capabilities, instructions.
+    pub fn server(&self) -> Result<JsValue, JsError> {
+        let d = self.client.server();
+        let v = d.map(|d| {
+            serde_json::json!({
+                "era": format!("{:?}", d.era).to_lowercase(),
+                "protocolVersion": d.protocol_version,
+                "serverInfo": d.server_info,
+                "capabilities": d.capabilities,
+                "instructions": d.instructions,
+            })
+        });
+        to_js(&v)
+    }
+
+    /// Every tool (pagination followed).
+    #[wasm_bindgen(js_name = listTools)]
+    pub async fn list_tools(&self) -> Result<JsValue, JsError> {
+        to_js(&self.client.list_tools().await.map_err(js_err)?)
+    }
+
+    /// Every resource.
+    #[wasm_bindgen(js_name = listResources)]
+    pub async fn list_resources(&self) -> Result<JsValue, JsError> {
+        to_js(&self.client.list_resources().await.map_err(js_err)?)
+    }
+
+    /// Every prompt.
+    #[wasm_bindgen(js_name = listPrompts)]
+    pub async fn list_prompts(&self) -> Result<JsValue, JsError> {
+        to_js(&self.client.list_prompts().await.map_err(js_err)?)
+    }
+
+    /// Calls a tool by its MCP name; resolves to the CallToolResult. The `approve` hook runs
+    /// first and may refuse.
+    #[wasm_bindgen(js_name = callTool)]
+    pub async fn call_tool(&self, name: String, args: JsValue) -> Result<JsValue, JsError> {
+        to_js(&self.call(&name, args).await?)
+    }
+
+    /// Reads a resource.
+    #[wasm_bindgen(js_name = readResource)]
+    pub async fn read_resource(&self, uri: String) -> Result<JsValue, JsError> {
+        to_js(&self.client.read_resource(&uri).await.map_err(js_err)?)
+    }
+
+    /// Gets a prompt with string arguments.
+    #[wasm_bindgen(js_name = getPrompt)]
+    pub async fn get_prompt(&self, name: String, args: JsValue) -> Result<JsValue, JsError> {
+        let args: HashMap<String, String> = if args.is_undefined() || args.is_null() { HashMap::new() } else { serde_wasm_bindgen::from_value(args).map_err(js_err)? };
+        to_js(&self.client.get_prompt(&name, args).await.map_err(js_err)?)
+    }
+
+    /// The tools as function definitions for a model (`"openai"` or `"anthropic"`), named
+    /// `namespace__tool`.
+    #[wasm_bindgen(js_name = toolDefinitions)]
+    pub async fn tool_definitions(&self, format: String) -> Result<JsValue, JsError> {
+        let tools: Vec<Tool> = self.client.list_tools().await.map_err(js_err)?;
+        let mut taken = BTreeSet::new();
+        let names = model_tools::namespaced_names(&self.namespace, &tools, &mut taken);
+        let mut map = self.names.borrow_mut();
+        map.clear();
+        let defs: Vec<Value> = names
+            .iter()
+            .zip(&tools)
+            .map(|((model, mcp), tool)| {
+                map.insert(model.clone(), mcp.clone());
+                model_tools::definition(&format, model, tool)
+            })
+            .collect();
+        to_js(&defs)
+    }
+
+    /// Calls a tool by its model-facing name (from `toolDefinitions`); resolves to text with
+    /// the server's output fenced as untrusted data.
+    #[wasm_bindgen(js_name = callModelTool)]
+    pub async fn call_model_tool(&self, model_name: String, args: JsValue) -> Result<String, JsError> {
+        let mcp = self.names.borrow().get(&model_name).cloned().ok_or_else(|| JsError::new(&format!("unknown tool {model_name}: call toolDefinitions first")))?;
+        let r = self.call(&mcp, args).await?;
+        Ok(model_tools::result_text(&self.namespace, &mcp, &r))
+    }
+
+    /// Closes the connection.
+    pub fn close(&self) {
+        self.client.close();
+    }
+}
+
+impl McpClient {
+    async fn call(&self, name: &str, args: JsValue) -> Result<CallToolResult, JsError> {
+        let args_value: Value = if args.is_undefined() || args.is_null() { Value::Object(Default::default()) } else { serde_wasm_bindgen::from_value(args.clone()).map_err(js_err)? };
+        if let Some(approve) = &self.approve {
+            let ok = approve.call2(&JsValue::NULL, &name.into(), &args).map_err(|e| JsError::new(&format!("{e:?}")))?;
+            let ok = JsFuture::from(js_sys::Promise::resolve(&ok)).await.map_err(|e| JsError::new(&format!("{e:?}")))?;
+            if ok.as_bool() != Some(true) {
+                return Err(JsError::new(&format!("the call to {name} was not approved")));
+            }
+        }
+        self.client.call_tool(name, args_value).await.map_err(js_err)
+    }
+}

@@ -1,0 +1,67 @@
+// The headless JavaScript API (dist-pkg/, built by scripts/build-package.sh), imported by a
+// plain host page on another origin, against two real server-everything instances.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { launch, serveDir, startPeer } from './browser.mjs';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+let browser, pkg, host, a, b, page;
+
+before(async () => {
+  pkg = await serveDir(path.resolve(here, '../../dist-pkg'));
+  host = await serveDir(path.resolve(here, 'host'));
+  a = await startPeer('everything.sh', ['streamableHttp']);
+  b = await startPeer('everything.sh', ['streamableHttp']);
+  browser = await launch();
+  page = await browser.newPage();
+  await page.goto(`${host.url}/index.html`);
+});
+after(async () => {
+  await browser?.close();
+  a?.stop();
+  b?.stop();
+  await pkg?.close();
+  await host?.close();
+});
+
+test('a host script lists tools, calls one, and gets model definitions that match the schemas', async () => {
+  const out = await page.evaluate(async ({ pkgUrl, urlA, urlB }) => {
+    const m = await import(`${pkgUrl}/mcp_client.js`);
+    await m.default();
+    const approvals = [];
+    const one = await m.McpClient.connect({ url: urlA, namespace: 'alpha', approve: async (tool, args) => { approvals.push(tool); return tool !== 'get-env'; } });
+    const two = await m.McpClient.connect({ url: urlB, namespace: 'beta' });
+    const tools = await one.listTools();
+    const echo = await one.callTool('echo', { message: 'from the host' });
+    const defsA = await one.toolDefinitions('openai');
+    const defsB = await two.toolDefinitions('anthropic');
+    const modelText = await one.callModelTool('alpha__get-sum', { a: 1, b: 2 });
+    let refused = null;
+    try { await one.callTool('get-env', {}); } catch (e) { refused = String(e.message || e); }
+    const server = one.server();
+    one.close(); two.close();
+    return { tools, echo, defsA, defsB, modelText, refused, approvals, server };
+  }, { pkgUrl: pkg.url, urlA: a.url, urlB: b.url });
+
+  assert.ok(out.tools.some((t) => t.name === 'echo'));
+  assert.equal(out.echo.content[0].text, 'Echo: from the host');
+  assert.equal(out.server.era, 'legacy');
+  // Definitions match the server's schemas, verbatim.
+  const echoTool = out.tools.find((t) => t.name === 'echo');
+  const echoDef = out.defsA.find((d) => d.function.name === 'alpha__echo');
+  assert.deepEqual(echoDef.function.parameters, echoTool.inputSchema);
+  assert.equal(echoDef.type, 'function');
+  const anth = out.defsB.find((d) => d.name === 'beta__echo');
+  assert.deepEqual(anth.input_schema, echoTool.inputSchema);
+  // Two servers' tools never collide.
+  const names = [...out.defsA.map((d) => d.function.name), ...out.defsB.map((d) => d.name)];
+  assert.equal(new Set(names).size, names.length);
+  assert.ok(names.every((n) => /^[A-Za-z0-9_-]{1,64}$/.test(n)));
+  // Model-facing results are fenced as untrusted data.
+  assert.match(out.modelText, /^<untrusted-data source="mcp" server="alpha" tool="get-sum">\n.*is 3\.\n<\/untrusted-data>$/s);
+  // The approval hook saw every call and could refuse one.
+  assert.deepEqual(out.approvals, ['echo', 'get-sum', 'get-env']);
+  assert.match(out.refused, /not approved/);
+});
