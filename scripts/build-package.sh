@@ -1,16 +1,20 @@
 #!/usr/bin/env bash
-# Builds the ES module package (headless JS API) into dist-pkg/: wasm-bindgen --target web,
-# then wasm-opt -Oz. Expects the tools from scripts/setup.sh.
+# Builds the ES module package into dist-pkg/: the headless JS API (mcp_client.js) and the
+# <mcp-client> element (mcp_client_element.js); wasm-bindgen --target web, then wasm-opt -Oz. Expects the tools from scripts/setup.sh.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
 . scripts/env.sh
 out=dist-pkg
-cargo build -p client-js --release --locked --target wasm32-unknown-unknown
+cargo build -p client-js -p client-element --release --locked --target wasm32-unknown-unknown
 rm -rf "$out"
+opt() { wasm-opt -Oz --enable-bulk-memory --enable-nontrapping-float-to-int --enable-sign-ext --enable-mutable-globals -o "$1" "$1"; }
+# The headless API ...
 wasm-bindgen --target web --out-dir "$out" --out-name mcp_client target/wasm32-unknown-unknown/release/client_js.wasm
-wasm-opt -Oz --enable-bulk-memory --enable-nontrapping-float-to-int --enable-sign-ext --enable-mutable-globals \
-  -o "$out/mcp_client_bg.wasm" "$out/mcp_client_bg.wasm"
+opt "$out/mcp_client_bg.wasm"
+# ... and the <mcp-client> element (the whole app).
+wasm-bindgen --target web --out-dir "$out" --out-name mcp_client_element target/wasm32-unknown-unknown/release/client_element.wasm
+opt "$out/mcp_client_element_bg.wasm"
 cp client-js/README.md "$out/README.md"
 cat > "$out/package.json" <<JSON
 {
@@ -20,7 +24,9 @@ cat > "$out/package.json" <<JSON
   "type": "module",
   "main": "mcp_client.js",
   "types": "mcp_client.d.ts",
-  "files": ["mcp_client.js", "mcp_client.d.ts", "mcp_client_bg.wasm", "mcp_client_bg.wasm.d.ts", "README.md"],
+  "exports": { ".": "./mcp_client.js", "./element": "./mcp_client_element.js" },
+  "files": ["mcp_client.js", "mcp_client.d.ts", "mcp_client_bg.wasm", "mcp_client_bg.wasm.d.ts",
+            "mcp_client_element.js", "mcp_client_element.d.ts", "mcp_client_element_bg.wasm", "snippets", "README.md"],
   "license": "MIT OR Apache-2.0"
 }
 JSON

@@ -7,7 +7,15 @@ use leptos::prelude::*;
 
 /// The application.
 #[component]
-pub fn App() -> impl IntoView {
+pub fn App(
+    /// What to connect to at once (from the page address or the element's attributes).
+    link: crate::deep_link::DeepLink,
+    /// Which panels to show.
+    #[prop(default = crate::embed::Panels::default())]
+    panels: crate::embed::Panels,
+) -> impl IntoView {
+    provide_context(panels.clone());
+    let sink = use_context::<Option<crate::embed::EventSink>>().flatten();
     let connections = RwSignal::new(Vec::<Connection>::new());
     let selected = RwSignal::new(None::<u32>);
     let next_id = StoredValue::new(1u32);
@@ -26,11 +34,10 @@ pub fn App() -> impl IntoView {
         });
         let id = next_id.get_value();
         next_id.set_value(id + 1);
-        let conn = Connection::open(id, req);
+        let conn = Connection::open(id, req, sink.clone());
         connections.update(|c| c.push(conn));
         selected.set(Some(id));
     });
-    let link = crate::deep_link::read();
     if let Some(url) = link.url.clone() {
         open.run(ConnectRequest { url, transport: crate::components::connect_form::parse_transport(&link.transport), ..Default::default() });
     }
@@ -39,10 +46,12 @@ pub fn App() -> impl IntoView {
         connections.with(|c| c.iter().find(|x| x.id == id).cloned())
     };
     view! {
-        <header class="topbar"><h1>"MCP browser client"</h1></header>
+        {panels.connect.then(|| view! { <header class="topbar"><h1>"MCP browser client"</h1></header> })}
         <main class="main">
-            <ConnectForm initial_url=link.url.unwrap_or_default() initial_transport=link.transport on_connect=open />
-            <crate::components::saved_servers::SavedServers servers=saved_servers on_connect=open />
+            {panels.connect.then(|| view! {
+                <ConnectForm initial_url=link.url.clone().unwrap_or_default() initial_transport=link.transport.clone() on_connect=open />
+                <crate::components::saved_servers::SavedServers servers=saved_servers on_connect=open />
+            })}
             <nav class="connections" aria-label="Connections">
                 <For each=move || connections.get() key=|c| c.id let:conn>
                     {

@@ -109,7 +109,7 @@ pub struct ConnectRequest {
 
 impl Connection {
     /// Creates the connection and starts connecting.
-    pub fn open(id: u32, req: ConnectRequest) -> Connection {
+    pub fn open(id: u32, req: ConnectRequest, sink: Option<crate::embed::EventSink>) -> Connection {
         let conn = Connection {
             id,
             url: req.url.clone(),
@@ -134,8 +134,17 @@ impl Connection {
         o.handlers = conn.handlers();
         let client = Client::new(o);
         let (state, log, wire) = (conn.state, conn.log, conn.wire);
+        let url = req.url.clone();
+        let sink2 = sink.clone();
         client.on_event(move |e| match e {
-            ClientEvent::State(s) => state.set(*s),
+            ClientEvent::State(s) => {
+                state.set(*s);
+                if *s == ConnectionState::AuthRequired {
+                    if let Some(sink) = &sink2 {
+                        (sink.0)("auth-required", json!({ "url": url }));
+                    }
+                }
+            }
             ClientEvent::Notification(n) => log.update(|l| l.push(describe(n))),
             ClientEvent::Warning(w) => log.update(|l| l.push(format!("warning: {w}"))),
             ClientEvent::Wire { sent, status, headers, message } => wire.update(|w| {
@@ -148,10 +157,25 @@ impl Connection {
         leptos::task::spawn_local(async move {
             match client.reconnect().await {
                 Ok(details) => {
+                    if let Some(sink) = &sink {
+                        let detail = json!({
+                            "url": c.url,
+                            "era": format!("{:?}", details.era).to_lowercase(),
+                            "protocolVersion": details.protocol_version,
+                            "serverInfo": details.server_info,
+                        });
+                        (sink.0)("connected", detail);
+                    }
                     c.details.set(Some(details));
                     c.refresh_tools().await;
                 }
-                Err(e) => c.error.set(Some(crate::doctor::explain(&e))),
+                Err(e) => {
+                    let message = crate::doctor::explain(&e);
+                    if let Some(sink) = &sink {
+                        (sink.0)("error", json!({ "url": c.url, "message": message }));
+                    }
+                    c.error.set(Some(message));
+                }
             }
         });
         conn

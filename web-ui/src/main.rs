@@ -1,16 +1,7 @@
-//! Entry point of the web app: mounts the root component.
-
-mod app;
-mod components;
-mod connection;
-mod deep_link;
-mod doctor;
-mod saved;
-mod schema_check;
-mod schema_form;
-mod uri_template;
+//! Entry point of the web app: mounts the root component with the page's deep link.
 
 fn main() {
     console_error_panic_hook::set_once();
-    leptos::mount::mount_to_body(app::App);
+    let link = web_ui::deep_link::read();
+    leptos::mount::mount_to_body(move || leptos::view! { <web_ui::app::App link=link.clone() /> });
 }

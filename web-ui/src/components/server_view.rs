@@ -58,6 +58,7 @@ enum Tab {
 fn Tabs(conn: Connection) -> impl IntoView {
     let tab = RwSignal::new(Tab::Tools);
     let details = conn.details;
+    let panels = use_context::<crate::embed::Panels>().unwrap_or_default();
     let button = move |t: Tab, label: &'static str| {
         view! {
             <button role="tab" id=format!("tab-{}", label.to_lowercase()) aria-selected=move || (tab.get() == t).to_string() on:click=move |_| tab.set(t)>{label}</button>
@@ -66,10 +67,10 @@ fn Tabs(conn: Connection) -> impl IntoView {
     view! {
         <div role="tablist" class="tabs" aria-label="Server features">
             {button(Tab::Tools, "Tools")}
-            {button(Tab::Resources, "Resources")}
-            {button(Tab::Prompts, "Prompts")}
-            {button(Tab::Logs, "Logs")}
-            {button(Tab::Settings, "Settings")}
+            {panels.resources.then(|| button(Tab::Resources, "Resources"))}
+            {panels.prompts.then(|| button(Tab::Prompts, "Prompts"))}
+            {panels.logs.then(|| button(Tab::Logs, "Logs"))}
+            {panels.connect.then(|| button(Tab::Settings, "Settings"))}
         </div>
         <div role="tabpanel">
             {move || {

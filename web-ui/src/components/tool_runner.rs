@@ -25,6 +25,7 @@ pub fn ToolRunner(conn: Connection, tool: Tool) -> impl IntoView {
     let name = tool.name.clone();
     let output_schema = tool.output_schema.clone();
     let history = conn.history;
+    let sink = use_context::<Option<crate::embed::EventSink>>().flatten();
     let fields_for_run = fields.clone();
     let conn_run = conn.clone();
     let run = move |_| {
@@ -58,6 +59,7 @@ pub fn ToolRunner(conn: Connection, tool: Tool) -> impl IntoView {
         let call = client.start_tool_call(&name, args.clone(), opts);
         running.set(Some(call.handle));
         let name = name.clone();
+        let sink = sink.clone();
         leptos::task::spawn_local(async move {
             let r = call.await;
             running.set(None);
@@ -71,6 +73,9 @@ pub fn ToolRunner(conn: Connection, tool: Tool) -> impl IntoView {
                 Ok(_) => "ok".to_string(),
                 Err(e) => e.clone(),
             };
+            if let (Some(sink), Ok(c)) = (&sink, &outcome) {
+                (sink.0)("tool-result", serde_json::json!({ "tool": name, "result": c }));
+            }
             history.update(|h| h.push(crate::connection::HistoryEntry { tool: name, arguments: args, summary }));
             result.set(Some(outcome));
         });

@@ -1,0 +1,73 @@
+// The <mcp-client> element on a plain host page (another origin than the package) with
+// hostile CSS: it connects to the real server-everything, runs a tool, reports DOM events,
+// stays intact, and its own CSS does not leak into the page.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { launch, serveDir, startPeer, waitFor } from './browser.mjs';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+let browser, pkg, host, server, page;
+
+before(async () => {
+  pkg = await serveDir(path.resolve(here, '../../dist-pkg'));
+  host = await serveDir(path.resolve(here, '../../www'));
+  server = await startPeer('everything.sh', ['streamableHttp']);
+  browser = await launch();
+  page = await browser.newPage({ viewport: { width: 1100, height: 900 } });
+  page.on('pageerror', (e) => { throw e; });
+  await page.goto(`${host.url}/embed-demo.html?pkg=${encodeURIComponent(pkg.url)}&server=${encodeURIComponent(server.url)}`);
+});
+after(async () => {
+  await browser?.close();
+  server?.stop();
+  await pkg?.close();
+  await host?.close();
+});
+
+test('the element connects, runs a tool and reports events', async () => {
+  await waitFor(() => page.evaluate(() => (window.mcpEvents || []).some((e) => e.name === 'connected')), 20_000, 'connected event');
+  const connected = await page.evaluate(() => window.mcpEvents.find((e) => e.name === 'connected').detail);
+  assert.equal(connected.era, 'legacy');
+  assert.equal(connected.serverInfo.name.length > 0, true);
+  // Shadow DOM: playwright locators pierce open shadow roots.
+  await page.locator('mcp-client button.tool[data-tool="echo"]').click();
+  await page.locator('mcp-client #arg-message').fill('inside the widget');
+  await page.locator('mcp-client button.run').click();
+  await page.locator('mcp-client .result', { hasText: 'Echo: inside the widget' }).waitFor({ timeout: 10_000 });
+  await waitFor(() => page.evaluate(() => window.mcpEvents.some((e) => e.name === 'tool-result')), 5_000, 'tool-result event');
+  const result = await page.evaluate(() => window.mcpEvents.find((e) => e.name === 'tool-result').detail);
+  assert.equal(result.tool, 'echo');
+  assert.equal(result.result.content[0].text, 'Echo: inside the widget');
+});
+
+test('host CSS does not break the widget, and the widget CSS does not leak out', async () => {
+  const inside = await page.evaluate(() => {
+    const root = document.querySelector('mcp-client').shadowRoot;
+    const run = root.querySelector('button.run');
+    const text = root.querySelector('.result pre');
+    const cs = (el) => getComputedStyle(el);
+    return { runDisplay: cs(run).display, textColor: cs(text).color, font: cs(text).fontFamily };
+  });
+  assert.notEqual(inside.runDisplay, 'none', 'host "button { display: none }" reached the widget');
+  assert.notEqual(inside.textColor, 'rgb(200, 0, 0)', 'host color reached the widget');
+  assert.doesNotMatch(inside.font, /^serif$/);
+  const outside = await page.evaluate(() => {
+    const h1 = document.querySelector('h1');
+    return { size: getComputedStyle(h1).fontSize, color: getComputedStyle(h1).color, topbar: document.querySelectorAll('.topbar').length };
+  });
+  assert.equal(outside.size, '40px', 'the widget restyled the host h1');
+  assert.equal(outside.color, 'rgb(200, 0, 0)');
+  assert.equal(outside.topbar, 0, 'the widget rendered outside its shadow root');
+  await page.screenshot({ path: path.resolve(here, '../../docs/screenshots/embedded.png') });
+});
+
+test('an unreachable server is reported as an error event', async () => {
+  const p2 = await browser.newPage();
+  await p2.goto(`${host.url}/embed-demo.html?pkg=${encodeURIComponent(pkg.url)}&server=${encodeURIComponent('http://127.0.0.1:9/mcp')}`);
+  await waitFor(() => p2.evaluate(() => (window.mcpEvents || []).some((e) => e.name === 'error')), 20_000, 'error event');
+  const err = await p2.evaluate(() => window.mcpEvents.find((e) => e.name === 'error').detail);
+  assert.match(err.message, /could not be reached/);
+  await p2.close();
+});

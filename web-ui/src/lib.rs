@@ -1,0 +1,13 @@
+//! The MCP browser client app, as a library: the standalone page (`main.rs`) and the
+//! `<mcp-client>` element (crate `client-element`) both mount it.
+
+pub mod app;
+pub mod components;
+pub mod connection;
+pub mod deep_link;
+pub mod doctor;
+pub mod embed;
+pub mod saved;
+pub mod schema_check;
+pub mod schema_form;
+pub mod uri_template;
