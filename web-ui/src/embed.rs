@@ -7,7 +7,10 @@ use std::rc::Rc;
 /// `<mcp-client>` element). Absent in the standalone page. (`SendWrapper`: reactive values
 /// must be `Send`; the page has one thread.)
 #[derive(Clone)]
-pub struct EventSink(pub send_wrapper::SendWrapper<Rc<dyn Fn(&str, serde_json::Value)>>);
+pub struct EventSink(pub send_wrapper::SendWrapper<Rc<EmitFn>>);
+
+/// The function behind an [`EventSink`]: event name and JSON detail.
+pub type EmitFn = dyn Fn(&str, serde_json::Value);
 
 impl EventSink {
     /// A sink calling `f`.
