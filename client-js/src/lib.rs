@@ -232,3 +232,26 @@ impl McpClient {
         self.client.call_tool(name, args_value).await.map_err(js_err)
     }
 }
+
+/// Benchmark helper: decodes `data` as an SSE stream fed in `chunk`-byte pieces with the
+/// core's decoder; returns the number of events.
+#[wasm_bindgen(js_name = benchSseDecode)]
+pub fn bench_sse_decode(data: &[u8], chunk: usize) -> u32 {
+    let mut d = client_browser::client_core::sse::SseDecoder::new(1 << 20);
+    let mut n = 0;
+    for piece in data.chunks(chunk.max(1)) {
+        d.push(piece);
+        while let Some(e) = d.poll() {
+            if e.is_ok() {
+                n += 1;
+            }
+        }
+    }
+    n
+}
+
+/// Benchmark helper: bytes of linear memory the module uses.
+#[wasm_bindgen(js_name = wasmMemoryBytes)]
+pub fn wasm_memory_bytes() -> f64 {
+    wasm_bindgen::memory().unchecked_into::<js_sys::WebAssembly::Memory>().buffer().unchecked_into::<js_sys::ArrayBuffer>().byte_length() as f64
+}

@@ -1,0 +1,286 @@
+// Benchmarks, side by side in one run, in headless Chromium against servers on 127.0.0.1:
+// sizes, connect time, call throughput, SSE decoding, scale and memory. Writes BENCHMARKS.md.
+// Run through scripts/bench.sh (which builds what is measured first).
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import zlib from 'node:zlib';
+import { execSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import * as esbuild from 'esbuild';
+import { chromium } from 'playwright-core';
+import { serveDir, startPeer } from '../e2e/browser.mjs';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const root = path.resolve(here, '../..');
+const out = path.join(here, 'build');
+const N_CONNECT = Number(process.env.BENCH_CONNECT_RUNS || 7);
+const N_CALLS = Number(process.env.BENCH_CALLS || 2000);
+const N_MEMORY = Number(process.env.BENCH_MEMORY_CALLS || 10000);
+
+const median = (xs) => { const s = [...xs].sort((a, b) => a - b); return s[Math.floor(s.length / 2)]; };
+const kb = (n) => `${(n / 1024).toFixed(1)} KB`;
+const sizeOf = (files) => {
+  let raw = 0; let gz = 0;
+  for (const f of files) {
+    const b = fs.readFileSync(f);
+    raw += b.length;
+    gz += zlib.gzipSync(b, { level: 9 }).length;
+  }
+  return { raw, gz };
+};
+const filesIn = (dir, exts) => fs.readdirSync(dir).filter((f) => exts.some((e) => f.endsWith(e))).map((f) => path.join(dir, f));
+
+// ---- bundles of the reference implementation (TypeScript SDK) ----
+fs.mkdirSync(out, { recursive: true });
+fs.writeFileSync(path.join(out, 'ts-entry.mjs'), `
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+export { Client, StreamableHTTPClientTransport };
+`);
+fs.writeFileSync(path.join(out, 'sse-entry.mjs'), `export { createParser } from 'eventsource-parser';\n`);
+const nodePaths = [path.resolve(root, 'tests/node_modules')];
+await esbuild.build({ entryPoints: [path.join(out, 'ts-entry.mjs')], bundle: true, minify: true, format: 'esm', outfile: path.join(out, 'ts-sdk.js'), nodePaths, logLevel: 'error' });
+await esbuild.build({ entryPoints: [path.join(out, 'sse-entry.mjs')], bundle: true, minify: true, format: 'esm', outfile: path.join(out, 'eventsource-parser.js'), nodePaths, logLevel: 'error' });
+fs.copyFileSync(path.join(root, 'tests/e2e/host/index.html'), path.join(out, 'index.html'));
+
+const pkgDir = path.join(root, 'dist-pkg');
+const sizes = {
+  headless: sizeOf([path.join(pkgDir, 'mcp_client.js'), path.join(pkgDir, 'mcp_client_bg.wasm')]),
+  element: sizeOf([path.join(pkgDir, 'mcp_client_element.js'), path.join(pkgDir, 'mcp_client_element_bg.wasm')]),
+  app: sizeOf(filesIn(path.join(root, 'dist'), ['.wasm', '.js', '.css'])),
+  ts: sizeOf([path.join(out, 'ts-sdk.js')]),
+};
+
+// ---- servers and pages ----
+const app = await serveDir(path.join(root, 'dist'));
+const pkg = await serveDir(pkgDir);
+const host = await serveDir(out);
+const everything = await startPeer('everything.sh', ['streamableHttp']);
+const many = await startPeer('many_tools.sh');
+const browser = await chromium.launch({
+  executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
+  headless: true,
+  args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
+    '--disable-component-update', '--disable-sync', '--enable-precise-memory-info', '--js-flags=--expose-gc'],
+});
+
+async function hostPage() {
+  const page = await browser.newPage();
+  await page.goto(`${host.url}/index.html`);
+  await page.evaluate(async (pkgUrl) => {
+    const m = await import(`${pkgUrl}/mcp_client.js`);
+    await m.default();
+    window.ours = m;
+    window.ts = await import('/ts-sdk.js');
+    window.esp = await import('/eventsource-parser.js');
+  }, pkg.url);
+  return page;
+}
+
+// ---- connect: navigation to "tools listed" ----
+const connectOurs = []; const connectTs = [];
+for (let i = 0; i < N_CONNECT; i++) {
+  let page = await browser.newPage();
+  await page.goto(`${app.url}/?url=${encodeURIComponent(everything.url)}`);
+  connectOurs.push(await page.waitForFunction(() => {
+    const c = document.querySelector('.tools .count');
+    return c && Number.parseInt(c.textContent, 10) > 0 ? performance.now() : null;
+  }, null, { timeout: 30_000 }).then((h) => h.jsonValue()));
+  await page.close();
+  page = await browser.newPage();
+  await page.goto(`${host.url}/index.html`);
+  connectTs.push(await page.evaluate(async (url) => {
+    const { Client, StreamableHTTPClientTransport } = await import('/ts-sdk.js');
+    const c = new Client({ name: 'bench', version: '1' });
+    await c.connect(new StreamableHTTPClientTransport(new URL(url)));
+    const t = await c.listTools();
+    if (!t.tools.length) throw new Error('no tools');
+    return performance.now();
+  }, everything.url));
+  await page.close();
+}
+
+// ---- calls: sequential and 16 in flight; ours, TS SDK, raw fetch ----
+const page = await hostPage();
+const calls = await page.evaluate(async ({ url, n }) => {
+  const results = {};
+  const ours = await window.ours.McpClient.connect({ url });
+  const ts = new window.ts.Client({ name: 'bench', version: '1' });
+  await ts.connect(new window.ts.StreamableHTTPClientTransport(new URL(url)));
+  // Raw fetch: the same POSTs (initialize, initialized, then tools/call), body read as text.
+  const headers = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
+  const init = await fetch(url, { method: 'POST', headers, body: JSON.stringify({ jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } }) });
+  await init.text();
+  const sid = init.headers.get('mcp-session-id');
+  const rawHeaders = { ...headers, 'mcp-session-id': sid, 'mcp-protocol-version': '2025-11-25' };
+  await (await fetch(url, { method: 'POST', headers: rawHeaders, body: JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }) })).text();
+  let rawId = 1;
+  const raw = async () => {
+    const r = await fetch(url, { method: 'POST', headers: rawHeaders, body: JSON.stringify({ jsonrpc: '2.0', id: rawId++, method: 'tools/call', params: { name: 'echo', arguments: { message: 'x' } } }) });
+    const t = await r.text();
+    if (!t.includes('Echo: x')) throw new Error('raw call failed');
+  };
+  const impls = {
+    ours: async () => { const r = await ours.callTool('echo', { message: 'x' }); if (r.content[0].text !== 'Echo: x') throw new Error('ours'); },
+    ts: async () => { const r = await ts.callTool({ name: 'echo', arguments: { message: 'x' } }); if (r.content[0].text !== 'Echo: x') throw new Error('ts'); },
+    raw,
+  };
+  for (const [name, f] of Object.entries(impls)) await f(); // warm up
+  // Interleave implementations in rounds so that background noise hits all of them alike.
+  const rounds = 4; const per = n / rounds;
+  const seq = { ours: 0, ts: 0, raw: 0 }; const par = { ours: 0, ts: 0, raw: 0 };
+  for (let r = 0; r < rounds; r++) {
+    for (const [name, f] of Object.entries(impls)) {
+      let t0 = performance.now();
+      for (let i = 0; i < per; i++) await f();
+      seq[name] += performance.now() - t0;
+      t0 = performance.now();
+      let next = 0;
+      await Promise.all(Array.from({ length: 16 }, async () => { while (next++ < per) await f(); }));
+      par[name] += performance.now() - t0;
+    }
+  }
+  for (const name of Object.keys(impls)) results[name] = { seq: n / (seq[name] / 1000), par: n / (par[name] / 1000) };
+  ours.close();
+  await ts.close();
+  return results;
+}, { url: everything.url, n: N_CALLS });
+
+// ---- memory after many calls ----
+const memory = await page.evaluate(async ({ url, n }) => {
+  const c = await window.ours.McpClient.connect({ url });
+  const measure = () => { if (window.gc) window.gc(); return { js: performance.memory.usedJSHeapSize, wasm: window.ours.wasmMemoryBytes() }; };
+  for (let i = 0; i < 1000; i++) await c.callTool('echo', { message: 'x' });
+  const after1k = measure();
+  for (let i = 1000; i < n; i++) await c.callTool('echo', { message: 'x' });
+  const afterN = measure();
+  c.close();
+  return { after1k, afterN };
+}, { url: everything.url, n: N_MEMORY });
+// ---- SSE decoding throughput ----
+const sse = await page.evaluate(async () => {
+  const ev = 'event: message\nid: 12345\ndata: {"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":"abc","progress":42,"total":100,"message":"working on it"}}\n\n';
+  const text = ev.repeat(Math.ceil((20 << 20) / ev.length));
+  const bytes = new TextEncoder().encode(text);
+  const chunk = 16 * 1024;
+  const runs = { ours: [], theirs: [] };
+  for (let r = 0; r < 5; r++) {
+    let t0 = performance.now();
+    const n1 = window.ours.benchSseDecode(bytes, chunk);
+    runs.ours.push(performance.now() - t0);
+    t0 = performance.now();
+    let n2 = 0;
+    const p = window.esp.createParser({ onEvent: () => { n2++; } });
+    const dec = new TextDecoder();
+    for (let i = 0; i < bytes.length; i += chunk) p.feed(dec.decode(bytes.subarray(i, i + chunk), { stream: true }));
+    runs.theirs.push(performance.now() - t0);
+    if (n1 !== n2) throw new Error(`event counts differ: ${n1} vs ${n2}`);
+  }
+  const med = (xs) => [...xs].sort((a, b) => a - b)[2];
+  const mb = bytes.length / (1 << 20);
+  return { ours: mb / (med(runs.ours) / 1000), theirs: mb / (med(runs.theirs) / 1000), mb };
+});
+
+await page.close();
+
+// ---- scale: 5,000 tools ----
+const scalePage = await browser.newPage();
+await scalePage.goto(`${app.url}/?url=${encodeURIComponent(many.url)}`);
+const listed = await scalePage.waitForFunction(() => {
+  const c = document.querySelector('.tools .count');
+  return c && Number.parseInt(c.textContent, 10) >= 5000 ? performance.now() : null;
+}, null, { timeout: 60_000 }).then((h) => h.jsonValue());
+// Per keystroke: from the input event to the next frame after the list was re-rendered.
+const keystrokes = await scalePage.evaluate(async () => {
+  const input = document.querySelector('#tool-search');
+  const out = [];
+  let q = '';
+  for (const ch of 'tool-4321') {
+    q += ch;
+    const t0 = performance.now();
+    input.value = q;
+    input.dispatchEvent(new Event('input', { bubbles: true }));
+    await new Promise((r) => requestAnimationFrame(() => setTimeout(r, 0)));
+    out.push(performance.now() - t0);
+  }
+  if (document.querySelectorAll('button.tool').length !== 1) throw new Error('filter did not narrow to one tool');
+  return out;
+});
+await scalePage.close();
+
+await browser.close();
+everything.stop(); many.stop();
+await app.close(); await pkg.close(); await host.close();
+
+// ---- report ----
+const chromiumVersion = execSync('/usr/bin/chromium --version').toString().trim();
+const cpu = (os.cpus()[0] || {}).model || 'unknown CPU';
+const f1 = (x) => x.toFixed(1);
+const f0 = (x) => Math.round(x).toString();
+const verdict = (ok) => (ok ? 'reached' : '**not reached**');
+const md = `# Benchmarks
+
+Measured side by side in one run by \`bash scripts/bench.sh\` on ${new Date().toISOString().slice(0, 10)}:
+${os.cpus().length} × ${cpu}, ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB, ${chromiumVersion} (headless), servers on 127.0.0.1.
+The reference is the TypeScript SDK (\`@modelcontextprotocol/sdk\` 1.32.2: Client + StreamableHTTPClientTransport), bundled and minified with esbuild.
+
+## Size (raw / gzip -9)
+
+| what | raw | gzip |
+| --- | ---: | ---: |
+| headless package (\`mcp_client.js\` + wasm) | ${kb(sizes.headless.raw)} | ${kb(sizes.headless.gz)} |
+| \`<mcp-client>\` element package (js + wasm) | ${kb(sizes.element.raw)} | ${kb(sizes.element.gz)} |
+| full app (\`dist/\`: wasm, js, css) | ${kb(sizes.app.raw)} | ${kb(sizes.app.gz)} |
+| reference: TS SDK client bundle | ${kb(sizes.ts.raw)} | ${kb(sizes.ts.gz)} |
+
+## Connect (navigation to "tools listed", server-everything, median of ${N_CONNECT})
+
+| client | ms |
+| --- | ---: |
+| ours (the app) | ${f0(median(connectOurs))} |
+| TS SDK page | ${f0(median(connectTs))} |
+
+## Calls (\`echo\`, ${N_CALLS} calls each, calls per second)
+
+| client | sequential | 16 in flight |
+| --- | ---: | ---: |
+| ours (headless package) | ${f0(calls.ours.seq)} | ${f0(calls.ours.par)} |
+| TS SDK | ${f0(calls.ts.seq)} | ${f0(calls.ts.par)} |
+| raw \`fetch\` (same POSTs, the limit) | ${f0(calls.raw.seq)} | ${f0(calls.raw.par)} |
+
+## SSE decoding (${f1(sse.mb)} MB of events in 16 KiB chunks, in the page)
+
+| decoder | MB/s |
+| --- | ---: |
+| ours (client-core, wasm) | ${f1(sse.ours)} |
+| eventsource-parser (used by the TS SDK) | ${f1(sse.theirs)} |
+
+## Scale (a 5,000-tool server)
+
+| what | ms |
+| --- | ---: |
+| navigation to 5,000 tools listed and rendered | ${f0(listed)} |
+| filter, per keystroke (median of ${keystrokes.length}) | ${f1(median(keystrokes))} |
+
+## Memory (headless package, after garbage collection)
+
+| after | JS heap | wasm memory |
+| --- | ---: | ---: |
+| 1,000 calls | ${kb(memory.after1k.js)} | ${kb(memory.after1k.wasm)} |
+| ${N_MEMORY.toLocaleString('en')} calls | ${kb(memory.afterN.js)} | ${kb(memory.afterN.wasm)} |
+
+## Targets
+
+| target | result |
+| --- | --- |
+| full app under 300 KB gzip | ${verdict(sizes.app.gz < 300 * 1024)} (${kb(sizes.app.gz)}) |
+| headless package smaller than the TS SDK reference | ${verdict(sizes.headless.gz < sizes.ts.gz)} (${kb(sizes.headless.gz)} vs ${kb(sizes.ts.gz)}) |
+| connect no slower than the TS SDK | ${verdict(median(connectOurs) <= median(connectTs))} |
+| calls no slower than the TS SDK (sequential / 16 in flight) | ${verdict(calls.ours.seq >= calls.ts.seq)} / ${verdict(calls.ours.par >= calls.ts.par)} |
+| sequential calls within 10 % of raw fetch | ${verdict(calls.ours.seq >= 0.9 * calls.raw.seq)} (${f0(100 * calls.ours.seq / calls.raw.seq)} %) |
+| SSE decoding at least twice the TS SDK's | ${verdict(sse.ours >= 2 * sse.theirs)} (${f1(sse.ours / sse.theirs)}×) |
+| memory bounded after ${N_MEMORY.toLocaleString('en')} calls | ${verdict(memory.afterN.wasm <= memory.after1k.wasm * 1.5 && memory.afterN.js <= memory.after1k.js * 1.5)} |
+`;
+fs.writeFileSync(path.join(root, 'BENCHMARKS.md'), md);
+console.log(md);
