@@ -123,27 +123,45 @@ impl SseDecoder {
                 chunk = &chunk[1..];
             }
         }
-        let mut start = 0;
-        let mut i = 0;
-        while i < chunk.len() {
-            let b = chunk[i];
-            if b == b'\n' || b == b'\r' {
-                self.append_line_bytes(&chunk[start..i]);
+        // Find line ends with memchr (word-at-a-time / SIMD), and decode lines that lie wholly
+        // inside this chunk straight from it, without copying them into the line buffer.
+        let mut rest = chunk;
+        while let Some(pos) = memchr::memchr2(b'\n', b'\r', rest) {
+            let (line, tail) = rest.split_at(pos);
+            if self.line.is_empty() && !self.discarding_line {
+                self.complete_line(line);
+            } else {
+                self.append_line_bytes(line);
                 self.end_line();
-                if b == b'\r' {
-                    if i + 1 < chunk.len() {
-                        if chunk[i + 1] == b'\n' {
-                            i += 1;
-                        }
-                    } else {
-                        self.after_cr = true;
-                    }
-                }
-                start = i + 1;
             }
-            i += 1;
+            let is_cr = tail[0] == b'\r';
+            rest = &tail[1..];
+            if is_cr {
+                match rest.first() {
+                    Some(b'\n') => rest = &rest[1..],
+                    Some(_) => {}
+                    None => self.after_cr = true,
+                }
+            }
         }
-        self.append_line_bytes(&chunk[start..]);
+        self.append_line_bytes(rest);
+    }
+
+    /// A complete line that was not buffered.
+    fn complete_line(&mut self, line: &[u8]) {
+        self.at_start = false;
+        if line.is_empty() {
+            self.dispatch();
+        } else if line.len() + self.data.len() > self.limit.saturating_add(16) {
+            if !self.discarding_event {
+                self.discarding_event = true;
+                self.data.clear();
+                self.has_data = false;
+                self.out.push_back(Err(SseError::EventTooLarge { limit: self.limit }));
+            }
+        } else {
+            self.process_field(line);
+        }
     }
 
     /// The next decoded event, or a note that one was dropped.
