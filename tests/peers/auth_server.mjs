@@ -1,0 +1,51 @@
+// A real OAuth authorization server for the OAuth tests: npm oidc-provider with PKCE,
+// Dynamic Client Registration, resource indicators (JWT access tokens whose audience is the MCP
+// server URL, 20 s lifetime), refresh tokens, RFC 9207 `iss` in responses, and every
+// interaction approved automatically (no person in a test). Binds 127.0.0.1.
+// Usage: node auth_server.mjs PORT
+// Verified by hand: discovery, registration, the code flow with PKCE and the token exchange
+// work on Node 20 (oidc-provider prints an "unsupported runtime" warning). The browser login
+// flow that uses it is the next step of the OAuth work.
+import Provider from 'oidc-provider';
+const port = Number(process.argv[2]);
+const issuer = `http://127.0.0.1:${port}`;
+const provider = new Provider(issuer, {
+  clients: [],
+  features: {
+    devInteractions: { enabled: false },
+    registration: { enabled: true },
+    resourceIndicators: {
+      enabled: true,
+      defaultResource: () => undefined,
+      useGrantedResource: () => true,
+      getResourceServerInfo: (ctx, resourceIndicator) => ({ scope: 'mcp:tools', audience: resourceIndicator, accessTokenFormat: 'jwt', accessTokenTTL: 20 }),
+    },
+  },
+  scopes: ['openid', 'offline_access'],
+  pkce: { required: () => true },
+  interactions: { url: (ctx, interaction) => `/interaction/${interaction.uid}` },
+  issueRefreshToken: () => true,
+  ttl: { AccessToken: 20 },
+});
+provider.proxy = false;
+// Auto-approve every interaction (test server).
+provider.use(async (ctx, next) => {
+  const m = ctx.path.match(/^\/interaction\/([^/]+)$/);
+  if (m) {
+    const details = await provider.interactionDetails(ctx.req, ctx.res);
+    const { prompt, params } = details;
+    if (prompt.name === 'login') {
+      return provider.interactionFinished(ctx.req, ctx.res, { login: { accountId: 'test-user' } }, { mergeWithLastSubmission: false });
+    }
+    const grant = details.grantId ? await provider.Grant.find(details.grantId) : new provider.Grant({ accountId: details.session.accountId, clientId: params.client_id });
+    const d = prompt.details;
+    if (d.missingOIDCScope) grant.addOIDCScope(d.missingOIDCScope.join(' '));
+    if (d.missingOIDCClaims) grant.addOIDCClaims(d.missingOIDCClaims);
+    if (d.missingResourceScopes) for (const [indicator, scopes] of Object.entries(d.missingResourceScopes)) grant.addResourceScope(indicator, scopes.join(' '));
+    const grantId = await grant.save();
+    return provider.interactionFinished(ctx.req, ctx.res, { consent: { grantId } }, { mergeWithLastSubmission: true });
+  }
+  await next();
+});
+provider.listen(port, '127.0.0.1');
+console.log('AS at', issuer);
