@@ -8,27 +8,22 @@
 use client_browser::client_core::session::{RequestError, WireProtocol};
 use client_browser::client_core::types::*;
 use client_browser::{CallOptions, Client, ClientError, ClientEvent, ClientOptions, Handlers, Transport};
-use futures_util::future::{select, Either, FutureExt};
+use futures_util::FutureExt;
 use serde_json::json;
 use std::cell::RefCell;
 use std::collections::HashMap;
-use std::future::Future;
 use std::rc::Rc;
 use wasm_bindgen_test::*;
+
+mod common;
+
+use common::*;
 
 wasm_bindgen_test_configure!(run_in_browser);
 
 const STREAMABLE: Option<&str> = option_env!("MCP_EVERYTHING_URL");
 const SSE: Option<&str> = option_env!("MCP_EVERYTHING_SSE_URL");
 
-/// Fails the test instead of hanging when `fut` takes longer than `ms`.
-async fn within<T>(ms: u32, what: &str, fut: impl Future<Output = T>) -> T {
-    let timeout = gloo_timers::future::TimeoutFuture::new(ms);
-    match select(Box::pin(fut), timeout).await {
-        Either::Left((v, _)) => v,
-        Either::Right(_) => panic!("timed out after {ms} ms: {what}"),
-    }
-}
 
 fn handlers() -> Handlers {
     Handlers {
@@ -63,9 +58,6 @@ async fn connect(url: &str, transport: Transport) -> Client {
     within(15_000, "connect", Client::connect(o)).await.expect("connects")
 }
 
-fn text(r: &CallToolResult) -> String {
-    r.content.iter().filter_map(|c| c.as_text()).collect::<Vec<_>>().join("\n")
-}
 
 async fn tools_and_calls(client: &Client) {
     let tools = within(10_000, "tools/list", client.list_tools()).await.expect("lists tools");

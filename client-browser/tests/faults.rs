@@ -10,14 +10,16 @@ use client_browser::client_core::session::{McpResult, RequestError};
 use client_browser::client_core::time::Duration;
 use client_browser::client_core::types::*;
 use client_browser::{CallOptions, Client, ClientError, ClientOptions};
-use futures_util::future::{select, Either};
 use serde_json::{json, Value};
 use std::cell::RefCell;
-use std::future::Future;
 use std::rc::Rc;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::JsFuture;
 use wasm_bindgen_test::*;
+
+mod common;
+
+use common::*;
 
 wasm_bindgen_test_configure!(run_in_browser);
 
@@ -26,13 +28,6 @@ const LEGACY_PROXY: Option<&str> = option_env!("MCP_FAULT_LEGACY");
 /// Proxy in front of the PyPI mcp 2.x server (modern era).
 const MODERN_PROXY: Option<&str> = option_env!("MCP_FAULT_MODERN");
 
-async fn within<T>(ms: u32, what: &str, fut: impl Future<Output = T>) -> T {
-    let timeout = gloo_timers::future::TimeoutFuture::new(ms);
-    match select(Box::pin(fut), timeout).await {
-        Either::Left((v, _)) => v,
-        Either::Right(_) => panic!("timed out after {ms} ms: {what}"),
-    }
-}
 
 /// Sends a control request to the proxy.
 async fn control(base: &str, path: &str, body: Option<Value>) -> Value {
@@ -58,9 +53,6 @@ async fn log(base: &str) -> Vec<String> {
     serde_json::from_value(control(base, "/__log", None).await).unwrap_or_default()
 }
 
-fn text(r: &CallToolResult) -> String {
-    r.content.iter().filter_map(|c| c.as_text()).collect::<Vec<_>>().join("\n")
-}
 
 async fn connect(url: String) -> Client {
     within(15_000, "connect", Client::connect(ClientOptions::new(url))).await.expect("connects")

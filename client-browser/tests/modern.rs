@@ -7,38 +7,22 @@ use client_browser::client_core::session::{RequestError, WireProtocol};
 use client_browser::client_core::time::Duration;
 use client_browser::client_core::types::*;
 use client_browser::{CallOptions, Client, ClientError, ClientEvent, ClientOptions, Handlers};
-use futures_util::future::{select, Either, FutureExt};
+use futures_util::FutureExt;
 use serde_json::json;
 use std::cell::RefCell;
-use std::future::Future;
 use std::rc::Rc;
 use wasm_bindgen_test::*;
+
+mod common;
+
+use common::*;
 
 wasm_bindgen_test_configure!(run_in_browser);
 
 const MODERN: Option<&str> = option_env!("MCP_MODERN_URL");
 
-async fn within<T>(ms: u32, what: &str, fut: impl Future<Output = T>) -> T {
-    let timeout = gloo_timers::future::TimeoutFuture::new(ms);
-    match select(Box::pin(fut), timeout).await {
-        Either::Left((v, _)) => v,
-        Either::Right(_) => panic!("timed out after {ms} ms: {what}"),
-    }
-}
 
-/// Polls `check` every 20 ms until it holds or `ms` pass.
-async fn until(ms: u32, what: &str, check: impl Fn() -> bool) {
-    within(ms, what, async {
-        while !check() {
-            gloo_timers::future::TimeoutFuture::new(20).await;
-        }
-    })
-    .await
-}
 
-fn text(r: &CallToolResult) -> String {
-    r.content.iter().filter_map(|c| c.as_text()).collect::<Vec<_>>().join("\n")
-}
 
 async fn connect() -> (Client, Rc<RefCell<Vec<ClientEvent>>>) {
     let Some(url) = MODERN else { panic!("MCP_MODERN_URL was not set at build time") };

@@ -8,29 +8,21 @@
 use client_browser::client_core::session::WireProtocol;
 use client_browser::client_core::types::*;
 use client_browser::{CallOptions, Client, ClientOptions, Transport};
-use futures_util::future::{select, Either};
 use serde_json::json;
 use std::cell::RefCell;
-use std::future::Future;
 use std::rc::Rc;
 use wasm_bindgen_test::*;
+
+mod common;
+
+use common::*;
 
 wasm_bindgen_test_configure!(run_in_browser);
 
 const WEBSOCKET: Option<&str> = option_env!("MCP_WEBSOCKET_URL");
 const NO_SUBPROTOCOL: Option<&str> = option_env!("MCP_WEBSOCKET_NO_SUBPROTOCOL_URL");
 
-async fn within<T>(ms: u32, what: &str, fut: impl Future<Output = T>) -> T {
-    let timeout = gloo_timers::future::TimeoutFuture::new(ms);
-    match select(Box::pin(fut), timeout).await {
-        Either::Left((v, _)) => v,
-        Either::Right(_) => panic!("timed out after {ms} ms: {what}"),
-    }
-}
 
-fn text(r: &CallToolResult) -> String {
-    r.content.iter().filter_map(|c| c.as_text()).collect::<Vec<_>>().join("\n")
-}
 
 #[wasm_bindgen_test]
 async fn websocket_server_end_to_end() {

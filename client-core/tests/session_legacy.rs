@@ -434,3 +434,36 @@ fn a_session_id_hidden_by_cors_is_explained() {
     let msg = RequestError::SessionHeaderHidden.to_string();
     assert!(msg.contains("Access-Control-Expose-Headers"));
 }
+
+#[test]
+fn requests_wait_until_the_server_accepted_notifications_initialized() {
+    /// Holds the `notifications/initialized` POST open (like a slow server).
+    struct SlowInitialized(Legacy);
+    impl Server for SlowInitialized {
+        fn handle(&mut self, req: &HttpRequest, body: Option<&Value>) -> Reply {
+            if body.is_some_and(|b| b["method"] == "notifications/initialized") {
+                return Reply::Hang;
+            }
+            self.0.handle(req, body)
+        }
+    }
+    let mut h = Harness::new(Session::new(config()), SlowInitialized(Legacy::new(ProbeAnswer::NotInitialized)));
+    let c = h.session.request("tools/call", Some(json!({"name": "echo"})), RequestOptions::default(), h.now);
+    h.connect();
+    assert_eq!(h.session.state(), ConnectionState::Connecting, "not connected before the server accepted initialized");
+    assert!(h.posted_method("tools/call").is_empty());
+    // The server accepts it: now the request goes out.
+    let tid = *h.hanging.last().unwrap();
+    h.hanging.clear();
+    h.deliver(tid, Reply::Accepted);
+    h.pump();
+    assert_eq!(h.session.state(), ConnectionState::Connected);
+    assert!(matches!(response(&h, c), Some(Ok(_))));
+
+    // A server that never answers it: the client goes on after the probe timeout.
+    let mut h = Harness::new(Session::new(config()), SlowInitialized(Legacy::new(ProbeAnswer::NotInitialized)));
+    h.connect();
+    h.advance(5_001);
+    assert_eq!(h.session.state(), ConnectionState::Connected);
+    assert!(h.events.iter().any(|e| matches!(e, Event::Warning(w) if w.contains("initialized"))));
+}

@@ -180,8 +180,6 @@ impl Session {
     fn become_legacy(&mut self, init: InitializeResult, now: Instant) {
         let session_id = self.pending_session_id.take();
         self.flavor = Flavor::Legacy { version: init.protocol_version.clone(), session_id };
-        self.notify("notifications/initialized", None);
-        let has_logging = init.capabilities.logging.is_some();
         let details = ServerDetails {
             era: Era::Legacy,
             protocol_version: init.protocol_version,
@@ -190,6 +188,23 @@ impl Session {
             capabilities: init.capabilities,
             instructions: init.instructions,
         };
+        self.notify("notifications/initialized", None);
+        if self.wire != WireProtocol::Frames {
+            // Wait for the server to accept `notifications/initialized` before sending anything
+            // else: servers (server-everything among them) add tools when it arrives, and a
+            // `tools/list` racing ahead of it would miss them.
+            let tid = TransmitId(self.next_transmit - 1);
+            self.awaiting_initialized = Some((tid, details));
+            // Do not wait forever on a server that never answers the notification.
+            self.schedule(now + self.config.probe_timeout, Timer::InitializedWait);
+            return;
+        }
+        self.finish_legacy_handshake(details, now);
+    }
+
+    /// The legacy handshake is complete: connected, GET stream, log level.
+    pub(super) fn finish_legacy_handshake(&mut self, details: ServerDetails, now: Instant) {
+        let has_logging = details.capabilities.logging.is_some();
         self.connected(details, now);
         if self.wire == WireProtocol::StreamableHttp && self.config.open_get_stream {
             self.get_reconnects = 0;

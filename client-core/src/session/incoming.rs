@@ -186,6 +186,14 @@ impl Session {
         match ex.purpose {
             Purpose::Delete => {}
             Purpose::Fire => {
+                if self.awaiting_initialized.as_ref().is_some_and(|(t, _)| *t == tid) {
+                    if let Some((_, details)) = self.awaiting_initialized.take() {
+                        self.timers.retain(|(_, t)| !matches!(t, Timer::InitializedWait));
+                        if self.phase == Phase::Initializing {
+                            self.finish_legacy_handshake(details, now);
+                        }
+                    }
+                }
                 if let Some(f) = failure {
                     self.emit(Event::Warning(alloc::format!("a message to the server was not delivered: {f:?}")));
                 } else if let (Some(s), Body::Error(body)) = (status, &ex.body) {

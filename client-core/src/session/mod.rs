@@ -140,6 +140,7 @@ enum Timer {
     Resume { key: u64, last_event_id: String },
     ReopenGet,
     ProbeTimeout,
+    InitializedWait,
 }
 
 #[derive(Debug, Clone)]
@@ -211,6 +212,9 @@ pub struct Session {
     pending_session_id: Option<String>,
     /// The head of the exchange whose JSON body is being dispatched (for the wire log).
     ended_head: Option<(TransmitId, ResponseHead)>,
+    /// Legacy HTTP: the `notifications/initialized` POST, and the details to announce once
+    /// the server has accepted it.
+    awaiting_initialized: Option<(TransmitId, ServerDetails)>,
 }
 
 impl Session {
@@ -251,6 +255,7 @@ impl Session {
             tried_http_sse: false,
             pending_session_id: None,
             ended_head: None,
+            awaiting_initialized: None,
         }
     }
 
@@ -873,6 +878,14 @@ impl Session {
             match timer {
                 Timer::Resume { key, last_event_id } => self.resume_stream(key, last_event_id),
                 Timer::ReopenGet => self.open_get_stream(),
+                Timer::InitializedWait => {
+                    if let Some((_, details)) = self.awaiting_initialized.take() {
+                        if self.phase == Phase::Initializing {
+                            self.emit(Event::Warning("the server did not answer notifications/initialized; continuing".into()));
+                            self.finish_legacy_handshake(details, now);
+                        }
+                    }
+                }
                 Timer::ProbeTimeout => {
                     let probe = self.pending.iter().find(|(_, p)| p.internal == Internal::Probe).map(|(k, _)| *k);
                     if let Some(key) = probe {

@@ -1,0 +1,30 @@
+//! Helpers shared by the browser tests.
+#![allow(dead_code)]
+
+use client_browser::client_core::types::CallToolResult;
+use futures_util::future::{select, Either};
+use std::future::Future;
+
+/// Fails the test instead of hanging when `fut` takes longer than `ms`.
+pub async fn within<T>(ms: u32, what: &str, fut: impl Future<Output = T>) -> T {
+    let timeout = gloo_timers::future::TimeoutFuture::new(ms);
+    match select(Box::pin(fut), timeout).await {
+        Either::Left((v, _)) => v,
+        Either::Right(_) => panic!("timed out after {ms} ms: {what}"),
+    }
+}
+
+/// Polls `check` every 20 ms until it holds or `ms` pass.
+pub async fn until(ms: u32, what: &str, check: impl Fn() -> bool) {
+    within(ms, what, async {
+        while !check() {
+            gloo_timers::future::TimeoutFuture::new(20).await;
+        }
+    })
+    .await
+}
+
+/// The text blocks of a tool result, joined by newlines.
+pub fn text(r: &CallToolResult) -> String {
+    r.content.iter().filter_map(|c| c.as_text()).collect::<Vec<_>>().join("\n")
+}
