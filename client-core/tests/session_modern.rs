@@ -43,6 +43,8 @@ impl Server for Modern {
                     "n": {"type": "integer", "x-mcp-header": "N"}}}},
                 {"name": "bad", "inputSchema": {"type": "object", "properties": {
                     "f": {"type": "number", "x-mcp-header": "F"}}}},
+                {"name": "strict", "inputSchema": {"type": "object", "properties": {
+                    "zone": {"type": "string", "x-mcp-header": "Zone"}}}},
             ]}))),
             "tools/call" => self.call(req, id, &body["params"]),
             "subscriptions/listen" => Reply::Sse(vec![], vec![
@@ -70,6 +72,10 @@ impl Modern {
                 Reply::Json(200, json_ct(), result(id, text(&format!("{region}|{n}"))))
             }
             "slow" => Reply::Hang,
+            "strict" => match req.header("mcp-param-zone") {
+                Some(z) if Some(z) == params["arguments"]["zone"].as_str() => Reply::Json(200, json_ct(), result(id, text("zone ok"))),
+                _ => Reply::Json(400, json_ct(), error(id, -32020, "Header mismatch: Mcp-Param-Zone missing")),
+            },
             "progress" => {
                 let token = params["_meta"]["progressToken"].clone();
                 let p = |n: u32| sse(json!({"jsonrpc": "2.0", "method": "notifications/progress",
@@ -195,7 +201,7 @@ fn invalid_x_mcp_header_tools_are_rejected_and_param_headers_sent() {
     h.pump();
     let Some(Ok(McpResult::ListTools(l))) = response(&h, list) else { panic!("no list") };
     let names: Vec<_> = l.tools.iter().map(|t| t.name.as_str()).collect();
-    assert_eq!(names, ["echo", "sql"]);
+    assert_eq!(names, ["echo", "sql", "strict"]);
     assert!(h.events.iter().any(|e| matches!(e, Event::ToolRejected { name, .. } if name == "bad")));
     let c = call(&mut h, "sql", json!({"region": "Zürich", "n": 7}), RequestOptions::default());
     assert_eq!(text_of(&response(&h, c)), "=?base64?WsO8cmljaA==?=|7");
@@ -435,4 +441,18 @@ fn a_wrong_remembered_legacy_era_is_corrected_by_probing() {
     let methods: Vec<Value> = h.posted().iter().map(|m| m["method"].clone()).collect();
     assert_eq!(methods, [json!("initialize"), json!("server/discover")]);
     assert!(h.events.iter().any(|e| matches!(e, Event::Connected(d) if d.era == Era::Modern)));
+}
+
+#[test]
+fn a_header_mismatch_refreshes_the_tool_list_and_retries_once() {
+    let mut h = connected(Modern::default());
+    // The client never listed tools, so it does not know `zone` goes into a header.
+    let c = call(&mut h, "strict", json!({"zone": "eu"}), RequestOptions::default());
+    assert_eq!(text_of(&response(&h, c)), "zone ok");
+    let methods: Vec<Value> = h.posted().iter().skip(1).map(|m| m["method"].clone()).collect();
+    assert_eq!(methods, [json!("tools/call"), json!("tools/list"), json!("tools/call")], "after server/discover");
+    // A call that can never satisfy the server fails after one retry.
+    let c = call(&mut h, "strict", json!({}), RequestOptions::default());
+    assert!(matches!(response(&h, c), Some(Err(RequestError::Rpc(e))) if e.code == -32020));
+    assert_eq!(h.posted_method("tools/call").len(), 4);
 }

@@ -83,6 +83,8 @@ enum Internal {
     Initialize,
     /// Housekeeping whose outcome is only logged (e.g. `logging/setLevel`).
     Quiet,
+    /// `tools/list` after a HeaderMismatch; then the call with this key is sent again.
+    RefreshTools(u64),
 }
 
 #[derive(Debug)]
@@ -111,6 +113,8 @@ struct Pending {
     reissues: u32,
     resumes: u32,
     input_rounds: u32,
+    /// A HeaderMismatch already caused one refresh-and-retry.
+    header_retry: bool,
     /// MRTR: answers and state to send with the next attempt.
     retry_extra: Option<RetryExtra>,
 }
@@ -460,6 +464,7 @@ impl Session {
             reissues: 0,
             resumes: 0,
             input_rounds: 0,
+            header_retry: false,
             retry_extra: None,
         });
         key
@@ -697,8 +702,34 @@ impl Session {
                     self.emit(Event::Warning(alloc::format!("background request failed: {e}")));
                 }
             }
+            Internal::RefreshTools(call) => {
+                self.remove_pending(key);
+                if let Ok(v) = outcome {
+                    if let Ok(r) = McpResult::decode("tools/list", v) {
+                        let _ = self.filter_result(r);
+                    }
+                }
+                if self.pending.contains_key(&call) {
+                    self.send_pending(call, now.unwrap_or_default());
+                }
+            }
             Internal::No => {
                 let method = p.method.clone();
+                if let Err(RequestError::Rpc(e)) = &outcome {
+                    if e.code == crate::jsonrpc::codes::HEADER_MISMATCH && method == "tools/call" && !p.header_retry && self.modern_version().is_some() {
+                        // The spec's advice: re-read the tool definitions (their x-mcp-header
+                        // annotations may have changed), then send the call again, once.
+                        if let Some(p) = self.pending.get_mut(&key) {
+                            p.header_retry = true;
+                            p.state = PendingState::InFlight(None);
+                        }
+                        let now = now.unwrap_or_default();
+                        let opts = RequestOptions::default();
+                        let list = self.add_pending(Internal::RefreshTools(key), "tools/list".into(), None, &opts, now);
+                        self.send_pending(list, now);
+                        return;
+                    }
+                }
                 match outcome {
                     Ok(value) => {
                         if self.is_input_required(&method, &value) {
@@ -737,6 +768,7 @@ impl Session {
             reissues: 0,
             resumes: 0,
             input_rounds: 0,
+            header_retry: false,
             retry_extra: None,
         });
         self.by_rpc_id.remove(&p.rpc_id);
