@@ -366,7 +366,7 @@ impl AuthFlow {
     }
 
     fn next_as(&mut self) {
-        let Step::AsMeta { urls, next, legacy, issuer, .. } = &mut self.step else { return };
+        let Step::AsMeta { urls, next, legacy, .. } = &mut self.step else { return };
         if let Some(url) = urls.get(*next).cloned() {
             *next += 1;
             self.trace(format!("looking for authorization server metadata at {url}"));
@@ -374,7 +374,6 @@ impl AuthFlow {
             return;
         }
         let (legacy, tried) = (*legacy, urls.join(", "));
-        let _ = issuer;
         if legacy {
             self.trace("no metadata: using the default endpoints /authorize, /token, /register (2025-03-26)".into());
             let meta = AuthServerMetadata::legacy_defaults(&self.server);

@@ -131,7 +131,7 @@ struct RetryExtra {
 /// Per-request options.
 #[derive(Debug, Clone, Default)]
 pub struct RequestOptions {
-    /// Overrides the configured timeout; `Some(None)`-like behaviour: see `no_timeout`.
+    /// Overrides the configured timeout for this request.
     pub timeout: Option<Duration>,
     /// Never time out (long-lived requests such as `subscriptions/listen`).
     pub no_timeout: bool,
