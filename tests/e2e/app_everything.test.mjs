@@ -10,13 +10,14 @@ import { launch, serveDir, startPeer, waitFor } from './browser.mjs';
 const here = path.dirname(fileURLToPath(import.meta.url));
 const dist = path.resolve(here, '../../dist');
 const shots = path.resolve(here, '../../docs/screenshots');
-let browser, site, everything, page;
+let browser, site, everything, context, page;
 
 before(async () => {
   site = await serveDir(dist);
   everything = await startPeer('everything.sh', ['streamableHttp']);
   browser = await launch();
-  page = await browser.newPage({ viewport: { width: 1200, height: 900 } });
+  context = await browser.newContext({ viewport: { width: 1200, height: 900 } });
+  page = await context.newPage();
   page.on('pageerror', (e) => { throw e; });
   await page.goto(`${site.url}/?url=${encodeURIComponent(everything.url)}`);
   await page.locator('#connection-state', { hasText: 'connected' }).waitFor({ timeout: 20_000 });
@@ -216,4 +217,14 @@ test('logs every message on the wire and exports it', async () => {
   const received = lines2.find((l) => l.direction === 'received');
   assert.equal(received.status, 200);
   assert.ok(Object.keys(received.headers).some((h) => h.toLowerCase() === 'content-type'));
+});
+
+test('remembers the era of a server and skips the probe next time', async () => {
+  const again = await context.newPage();
+  await again.goto(`${site.url}/?url=${encodeURIComponent(everything.url)}`);
+  await again.locator('#connection-state', { hasText: 'connected' }).waitFor({ timeout: 20_000 });
+  await again.locator('#tab-logs').click();
+  const first = await again.locator('ol.wire li').last().innerText();
+  assert.match(first, /"method":"initialize"/, 'the first message is initialize, not server/discover');
+  await again.close();
 });

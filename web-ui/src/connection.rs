@@ -131,6 +131,7 @@ impl Connection {
             o.headers.push(("Authorization".into(), format!("Bearer {token}")));
         }
         o.wire_log = true;
+        o.era_hint = crate::saved::remembered_era(&req.url);
         o.handlers = conn.handlers();
         let client = Client::new(o);
         let (state, log, wire) = (conn.state, conn.log, conn.wire);
@@ -157,6 +158,7 @@ impl Connection {
         leptos::task::spawn_local(async move {
             match client.reconnect().await {
                 Ok(details) => {
+                    crate::saved::remember_era(&c.url, details.era);
                     if let Some(sink) = &sink {
                         let detail = json!({
                             "url": c.url,

@@ -17,6 +17,27 @@ pub struct SavedServer {
 }
 
 const KEY: &str = "mcp-browser-client.servers";
+const ERAS_KEY: &str = "mcp-browser-client.eras";
+
+fn storage() -> Option<web_sys::Storage> {
+    web_sys::window().and_then(|w| w.local_storage().ok().flatten())
+}
+
+/// The era a server was found to speak last time (saves the era probe on reconnect).
+pub fn remembered_era(url: &str) -> Option<client_browser::client_core::types::Era> {
+    let text = storage()?.get_item(ERAS_KEY).ok().flatten()?;
+    let map: serde_json::Map<String, Value> = serde_json::from_str(&text).ok()?;
+    serde_json::from_value(map.get(url)?.clone()).ok()
+}
+
+/// Remembers the era of a server.
+pub fn remember_era(url: &str, era: client_browser::client_core::types::Era) {
+    let Some(s) = storage() else { return };
+    let mut map: serde_json::Map<String, Value> =
+        s.get_item(ERAS_KEY).ok().flatten().and_then(|t| serde_json::from_str(&t).ok()).unwrap_or_default();
+    map.insert(url.to_string(), serde_json::to_value(era).unwrap_or(Value::Null));
+    let _ = s.set_item(ERAS_KEY, &Value::Object(map).to_string());
+}
 
 /// The export document: `{ "mcpServers": { name: { url, type, headers } } }`.
 pub fn export(servers: &[SavedServer]) -> String {
@@ -75,15 +96,13 @@ pub fn import(text: &str) -> Result<(Vec<SavedServer>, Vec<String>), String> {
 
 /// The saved servers (empty when none or unreadable).
 pub fn load() -> Vec<SavedServer> {
-    let text = web_sys::window()
-        .and_then(|w| w.local_storage().ok().flatten())
-        .and_then(|s| s.get_item(KEY).ok().flatten());
+    let text = storage().and_then(|s| s.get_item(KEY).ok().flatten());
     text.and_then(|t| import(&t).ok()).map(|(s, _)| s).unwrap_or_default()
 }
 
 /// Saves the servers.
 pub fn store(servers: &[SavedServer]) {
-    if let Some(s) = web_sys::window().and_then(|w| w.local_storage().ok().flatten()) {
+    if let Some(s) = storage() {
         let _ = s.set_item(KEY, &export(servers));
     }
 }
