@@ -2,12 +2,14 @@
 
 use crate::clock::now;
 use crate::driver::{Inner, Reply};
+use crate::auth::AuthFailure;
 use crate::error::ClientError;
 use crate::options::{CallOptions, ClientEvent, ClientOptions, Transport};
-use client_core::session::{ConnectionState, McpResult, RequestHandle, RequestOptions, ServerDetails};
+use client_core::session::{ConnectionState, McpResult, RequestError, RequestHandle, RequestOptions, ServerDetails};
 use client_core::types::*;
 use client_core::{Session, SessionConfig};
 use futures_channel::oneshot;
+use futures_util::future::{FutureExt, LocalBoxFuture};
 use serde_json::{json, Value};
 use std::cell::RefCell;
 use std::collections::{BTreeSet, HashMap};
@@ -21,6 +23,7 @@ use std::task::{Context, Poll};
 pub struct Client {
     inner: Rc<Inner>,
     subscriptions: Rc<RefCell<Subscriptions>>,
+    retries: Rc<RefCell<AuthRetries>>,
 }
 
 /// What the client listens for on a modern `subscriptions/listen` stream.
@@ -32,20 +35,35 @@ struct Subscriptions {
 
 /// A request in flight: await it for the result, or cancel it with [`Client::cancel`].
 pub struct PendingCall {
-    /// The request's handle (for [`Client::cancel`]).
+    /// The request's handle (for [`Client::cancel`]; stays valid across an authorization retry).
     pub handle: RequestHandle,
-    rx: oneshot::Receiver<Reply>,
+    fut: LocalBoxFuture<'static, Result<McpResult, ClientError>>,
 }
 
 impl Future for PendingCall {
     type Output = Result<McpResult, ClientError>;
     fn poll(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Self::Output> {
-        Pin::new(&mut self.rx).poll(cx).map(|r| match r {
-            Ok(Ok(v)) => Ok(v),
-            Ok(Err(e)) => Err(e.into()),
-            Err(_) => Err(ClientError::Closed),
-        })
+        self.fut.as_mut().poll(cx)
     }
+}
+
+fn reply(r: Result<Reply, oneshot::Canceled>) -> Result<McpResult, ClientError> {
+    match r {
+        Ok(Ok(v)) => Ok(v),
+        Ok(Err(e)) => Err(e.into()),
+        Err(_) => Err(ClientError::Closed),
+    }
+}
+
+/// What the client tracks for authorization retries.
+#[derive(Default)]
+struct AuthRetries {
+    /// Token generation whose `Authorization` header the session sends.
+    applied: Option<u64>,
+    /// A retried request's first handle → the handle of its latest attempt.
+    aliases: HashMap<RequestHandle, RequestHandle>,
+    /// First handles of requests cancelled (so no retry goes out).
+    cancelled: BTreeSet<RequestHandle>,
 }
 
 impl Client {
@@ -94,11 +112,42 @@ impl Client {
             socket: RefCell::new(None),
             auth: RefCell::new(None),
         });
-        Client { inner, subscriptions: Rc::new(RefCell::new(Subscriptions::default())) }
+        Client { inner, subscriptions: Rc::new(RefCell::new(Subscriptions::default())), retries: Rc::default() }
     }
 
-    /// (Re)connects, e.g. after the user logged in and headers changed.
+    /// (Re)connects, e.g. after the user logged in and headers changed. With
+    /// [`ClientOptions::auth`], a stale access token is refreshed first, and a 401 is
+    /// answered by refreshing (or, in popup mode, logging in) and connecting again.
     pub async fn reconnect(&self) -> Result<ServerDetails, ClientError> {
+        let mut attempts = 0;
+        loop {
+            let generation = match &self.inner.options.auth {
+                Some(auth) => {
+                    if let Err(e) = auth.ensure_fresh().await {
+                        self.inner.emit(ClientEvent::Warning(format!("could not refresh the access token: {e}")));
+                    }
+                    self.apply_auth();
+                    auth.generation()
+                }
+                None => 0,
+            };
+            let result = self.connect_once().await;
+            let (Some(auth), Err(ClientError::AuthRequired { status, www_authenticate })) = (&self.inner.options.auth, &result) else {
+                return result;
+            };
+            if attempts >= auth.max_attempts() {
+                return result;
+            }
+            attempts += 1;
+            match auth.recover(*status, www_authenticate.as_deref(), generation).await {
+                Ok(()) => continue,
+                Err(AuthFailure::NeedsLogin) => return result,
+                Err(e) => return Err(ClientError::Auth(e)),
+            }
+        }
+    }
+
+    async fn connect_once(&self) -> Result<ServerDetails, ClientError> {
         let (tx, rx) = oneshot::channel();
         *self.inner.connected.borrow_mut() = Some(tx);
         self.inner.session.borrow_mut().connect(now());
@@ -117,6 +166,22 @@ impl Client {
             self.relisten();
         }
         Ok(details)
+    }
+
+    /// Puts the authorizer's current access token into the session's headers.
+    fn apply_auth(&self) {
+        let Some(auth) = &self.inner.options.auth else { return };
+        let generation = auth.generation();
+        if self.retries.borrow().applied == Some(generation) {
+            return;
+        }
+        let mut headers = self.inner.options.headers.clone();
+        headers.retain(|(k, _)| !k.eq_ignore_ascii_case("authorization") || auth.authorization_header().is_none());
+        if let Some(value) = auth.authorization_header() {
+            headers.push(("Authorization".into(), value));
+        }
+        self.inner.session.borrow_mut().set_extra_headers(headers);
+        self.retries.borrow_mut().applied = Some(generation);
     }
 
     /// Replaces the extra headers sent on every HTTP request (e.g. `Authorization`).
@@ -139,17 +204,65 @@ impl Client {
         self.inner.listeners.borrow_mut().push(Rc::new(listener));
     }
 
-    /// Starts any request; await the returned [`PendingCall`].
+    /// Starts any request; await the returned [`PendingCall`]. With
+    /// [`ClientOptions::auth`], a request refused with 401/403 is retried once the
+    /// authorizer got new credentials (at most its `max_attempts` times).
     pub fn start(&self, method: &str, params: Option<Value>, opts: CallOptions) -> PendingCall {
+        self.apply_auth();
+        let Some(auth) = self.inner.options.auth.clone() else {
+            let (handle, rx) = self.send(method, params, &opts);
+            return PendingCall { handle, fut: async move { reply(rx.await) }.boxed_local() };
+        };
+        let mut generation = auth.generation();
+        let (handle, first) = self.send(method, params.clone(), &opts);
+        let client = self.clone();
+        let method = method.to_string();
+        let fut = async move {
+            let mut rx = first;
+            let mut attempts = 0;
+            let outcome = loop {
+                let result = reply(rx.await);
+                let Err(ClientError::AuthRequired { status, www_authenticate }) = &result else { break result };
+                if client.retries.borrow().cancelled.contains(&handle) {
+                    break Err(ClientError::Request(RequestError::Cancelled));
+                }
+                if attempts >= auth.max_attempts() {
+                    break Err(ClientError::Auth(AuthFailure::TooManyAttempts(attempts)));
+                }
+                attempts += 1;
+                match auth.recover(*status, www_authenticate.as_deref(), generation).await {
+                    Ok(()) => {}
+                    Err(AuthFailure::NeedsLogin) => break result,
+                    Err(e) => break Err(ClientError::Auth(e)),
+                }
+                if client.retries.borrow().cancelled.contains(&handle) {
+                    break Err(ClientError::Request(RequestError::Cancelled));
+                }
+                client.apply_auth();
+                generation = auth.generation();
+                let (next, next_rx) = client.send(&method, params.clone(), &opts);
+                client.retries.borrow_mut().aliases.insert(handle, next);
+                rx = next_rx;
+            };
+            let mut r = client.retries.borrow_mut();
+            r.aliases.remove(&handle);
+            r.cancelled.remove(&handle);
+            outcome
+        };
+        PendingCall { handle, fut: fut.boxed_local() }
+    }
+
+    /// Sends one attempt of a request.
+    fn send(&self, method: &str, params: Option<Value>, opts: &CallOptions) -> (RequestHandle, oneshot::Receiver<Reply>) {
         let (tx, rx) = oneshot::channel();
         let ropts = RequestOptions { timeout: opts.timeout, no_timeout: false, progress: opts.on_progress.is_some() };
         let handle = self.inner.session.borrow_mut().request(method, params, ropts, now());
         self.inner.waiters.borrow_mut().insert(handle, tx);
-        if let Some(cb) = opts.on_progress {
+        if let Some(cb) = opts.on_progress.clone() {
             self.inner.progress.borrow_mut().insert(handle, cb);
         }
         self.inner.drive();
-        PendingCall { handle, rx }
+        (handle, rx)
     }
 
     /// Sends any request and waits for its typed result.
@@ -159,7 +272,14 @@ impl Client {
 
     /// Cancels a request started with [`Client::start`] or [`Client::call_tool_with`].
     pub fn cancel(&self, handle: RequestHandle) {
-        self.inner.session.borrow_mut().cancel(handle, now());
+        let current = {
+            let mut r = self.retries.borrow_mut();
+            if self.inner.options.auth.is_some() {
+                r.cancelled.insert(handle);
+            }
+            r.aliases.get(&handle).copied().unwrap_or(handle)
+        };
+        self.inner.session.borrow_mut().cancel(current, now());
         self.inner.drive();
     }
 

@@ -94,7 +94,7 @@ impl Inner {
         *self.timer.borrow_mut() = timeout;
     }
 
-    fn emit(&self, e: ClientEvent) {
+    pub(crate) fn emit(&self, e: ClientEvent) {
         let listeners: Vec<_> = self.listeners.borrow().clone();
         for l in listeners {
             l(&e);

@@ -11,9 +11,14 @@ pub enum ClientError {
     /// The server needs authorization (HTTP 401 or 403 `insufficient_scope`).
     #[error("the server requires authorization{}", www_authenticate.as_ref().map(|w| format!(" ({w})")).unwrap_or_default())]
     AuthRequired {
+        /// 401, or 403 for `insufficient_scope`.
+        status: u16,
         /// The `WWW-Authenticate` challenge, if the server exposed it to the page.
         www_authenticate: Option<String>,
     },
+    /// Logging in or refreshing failed.
+    #[error("authorization failed: {0}")]
+    Auth(crate::auth::AuthFailure),
     /// A request failed.
     #[error("{0}")]
     Request(RequestError),
@@ -31,7 +36,7 @@ pub enum ClientError {
 impl From<RequestError> for ClientError {
     fn from(e: RequestError) -> Self {
         match e {
-            RequestError::Http { status: 401 | 403, www_authenticate, .. } => ClientError::AuthRequired { www_authenticate },
+            RequestError::Http { status: status @ (401 | 403), www_authenticate, .. } => ClientError::AuthRequired { status, www_authenticate },
             other => ClientError::Request(other),
         }
     }

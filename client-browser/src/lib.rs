@@ -11,6 +11,7 @@
 //! let result = client.call_tool("echo", serde_json::json!({"message": "hi"})).await?;
 //! ```
 
+pub mod auth;
 mod clock;
 mod client;
 mod diagnose;
@@ -20,6 +21,7 @@ mod fetch;
 pub mod options;
 mod websocket;
 
+pub use auth::{AuthFailure, Authorizer, LoginMode, OAuthOptions, TokenStorage};
 pub use client::{Client, PendingCall};
 pub use error::ClientError;
 pub use options::{Answer, CallOptions, ClientEvent, ClientOptions, Handlers, Transport};

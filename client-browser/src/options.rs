@@ -95,6 +95,9 @@ pub struct ClientOptions {
     pub handlers: Handlers,
     /// Client name and version announced to servers.
     pub client_info: Implementation,
+    /// OAuth for this server: its access token is sent, refreshed on 401, and (popup mode)
+    /// renewed by logging in again or stepping up scopes on 403.
+    pub auth: Option<Rc<crate::auth::Authorizer>>,
 }
 
 impl ClientOptions {
@@ -117,6 +120,7 @@ impl ClientOptions {
                 version: env!("CARGO_PKG_VERSION").into(),
                 ..Default::default()
             },
+            auth: None,
         }
     }
 }

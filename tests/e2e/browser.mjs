@@ -67,7 +67,10 @@ export async function startPeer(script, args = [], path = '/mcp') {
     s.listen(0, '127.0.0.1', () => { const p = s.address().port; s.close(() => resolve(p)); });
   });
   const here = path_dirname();
-  const child = spawn(`${here}/../peers/${script}`, [String(port), ...args], { stdio: 'ignore' });
+  const file = `${here}/../peers/${script}`;
+  const child = script.endsWith('.mjs')
+    ? spawn(process.execPath, [file, String(port), ...args], { stdio: 'ignore' })
+    : spawn(file, [String(port), ...args], { stdio: 'ignore' });
   await waitFor(() => new Promise((r) => {
     const c = net.connect(port, '127.0.0.1', () => { c.end(); r(true); });
     c.on('error', () => r(false));

@@ -3,9 +3,9 @@
 // answers requests without a valid token with 401 and a Bearer challenge, and forwards
 // requests whose JWT access token (signed by the authorization server, audience = this MCP
 // endpoint) verifies. CORS is on and exposes WWW-Authenticate, as a browser client needs.
+// POST /__expire makes every token seen so far count as expired (answered 401 invalid_token),
+// so a test can force a refresh without waiting; GET /__stats counts those refusals.
 // Binds 127.0.0.1. Usage: node auth_gateway.mjs PORT AUTH_SERVER_URL UPSTREAM_MCP_URL
-// Verified by hand: 401 + challenge without a token, metadata at both well-known paths, and
-// forwarding with a token from tests/peers/auth_server.mjs. The browser OAuth test is next.
 import http from 'node:http';
 import { createRemoteJWKSet, jwtVerify } from 'jose';
 
@@ -19,6 +19,9 @@ const cors = {
   'access-control-allow-methods': 'GET, POST, DELETE',
   'access-control-expose-headers': 'www-authenticate, mcp-session-id, mcp-protocol-version, last-event-id',
 };
+const seen = new Set();
+const expired = new Set();
+const stats = { expired_refusals: 0, forwarded: 0 };
 const metadata = JSON.stringify({ resource, authorization_servers: [issuer], scopes_supported: ['mcp:tools'] });
 
 http.createServer(async (req, res) => {
@@ -30,6 +33,15 @@ http.createServer(async (req, res) => {
     res.writeHead(200, { ...cors, 'content-type': 'application/json' }).end(metadata);
     return;
   }
+  if (req.url === '/__expire' && req.method === 'POST') {
+    for (const t of seen) expired.add(t);
+    res.writeHead(204, cors).end();
+    return;
+  }
+  if (req.url === '/__stats') {
+    res.writeHead(200, { ...cors, 'content-type': 'application/json' }).end(JSON.stringify(stats));
+    return;
+  }
   if (!req.url.startsWith('/mcp')) {
     res.writeHead(404, cors).end();
     return;
@@ -38,6 +50,9 @@ http.createServer(async (req, res) => {
   try {
     if (!token) throw new Error('no token');
     await jwtVerify(token, jwks, { issuer, audience: resource });
+    if (expired.has(token)) { stats.expired_refusals += 1; throw new Error('expired'); }
+    seen.add(token);
+    stats.forwarded += 1;
   } catch (e) {
     const error = token ? ', error="invalid_token"' : '';
     res.writeHead(401, { ...cors, 'www-authenticate': `Bearer resource_metadata="${metadataUrl}", scope="mcp:tools"${error}` }).end();

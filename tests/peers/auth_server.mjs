@@ -2,10 +2,10 @@
 // Dynamic Client Registration, resource indicators (JWT access tokens whose audience is the MCP
 // server URL, 20 s lifetime), refresh tokens, RFC 9207 `iss` in responses, and every
 // interaction approved automatically (no person in a test). Binds 127.0.0.1.
-// Usage: node auth_server.mjs PORT
-// Verified by hand: discovery, registration, the code flow with PKCE and the token exchange
-// work on Node 20 (oidc-provider prints an "unsupported runtime" warning). The browser login
-// flow that uses it is the next step of the OAuth work.
+// Browsers reach it across origins: CORS on registration (oidc-provider has none there) and,
+// for public clients, on the token endpoint for the origins of their redirect URIs.
+// GET /__stats counts successful token requests per grant type (for the refresh test).
+// Usage: node auth_server.mjs PORT   (Node 20 works; oidc-provider warns about the runtime.)
 import Provider from 'oidc-provider';
 const port = Number(process.argv[2]);
 const issuer = `http://127.0.0.1:${port}`;
@@ -26,8 +26,29 @@ const provider = new Provider(issuer, {
   interactions: { url: (ctx, interaction) => `/interaction/${interaction.uid}` },
   issueRefreshToken: () => true,
   ttl: { AccessToken: 20 },
+  clientBasedCORS: (ctx, origin, client) => client.redirectUris.some((uri) => { try { return new URL(uri).origin === origin; } catch { return false; } }),
 });
+const stats = { authorization_code: 0, refresh_token: 0 };
+provider.on('grant.success', (ctx) => { const g = ctx.oidc.params.grant_type; if (g in stats) stats[g] += 1; });
 provider.proxy = false;
+// CORS for Dynamic Client Registration, and the test's counters.
+provider.use(async (ctx, next) => {
+  if (ctx.path === '/__stats') {
+    ctx.set('access-control-allow-origin', '*');
+    ctx.body = stats;
+    return;
+  }
+  if (ctx.path === '/reg') {
+    ctx.set('access-control-allow-origin', ctx.get('origin') || '*');
+    if (ctx.method === 'OPTIONS') {
+      ctx.set('access-control-allow-methods', 'POST');
+      ctx.set('access-control-allow-headers', ctx.get('access-control-request-headers') || 'content-type');
+      ctx.status = 204;
+      return;
+    }
+  }
+  await next();
+});
 // Auto-approve every interaction (test server).
 provider.use(async (ctx, next) => {
   const m = ctx.path.match(/^\/interaction\/([^/]+)$/);

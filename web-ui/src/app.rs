@@ -20,6 +20,8 @@ pub fn App(
     let selected = RwSignal::new(None::<u32>);
     let next_id = StoredValue::new(1u32);
     let saved_servers = RwSignal::new(crate::saved::load());
+    // An authorizer holding fresh tokens after a full-page login, for the next `open` of its URL.
+    let returned = StoredValue::new_local(None::<(std::rc::Rc<client_browser::Authorizer>, Vec<String>)>);
     let open = Callback::new(move |req: ConnectRequest| {
         saved_servers.update(|s| {
             if !s.iter().any(|x| x.url == req.url) {
@@ -34,11 +36,32 @@ pub fn App(
         });
         let id = next_id.get_value();
         next_id.set_value(id + 1);
-        let conn = Connection::open(id, req, sink.clone());
+        let (auth, trace) = returned.get_value().filter(|(a, _)| a.server_url() == req.url).unzip();
+        returned.set_value(None);
+        let conn = Connection::open(id, req, sink.clone(), auth);
+        if let Some(lines) = trace {
+            conn.auth_trace.update(|t| { t.splice(0..0, lines); });
+        }
         connections.update(|c| c.push(conn));
         selected.set(Some(id));
     });
-    if let Some(url) = link.url.clone() {
+    leptos::task::spawn_local(crate::oauth_setup::detect_metadata_document());
+    let login_result = RwSignal::new(None::<String>);
+    let login_trace = RwSignal::new(Vec::<String>::new());
+    if client_browser::auth::has_redirect_callback() {
+        leptos::task::spawn_local(async move {
+            let on_trace = move |line: &str| login_trace.update(|t| t.push(line.to_string()));
+            let Some(outcome) = client_browser::auth::complete_redirect(crate::oauth_setup::options(false), on_trace).await else { return };
+            match (outcome.server_url, outcome.result) {
+                (Some(url), Ok(auth)) => {
+                    returned.set_value(Some((auth, login_trace.get_untracked())));
+                    open.run(ConnectRequest { url, ..Default::default() });
+                }
+                (_, Err(e)) => login_result.set(Some(crate::doctor::explain_auth(&e))),
+                (None, Ok(_)) => {}
+            }
+        });
+    } else if let Some(url) = link.url.clone() {
         open.run(ConnectRequest { url, transport: crate::components::connect_form::parse_transport(&link.transport), ..Default::default() });
     }
     let current = move || {
@@ -51,6 +74,15 @@ pub fn App(
             {panels.connect.then(|| view! {
                 <ConnectForm initial_url=link.url.clone().unwrap_or_default() initial_transport=link.transport.clone() on_connect=open />
                 <crate::components::saved_servers::SavedServers servers=saved_servers on_connect=open />
+            })}
+            {move || login_result.get().map(|e| view! {
+                <section class="login-result" aria-label="Login">
+                    <p class="doctor" role="alert" id="login-error">{e}</p>
+                    <details class="oauth-trace" open>
+                        <summary>"OAuth trace"</summary>
+                        <ol>{move || login_trace.get().into_iter().map(|line| view! { <li>{line}</li> }).collect_view()}</ol>
+                    </details>
+                </section>
             })}
             <nav class="connections" aria-label="Connections">
                 <For each=move || connections.get() key=|c| c.id let:conn>

@@ -3,7 +3,7 @@
 use client_browser::client_core::session::{ConnectionState, ServerDetails};
 use client_browser::client_core::types::{CreateMessageParams, ElicitParams, ServerNotification, Tool};
 use client_browser::Answer;
-use client_browser::{Client, ClientEvent, ClientOptions, Handlers, Transport};
+use client_browser::{Authorizer, Client, ClientError, ClientEvent, ClientOptions, Handlers, Transport};
 use futures_channel::oneshot;
 use futures_util::FutureExt;
 use leptos::prelude::*;
@@ -92,6 +92,14 @@ pub struct Connection {
     pub asks: RwSignal<Vec<Ask>, LocalStorage>,
     /// The client, once created.
     pub client: StoredValue<Option<Client>, LocalStorage>,
+    /// OAuth for this server (none with a manual bearer token or over WebSocket).
+    pub auth: StoredValue<Option<Rc<Authorizer>>, LocalStorage>,
+    /// Every step of every login, for the OAuth trace.
+    pub auth_trace: RwSignal<Vec<String>>,
+    /// Set when the server wants a login: the challenge it sent, if readable.
+    pub auth_needed: RwSignal<Option<Option<String>>>,
+    /// Whether we hold tokens for this server.
+    pub logged_in: RwSignal<bool>,
 }
 
 /// What the connect form collected.
@@ -103,13 +111,16 @@ pub struct ConnectRequest {
     pub transport: Transport,
     /// Extra headers.
     pub headers: Vec<(String, String)>,
-    /// Bearer token (sent as `Authorization: Bearer …`).
+    /// Bearer token (sent as `Authorization: Bearer …`; no OAuth login then).
     pub bearer: Option<String>,
+    /// Local development: allow `http:` and loopback authorization servers.
+    pub allow_local_auth: bool,
 }
 
 impl Connection {
     /// Creates the connection and starts connecting.
-    pub fn open(id: u32, req: ConnectRequest, sink: Option<crate::embed::EventSink>) -> Connection {
+    /// `authorizer`: one that already holds tokens (after a full-page login).
+    pub fn open(id: u32, req: ConnectRequest, sink: Option<crate::embed::EventSink>, authorizer: Option<Rc<Authorizer>>) -> Connection {
         let conn = Connection {
             id,
             url: req.url.clone(),
@@ -123,12 +134,25 @@ impl Connection {
             history: RwSignal::new(Vec::new()),
             roots: RwSignal::new(Vec::new()),
             client: StoredValue::new_local(None),
+            auth: StoredValue::new_local(None),
+            auth_trace: RwSignal::new(Vec::new()),
+            auth_needed: RwSignal::new(None),
+            logged_in: RwSignal::new(false),
         };
         let mut o = ClientOptions::new(req.url.clone());
         o.transport = req.transport;
         o.headers = req.headers.clone();
-        if let Some(token) = req.bearer.filter(|t| !t.is_empty()) {
+        let manual_token = req.bearer.clone().filter(|t| !t.is_empty());
+        if let Some(token) = &manual_token {
             o.headers.push(("Authorization".into(), format!("Bearer {token}")));
+        }
+        if manual_token.is_none() && req.transport != Transport::WebSocket {
+            let auth = authorizer.unwrap_or_else(|| Authorizer::new(req.url.clone(), crate::oauth_setup::options(req.allow_local_auth)));
+            let trace = conn.auth_trace;
+            auth.on_trace(move |line| trace.update(|t| t.push(line.to_string())));
+            conn.logged_in.set(auth.has_credentials());
+            conn.auth.set_value(Some(auth.clone()));
+            o.auth = Some(auth);
         }
         o.wire_log = true;
         o.era_hint = crate::saved::remembered_era(&req.url);
@@ -158,6 +182,8 @@ impl Connection {
         leptos::task::spawn_local(async move {
             match client.reconnect().await {
                 Ok(details) => {
+                    c.auth_needed.set(None);
+                    c.logged_in.set(c.auth.get_value().is_some_and(|a| a.has_credentials()));
                     crate::saved::remember_era(&c.url, details.era);
                     if let Some(sink) = &sink {
                         let detail = json!({
@@ -172,6 +198,11 @@ impl Connection {
                     c.refresh_tools().await;
                 }
                 Err(e) => {
+                    if let ClientError::AuthRequired { www_authenticate, .. } = &e {
+                        if c.auth.get_value().is_some() {
+                            c.auth_needed.set(Some(www_authenticate.clone()));
+                        }
+                    }
                     let message = crate::doctor::explain(&e);
                     if let Some(sink) = &sink {
                         (sink.0)("error", json!({ "url": c.url, "message": message }));
@@ -181,6 +212,32 @@ impl Connection {
             }
         });
         conn
+    }
+
+    /// Starts a login (the page goes to the authorization server and comes back).
+    pub fn login(&self) {
+        let Some(auth) = self.auth.get_value() else { return };
+        let www = self.auth_needed.get_untracked().flatten();
+        let error = self.error;
+        leptos::task::spawn_local(async move {
+            if let Err(e) = auth.login(www.as_deref()).await {
+                error.set(Some(crate::doctor::explain_auth(&e)));
+            }
+        });
+    }
+
+    /// Logs out: forgets this server's tokens and registration, and disconnects.
+    pub fn logout(&self) {
+        let Some(auth) = self.auth.get_value() else { return };
+        auth.logout();
+        if let Some(client) = self.client.get_value() {
+            client.close();
+        }
+        self.logged_in.set(false);
+        self.details.set(None);
+        self.tools.set(Vec::new());
+        self.error.set(Some("Logged out. Log in again to use this server.".into()));
+        self.auth_needed.set(Some(None));
     }
 
     /// Reloads the tool list.

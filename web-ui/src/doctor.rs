@@ -3,16 +3,33 @@
 
 use client_browser::client_core::http::TransportFailure;
 use client_browser::client_core::session::RequestError;
-use client_browser::ClientError;
+use client_browser::client_core::oauth::guard::UrlError;
+use client_browser::client_core::oauth::AuthError;
+use client_browser::{AuthFailure, ClientError};
 
 /// A plain explanation of a client error.
 pub fn explain(e: &ClientError) -> String {
     match e {
+        ClientError::AuthRequired { status: 403, .. } => {
+            "The server needs permissions you have not granted (HTTP 403 insufficient_scope). Log in again to grant them.".into()
+        }
         ClientError::AuthRequired { .. } => {
             "The server requires authorization (HTTP 401). Log in, or add a bearer token or header.".into()
         }
+        ClientError::Auth(a) => explain_auth(a),
         ClientError::Connect(r) | ClientError::Request(r) => explain_request(r),
         other => other.to_string(),
+    }
+}
+
+/// A plain explanation of a failed login or refresh.
+pub fn explain_auth(e: &AuthFailure) -> String {
+    let text = format!("Login failed: {e}.");
+    match e {
+        AuthFailure::Flow(AuthError::Url(UrlError::NotHttps(_) | UrlError::PrivateTarget(_))) => format!(
+            "{text} For local development, tick \"allow http and loopback authorization servers\" in the connect form and connect again."
+        ),
+        _ => text,
     }
 }
 
@@ -45,7 +62,7 @@ mod tests {
         assert!(explain(&cors).contains("Mcp-Method"));
         let nf = ClientError::Connect(RequestError::Http { status: 404, body: String::new(), www_authenticate: None });
         assert!(explain(&nf).contains("/mcp"));
-        assert!(explain(&ClientError::AuthRequired { www_authenticate: None }).contains("authorization"));
+        assert!(explain(&ClientError::AuthRequired { status: 401, www_authenticate: None }).contains("authorization"));
         assert!(explain(&ClientError::Connect(RequestError::SessionHeaderHidden)).contains("Access-Control-Expose-Headers"));
     }
 }

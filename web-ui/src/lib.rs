@@ -7,6 +7,7 @@ pub mod connection;
 pub mod deep_link;
 pub mod doctor;
 pub mod embed;
+pub mod oauth_setup;
 pub mod saved;
 pub mod schema_check;
 pub mod schema_form;

@@ -61,7 +61,8 @@ pub struct AuthConfig {
     pub client_name: String,
     /// Our Client ID Metadata Document URL, if we host one.
     pub metadata_document_url: Option<String>,
-    /// Pre-registered clients, per issuer.
+    /// Known clients, per issuer: pre-registered ones, and earlier registrations to reuse.
+    /// One with an empty `issuer` is used at whichever authorization server is found.
     pub preregistered: Vec<ClientCredentials>,
     /// `web` or `native` for Dynamic Client Registration.
     pub application_type: String,
@@ -497,8 +498,11 @@ impl AuthFlow {
             Step::Registering { scope, .. } => scope.clone(),
             _ => None,
         };
-        if let Some(c) = self.config.preregistered.iter().find(|c| c.issuer == meta.issuer).cloned() {
-            self.trace(format!("using the pre-registered client {}", c.client_id));
+        let known = self.config.preregistered.iter().find(|c| c.issuer == meta.issuer).or_else(|| self.config.preregistered.iter().find(|c| c.issuer.is_empty()));
+        if let Some(mut c) = known.cloned() {
+            c.issuer = meta.issuer.clone();
+            let how = if c.source == "dynamic" { "the client registered earlier" } else { "the pre-registered client" };
+            self.trace(format!("using {how} {}", c.client_id));
             return self.authorize(meta, c, scope);
         }
         if let (Some(true), Some(url)) = (meta.client_id_metadata_document_supported, self.config.metadata_document_url.clone()) {

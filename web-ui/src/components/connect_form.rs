@@ -1,4 +1,5 @@
-//! The form that opens a connection: URL, transport, headers, bearer token.
+//! The form that opens a connection: URL, transport, headers, bearer token, and the
+//! local-development opt-in for OAuth.
 
 use crate::connection::ConnectRequest;
 use client_browser::Transport;
@@ -40,6 +41,7 @@ pub fn ConnectForm(initial_url: String, initial_transport: String, on_connect: C
     let transport = RwSignal::new(initial_transport);
     let headers = RwSignal::new(String::new());
     let bearer = RwSignal::new(String::new());
+    let allow_local = RwSignal::new(false);
     let submit = move |ev: leptos::ev::SubmitEvent| {
         ev.prevent_default();
         let u = url.get_untracked().trim().to_string();
@@ -51,6 +53,7 @@ pub fn ConnectForm(initial_url: String, initial_transport: String, on_connect: C
             transport: parse_transport(&transport.get_untracked()),
             headers: parse_headers(&headers.get_untracked()),
             bearer: Some(bearer.get_untracked()).filter(|b| !b.trim().is_empty()),
+            allow_local_auth: allow_local.get_untracked(),
         });
     };
     view! {
@@ -74,6 +77,10 @@ pub fn ConnectForm(initial_url: String, initial_transport: String, on_connect: C
                 <textarea id="headers" rows="3" prop:value=headers on:input=move |ev| headers.set(event_target_value(&ev))></textarea>
                 <label for="bearer">"Bearer token"</label>
                 <input id="bearer" type="password" autocomplete="off" prop:value=bearer on:input=move |ev| bearer.set(event_target_value(&ev)) />
+                <label class="check">
+                    <input id="allow-local-auth" type="checkbox" prop:checked=allow_local on:change=move |ev| allow_local.set(event_target_checked(&ev)) />
+                    "Local development: allow http:// and loopback authorization servers"
+                </label>
             </details>
         </form>
     }

@@ -1,6 +1,7 @@
 //! The app's components, one concern each.
 
 pub mod asks;
+pub mod auth_panel;
 pub mod connect_form;
 pub mod history;
 pub mod logs;

@@ -40,7 +40,7 @@ pub fn SavedServers(servers: RwSignal<Vec<SavedServer>>, on_connect: Callback<Co
                                     url: s1.url.clone(),
                                     transport: crate::components::connect_form::parse_transport(&s1.transport),
                                     headers: s1.headers.clone(),
-                                    bearer: None,
+                                    ..Default::default()
                                 })>{s.name.clone()}</button>
                                 <span class="uri">{s.url.clone()}</span>
                                 <button class="remove" aria-label=format!("Remove {}", s.name) on:click=move |_| servers.update(|l| {

@@ -1,6 +1,6 @@
 //! One connected server: its state, what it says about itself, its questions, tools and logs.
 
-use crate::components::{asks::AsksPanel, history::HistoryPanel, logs::LogsPanel, prompts::PromptsPanel, resources::ResourcesPanel, settings::SettingsPanel, tools::ToolsPanel};
+use crate::components::{asks::AsksPanel, auth_panel::AuthPanel, history::HistoryPanel, logs::LogsPanel, prompts::PromptsPanel, resources::ResourcesPanel, settings::SettingsPanel, tools::ToolsPanel};
 use crate::connection::Connection;
 use client_browser::client_core::session::ConnectionState;
 use leptos::prelude::*;
@@ -35,6 +35,7 @@ pub fn ServerView(conn: Connection) -> impl IntoView {
                 })}
             </header>
             {move || error.get().map(|e| view! { <p class="doctor" role="alert">{e}</p> })}
+            <AuthPanel conn=conn.clone() />
             {move || details.get().and_then(|d| d.instructions).map(|i| view! {
                 <details class="instructions"><summary>"Instructions from the server"</summary><pre>{i}</pre></details>
             })}

@@ -1,0 +1,469 @@
+//! OAuth in the browser: runs the core's sans-IO [`AuthFlow`] with `fetch`, WebCrypto
+//! randomness, and either a full-page redirect or a popup; keeps the tokens and refreshes
+//! them.
+//!
+//! One [`Authorizer`] per server. Give it to [`crate::ClientOptions::auth`] and the
+//! [`crate::Client`] sends its access token, refreshes it when the server answers 401, and
+//! (in popup mode) logs in again or steps up scopes on 403 `insufficient_scope`.
+//!
+//! Tokens: the access token lives in memory only. Refresh material (refresh token, client
+//! registration) goes to `sessionStorage` by default ([`TokenStorage`]).
+
+mod http;
+mod popup;
+mod random;
+mod redirect;
+mod storage;
+
+pub use popup::{CHANNEL, MESSAGE_TYPE};
+pub use redirect::{complete_redirect, has_redirect_callback, RedirectOutcome};
+pub use storage::TokenStorage;
+
+use crate::clock::now;
+use client_core::oauth::challenge::{bearer, split_scopes};
+use client_core::oauth::{AuthConfig, AuthError, AuthFlow, AuthOutput, ClientCredentials, TokenSet, UrlPolicy};
+use futures_util::future::{FutureExt, LocalBoxFuture, Shared};
+use std::cell::RefCell;
+use std::rc::Rc;
+
+/// How the person is sent to the authorization server.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum LoginMode {
+    /// The whole page goes there and comes back (the app).
+    #[default]
+    Redirect,
+    /// A popup window goes there; a callback page relays the answer (embedded use).
+    Popup,
+}
+
+/// How logging in works for one server.
+#[derive(Debug, Clone)]
+pub struct OAuthOptions {
+    /// The callback page (`oauth-callback.html` beside the app by default).
+    pub redirect_uri: String,
+    /// The name authorization servers show.
+    pub client_name: String,
+    /// Our Client ID Metadata Document, if hosted (used when the server supports it).
+    pub metadata_document_url: Option<String>,
+    /// Pre-registered clients (an empty `issuer` matches any authorization server).
+    pub preregistered: Vec<ClientCredentials>,
+    /// Where refresh material is kept.
+    pub storage: TokenStorage,
+    /// Redirect or popup for logins started by [`Authorizer::login`].
+    pub mode: LoginMode,
+    /// Allow `http:` and loopback/private authorization servers and metadata (local
+    /// development only; off by default).
+    pub allow_local: bool,
+    /// Most authorization attempts for one request (refreshes, step-ups, logins).
+    pub max_attempts: u32,
+}
+
+impl OAuthOptions {
+    /// Defaults for this page: the callback page `oauth-callback.html` next to it.
+    pub fn for_page() -> OAuthOptions {
+        let base = web_sys::window()
+            .and_then(|w| w.document())
+            .and_then(|d| d.base_uri().ok().flatten())
+            .unwrap_or_default();
+        let redirect_uri = url::Url::parse(&base)
+            .and_then(|b| b.join("oauth-callback.html"))
+            .map(String::from)
+            .unwrap_or_else(|_| "/oauth-callback.html".into());
+        OAuthOptions {
+            redirect_uri,
+            client_name: "MCP browser client".into(),
+            metadata_document_url: None,
+            preregistered: Vec::new(),
+            storage: TokenStorage::Session,
+            mode: LoginMode::Redirect,
+            allow_local: false,
+            max_attempts: 3,
+        }
+    }
+}
+
+/// Why logging in or refreshing did not give tokens.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum AuthFailure {
+    /// The flow itself failed (discovery, registration, callback checks, token endpoint).
+    #[error("{0}")]
+    Flow(AuthError),
+    /// An HTTP request of the flow got no answer.
+    #[error("could not reach {url}: {reason}")]
+    Network {
+        /// The URL.
+        url: String,
+        /// What the browser said.
+        reason: String,
+    },
+    /// The browser blocked the login popup.
+    #[error("the browser blocked the login window: allow popups for this page, or use the full-page login")]
+    PopupBlocked,
+    /// The login window closed without an answer.
+    #[error("the login window was closed before the login finished (or the authorization server cut it off from this page; then use the full-page login)")]
+    PopupClosed,
+    /// A person has to log in (no refresh possible, and this mode does not open windows by itself).
+    #[error("you need to log in to this server")]
+    NeedsLogin,
+    /// The server kept refusing after the allowed attempts.
+    #[error("the server still refuses after {0} authorization attempts")]
+    TooManyAttempts(u32),
+    /// The browser refused something (storage, navigation, WebCrypto).
+    #[error("the browser refused: {0}")]
+    Browser(String),
+}
+
+impl From<AuthError> for AuthFailure {
+    fn from(e: AuthError) -> Self {
+        AuthFailure::Flow(e)
+    }
+}
+
+/// Where the flow stopped: the person must go somewhere, or tokens are ready.
+enum Stop {
+    Navigate(String),
+    Done(TokenSet),
+}
+
+type RefreshFuture = Shared<LocalBoxFuture<'static, Result<(), AuthFailure>>>;
+type TraceListener = Rc<dyn Fn(&str)>;
+
+/// Logs in to one MCP server and keeps its tokens.
+pub struct Authorizer {
+    server_url: String,
+    options: OAuthOptions,
+    tokens: RefCell<Option<TokenSet>>,
+    generation: RefCell<u64>,
+    refreshing: RefCell<Option<RefreshFuture>>,
+    listeners: RefCell<Vec<TraceListener>>,
+    /// The trace so far (the last [`TRACE_KEPT`] lines), carried across a full-page login.
+    history: RefCell<Vec<String>>,
+}
+
+/// How many trace lines are kept.
+const TRACE_KEPT: usize = 200;
+
+impl Authorizer {
+    /// An authorizer for `server_url`, with whatever refresh material was kept for it.
+    pub fn new(server_url: impl Into<String>, options: OAuthOptions) -> Rc<Authorizer> {
+        let server_url = server_url.into();
+        let kept = storage::load(options.storage, &server_url);
+        Rc::new(Authorizer {
+            server_url,
+            options,
+            tokens: RefCell::new(kept),
+            generation: RefCell::new(0),
+            refreshing: RefCell::new(None),
+            listeners: RefCell::new(Vec::new()),
+            history: RefCell::new(Vec::new()),
+        })
+    }
+
+    /// The MCP server this is for.
+    pub fn server_url(&self) -> &str {
+        &self.server_url
+    }
+
+    /// Most authorization attempts for one request.
+    pub fn max_attempts(&self) -> u32 {
+        self.options.max_attempts
+    }
+
+    /// Calls `listener` with every step of every flow (the OAuth trace).
+    pub fn on_trace(&self, listener: impl Fn(&str) + 'static) {
+        self.listeners.borrow_mut().push(Rc::new(listener));
+    }
+
+    /// The trace so far.
+    pub fn trace_lines(&self) -> Vec<String> {
+        self.history.borrow().clone()
+    }
+
+    fn trace(&self, line: &str) {
+        {
+            let mut h = self.history.borrow_mut();
+            if h.len() >= TRACE_KEPT {
+                h.remove(0);
+            }
+            h.push(line.to_string());
+        }
+        let listeners = self.listeners.borrow().clone();
+        for l in listeners {
+            l(line);
+        }
+    }
+
+    /// The current tokens (the access token is empty until refreshed after a reload).
+    pub fn tokens(&self) -> Option<TokenSet> {
+        self.tokens.borrow().clone()
+    }
+
+    /// Whether there is anything to authorize with (an access token or a refresh token).
+    pub fn has_credentials(&self) -> bool {
+        self.tokens.borrow().as_ref().is_some_and(|t| !t.access_token.is_empty() || t.refresh_token.is_some())
+    }
+
+    /// Increases whenever the tokens change (lets callers tell a stale 401 from a fresh one).
+    pub fn generation(&self) -> u64 {
+        *self.generation.borrow()
+    }
+
+    /// The `Authorization` header value, if there is an access token.
+    pub fn authorization_header(&self) -> Option<String> {
+        let t = self.tokens.borrow();
+        let t = t.as_ref().filter(|t| !t.access_token.is_empty())?;
+        let kind = if t.token_type.eq_ignore_ascii_case("bearer") { "Bearer" } else { t.token_type.as_str() };
+        Some(format!("{kind} {}", t.access_token))
+    }
+
+    /// Accepts new tokens (after a login elsewhere, e.g. [`complete_redirect`]).
+    pub fn set_tokens(&self, tokens: TokenSet) {
+        storage::save(self.options.storage, &self.server_url, &tokens);
+        *self.tokens.borrow_mut() = Some(tokens);
+        *self.generation.borrow_mut() += 1;
+    }
+
+    /// Logs out: forgets the tokens and the client registration for this server, here
+    /// and in storage. (Authorization servers offer no standard browser-side revocation
+    /// that MCP requires; the tokens simply stop being used.)
+    pub fn logout(&self) {
+        storage::forget(&self.server_url);
+        *self.tokens.borrow_mut() = None;
+        *self.generation.borrow_mut() += 1;
+        self.trace("logged out: tokens and client registration forgotten");
+    }
+
+    /// Makes sure there is a usable access token: refreshes one that expired (or that a
+    /// reload dropped) when a refresh token is at hand.
+    pub async fn ensure_fresh(self: &Rc<Self>) -> Result<(), AuthFailure> {
+        let stale = {
+            let t = self.tokens.borrow();
+            match t.as_ref() {
+                None => return Ok(()),
+                Some(t) => t.access_token.is_empty() || t.expires_at.is_some_and(|e| e <= now().0 + 5_000),
+            }
+        };
+        if stale && self.tokens.borrow().as_ref().is_some_and(|t| t.refresh_token.is_some()) {
+            self.refresh().await
+        } else {
+            Ok(())
+        }
+    }
+
+    /// Refreshes the access token. Concurrent callers share one refresh (refresh tokens
+    /// rotate: two refreshes with the same one would fail).
+    pub async fn refresh(self: &Rc<Self>) -> Result<(), AuthFailure> {
+        let running = self.refreshing.borrow().clone();
+        let fut = match running {
+            Some(f) => f,
+            None => {
+                let me = self.clone();
+                let f = async move {
+                    let r = me.do_refresh().await;
+                    me.refreshing.borrow_mut().take();
+                    r
+                }
+                .boxed_local()
+                .shared();
+                *self.refreshing.borrow_mut() = Some(f.clone());
+                f
+            }
+        };
+        fut.await
+    }
+
+    async fn do_refresh(&self) -> Result<(), AuthFailure> {
+        let Some(tokens) = self.tokens() else { return Err(AuthFailure::NeedsLogin) };
+        if tokens.refresh_token.is_none() {
+            return Err(AuthFailure::NeedsLogin);
+        }
+        let mut flow = AuthFlow::new(self.config(), random::random_bytes().map_err(AuthFailure::Browser)?, now())?;
+        flow.refresh(tokens);
+        match self.pump(&mut flow).await {
+            Ok(Stop::Done(t)) => {
+                self.set_tokens(t);
+                Ok(())
+            }
+            Ok(Stop::Navigate(_)) => Err(AuthFailure::Flow(AuthError::Unexpected)),
+            Err(AuthFailure::Flow(AuthError::Token { error, .. })) if error == "invalid_grant" || error == "invalid_client" => {
+                // The grant (or our registration) is gone: start over with a fresh login,
+                // which registers again if needed.
+                self.trace(&format!("the refresh was refused ({error}): a new login is needed"));
+                storage::forget(&self.server_url);
+                *self.tokens.borrow_mut() = None;
+                *self.generation.borrow_mut() += 1;
+                Err(AuthFailure::NeedsLogin)
+            }
+            Err(e) => Err(e),
+        }
+    }
+
+    /// After the server refused a request (`status` 401 or 403) that was sent with the
+    /// tokens of `sent_generation`: gets credentials that may work. Refreshes on 401 when
+    /// it can; otherwise logs in (popup mode) or says a login is needed (redirect mode).
+    /// On 403 `insufficient_scope` it asks for the challenge's scopes on top of the
+    /// granted ones (step-up).
+    pub async fn recover(self: &Rc<Self>, status: u16, www_authenticate: Option<&str>, sent_generation: u64) -> Result<(), AuthFailure> {
+        if self.generation() != sent_generation && self.has_credentials() {
+            return Ok(()); // someone else already got new tokens
+        }
+        let challenge = www_authenticate.and_then(bearer).unwrap_or_default();
+        let step_up = status == 403 && challenge.error.as_deref() == Some("insufficient_scope");
+        if !step_up && self.tokens.borrow().as_ref().is_some_and(|t| t.refresh_token.is_some()) {
+            match self.refresh().await {
+                Ok(()) => return Ok(()),
+                Err(AuthFailure::NeedsLogin) => {}
+                Err(e) => return Err(e),
+            }
+        }
+        if step_up {
+            self.trace(&format!("the server needs more scopes ({}): asking for them", challenge.scope.as_deref().unwrap_or("unspecified")));
+        }
+        // A step-up uses a popup even in redirect mode: leaving the page would lose the
+        // request the person just made.
+        match self.options.mode {
+            LoginMode::Popup => self.login_popup(www_authenticate).await,
+            LoginMode::Redirect if step_up => self.login_popup(www_authenticate).await,
+            LoginMode::Redirect => Err(AuthFailure::NeedsLogin),
+        }
+    }
+
+    /// Logs in, in the configured mode. Popup: resolves once logged in. Redirect: sends the
+    /// page away (it resolves only if something fails first); finish on return with
+    /// [`complete_redirect`].
+    pub async fn login(self: &Rc<Self>, www_authenticate: Option<&str>) -> Result<(), AuthFailure> {
+        match self.options.mode {
+            LoginMode::Popup => self.login_popup(www_authenticate).await,
+            LoginMode::Redirect => self.login_redirect(www_authenticate).await,
+        }
+    }
+
+    /// Logs in through a popup window, whatever the configured mode (e.g. a step-up in
+    /// the app, so the page and its state stay).
+    pub async fn login_popup(self: &Rc<Self>, www_authenticate: Option<&str>) -> Result<(), AuthFailure> {
+        let window = popup::Popup::open()?;
+        let result = self.popup_flow(&window, www_authenticate).await;
+        window.close();
+        if let Err(e) = &result {
+            self.trace(&format!("login failed: {e}"));
+        }
+        result
+    }
+
+    async fn popup_flow(self: &Rc<Self>, window: &popup::Popup, www: Option<&str>) -> Result<(), AuthFailure> {
+        // A registration the server no longer knows is replaced once (re-registration).
+        for attempt in 0..2 {
+            let mut flow = AuthFlow::new(self.config(), random::random_bytes().map_err(AuthFailure::Browser)?, now())?;
+            flow.start(www);
+            let mut stop = self.pump(&mut flow).await;
+            loop {
+                match stop {
+                    Ok(Stop::Done(t)) => {
+                        self.set_tokens(t);
+                        return Ok(());
+                    }
+                    Ok(Stop::Navigate(url)) => {
+                        window.navigate(&url)?;
+                        stop = loop {
+                            let query = window.callback().await?;
+                            flow.handle_callback(&parse_query(&query), now());
+                            match self.pump(&mut flow).await {
+                                // Not our login's answer: keep waiting for the real one.
+                                Err(AuthFailure::Flow(AuthError::StateMismatch)) => continue,
+                                other => break other,
+                            }
+                        };
+                    }
+                    Err(AuthFailure::Flow(AuthError::Token { error, .. })) if error == "invalid_client" && attempt == 0 => {
+                        self.trace("the authorization server no longer knows our client: registering again");
+                        self.forget_registration();
+                        break;
+                    }
+                    Err(e) => return Err(e),
+                }
+            }
+        }
+        Err(AuthFailure::Flow(AuthError::Unexpected))
+    }
+
+    async fn login_redirect(self: &Rc<Self>, www: Option<&str>) -> Result<(), AuthFailure> {
+        let mut flow = AuthFlow::new(self.config(), random::random_bytes().map_err(AuthFailure::Browser)?, now())?;
+        flow.start(www);
+        let result = match self.pump(&mut flow).await {
+            Ok(Stop::Navigate(url)) => match flow.pending() {
+                Some(p) => redirect::leave(self, p.clone(), &url),
+                None => Err(AuthFailure::Flow(AuthError::Unexpected)),
+            },
+            Ok(Stop::Done(t)) => {
+                self.set_tokens(t);
+                Ok(())
+            }
+            Err(e) => Err(e),
+        };
+        if let Err(e) = &result {
+            self.trace(&format!("login failed: {e}"));
+        }
+        result
+    }
+
+    fn forget_registration(&self) {
+        let mut t = self.tokens.borrow_mut();
+        *t = None;
+        storage::forget(&self.server_url);
+    }
+
+    /// The flow configuration for this server and the current tokens.
+    fn config(&self) -> AuthConfig {
+        let tokens = self.tokens.borrow();
+        let mut known = self.options.preregistered.clone();
+        if let Some(t) = tokens.as_ref().filter(|t| t.client.source == "dynamic") {
+            known.push(t.client.clone());
+        }
+        let local = self.options.allow_local;
+        AuthConfig {
+            server_url: self.server_url.clone(),
+            redirect_uri: self.options.redirect_uri.clone(),
+            client_name: self.options.client_name.clone(),
+            metadata_document_url: self.options.metadata_document_url.clone(),
+            preregistered: known,
+            application_type: "web".into(),
+            policy: UrlPolicy { allow_http: local, allow_private: local },
+            previous_scopes: tokens.as_ref().and_then(|t| t.scope.as_deref()).map(split_scopes).unwrap_or_default(),
+        }
+    }
+
+    /// Runs the flow until the person must go somewhere or tokens are ready, performing
+    /// its requests and passing its trace on.
+    async fn pump(&self, flow: &mut AuthFlow) -> Result<Stop, AuthFailure> {
+        loop {
+            let Some(out) = flow.poll_output() else {
+                return Err(AuthFailure::Flow(AuthError::Unexpected));
+            };
+            match out {
+                AuthOutput::Trace(t) => self.trace(&t),
+                AuthOutput::Navigate(url) => return Ok(Stop::Navigate(url)),
+                AuthOutput::Done(t) => return Ok(Stop::Done(t)),
+                AuthOutput::Failed(e) => return Err(AuthFailure::Flow(e)),
+                AuthOutput::Fetch(req) => match http::perform(&req).await {
+                    Ok((status, body)) => flow.handle_response(req.id, status, &body, now()),
+                    Err(reason) if req.method == "GET" => {
+                        // Discovery: a missing document often comes without CORS headers;
+                        // treat it as absent and try the next location.
+                        self.trace(&format!("  → no answer: {reason}"));
+                        flow.handle_response(req.id, 0, b"", now());
+                    }
+                    Err(reason) => {
+                        let e = AuthFailure::Network { url: req.url.clone(), reason };
+                        self.trace(&format!("failed: {e}"));
+                        return Err(e);
+                    }
+                },
+            }
+        }
+    }
+}
+
+/// The pairs of a query string (with or without the leading `?`).
+pub(crate) fn parse_query(query: &str) -> Vec<(String, String)> {
+    url::form_urlencoded::parse(query.trim_start_matches('?').as_bytes()).into_owned().collect()
+}

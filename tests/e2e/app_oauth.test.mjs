@@ -1,0 +1,140 @@
+// OAuth end to end, in headless Chromium: the app logs in through a real authorization server
+// (npm oidc-provider: discovery, Dynamic Client Registration, PKCE, resource indicators, `iss`)
+// to a protected MCP server (tests/peers/auth_gateway.mjs in front of the real npm
+// server-everything), calls a tool, survives an access-token expiry through refresh, and
+// refuses callbacks with a wrong `state` or a wrong `iss` (shown as text, no token request).
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import path from 'node:path';
+import fs from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { launch, serveDir, startPeer, waitFor } from './browser.mjs';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const dist = path.resolve(here, '../../dist');
+const shots = path.resolve(here, '../../docs/screenshots');
+let browser, site, upstream, authServer, gateway, page;
+
+const json = async (url, init) => (await fetch(url, init)).json();
+const asStats = () => json(`${authServer.url}/__stats`);
+const gatewayStats = () => json(`${gateway.url.replace(/\/mcp$/, '')}/__stats`);
+
+before(async () => {
+  site = await serveDir(dist);
+  upstream = await startPeer('everything.sh', ['streamableHttp']);
+  authServer = await startPeer('auth_server.mjs', [], '');
+  gateway = await startPeer('auth_gateway.mjs', [authServer.url, upstream.url]);
+  browser = await launch();
+  const context = await browser.newContext({ viewport: { width: 1200, height: 900 } });
+  page = await context.newPage();
+  page.on('pageerror', (e) => { throw e; });
+});
+after(async () => {
+  await browser?.close();
+  for (const p of [gateway, authServer, upstream]) p?.stop();
+  await site?.close();
+});
+
+async function runEcho(message) {
+  await page.locator('button.tool[data-tool="echo"]').click();
+  await page.locator('.runner .tool-name', { hasText: 'echo' }).waitFor();
+  await page.locator('#arg-message').fill(message);
+  await page.locator('button.run').click();
+  await page.locator('.result pre.content', { hasText: message }).waitFor({ timeout: 15_000 });
+}
+
+test('logs in through the authorization server and calls a tool', async () => {
+  await connectToGateway();
+  await page.locator('#login').waitFor({ timeout: 20_000 });
+  assert.match(await page.locator('#connection-state').innerText(), /authorization needed/);
+
+  await page.locator('#login').click();
+  // Registration, the authorization page (approved by the test server) and the callback.
+  await page.locator('#connection-state', { hasText: 'connected' }).waitFor({ timeout: 30_000 });
+  await page.locator('button.tool[data-tool="echo"]').waitFor({ timeout: 10_000 });
+  assert.match(await page.locator('#auth-status').innerText(), /Logged in.*mcp:tools/);
+  const trace = await page.locator('#oauth-trace').textContent();
+  assert.match(trace, /looking for protected resource metadata at .*\/\.well-known\/oauth-protected-resource\/mcp/);
+  assert.match(trace, /registering dynamically at/);
+  assert.match(trace, /requesting scopes: mcp:tools/);
+  assert.match(trace, /got an access token/);
+  assert.equal((await asStats()).authorization_code, 1);
+
+  await runEcho('behind oauth');
+  fs.mkdirSync(shots, { recursive: true });
+  await page.screenshot({ path: path.join(shots, 'oauth.png') });
+
+  // The access token is in memory only; the refresh token is in sessionStorage.
+  const stored = await page.evaluate(() => JSON.stringify({ s: { ...sessionStorage }, l: { ...localStorage } }));
+  assert.doesNotMatch(stored, /"access_token\\":\\"ey/);
+  assert.match(stored, /refresh_token/);
+  assert.doesNotMatch(JSON.stringify(JSON.parse(stored).l), /refresh_token/);
+});
+
+test('an expired access token is refreshed and the call goes through', async () => {
+  const before = await asStats();
+  const r = await fetch(`${gateway.url.replace(/\/mcp$/, '')}/__expire`, { method: 'POST' });
+  assert.equal(r.status, 204);
+  await page.locator('#tool-search').fill('');
+  await runEcho('after expiry');
+  assert.ok((await gatewayStats()).expired_refusals >= 1, 'the old token was refused');
+  assert.equal((await asStats()).refresh_token, before.refresh_token + 1, 'exactly one refresh');
+  assert.match(await page.locator('#oauth-trace').textContent(), /refreshing the access token/);
+});
+
+async function connectToGateway() {
+  await page.goto(site.url);
+  await page.locator('#server-url').fill(gateway.url);
+  await page.locator('form.connect summary').click();
+  await page.locator('#allow-local-auth').check();
+  await page.locator('#connect').click();
+}
+
+/** Starts a login and stops it at the authorization server's door, then comes back to the
+ * app: the login stays pending in this tab. Returns the pending record. */
+async function pauseLogin() {
+  await page.route(`${authServer.url}/auth**`, (route) => route.fulfill({ status: 200, contentType: 'text/html', body: '<p>paused</p>' }));
+  await page.locator('#login').click();
+  await page.waitForURL(`${authServer.url}/auth**`);
+  await page.unroute(`${authServer.url}/auth**`);
+  await page.goBack();
+  await page.locator('#server-url').waitFor();
+  const pending = await page.evaluate(() => JSON.parse(sessionStorage.getItem('mcp-oauth-pending')));
+  assert.ok(pending?.pending?.state, 'a pending login');
+  return pending;
+}
+
+async function callback(params) {
+  await page.goto(`${site.url}/oauth-callback.html?${new URLSearchParams(params)}`);
+  await page.locator('#login-error').waitFor({ timeout: 15_000 });
+  return page.locator('#login-error').innerText();
+}
+
+test('a callback with a wrong state or a wrong iss is refused, and error text stays text', async () => {
+  await connectToGateway();
+  // The refresh token kept in sessionStorage logs in again without a person.
+  await page.locator('#connection-state', { hasText: 'connected' }).waitFor({ timeout: 20_000 });
+  await page.locator('#logout').click();
+  await page.locator('#login').waitFor();
+
+  const codes = (await asStats()).authorization_code;
+  const pending = await pauseLogin();
+  const wrongState = await callback({ code: 'stolen', state: 'forged-state', iss: authServer.url });
+  assert.match(wrongState, /state mismatch/);
+  // Still pending: a foreign answer does not end the login.
+  assert.ok(await page.evaluate(() => sessionStorage.getItem('mcp-oauth-pending')));
+
+  const wrongIss = await callback({ code: 'stolen', state: pending.pending.state, iss: 'https://evil.example' });
+  assert.match(wrongIss, /iss check failed/);
+  assert.equal((await asStats()).authorization_code, codes, 'no code was exchanged');
+
+  // The authorization server's error text is shown as text, never as HTML.
+  await connectToGateway();
+  await page.locator('#login').waitFor({ timeout: 20_000 });
+  const again = await pauseLogin();
+  const hostile = '<img src=x onerror="window.__owned=1"><b>bold</b>';
+  const denied = await callback({ error: 'access_denied', error_description: hostile, state: again.pending.state, iss: authServer.url });
+  assert.ok(denied.includes(hostile), denied);
+  assert.equal(await page.locator('#login-error b, #login-error img').count(), 0);
+  assert.equal(await page.evaluate(() => window.__owned), undefined);
+});

@@ -1,0 +1,74 @@
+//! How the app logs in: OAuth options for this page, and whether our Client ID Metadata
+//! Document is hosted correctly beside it.
+
+use client_browser::{LoginMode, OAuthOptions, TokenStorage};
+use std::cell::RefCell;
+
+thread_local! {
+    static METADATA_DOCUMENT: RefCell<Option<String>> = const { RefCell::new(None) };
+}
+
+/// The app's OAuth options: full-page login, the callback page beside the app, refresh
+/// material in `sessionStorage`, and our Client ID Metadata Document when it is hosted.
+pub fn options(allow_local: bool) -> OAuthOptions {
+    let mut o = OAuthOptions::for_page();
+    o.mode = LoginMode::Redirect;
+    o.storage = TokenStorage::Session;
+    o.allow_local = allow_local;
+    o.metadata_document_url = METADATA_DOCUMENT.with(|m| m.borrow().clone());
+    o
+}
+
+/// Whether a fetched `client-metadata.json` may serve as our client id: its `client_id` must
+/// be the URL it was fetched from, and it must list our redirect URI exactly.
+pub fn metadata_document_usable(fetched_from: &str, document: &serde_json::Value, redirect_uri: &str) -> bool {
+    let id_matches = document.get("client_id").and_then(|v| v.as_str()) == Some(fetched_from);
+    let lists_redirect = document
+        .get("redirect_uris")
+        .and_then(|v| v.as_array())
+        .is_some_and(|uris| uris.iter().any(|u| u.as_str() == Some(redirect_uri)));
+    id_matches && lists_redirect && fetched_from.starts_with("https://")
+}
+
+/// Looks for `client-metadata.json` beside the app and uses it as client id if it describes
+/// this deployment (see README, "Hosting"). Otherwise logins register dynamically.
+pub async fn detect_metadata_document() {
+    let o = OAuthOptions::for_page();
+    let Ok(url) = url::Url::parse(&o.redirect_uri).and_then(|r| r.join("client-metadata.json")) else { return };
+    let url = String::from(url);
+    let Some(doc) = fetch_json(&url).await else { return };
+    if metadata_document_usable(&url, &doc, &o.redirect_uri) {
+        METADATA_DOCUMENT.with(|m| *m.borrow_mut() = Some(url));
+    }
+}
+
+async fn fetch_json(url: &str) -> Option<serde_json::Value> {
+    use wasm_bindgen::JsCast;
+    use wasm_bindgen_futures::JsFuture;
+    let window = web_sys::window()?;
+    let resp: web_sys::Response = JsFuture::from(window.fetch_with_str(url)).await.ok()?.dyn_into().ok()?;
+    if !resp.ok() {
+        return None;
+    }
+    let text = JsFuture::from(resp.text().ok()?).await.ok()?.as_string()?;
+    serde_json::from_str(&text).ok()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn only_a_document_describing_this_deployment_is_used() {
+        let here = "https://app.example/client-metadata.json";
+        let cb = "https://app.example/oauth-callback.html";
+        let good = json!({"client_id": here, "redirect_uris": [cb]});
+        assert!(metadata_document_usable(here, &good, cb));
+        // The template as shipped (another origin), a missing redirect, plain http: not used.
+        assert!(!metadata_document_usable(here, &json!({"client_id": "https://mcp-client.example/client-metadata.json", "redirect_uris": [cb]}), cb));
+        assert!(!metadata_document_usable(here, &json!({"client_id": here, "redirect_uris": ["https://app.example/other"]}), cb));
+        let h = "http://app.example/client-metadata.json";
+        assert!(!metadata_document_usable(h, &json!({"client_id": h, "redirect_uris": [cb]}), cb));
+    }
+}
