@@ -16,6 +16,8 @@ opt "$out/mcp_client_bg.wasm"
 wasm-bindgen --target web --out-dir "$out" --out-name mcp_client_element target/wasm32-unknown-unknown/release/client_element.wasm
 opt "$out/mcp_client_element_bg.wasm"
 cp client-js/README.md "$out/README.md"
+# The OAuth callback page: host it on the embedding page's origin (see README).
+cp www/oauth-callback.html www/oauth-callback.js "$out/"
 cat > "$out/package.json" <<JSON
 {
   "name": "mcp-browser-client",
@@ -26,7 +28,8 @@ cat > "$out/package.json" <<JSON
   "types": "mcp_client.d.ts",
   "exports": { ".": "./mcp_client.js", "./element": "./mcp_client_element.js" },
   "files": ["mcp_client.js", "mcp_client.d.ts", "mcp_client_bg.wasm", "mcp_client_bg.wasm.d.ts",
-            "mcp_client_element.js", "mcp_client_element.d.ts", "mcp_client_element_bg.wasm", "snippets", "README.md"],
+            "mcp_client_element.js", "mcp_client_element.d.ts", "mcp_client_element_bg.wasm", "snippets", "README.md",
+            "oauth-callback.html", "oauth-callback.js"],
   "license": "MIT OR Apache-2.0"
 }
 JSON

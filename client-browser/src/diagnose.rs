@@ -17,14 +17,20 @@ async fn probe(url: &str, mode: web_sys::RequestMode, headers: &[(&str, &str)]) 
     init.set_method("POST");
     init.set_mode(mode);
     init.set_credentials(web_sys::RequestCredentials::Omit);
-    let Ok(h) = web_sys::Headers::new() else { return false };
+    let Ok(h) = web_sys::Headers::new() else {
+        return false;
+    };
     for (k, v) in headers {
         let _ = h.append(k, v);
     }
     init.set_headers(&h);
     init.set_body(&"{}".into());
-    let Some(window) = js_sys::global().dyn_into::<web_sys::Window>().ok() else { return false };
-    JsFuture::from(window.fetch_with_str_and_init(url, &init)).await.is_ok()
+    let Some(window) = js_sys::global().dyn_into::<web_sys::Window>().ok() else {
+        return false;
+    };
+    JsFuture::from(window.fetch_with_str_and_init(url, &init))
+        .await
+        .is_ok()
 }
 
 /// Explains why `req` got no response, as precisely as the browser lets us find out.
@@ -51,7 +57,13 @@ pub(crate) async fn explain(req: &HttpRequest, original: String) -> TransportFai
             req.url
         ));
     }
-    if !probe(&req.url, web_sys::RequestMode::NoCors, &[("Content-Type", "text/plain")]).await {
+    if !probe(
+        &req.url,
+        web_sys::RequestMode::NoCors,
+        &[("Content-Type", "text/plain")],
+    )
+    .await
+    {
         return TransportFailure::Network(format!(
             "the server at {} could not be reached (refused, unknown host, or offline): {original}",
             req.url
@@ -69,7 +81,13 @@ pub(crate) async fn explain(req: &HttpRequest, original: String) -> TransportFai
         if lower == "content-type" || SAFELISTED.contains(&lower.as_str()) {
             continue;
         }
-        if !probe(&req.url, web_sys::RequestMode::Cors, &[base[0], (name.as_str(), value.as_str())]).await {
+        if !probe(
+            &req.url,
+            web_sys::RequestMode::Cors,
+            &[base[0], (name.as_str(), value.as_str())],
+        )
+        .await
+        {
             return TransportFailure::Cors(format!(
                 "the server's CORS preflight does not allow the request header {name}: add it to Access-Control-Allow-Headers"
             ));

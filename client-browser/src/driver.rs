@@ -7,8 +7,8 @@ use crate::clock::now;
 use crate::options::{ClientEvent, ClientOptions};
 use client_core::http::TransmitId;
 use client_core::session::{
-    ConnectionState, Direction, Event, Input, McpResult, Output, RequestError, RequestHandle, ServerDetails,
-    ServerRequestId,
+    ConnectionState, Direction, Event, Input, McpResult, Output, RequestError, RequestHandle,
+    ServerDetails, ServerRequestId,
 };
 use client_core::types::{ProgressParams, ServerRequest};
 use client_core::{ErrorObject, Session};
@@ -119,17 +119,28 @@ impl Inner {
                     let _ = tx.send(Err(err));
                 }
             }
-            Event::AuthRequired { status, www_authenticate } => {
+            Event::AuthRequired {
+                status,
+                www_authenticate,
+            } => {
                 *self.auth.borrow_mut() = Some((status, www_authenticate.clone()));
                 if let Some(tx) = self.connected.borrow_mut().take() {
-                    let _ = tx.send(Err(RequestError::Http { status, body: String::new(), www_authenticate }));
+                    let _ = tx.send(Err(RequestError::Http {
+                        status,
+                        body: String::new(),
+                        www_authenticate,
+                    }));
                 }
             }
             Event::State(s) => {
                 if s == ConnectionState::AuthRequired {
                     if let Some(tx) = self.connected.borrow_mut().take() {
                         let (status, www) = self.auth.borrow().clone().unwrap_or((401, None));
-                        let _ = tx.send(Err(RequestError::Http { status, body: String::new(), www_authenticate: www }));
+                        let _ = tx.send(Err(RequestError::Http {
+                            status,
+                            body: String::new(),
+                            www_authenticate: www,
+                        }));
                     }
                 }
                 self.emit(ClientEvent::State(s));
@@ -141,15 +152,26 @@ impl Inner {
                 }
                 self.emit(ClientEvent::Progress(handle, progress));
             }
-            Event::Notification { notification, .. } => self.emit(ClientEvent::Notification(notification)),
+            Event::Notification { notification, .. } => {
+                self.emit(ClientEvent::Notification(notification))
+            }
             Event::ServerRequest { id, request, .. } => self.on_server_request(id, request),
-            Event::ToolRejected { name, reason } => {
-                self.emit(ClientEvent::Warning(format!("tool {name:?} was left out: {reason}")))
-            }
+            Event::ToolRejected { name, reason } => self.emit(ClientEvent::Warning(format!(
+                "tool {name:?} was left out: {reason}"
+            ))),
             Event::Warning(w) => self.emit(ClientEvent::Warning(w)),
-            Event::Wire { direction, message, status, headers, .. } => {
-                self.emit(ClientEvent::Wire { sent: direction == Direction::Sent, status, headers, message })
-            }
+            Event::Wire {
+                direction,
+                message,
+                status,
+                headers,
+                ..
+            } => self.emit(ClientEvent::Wire {
+                sent: direction == Direction::Sent,
+                status,
+                headers,
+                message,
+            }),
             Event::Closed => self.emit(ClientEvent::State(ConnectionState::Closed)),
         }
     }

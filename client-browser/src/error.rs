@@ -36,7 +36,14 @@ pub enum ClientError {
 impl From<RequestError> for ClientError {
     fn from(e: RequestError) -> Self {
         match e {
-            RequestError::Http { status: status @ (401 | 403), www_authenticate, .. } => ClientError::AuthRequired { status, www_authenticate },
+            RequestError::Http {
+                status: status @ (401 | 403),
+                www_authenticate,
+                ..
+            } => ClientError::AuthRequired {
+                status,
+                www_authenticate,
+            },
             other => ClientError::Request(other),
         }
     }

@@ -15,7 +15,10 @@ pub(crate) fn start(inner: &Rc<Inner>, req: HttpRequest) {
     let ctrl = match web_sys::AbortController::new() {
         Ok(c) => c,
         Err(e) => {
-            inner.input(Input::TransportError(tid, TransportFailure::Network(js_message(&e))));
+            inner.input(Input::TransportError(
+                tid,
+                TransportFailure::Network(js_message(&e)),
+            ));
             return;
         }
     };
@@ -28,7 +31,11 @@ pub(crate) fn start(inner: &Rc<Inner>, req: HttpRequest) {
         let Some(inner) = weak.upgrade() else { return };
         inner.aborts.borrow_mut().remove(&tid);
         if let Err(failure) = result {
-            let failure = if signal.aborted() { TransportFailure::Aborted } else { failure };
+            let failure = if signal.aborted() {
+                TransportFailure::Aborted
+            } else {
+                failure
+            };
             inner.input(Input::TransportError(tid, failure));
         }
     });
@@ -52,7 +59,9 @@ async fn run(
     init.set_signal(Some(signal));
     let headers = web_sys::Headers::new().map_err(net)?;
     for (k, v) in &req.headers {
-        headers.append(k, v).map_err(|e| TransportFailure::Network(format!("header {k}: {}", js_message(&e))))?;
+        headers
+            .append(k, v)
+            .map_err(|e| TransportFailure::Network(format!("header {k}: {}", js_message(&e))))?;
     }
     init.set_headers(&headers);
     if let Some(body) = &req.body {
@@ -69,7 +78,10 @@ async fn run(
         Err(e) => return Err(crate::diagnose::explain(req, js_message(&e)).await),
     };
 
-    let mut head = ResponseHead { status: resp.status(), headers: Vec::new() };
+    let mut head = ResponseHead {
+        status: resp.status(),
+        headers: Vec::new(),
+    };
     if let Ok(Some(iter)) = js_sys::try_iter(&resp.headers()) {
         for entry in iter.flatten() {
             let pair: js_sys::Array = entry.unchecked_into();
@@ -93,7 +105,9 @@ async fn run(
     while let Some(chunk) = stream.next().await {
         let chunk = chunk.map_err(|e| TransportFailure::BodyInterrupted(js_message(&e)))?;
         let bytes = js_sys::Uint8Array::new(&chunk).to_vec();
-        let Some(inner) = weak.upgrade() else { return Ok(()) };
+        let Some(inner) = weak.upgrade() else {
+            return Ok(());
+        };
         if !inner.aborts.borrow().contains_key(&tid) {
             return Ok(()); // aborted by the session meanwhile
         }

@@ -12,8 +12,8 @@
 //! ```
 
 pub mod auth;
-mod clock;
 mod client;
+mod clock;
 mod diagnose;
 mod driver;
 mod error;

@@ -42,7 +42,10 @@ fn connect(inner: &Rc<Inner>, protocols: Vec<String>) {
     let ws = match web_sys::WebSocket::new_with_str_sequence(&url, &list) {
         Ok(ws) => ws,
         Err(e) => {
-            inner.input(Input::FramesClosed(format!("cannot open a WebSocket to {url}: {}", crate::fetch::js_message(&e))));
+            inner.input(Input::FramesClosed(format!(
+                "cannot open a WebSocket to {url}: {}",
+                crate::fetch::js_message(&e)
+            )));
             return;
         }
     };
@@ -81,14 +84,27 @@ fn connect(inner: &Rc<Inner>, protocols: Vec<String>) {
                 connect(&inner, Vec::new());
                 return;
             }
-            let why = format!("WebSocket closed (code {}{})", ev.code(), if ev.reason().is_empty() { String::new() } else { format!(": {}", ev.reason()) });
+            let why = format!(
+                "WebSocket closed (code {}{})",
+                ev.code(),
+                if ev.reason().is_empty() {
+                    String::new()
+                } else {
+                    format!(": {}", ev.reason())
+                }
+            );
             inner.input(Input::FramesClosed(why));
         })
     };
     ws.set_onopen(Some(on_open.as_ref().unchecked_ref()));
     ws.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
     ws.set_onclose(Some(on_close.as_ref().unchecked_ref()));
-    *inner.socket.borrow_mut() = Some(Socket { ws, _on_open: on_open, _on_message: on_message, _on_close: on_close });
+    *inner.socket.borrow_mut() = Some(Socket {
+        ws,
+        _on_open: on_open,
+        _on_message: on_message,
+        _on_close: on_close,
+    });
 }
 
 /// Sends one message as a text frame.

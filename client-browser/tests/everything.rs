@@ -7,7 +7,9 @@
 
 use client_browser::client_core::session::{RequestError, WireProtocol};
 use client_browser::client_core::types::*;
-use client_browser::{CallOptions, Client, ClientError, ClientEvent, ClientOptions, Handlers, Transport};
+use client_browser::{
+    CallOptions, Client, ClientError, ClientEvent, ClientOptions, Handlers, Transport,
+};
 use futures_util::FutureExt;
 use serde_json::json;
 use std::cell::RefCell;
@@ -23,7 +25,6 @@ wasm_bindgen_test_configure!(run_in_browser);
 
 const STREAMABLE: Option<&str> = option_env!("MCP_EVERYTHING_URL");
 const SSE: Option<&str> = option_env!("MCP_EVERYTHING_SSE_URL");
-
 
 fn handlers() -> Handlers {
     Handlers {
@@ -47,7 +48,10 @@ fn handlers() -> Handlers {
             }
             .boxed_local()
         })),
-        roots: Some(Rc::new(|| async { Ok(json!({"roots": [{"uri": "file:///workspace/demo", "name": "demo"}]})) }.boxed_local())),
+        roots: Some(Rc::new(|| {
+            async { Ok(json!({"roots": [{"uri": "file:///workspace/demo", "name": "demo"}]})) }
+                .boxed_local()
+        })),
     }
 }
 
@@ -55,27 +59,64 @@ async fn connect(url: &str, transport: Transport) -> Client {
     let mut o = ClientOptions::new(url);
     o.transport = transport;
     o.handlers = handlers();
-    within(15_000, "connect", Client::connect(o)).await.expect("connects")
+    within(15_000, "connect", Client::connect(o))
+        .await
+        .expect("connects")
 }
 
-
 async fn tools_and_calls(client: &Client) {
-    let tools = within(10_000, "tools/list", client.list_tools()).await.expect("lists tools");
+    let tools = within(10_000, "tools/list", client.list_tools())
+        .await
+        .expect("lists tools");
     let names: Vec<&str> = tools.iter().map(|t| t.name.as_str()).collect();
-    for want in ["echo", "get-sum", "trigger-long-running-operation", "trigger-sampling-request", "trigger-elicitation-request", "get-roots-list"] {
+    for want in [
+        "echo",
+        "get-sum",
+        "trigger-long-running-operation",
+        "trigger-sampling-request",
+        "trigger-elicitation-request",
+        "get-roots-list",
+    ] {
         assert!(names.contains(&want), "{want} missing from {names:?}");
     }
-    let r = within(10_000, "echo", client.call_tool("echo", json!({"message": "hello from wasm <b>"}))).await.unwrap();
+    let r = within(
+        10_000,
+        "echo",
+        client.call_tool("echo", json!({"message": "hello from wasm <b>"})),
+    )
+    .await
+    .unwrap();
     assert_eq!(text(&r), "Echo: hello from wasm <b>");
-    let r = within(10_000, "get-sum", client.call_tool("get-sum", json!({"a": 2, "b": 40}))).await.unwrap();
+    let r = within(
+        10_000,
+        "get-sum",
+        client.call_tool("get-sum", json!({"a": 2, "b": 40})),
+    )
+    .await
+    .unwrap();
     assert!(text(&r).contains("is 42"), "{}", text(&r));
 }
 
 async fn progress_and_cancel(client: &Client) {
     let seen = Rc::new(RefCell::new(Vec::new()));
     let s = seen.clone();
-    let opts = CallOptions { on_progress: Some(Rc::new(move |p: ProgressParams| s.borrow_mut().push(p.progress.to_string()))), ..Default::default() };
-    let r = within(15_000, "long-running", client.call_tool_with("trigger-long-running-operation", json!({"duration": 0.6, "steps": 3}), opts)).await.unwrap();
+    let opts = CallOptions {
+        on_progress: Some(Rc::new(move |p: ProgressParams| {
+            s.borrow_mut().push(p.progress.to_string())
+        })),
+        ..Default::default()
+    };
+    let r = within(
+        15_000,
+        "long-running",
+        client.call_tool_with(
+            "trigger-long-running-operation",
+            json!({"duration": 0.6, "steps": 3}),
+            opts,
+        ),
+    )
+    .await
+    .unwrap();
     assert!(text(&r).contains("completed"), "{}", text(&r));
     assert_eq!(*seen.borrow(), ["1", "2", "3"]);
 
@@ -84,8 +125,19 @@ async fn progress_and_cancel(client: &Client) {
     let (tx, rx) = futures_channel::oneshot::channel();
     *first.borrow_mut() = Some(tx);
     let f = first.clone();
-    let opts = CallOptions { on_progress: Some(Rc::new(move |_| { if let Some(tx) = f.borrow_mut().take() { let _ = tx.send(()); } })), ..Default::default() };
-    let call = client.start_tool_call("trigger-long-running-operation", json!({"duration": 20, "steps": 40}), opts);
+    let opts = CallOptions {
+        on_progress: Some(Rc::new(move |_| {
+            if let Some(tx) = f.borrow_mut().take() {
+                let _ = tx.send(());
+            }
+        })),
+        ..Default::default()
+    };
+    let call = client.start_tool_call(
+        "trigger-long-running-operation",
+        json!({"duration": 20, "steps": 40}),
+        opts,
+    );
     let handle = call.handle;
     within(10_000, "first progress", rx).await.unwrap();
     client.cancel(handle);
@@ -94,51 +146,123 @@ async fn progress_and_cancel(client: &Client) {
 }
 
 async fn server_requests(client: &Client) {
-    let r = within(10_000, "sampling", client.call_tool("trigger-sampling-request", json!({"prompt": "capital of France?"}))).await.unwrap();
-    assert!(text(&r).contains("sampled[") , "{}", text(&r));
-    let r = within(10_000, "elicitation", client.call_tool("trigger-elicitation-request", json!({}))).await.unwrap();
+    let r = within(
+        10_000,
+        "sampling",
+        client.call_tool(
+            "trigger-sampling-request",
+            json!({"prompt": "capital of France?"}),
+        ),
+    )
+    .await
+    .unwrap();
+    assert!(text(&r).contains("sampled["), "{}", text(&r));
+    let r = within(
+        10_000,
+        "elicitation",
+        client.call_tool("trigger-elicitation-request", json!({})),
+    )
+    .await
+    .unwrap();
     assert!(text(&r).contains("Ada Lovelace"), "{}", text(&r));
-    let r = within(10_000, "url elicitation", client.call_tool("trigger-url-elicitation", json!({"url": "https://example.com/consent"}))).await.unwrap();
-    assert!(text(&r).contains("completed the URL elicitation"), "{}", text(&r));
-    let r = within(10_000, "roots", client.call_tool("get-roots-list", json!({}))).await.unwrap();
+    let r = within(
+        10_000,
+        "url elicitation",
+        client.call_tool(
+            "trigger-url-elicitation",
+            json!({"url": "https://example.com/consent"}),
+        ),
+    )
+    .await
+    .unwrap();
+    assert!(
+        text(&r).contains("completed the URL elicitation"),
+        "{}",
+        text(&r)
+    );
+    let r = within(
+        10_000,
+        "roots",
+        client.call_tool("get-roots-list", json!({})),
+    )
+    .await
+    .unwrap();
     assert!(text(&r).contains("file:///workspace/demo"), "{}", text(&r));
 }
 
 async fn resources_prompts_completion_logging(client: &Client) {
-    let resources = within(10_000, "resources/list", client.list_resources()).await.unwrap();
+    let resources = within(10_000, "resources/list", client.list_resources())
+        .await
+        .unwrap();
     assert!(!resources.is_empty());
     let first = &resources[0];
-    let read = within(10_000, "resources/read", client.read_resource(&first.uri)).await.unwrap();
+    let read = within(10_000, "resources/read", client.read_resource(&first.uri))
+        .await
+        .unwrap();
     assert_eq!(read.contents[0].uri, first.uri);
-    let templates = within(10_000, "templates", client.list_resource_templates()).await.unwrap();
+    let templates = within(10_000, "templates", client.list_resource_templates())
+        .await
+        .unwrap();
     assert!(!templates.is_empty());
-    within(10_000, "subscribe", client.subscribe_resource(&first.uri)).await.unwrap();
+    within(10_000, "subscribe", client.subscribe_resource(&first.uri))
+        .await
+        .unwrap();
 
-    let prompts = within(10_000, "prompts/list", client.list_prompts()).await.unwrap();
+    let prompts = within(10_000, "prompts/list", client.list_prompts())
+        .await
+        .unwrap();
     assert!(prompts.iter().any(|p| p.name == "args-prompt"));
     let mut args = HashMap::new();
     args.insert("city".to_string(), "Lisbon".to_string());
-    let p = within(10_000, "prompts/get", client.get_prompt("args-prompt", args)).await.unwrap();
+    let p = within(
+        10_000,
+        "prompts/get",
+        client.get_prompt("args-prompt", args),
+    )
+    .await
+    .unwrap();
     let all = format!("{:?}", p.messages);
     assert!(all.contains("Lisbon"), "{all}");
 
-    let c = within(10_000, "complete", client.complete(json!({"type": "ref/prompt", "name": "completable-prompt"}), "department", "Eng")).await.unwrap();
+    let c = within(
+        10_000,
+        "complete",
+        client.complete(
+            json!({"type": "ref/prompt", "name": "completable-prompt"}),
+            "department",
+            "Eng",
+        ),
+    )
+    .await
+    .unwrap();
     assert_eq!(c.values, ["Engineering"]);
 
-    within(10_000, "setLevel", client.set_log_level(LoggingLevel::Debug)).await.unwrap();
+    within(
+        10_000,
+        "setLevel",
+        client.set_log_level(LoggingLevel::Debug),
+    )
+    .await
+    .unwrap();
     within(10_000, "ping", client.ping()).await.unwrap();
 }
 
 #[wasm_bindgen_test]
 async fn streamable_http_everything() {
-    let Some(url) = STREAMABLE else { panic!("MCP_EVERYTHING_URL was not set at build time") };
+    let Some(url) = STREAMABLE else {
+        panic!("MCP_EVERYTHING_URL was not set at build time")
+    };
     let client = connect(url, Transport::Auto).await;
     let d = client.server().unwrap();
     assert_eq!((d.era, d.wire), (Era::Legacy, WireProtocol::StreamableHttp));
     assert_eq!(d.protocol_version, "2025-11-25");
     let warnings = Rc::new(RefCell::new(Vec::new()));
     let w = warnings.clone();
-    client.on_event(move |e| if let ClientEvent::Warning(m) = e { w.borrow_mut().push(m.clone()) });
+    client.on_event(move |e| {
+        if let ClientEvent::Warning(m) = e {
+            w.borrow_mut().push(m.clone())
+        }
+    });
     tools_and_calls(&client).await;
     progress_and_cancel(&client).await;
     server_requests(&client).await;
@@ -148,7 +272,9 @@ async fn streamable_http_everything() {
 
 #[wasm_bindgen_test]
 async fn http_sse_everything() {
-    let Some(url) = SSE else { panic!("MCP_EVERYTHING_SSE_URL was not set at build time") };
+    let Some(url) = SSE else {
+        panic!("MCP_EVERYTHING_SSE_URL was not set at build time")
+    };
     let client = connect(url, Transport::Auto).await;
     let d = client.server().unwrap();
     assert_eq!((d.era, d.wire), (Era::Legacy, WireProtocol::HttpSse));

@@ -28,7 +28,6 @@ const LEGACY_PROXY: Option<&str> = option_env!("MCP_FAULT_LEGACY");
 /// Proxy in front of the PyPI mcp 2.x server (modern era).
 const MODERN_PROXY: Option<&str> = option_env!("MCP_FAULT_MODERN");
 
-
 /// Sends a control request to the proxy.
 async fn control(base: &str, path: &str, body: Option<Value>) -> Value {
     let init = web_sys::RequestInit::new();
@@ -37,11 +36,16 @@ async fn control(base: &str, path: &str, body: Option<Value>) -> Value {
         init.set_body(&b.to_string().into());
     }
     let window: web_sys::Window = js_sys::global().unchecked_into();
-    let resp: web_sys::Response = JsFuture::from(window.fetch_with_str_and_init(&format!("{base}{path}"), &init))
+    let resp: web_sys::Response =
+        JsFuture::from(window.fetch_with_str_and_init(&format!("{base}{path}"), &init))
+            .await
+            .expect("control request")
+            .unchecked_into();
+    let text = JsFuture::from(resp.text().unwrap())
         .await
-        .expect("control request")
-        .unchecked_into();
-    let text = JsFuture::from(resp.text().unwrap()).await.unwrap().as_string().unwrap_or_default();
+        .unwrap()
+        .as_string()
+        .unwrap_or_default();
     serde_json::from_str(&text).unwrap_or(Value::Null)
 }
 
@@ -53,15 +57,22 @@ async fn log(base: &str) -> Vec<String> {
     serde_json::from_value(control(base, "/__log", None).await).unwrap_or_default()
 }
 
-
 async fn connect(url: String) -> Client {
-    within(15_000, "connect", Client::connect(ClientOptions::new(url))).await.expect("connects")
+    within(15_000, "connect", Client::connect(ClientOptions::new(url)))
+        .await
+        .expect("connects")
 }
 
 fn progress_counter() -> (CallOptions, Rc<RefCell<u32>>) {
     let n = Rc::new(RefCell::new(0));
     let m = n.clone();
-    (CallOptions { on_progress: Some(Rc::new(move |_| *m.borrow_mut() += 1)), ..Default::default() }, n)
+    (
+        CallOptions {
+            on_progress: Some(Rc::new(move |_| *m.borrow_mut() += 1)),
+            ..Default::default()
+        },
+        n,
+    )
 }
 
 #[wasm_bindgen_test]
@@ -71,20 +82,43 @@ async fn legacy_cut_stream_is_resumed_with_last_event_id() {
     let base = MODERN_PROXY.expect("MCP_FAULT_MODERN not set");
     let mut o = ClientOptions::new(format!("{base}/mcp"));
     o.era_hint = Some(Era::Legacy);
-    let client = within(15_000, "connect", Client::connect(o)).await.expect("connects");
+    let client = within(15_000, "connect", Client::connect(o))
+        .await
+        .expect("connects");
     assert_eq!(client.server().unwrap().era, Era::Legacy);
     let count = |l: &[String], what: &str| l.iter().filter(|x| *x == what).count();
     let before = log(base).await;
     // Priming event + first progress, then the connection is reset.
-    fault(base, json!({"kind": "cut", "method": "tools/call", "afterEvents": 2})).await;
+    fault(
+        base,
+        json!({"kind": "cut", "method": "tools/call", "afterEvents": 2}),
+    )
+    .await;
     let (opts, progress) = progress_counter();
-    let r = within(20_000, "count", client.call_tool_with("count", json!({"steps": 6}), opts)).await;
+    let r = within(
+        20_000,
+        "count",
+        client.call_tool_with("count", json!({"steps": 6}), opts),
+    )
+    .await;
     let r = r.expect("the call completes after resumption");
     assert_eq!(text(&r), "counted to 6");
     let after = log(base).await;
-    assert_eq!(count(&after, "GET resume"), count(&before, "GET resume") + 1, "one GET with Last-Event-ID: {after:?}");
-    assert_eq!(count(&after, "tools/call"), count(&before, "tools/call") + 1, "resumed, not re-sent");
-    assert_eq!(*progress.borrow(), 6, "no progress lost or repeated across the cut");
+    assert_eq!(
+        count(&after, "GET resume"),
+        count(&before, "GET resume") + 1,
+        "one GET with Last-Event-ID: {after:?}"
+    );
+    assert_eq!(
+        count(&after, "tools/call"),
+        count(&before, "tools/call") + 1,
+        "resumed, not re-sent"
+    );
+    assert_eq!(
+        *progress.borrow(),
+        6,
+        "no progress lost or repeated across the cut"
+    );
     client.close();
 }
 
@@ -96,11 +130,33 @@ async fn server_everything_cut_stream_resumption_is_attempted_and_bounded() {
     let client = connect(format!("{base}/mcp")).await;
     let resumes = |l: Vec<String>| l.iter().filter(|x| *x == "GET resume").count();
     let before = resumes(log(base).await);
-    fault(base, json!({"kind": "cut", "method": "tools/call", "afterEvents": 2})).await;
-    let opts = CallOptions { timeout: Some(Duration::from_secs(4)), on_progress: Some(Rc::new(|_| ())) };
-    let r = within(10_000, "cut call", client.call_tool_with("trigger-long-running-operation", json!({"duration": 2, "steps": 4}), opts)).await;
-    assert!(matches!(r, Err(ClientError::Request(RequestError::Timeout { .. }))), "{r:?}");
-    assert!(resumes(log(base).await) > before, "a GET with Last-Event-ID was sent");
+    fault(
+        base,
+        json!({"kind": "cut", "method": "tools/call", "afterEvents": 2}),
+    )
+    .await;
+    let opts = CallOptions {
+        timeout: Some(Duration::from_secs(4)),
+        on_progress: Some(Rc::new(|_| ())),
+    };
+    let r = within(
+        10_000,
+        "cut call",
+        client.call_tool_with(
+            "trigger-long-running-operation",
+            json!({"duration": 2, "steps": 4}),
+            opts,
+        ),
+    )
+    .await;
+    assert!(
+        matches!(r, Err(ClientError::Request(RequestError::Timeout { .. }))),
+        "{r:?}"
+    );
+    assert!(
+        resumes(log(base).await) > before,
+        "a GET with Last-Event-ID was sent"
+    );
     client.close();
 }
 
@@ -125,18 +181,38 @@ async fn legacy_server_restarted_mid_call_is_recovered() {
         })),
         ..Default::default()
     };
-    let call = client.start_tool_call("trigger-long-running-operation", json!({"duration": 1.5, "steps": 3}), opts);
+    let call = client.start_tool_call(
+        "trigger-long-running-operation",
+        json!({"duration": 1.5, "steps": 3}),
+        opts,
+    );
     within(10_000, "first progress", rx).await.unwrap();
     fault(base, json!({"kind": "restart"})).await;
     let r = within(30_000, "call after restart", call).await;
     let r = r.expect("the call is replayed on a fresh session");
-    let McpResult::CallTool(r) = r else { panic!("{r:?}") };
+    let McpResult::CallTool(r) = r else {
+        panic!("{r:?}")
+    };
     assert!(text(&r).contains("completed"));
-    let inits = log(base).await.iter().filter(|l| *l == "initialize").count();
+    let inits = log(base)
+        .await
+        .iter()
+        .filter(|l| *l == "initialize")
+        .count();
     assert!(inits >= 2, "a fresh initialize after the restart ({inits})");
     use client_browser::client_core::session::ConnectionState::{Connected, Reconnecting};
-    assert_eq!(*states.borrow(), [Reconnecting, Connected], "the application saw the reconnection");
-    let r = within(10_000, "echo after", client.call_tool("echo", json!({"message": "still here"}))).await.unwrap();
+    assert_eq!(
+        *states.borrow(),
+        [Reconnecting, Connected],
+        "the application saw the reconnection"
+    );
+    let r = within(
+        10_000,
+        "echo after",
+        client.call_tool("echo", json!({"message": "still here"})),
+    )
+    .await
+    .unwrap();
     assert_eq!(text(&r), "Echo: still here");
     client.close();
 }
@@ -146,14 +222,34 @@ async fn unknown_session_404_and_400_start_a_fresh_session() {
     let base = LEGACY_PROXY.expect("MCP_FAULT_LEGACY not set");
     let client = connect(format!("{base}/mcp")).await;
     for (status, body) in [
-        (404, json!({"jsonrpc": "2.0", "error": {"code": -32001, "message": "Session not found"}, "id": null})),
-        (400, json!({"jsonrpc": "2.0", "error": {"code": -32000, "message": "Bad Request: No valid session ID provided"}, "id": null})),
+        (
+            404,
+            json!({"jsonrpc": "2.0", "error": {"code": -32001, "message": "Session not found"}, "id": null}),
+        ),
+        (
+            400,
+            json!({"jsonrpc": "2.0", "error": {"code": -32000, "message": "Bad Request: No valid session ID provided"}, "id": null}),
+        ),
     ] {
-        let before = log(base).await.iter().filter(|l| *l == "initialize").count();
+        let before = log(base)
+            .await
+            .iter()
+            .filter(|l| *l == "initialize")
+            .count();
         fault(base, json!({"kind": "status", "method": "tools/call", "status": status, "body": body.to_string()})).await;
-        let r = within(10_000, "echo", client.call_tool("echo", json!({"message": "again"}))).await.unwrap();
+        let r = within(
+            10_000,
+            "echo",
+            client.call_tool("echo", json!({"message": "again"})),
+        )
+        .await
+        .unwrap();
         assert_eq!(text(&r), "Echo: again");
-        let after = log(base).await.iter().filter(|l| *l == "initialize").count();
+        let after = log(base)
+            .await
+            .iter()
+            .filter(|l| *l == "initialize")
+            .count();
         assert_eq!(after, before + 1, "status {status}: one fresh initialize");
     }
     client.close();
@@ -163,11 +259,30 @@ async fn unknown_session_404_and_400_start_a_fresh_session() {
 async fn slow_server_times_out_and_gets_notifications_cancelled() {
     let base = LEGACY_PROXY.expect("MCP_FAULT_LEGACY not set");
     let client = connect(format!("{base}/mcp")).await;
-    let opts = CallOptions { timeout: Some(Duration::from_millis(400)), ..Default::default() };
-    let r = within(5_000, "slow call", client.call_tool_with("trigger-long-running-operation", json!({"duration": 5, "steps": 5}), opts)).await;
-    assert!(matches!(r, Err(ClientError::Request(RequestError::Timeout { .. }))), "{r:?}");
+    let opts = CallOptions {
+        timeout: Some(Duration::from_millis(400)),
+        ..Default::default()
+    };
+    let r = within(
+        5_000,
+        "slow call",
+        client.call_tool_with(
+            "trigger-long-running-operation",
+            json!({"duration": 5, "steps": 5}),
+            opts,
+        ),
+    )
+    .await;
+    assert!(
+        matches!(r, Err(ClientError::Request(RequestError::Timeout { .. }))),
+        "{r:?}"
+    );
     within(5_000, "cancel reaches the server", async {
-        while !log(base).await.iter().any(|l| l.starts_with("notifications/cancelled")) {
+        while !log(base)
+            .await
+            .iter()
+            .any(|l| l.starts_with("notifications/cancelled"))
+        {
             gloo_timers::future::TimeoutFuture::new(50).await;
         }
     })
@@ -187,10 +302,24 @@ async fn malformed_bodies_are_protocol_errors() {
     ];
     for c in cases {
         fault(base, c.clone()).await;
-        let r = within(10_000, "malformed", client.call_tool("echo", json!({"message": "x"}))).await;
-        assert!(matches!(r, Err(ClientError::Request(RequestError::Protocol(_)))), "{c}: {r:?}");
+        let r = within(
+            10_000,
+            "malformed",
+            client.call_tool("echo", json!({"message": "x"})),
+        )
+        .await;
+        assert!(
+            matches!(r, Err(ClientError::Request(RequestError::Protocol(_)))),
+            "{c}: {r:?}"
+        );
     }
-    let r = within(10_000, "healthy again", client.call_tool("echo", json!({"message": "ok"}))).await.unwrap();
+    let r = within(
+        10_000,
+        "healthy again",
+        client.call_tool("echo", json!({"message": "ok"})),
+    )
+    .await
+    .unwrap();
     assert_eq!(text(&r), "Echo: ok");
     client.close();
 }
@@ -198,7 +327,12 @@ async fn malformed_bodies_are_protocol_errors() {
 #[wasm_bindgen_test]
 async fn a_server_without_cors_gets_a_clear_cors_error() {
     let base = LEGACY_PROXY.expect("MCP_FAULT_LEGACY not set");
-    let r = within(15_000, "connect", Client::connect(ClientOptions::new(format!("{base}/nocors/mcp")))).await;
+    let r = within(
+        15_000,
+        "connect",
+        Client::connect(ClientOptions::new(format!("{base}/nocors/mcp"))),
+    )
+    .await;
     match r {
         Err(ClientError::Connect(RequestError::Transport(TransportFailure::Cors(m)))) => {
             assert!(m.contains("Access-Control-Allow-Origin"), "{m}")
@@ -207,9 +341,16 @@ async fn a_server_without_cors_gets_a_clear_cors_error() {
         Ok(_) => panic!("connected without CORS?"),
     }
     // And an unreachable server is not called a CORS problem.
-    let r = within(15_000, "connect", Client::connect(ClientOptions::new("http://127.0.0.1:9/mcp"))).await;
+    let r = within(
+        15_000,
+        "connect",
+        Client::connect(ClientOptions::new("http://127.0.0.1:9/mcp")),
+    )
+    .await;
     match r {
-        Err(ClientError::Connect(RequestError::Transport(TransportFailure::Network(m)))) => assert!(m.contains("could not be reached"), "{m}"),
+        Err(ClientError::Connect(RequestError::Transport(TransportFailure::Network(m)))) => {
+            assert!(m.contains("could not be reached"), "{m}")
+        }
         Err(e) => panic!("expected a network error, got {e}"),
         Ok(_) => panic!("connected to port 9?"),
     }
@@ -224,7 +365,10 @@ async fn a_cors_preflight_that_refuses_a_header_is_named() {
     let r = within(15_000, "tools/list", client.list_tools()).await;
     match r {
         Err(ClientError::Request(RequestError::Transport(TransportFailure::Cors(m)))) => {
-            assert!(m.contains("MCP-Protocol-Version") && m.contains("Access-Control-Allow-Headers"), "{m}")
+            assert!(
+                m.contains("MCP-Protocol-Version") && m.contains("Access-Control-Allow-Headers"),
+                "{m}"
+            )
         }
         other => panic!("expected a CORS error naming the header, got {other:?}"),
     }
@@ -237,10 +381,24 @@ async fn modern_cut_stream_is_reissued() {
     assert_eq!(client.server().unwrap().era, Era::Modern);
     let calls = |l: Vec<String>| l.iter().filter(|x| *x == "tools/call").count();
     let before = calls(log(base).await);
-    fault(base, json!({"kind": "cut", "method": "tools/call", "afterEvents": 1})).await;
+    fault(
+        base,
+        json!({"kind": "cut", "method": "tools/call", "afterEvents": 1}),
+    )
+    .await;
     let (opts, _) = progress_counter();
-    let r = within(10_000, "count", client.call_tool_with("count", json!({"steps": 3}), opts)).await.unwrap();
+    let r = within(
+        10_000,
+        "count",
+        client.call_tool_with("count", json!({"steps": 3}), opts),
+    )
+    .await
+    .unwrap();
     assert_eq!(text(&r), "counted to 3");
-    assert_eq!(calls(log(base).await), before + 2, "sent again after the cut");
+    assert_eq!(
+        calls(log(base).await),
+        before + 2,
+        "sent again after the cut"
+    );
     client.close();
 }

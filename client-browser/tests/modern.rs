@@ -21,11 +21,10 @@ wasm_bindgen_test_configure!(run_in_browser);
 
 const MODERN: Option<&str> = option_env!("MCP_MODERN_URL");
 
-
-
-
 async fn connect() -> (Client, Rc<RefCell<Vec<ClientEvent>>>) {
-    let Some(url) = MODERN else { panic!("MCP_MODERN_URL was not set at build time") };
+    let Some(url) = MODERN else {
+        panic!("MCP_MODERN_URL was not set at build time")
+    };
     let mut o = ClientOptions::new(url);
     o.handlers = Handlers {
         elicitation: Some(Rc::new(|p: ElicitParams| {
@@ -38,7 +37,10 @@ async fn connect() -> (Client, Rc<RefCell<Vec<ClientEvent>>>) {
         sampling: Some(Rc::new(|_| {
             async { Ok(json!({"role": "assistant", "model": "m", "content": {"type": "text", "text": "Paris"}})) }.boxed_local()
         })),
-        roots: Some(Rc::new(|| async { Ok(json!({"roots": [{"uri": "file:///home/demo", "name": "demo"}]})) }.boxed_local())),
+        roots: Some(Rc::new(|| {
+            async { Ok(json!({"roots": [{"uri": "file:///home/demo", "name": "demo"}]})) }
+                .boxed_local()
+        })),
     };
     o.log_level = Some(LoggingLevel::Debug);
     o.headers = vec![("X-Team".into(), "blue".into())];
@@ -46,7 +48,9 @@ async fn connect() -> (Client, Rc<RefCell<Vec<ClientEvent>>>) {
     let events = Rc::new(RefCell::new(Vec::new()));
     let e = events.clone();
     client.on_event(move |ev| e.borrow_mut().push(ev.clone()));
-    within(15_000, "connect", client.reconnect()).await.expect("connects");
+    within(15_000, "connect", client.reconnect())
+        .await
+        .expect("connects");
     (client, events)
 }
 
@@ -54,83 +58,204 @@ async fn connect() -> (Client, Rc<RefCell<Vec<ClientEvent>>>) {
 async fn modern_server_end_to_end() {
     let (client, events) = connect().await;
     let d = client.server().unwrap();
-    assert_eq!((d.era, d.wire, d.protocol_version.as_str()), (Era::Modern, WireProtocol::StreamableHttp, "2026-07-28"));
+    assert_eq!(
+        (d.era, d.wire, d.protocol_version.as_str()),
+        (Era::Modern, WireProtocol::StreamableHttp, "2026-07-28")
+    );
     assert_eq!(d.server_info.name, "modern-test-server");
 
-    let tools = within(10_000, "tools/list", client.list_tools()).await.unwrap();
+    let tools = within(10_000, "tools/list", client.list_tools())
+        .await
+        .unwrap();
     assert!(tools.iter().any(|t| t.name == "where"));
-    let r = within(10_000, "echo", client.call_tool("echo", json!({"message": "hi"}))).await.unwrap();
+    let r = within(
+        10_000,
+        "echo",
+        client.call_tool("echo", json!({"message": "hi"})),
+    )
+    .await
+    .unwrap();
     assert_eq!(text(&r), "Echo: hi");
 
     // Custom headers from the options reach the server.
-    let r = within(10_000, "header", client.call_tool("header", json!({"name": "X-Team"}))).await.unwrap();
+    let r = within(
+        10_000,
+        "header",
+        client.call_tool("header", json!({"name": "X-Team"})),
+    )
+    .await
+    .unwrap();
     assert_eq!(text(&r), "blue");
 
     // x-mcp-header: the server validates the mirrored header against the body.
-    let r = within(10_000, "where", client.call_tool("where", json!({"region": "eu-west-1"}))).await.unwrap();
+    let r = within(
+        10_000,
+        "where",
+        client.call_tool("where", json!({"region": "eu-west-1"})),
+    )
+    .await
+    .unwrap();
     assert_eq!(text(&r), "body=eu-west-1 header=eu-west-1");
-    let r = within(10_000, "where (non-ASCII)", client.call_tool("where", json!({"region": "Zürich"}))).await.unwrap();
+    let r = within(
+        10_000,
+        "where (non-ASCII)",
+        client.call_tool("where", json!({"region": "Zürich"})),
+    )
+    .await
+    .unwrap();
     assert_eq!(text(&r), "body=Zürich header==?base64?WsO8cmljaA==?=");
 
     // MRTR: one round with an elicitation and a sampling request.
-    let r = within(10_000, "interview", client.call_tool("interview", json!({}))).await.unwrap();
+    let r = within(
+        10_000,
+        "interview",
+        client.call_tool("interview", json!({})),
+    )
+    .await
+    .unwrap();
     let t = text(&r);
     assert!(t.contains("Grace") && t.contains("Paris"), "{t}");
 
     // Progress.
     let seen = Rc::new(RefCell::new(0));
     let s = seen.clone();
-    let opts = CallOptions { on_progress: Some(Rc::new(move |_| *s.borrow_mut() += 1)), ..Default::default() };
-    let r = within(10_000, "count", client.call_tool_with("count", json!({"steps": 4}), opts)).await.unwrap();
+    let opts = CallOptions {
+        on_progress: Some(Rc::new(move |_| *s.borrow_mut() += 1)),
+        ..Default::default()
+    };
+    let r = within(
+        10_000,
+        "count",
+        client.call_tool_with("count", json!({"steps": 4}), opts),
+    )
+    .await
+    .unwrap();
     assert_eq!(text(&r), "counted to 4");
     assert_eq!(*seen.borrow(), 4);
 
     // Timeout: the stream is closed (the modern cancellation) and the error says so.
-    let opts = CallOptions { timeout: Some(Duration::from_millis(300)), ..Default::default() };
-    let r = within(5_000, "sleep", client.call_tool_with("sleep", json!({"seconds": 5}), opts)).await;
-    assert!(matches!(r, Err(ClientError::Request(RequestError::Timeout { .. }))), "{r:?}");
+    let opts = CallOptions {
+        timeout: Some(Duration::from_millis(300)),
+        ..Default::default()
+    };
+    let r = within(
+        5_000,
+        "sleep",
+        client.call_tool_with("sleep", json!({"seconds": 5}), opts),
+    )
+    .await;
+    assert!(
+        matches!(r, Err(ClientError::Request(RequestError::Timeout { .. }))),
+        "{r:?}"
+    );
 
     // subscriptions/listen: resource updates and list changes arrive on the listen stream.
-    within(10_000, "subscribe", client.subscribe_resource("test://greeting")).await.unwrap();
+    within(
+        10_000,
+        "subscribe",
+        client.subscribe_resource("test://greeting"),
+    )
+    .await
+    .unwrap();
     let has = |f: &dyn Fn(&ServerNotification) -> bool| {
-        events.borrow().iter().any(|e| matches!(e, ClientEvent::Notification(n) if f(n)))
+        events
+            .borrow()
+            .iter()
+            .any(|e| matches!(e, ClientEvent::Notification(n) if f(n)))
     };
     until(5_000, "acknowledged", || has(&|n| matches!(n, ServerNotification::SubscriptionsAcknowledged(a)
         if a.notifications.resource_subscriptions.as_deref() == Some(&["test://greeting".to_string()][..])))).await;
-    within(10_000, "touch", client.call_tool("touch", json!({"uri": "test://greeting"}))).await.unwrap();
-    until(5_000, "resource updated", || has(&|n| matches!(n, ServerNotification::ResourceUpdated(u) if u.uri == "test://greeting"))).await;
-    within(10_000, "retool", client.call_tool("retool", json!({}))).await.unwrap();
-    until(5_000, "tools list changed", || has(&|n| matches!(n, ServerNotification::ToolListChanged))).await;
+    within(
+        10_000,
+        "touch",
+        client.call_tool("touch", json!({"uri": "test://greeting"})),
+    )
+    .await
+    .unwrap();
+    until(5_000, "resource updated", || {
+        has(&|n| matches!(n, ServerNotification::ResourceUpdated(u) if u.uri == "test://greeting"))
+    })
+    .await;
+    within(10_000, "retool", client.call_tool("retool", json!({})))
+        .await
+        .unwrap();
+    until(5_000, "tools list changed", || {
+        has(&|n| matches!(n, ServerNotification::ToolListChanged))
+    })
+    .await;
 
     // Roots, asked for with MRTR.
-    let r = within(10_000, "roots", client.call_tool("roots", json!({}))).await.unwrap();
+    let r = within(10_000, "roots", client.call_tool("roots", json!({})))
+        .await
+        .unwrap();
     assert_eq!(text(&r), "roots: file:///home/demo");
 
     // Logging: the level travels in every request's _meta; messages arrive on the call's stream.
-    let r = within(10_000, "chatty", client.call_tool("chatty", json!({}))).await.unwrap();
+    let r = within(10_000, "chatty", client.call_tool("chatty", json!({})))
+        .await
+        .unwrap();
     assert_eq!(text(&r), "logged");
     until(5_000, "log messages", || {
-        events.borrow().iter().filter(|e| matches!(e, ClientEvent::Notification(ServerNotification::LoggingMessage(_)))).count() >= 2
+        events
+            .borrow()
+            .iter()
+            .filter(|e| {
+                matches!(
+                    e,
+                    ClientEvent::Notification(ServerNotification::LoggingMessage(_))
+                )
+            })
+            .count()
+            >= 2
     })
     .await;
 
     // Resources (the server pages them two at a time), templates and completion.
-    let all = within(10_000, "resources/list", client.list_resources()).await.unwrap();
-    let statics = all.iter().filter(|r| r.uri.starts_with("test://static/")).count();
-    assert_eq!(statics, 5, "every page was followed: {:?}", all.iter().map(|r| &r.uri).collect::<Vec<_>>());
-    let templates = within(10_000, "templates", client.list_resource_templates()).await.unwrap();
-    assert!(templates.iter().any(|t| t.uri_template == "test://items/{item_id}"));
-    let read = within(10_000, "read item", client.read_resource("test://items/42")).await.unwrap();
+    let all = within(10_000, "resources/list", client.list_resources())
+        .await
+        .unwrap();
+    let statics = all
+        .iter()
+        .filter(|r| r.uri.starts_with("test://static/"))
+        .count();
+    assert_eq!(
+        statics,
+        5,
+        "every page was followed: {:?}",
+        all.iter().map(|r| &r.uri).collect::<Vec<_>>()
+    );
+    let templates = within(10_000, "templates", client.list_resource_templates())
+        .await
+        .unwrap();
+    assert!(templates
+        .iter()
+        .any(|t| t.uri_template == "test://items/{item_id}"));
+    let read = within(10_000, "read item", client.read_resource("test://items/42"))
+        .await
+        .unwrap();
     assert_eq!(read.contents[0].text.as_deref(), Some("item 42"));
-    let c = within(10_000, "complete", client.complete(json!({"type": "ref/prompt", "name": "greet"}), "name", "A")).await.unwrap();
+    let c = within(
+        10_000,
+        "complete",
+        client.complete(json!({"type": "ref/prompt", "name": "greet"}), "name", "A"),
+    )
+    .await
+    .unwrap();
     assert_eq!(c.values, ["Ada", "Alan"]);
 
     // Resources and prompts.
-    let read = within(10_000, "read", client.read_resource("test://greeting")).await.unwrap();
-    assert_eq!(read.contents[0].text.as_deref(), Some("hello from the modern server"));
+    let read = within(10_000, "read", client.read_resource("test://greeting"))
+        .await
+        .unwrap();
+    assert_eq!(
+        read.contents[0].text.as_deref(),
+        Some("hello from the modern server")
+    );
     let mut args = std::collections::HashMap::new();
     args.insert("name".to_string(), "Lin".to_string());
-    let p = within(10_000, "prompt", client.get_prompt("greet", args)).await.unwrap();
+    let p = within(10_000, "prompt", client.get_prompt("greet", args))
+        .await
+        .unwrap();
     assert!(format!("{:?}", p.messages).contains("Please greet Lin."));
     client.close();
 }
@@ -138,7 +263,13 @@ async fn modern_server_end_to_end() {
 #[wasm_bindgen_test]
 async fn a_50_mib_result_arrives_whole() {
     let (client, _) = connect().await;
-    let r = within(60_000, "big", client.call_tool("big", json!({"megabytes": 50}))).await.unwrap();
+    let r = within(
+        60_000,
+        "big",
+        client.call_tool("big", json!({"megabytes": 50})),
+    )
+    .await
+    .unwrap();
     let t = r.content.first().and_then(|c| c.as_text()).unwrap_or("");
     assert_eq!(t.len(), 50 << 20);
     assert!(t.bytes().all(|b| b == b'x'));

@@ -22,25 +22,44 @@ wasm_bindgen_test_configure!(run_in_browser);
 const WEBSOCKET: Option<&str> = option_env!("MCP_WEBSOCKET_URL");
 const NO_SUBPROTOCOL: Option<&str> = option_env!("MCP_WEBSOCKET_NO_SUBPROTOCOL_URL");
 
-
-
 #[wasm_bindgen_test]
 async fn websocket_server_end_to_end() {
-    let Some(url) = WEBSOCKET else { panic!("MCP_WEBSOCKET_URL was not set at build time") };
+    let Some(url) = WEBSOCKET else {
+        panic!("MCP_WEBSOCKET_URL was not set at build time")
+    };
     let mut o = ClientOptions::new(url);
     o.transport = Transport::WebSocket;
-    let client = within(15_000, "connect", Client::connect(o)).await.expect("connects over WebSocket");
+    let client = within(15_000, "connect", Client::connect(o))
+        .await
+        .expect("connects over WebSocket");
     let d = client.server().unwrap();
     assert_eq!((d.wire, d.era), (WireProtocol::Frames, Era::Legacy));
     assert_eq!(d.server_info.name, "websocket-test-server");
-    let tools = within(10_000, "tools/list", client.list_tools()).await.unwrap();
+    let tools = within(10_000, "tools/list", client.list_tools())
+        .await
+        .unwrap();
     assert!(tools.iter().any(|t| t.name == "echo"));
-    let r = within(10_000, "echo", client.call_tool("echo", json!({"message": "over ws"}))).await.unwrap();
+    let r = within(
+        10_000,
+        "echo",
+        client.call_tool("echo", json!({"message": "over ws"})),
+    )
+    .await
+    .unwrap();
     assert_eq!(text(&r), "Echo: over ws");
     let n = Rc::new(RefCell::new(0));
     let m = n.clone();
-    let opts = CallOptions { on_progress: Some(Rc::new(move |_| *m.borrow_mut() += 1)), ..Default::default() };
-    let r = within(10_000, "count", client.call_tool_with("count", json!({"steps": 3}), opts)).await.unwrap();
+    let opts = CallOptions {
+        on_progress: Some(Rc::new(move |_| *m.borrow_mut() += 1)),
+        ..Default::default()
+    };
+    let r = within(
+        10_000,
+        "count",
+        client.call_tool_with("count", json!({"steps": 3}), opts),
+    )
+    .await
+    .unwrap();
     assert_eq!(text(&r), "counted to 3");
     assert_eq!(*n.borrow(), 3);
     client.close();
@@ -48,11 +67,21 @@ async fn websocket_server_end_to_end() {
 
 #[wasm_bindgen_test]
 async fn a_server_selecting_no_subprotocol_is_retried_without_one() {
-    let Some(url) = NO_SUBPROTOCOL else { panic!("MCP_WEBSOCKET_NO_SUBPROTOCOL_URL was not set at build time") };
+    let Some(url) = NO_SUBPROTOCOL else {
+        panic!("MCP_WEBSOCKET_NO_SUBPROTOCOL_URL was not set at build time")
+    };
     let mut o = ClientOptions::new(url);
     o.transport = Transport::WebSocket;
-    let client = within(15_000, "connect", Client::connect(o)).await.expect("connects after retrying without a subprotocol");
-    let r = within(10_000, "echo", client.call_tool("echo", json!({"message": "plain"}))).await.unwrap();
+    let client = within(15_000, "connect", Client::connect(o))
+        .await
+        .expect("connects after retrying without a subprotocol");
+    let r = within(
+        10_000,
+        "echo",
+        client.call_tool("echo", json!({"message": "plain"})),
+    )
+    .await
+    .unwrap();
     assert_eq!(text(&r), "Echo: plain");
     client.close();
 }
@@ -62,6 +91,8 @@ async fn an_unreachable_websocket_fails_clearly() {
     let mut o = ClientOptions::new("ws://127.0.0.1:9/ws");
     o.transport = Transport::WebSocket;
     let r = within(15_000, "connect", Client::connect(o)).await;
-    let Err(e) = r else { panic!("connected to port 9?") };
+    let Err(e) = r else {
+        panic!("connected to port 9?")
+    };
     assert!(e.to_string().contains("WebSocket closed"), "{e}");
 }

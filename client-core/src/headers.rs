@@ -18,7 +18,9 @@ const MAX_SAFE_INTEGER: i64 = (1 << 53) - 1;
 /// ASCII (with inner spaces or tabs), else as `=?base64?…?=` of its UTF-8 bytes.
 pub fn encode_header_value(value: &str) -> String {
     let looks_encoded = value.starts_with(SENTINEL_PREFIX) && value.ends_with(SENTINEL_SUFFIX);
-    let plain = value.bytes().all(|b| (0x20..=0x7e).contains(&b) || b == b'\t')
+    let plain = value
+        .bytes()
+        .all(|b| (0x20..=0x7e).contains(&b) || b == b'\t')
         && !value.starts_with([' ', '\t'])
         && !value.ends_with([' ', '\t'])
         && !looks_encoded;
@@ -32,7 +34,10 @@ pub fn encode_header_value(value: &str) -> String {
 
 /// Decodes a header value produced by [`encode_header_value`] (used by tests and servers).
 pub fn decode_header_value(value: &str) -> Option<String> {
-    match value.strip_prefix(SENTINEL_PREFIX).and_then(|v| v.strip_suffix(SENTINEL_SUFFIX)) {
+    match value
+        .strip_prefix(SENTINEL_PREFIX)
+        .and_then(|v| v.strip_suffix(SENTINEL_SUFFIX))
+    {
         Some(b64) => {
             let bytes = base64::engine::general_purpose::STANDARD.decode(b64).ok()?;
             String::from_utf8(bytes).ok()
@@ -88,7 +93,10 @@ pub fn param_headers(input_schema: &Value) -> Result<Vec<ParamHeader>, HeaderSch
     let mut path = Vec::new();
     walk(input_schema, &mut path, true, &mut out)?;
     for (i, a) in out.iter().enumerate() {
-        if out[..i].iter().any(|b| b.name.eq_ignore_ascii_case(&a.name)) {
+        if out[..i]
+            .iter()
+            .any(|b| b.name.eq_ignore_ascii_case(&a.name))
+        {
             return Err(HeaderSchemaError::Duplicate(a.name.clone()));
         }
     }
@@ -116,7 +124,10 @@ fn walk(
                     Some("string" | "integer" | "boolean") => {}
                     _ => return Err(HeaderSchemaError::NotPrimitive(where_)),
                 }
-                out.push(ParamHeader { name: name.into(), path: path.clone() });
+                out.push(ParamHeader {
+                    name: name.into(),
+                    path: path.clone(),
+                });
             }
             for (key, child) in obj {
                 match key.as_str() {
@@ -148,7 +159,10 @@ fn walk(
 
 /// The `Mcp-Param-*` headers for a call: one per annotated parameter present (and not null)
 /// in `arguments`, encoded per the spec.
-pub fn param_header_values(headers: &[ParamHeader], arguments: Option<&Value>) -> Vec<(String, String)> {
+pub fn param_header_values(
+    headers: &[ParamHeader],
+    arguments: Option<&Value>,
+) -> Vec<(String, String)> {
     let mut out = Vec::new();
     for h in headers {
         let mut v = arguments;
@@ -161,7 +175,10 @@ pub fn param_header_values(headers: &[ParamHeader], arguments: Option<&Value>) -
             Some(Value::Number(n)) => {
                 if let Some(i) = n.as_i64().filter(|i| i.abs() <= MAX_SAFE_INTEGER) {
                     i.to_string()
-                } else if let Some(f) = n.as_f64().filter(|f| (*f as i64) as f64 == *f && (*f as i64).abs() <= MAX_SAFE_INTEGER) {
+                } else if let Some(f) = n
+                    .as_f64()
+                    .filter(|f| (*f as i64) as f64 == *f && (*f as i64).abs() <= MAX_SAFE_INTEGER)
+                {
                     (f as i64).to_string()
                 } else {
                     continue;
@@ -182,12 +199,24 @@ mod tests {
     #[test]
     fn encoding_examples_from_the_spec() {
         assert_eq!(encode_header_value("us-west1"), "us-west1");
-        assert_eq!(encode_header_value("Hello, 世界"), "=?base64?SGVsbG8sIOS4lueVjA==?=");
+        assert_eq!(
+            encode_header_value("Hello, 世界"),
+            "=?base64?SGVsbG8sIOS4lueVjA==?="
+        );
         assert_eq!(encode_header_value(" padded "), "=?base64?IHBhZGRlZCA=?=");
-        assert_eq!(encode_header_value("line1\nline2"), "=?base64?bGluZTEKbGluZTI=?=");
-        assert_eq!(encode_header_value("=?base64?literal?="), "=?base64?PT9iYXNlNjQ/bGl0ZXJhbD89?=");
+        assert_eq!(
+            encode_header_value("line1\nline2"),
+            "=?base64?bGluZTEKbGluZTI=?="
+        );
+        assert_eq!(
+            encode_header_value("=?base64?literal?="),
+            "=?base64?PT9iYXNlNjQ/bGl0ZXJhbD89?="
+        );
         for s in ["Hello, 世界", " padded ", "a b", "=?base64?x?="] {
-            assert_eq!(decode_header_value(&encode_header_value(s)).as_deref(), Some(s));
+            assert_eq!(
+                decode_header_value(&encode_header_value(s)).as_deref(),
+                Some(s)
+            );
         }
     }
 
@@ -196,7 +225,10 @@ mod tests {
         let p = json!({"name": "t", "uri": "file:///x"});
         assert_eq!(mcp_name_source("tools/call", Some(&p)), Some("t"));
         assert_eq!(mcp_name_source("prompts/get", Some(&p)), Some("t"));
-        assert_eq!(mcp_name_source("resources/read", Some(&p)), Some("file:///x"));
+        assert_eq!(
+            mcp_name_source("resources/read", Some(&p)),
+            Some("file:///x")
+        );
         assert_eq!(mcp_name_source("tools/list", Some(&p)), None);
     }
 
@@ -212,11 +244,14 @@ mod tests {
         let args = json!({"region":"us-west1","opts":{"n":42,"b":false},"query":"q"});
         let mut vals = param_header_values(&hs, Some(&args));
         vals.sort();
-        assert_eq!(vals, [
-            ("Mcp-Param-Flag".into(), "false".into()),
-            ("Mcp-Param-N".into(), "42".into()),
-            ("Mcp-Param-Region".into(), "us-west1".into()),
-        ]);
+        assert_eq!(
+            vals,
+            [
+                ("Mcp-Param-Flag".into(), "false".into()),
+                ("Mcp-Param-N".into(), "42".into()),
+                ("Mcp-Param-Region".into(), "us-west1".into()),
+            ]
+        );
         // Missing and null values omit the header.
         assert!(param_header_values(&hs, Some(&json!({"region": null}))).is_empty());
         Ok(())

@@ -65,7 +65,10 @@ impl ResponseHead {
     pub fn new(status: u16, headers: &[(&str, &str)]) -> Self {
         ResponseHead {
             status,
-            headers: headers.iter().map(|(k, v)| ((*k).into(), (*v).into())).collect(),
+            headers: headers
+                .iter()
+                .map(|(k, v)| ((*k).into(), (*v).into()))
+                .collect(),
         }
     }
 
@@ -83,7 +86,10 @@ impl ResponseHead {
 }
 
 fn find_header<'a>(headers: &'a [(String, String)], name: &str) -> Option<&'a str> {
-    headers.iter().find(|(k, _)| k.eq_ignore_ascii_case(name)).map(|(_, v)| v.as_str())
+    headers
+        .iter()
+        .find(|(k, _)| k.eq_ignore_ascii_case(name))
+        .map(|(_, v)| v.as_str())
 }
 
 /// Why an HTTP exchange failed below HTTP (as reported by the I/O layer).

@@ -83,7 +83,11 @@ pub struct ErrorObject {
 impl ErrorObject {
     /// An error object with no data.
     pub fn new(code: i64, message: impl Into<String>) -> Self {
-        ErrorObject { code, message: message.into(), data: None }
+        ErrorObject {
+            code,
+            message: message.into(),
+            data: None,
+        }
     }
 }
 
@@ -155,22 +159,35 @@ pub enum DecodeError {
 impl Message {
     /// Builds a request.
     pub fn request(id: RequestId, method: impl Into<String>, params: Option<Value>) -> Self {
-        Message::Request(Request { id, method: method.into(), params })
+        Message::Request(Request {
+            id,
+            method: method.into(),
+            params,
+        })
     }
 
     /// Builds a notification.
     pub fn notification(method: impl Into<String>, params: Option<Value>) -> Self {
-        Message::Notification(Notification { method: method.into(), params })
+        Message::Notification(Notification {
+            method: method.into(),
+            params,
+        })
     }
 
     /// Builds a success response.
     pub fn result(id: RequestId, result: Value) -> Self {
-        Message::Response(Response { id: Some(id), outcome: Ok(result) })
+        Message::Response(Response {
+            id: Some(id),
+            outcome: Ok(result),
+        })
     }
 
     /// Builds an error response.
     pub fn error(id: Option<RequestId>, error: ErrorObject) -> Self {
-        Message::Response(Response { id, outcome: Err(error) })
+        Message::Response(Response {
+            id,
+            outcome: Err(error),
+        })
     }
 
     /// Decodes one message (not a batch) from bytes, refusing more than `limit` bytes.
@@ -208,7 +225,11 @@ impl Message {
         let params = match obj.remove("params") {
             None => None,
             Some(p @ (Value::Object(_) | Value::Array(_))) => Some(p),
-            Some(_) => return Err(DecodeError::InvalidMessage("params must be an object or array")),
+            Some(_) => {
+                return Err(DecodeError::InvalidMessage(
+                    "params must be an object or array",
+                ))
+            }
         };
         if let Some(method) = obj.remove("method") {
             let Value::String(method) = method else {
@@ -224,15 +245,23 @@ impl Message {
         match (result, error) {
             (Some(result), None) => {
                 let id = id.ok_or(DecodeError::InvalidMessage("result without an id"))?;
-                Ok(Message::Response(Response { id: Some(id), outcome: Ok(result) }))
+                Ok(Message::Response(Response {
+                    id: Some(id),
+                    outcome: Ok(result),
+                }))
             }
             (None, Some(error)) => {
                 let error: ErrorObject = serde_json::from_value(error)
                     .map_err(|_| DecodeError::InvalidMessage("malformed error object"))?;
-                Ok(Message::Response(Response { id, outcome: Err(error) }))
+                Ok(Message::Response(Response {
+                    id,
+                    outcome: Err(error),
+                }))
             }
             (Some(_), Some(_)) => Err(DecodeError::InvalidMessage("both result and error")),
-            (None, None) => Err(DecodeError::InvalidMessage("neither method, result nor error")),
+            (None, None) => Err(DecodeError::InvalidMessage(
+                "neither method, result nor error",
+            )),
         }
     }
 
@@ -261,7 +290,10 @@ impl Message {
                         obj.insert("result".into(), v.clone());
                     }
                     Err(e) => {
-                        obj.insert("error".into(), serde_json::to_value(e).unwrap_or(Value::Null));
+                        obj.insert(
+                            "error".into(),
+                            serde_json::to_value(e).unwrap_or(Value::Null),
+                        );
                     }
                 }
             }
@@ -298,15 +330,22 @@ fn parse_id(v: Value) -> Result<RequestId, DecodeError> {
         Value::Number(n) => n
             .as_i64()
             .map(RequestId::Number)
-            .ok_or(DecodeError::InvalidMessage("id must be an integer or a string")),
-        _ => Err(DecodeError::InvalidMessage("id must be an integer or a string")),
+            .ok_or(DecodeError::InvalidMessage(
+                "id must be an integer or a string",
+            )),
+        _ => Err(DecodeError::InvalidMessage(
+            "id must be an integer or a string",
+        )),
     }
 }
 
 /// Parses JSON from untrusted bytes, refusing more than `limit` bytes.
 pub fn parse_json(bytes: &[u8], limit: usize) -> Result<Value, DecodeError> {
     if bytes.len() > limit {
-        return Err(DecodeError::TooLarge { size: bytes.len(), limit });
+        return Err(DecodeError::TooLarge {
+            size: bytes.len(),
+            limit,
+        });
     }
     serde_json::from_slice(bytes).map_err(|e| DecodeError::InvalidJson(e.to_string()))
 }
@@ -329,20 +368,37 @@ mod tests {
         let m = dec(r#"{"jsonrpc":"2.0","id":"a","result":{}}"#)?;
         assert_eq!(m, Message::result(RequestId::String("a".into()), json!({})));
         let m = dec(r#"{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"x"}}"#)?;
-        assert_eq!(m, Message::error(None, ErrorObject::new(codes::PARSE_ERROR, "x")));
+        assert_eq!(
+            m,
+            Message::error(None, ErrorObject::new(codes::PARSE_ERROR, "x"))
+        );
         let m = dec(r#"{"jsonrpc":"2.0","error":{"code":-32600,"message":"x","data":[1]}}"#)?;
-        assert!(matches!(m, Message::Response(Response { id: None, outcome: Err(_) })));
+        assert!(matches!(
+            m,
+            Message::Response(Response {
+                id: None,
+                outcome: Err(_)
+            })
+        ));
         Ok(())
     }
 
     #[test]
     fn rejects_malformed_messages() {
         for bad in [
-            "", "[", "null", "3", r#"{"id":1,"method":"x"}"#, r#"{"jsonrpc":"1.0","id":1,"method":"x"}"#,
-            r#"{"jsonrpc":"2.0","id":1.5,"method":"x"}"#, r#"{"jsonrpc":"2.0","id":{},"method":"x"}"#,
-            r#"{"jsonrpc":"2.0","id":1,"method":3}"#, r#"{"jsonrpc":"2.0","id":1}"#,
+            "",
+            "[",
+            "null",
+            "3",
+            r#"{"id":1,"method":"x"}"#,
+            r#"{"jsonrpc":"1.0","id":1,"method":"x"}"#,
+            r#"{"jsonrpc":"2.0","id":1.5,"method":"x"}"#,
+            r#"{"jsonrpc":"2.0","id":{},"method":"x"}"#,
+            r#"{"jsonrpc":"2.0","id":1,"method":3}"#,
+            r#"{"jsonrpc":"2.0","id":1}"#,
             r#"{"jsonrpc":"2.0","id":1,"result":1,"error":{"code":1,"message":"m"}}"#,
-            r#"{"jsonrpc":"2.0","result":1}"#, r#"{"jsonrpc":"2.0","id":1,"error":"boom"}"#,
+            r#"{"jsonrpc":"2.0","result":1}"#,
+            r#"{"jsonrpc":"2.0","id":1,"error":"boom"}"#,
             r#"{"jsonrpc":"2.0","id":1,"method":"x","params":5}"#,
             r#"{"jsonrpc":"2.0","id":18446744073709551615,"method":"x"}"#,
         ] {
@@ -352,16 +408,25 @@ mod tests {
 
     #[test]
     fn size_limit_is_enforced_before_parsing() {
-        let big = alloc::format!(r#"{{"jsonrpc":"2.0","method":"x","params":{{"s":"{}"}}}}"#, "a".repeat(100));
+        let big = alloc::format!(
+            r#"{{"jsonrpc":"2.0","method":"x","params":{{"s":"{}"}}}}"#,
+            "a".repeat(100)
+        );
         assert_eq!(
             Message::decode(big.as_bytes(), 50),
-            Err(DecodeError::TooLarge { size: big.len(), limit: 50 })
+            Err(DecodeError::TooLarge {
+                size: big.len(),
+                limit: 50
+            })
         );
     }
 
     #[test]
     fn batches_decode_and_empty_batch_is_rejected() -> Result<(), DecodeError> {
-        let v = Message::decode_batch(br#"[{"jsonrpc":"2.0","method":"a"},{"jsonrpc":"2.0","id":1,"result":{}}]"#, 1000)?;
+        let v = Message::decode_batch(
+            br#"[{"jsonrpc":"2.0","method":"a"},{"jsonrpc":"2.0","id":1,"result":{}}]"#,
+            1000,
+        )?;
         assert_eq!(v.len(), 2);
         assert!(Message::decode_batch(b"[]", 10).is_err());
         Ok(())
@@ -370,10 +435,21 @@ mod tests {
     #[test]
     fn encode_round_trips() -> Result<(), DecodeError> {
         let msgs = [
-            Message::request(RequestId::String("x".into()), "tools/list", Some(json!({"cursor":"c"}))),
+            Message::request(
+                RequestId::String("x".into()),
+                "tools/list",
+                Some(json!({"cursor":"c"})),
+            ),
             Message::notification("notifications/cancelled", Some(json!({"requestId":1}))),
             Message::result(RequestId::Number(-4), json!({"a":[1,2]})),
-            Message::error(None, ErrorObject { code: -32022, message: "v".into(), data: Some(json!({"supported":[]})) }),
+            Message::error(
+                None,
+                ErrorObject {
+                    code: -32022,
+                    message: "v".into(),
+                    data: Some(json!({"supported":[]})),
+                },
+            ),
         ];
         for m in msgs {
             assert_eq!(Message::decode(&m.encode(), 1000)?, m);

@@ -157,7 +157,8 @@ impl SseDecoder {
                 self.discarding_event = true;
                 self.data.clear();
                 self.has_data = false;
-                self.out.push_back(Err(SseError::EventTooLarge { limit: self.limit }));
+                self.out
+                    .push_back(Err(SseError::EventTooLarge { limit: self.limit }));
             }
         } else {
             self.process_field(line);
@@ -191,7 +192,8 @@ impl SseDecoder {
             self.line.clear();
             if !self.discarding_event {
                 self.discarding_event = true;
-                self.out.push_back(Err(SseError::EventTooLarge { limit: self.limit }));
+                self.out
+                    .push_back(Err(SseError::EventTooLarge { limit: self.limit }));
             }
             return;
         }
@@ -239,7 +241,8 @@ impl SseDecoder {
                     self.discarding_event = true;
                     self.data.clear();
                     self.has_data = false;
-                    self.out.push_back(Err(SseError::EventTooLarge { limit: self.limit }));
+                    self.out
+                        .push_back(Err(SseError::EventTooLarge { limit: self.limit }));
                     return;
                 }
                 if self.has_data {
@@ -277,7 +280,11 @@ impl SseDecoder {
         }
         self.has_data = false;
         let data = core::mem::take(&mut self.data);
-        self.out.push_back(Ok(SseEvent { event: event_type, data, id: self.last_id.clone() }));
+        self.out.push_back(Ok(SseEvent {
+            event: event_type,
+            data,
+            id: self.last_id.clone(),
+        }));
     }
 }
 
@@ -299,7 +306,11 @@ mod tests {
     }
 
     fn ev(event: Option<&str>, data: &str, id: Option<&str>) -> Result<SseEvent, SseError> {
-        Ok(SseEvent { event: event.map(Into::into), data: data.into(), id: id.map(Into::into) })
+        Ok(SseEvent {
+            event: event.map(Into::into),
+            data: data.into(),
+            id: id.map(Into::into),
+        })
     }
 
     #[test]
@@ -345,7 +356,10 @@ mod tests {
     #[test]
     fn priming_event_with_empty_data_and_id() {
         let out = decode_all(&[b"id: 0\ndata:\n\nid: 1\ndata: {}\n\n"], 100);
-        assert_eq!(out, vec![ev(None, "", Some("0")), ev(None, "{}", Some("1"))]);
+        assert_eq!(
+            out,
+            vec![ev(None, "", Some("0")), ev(None, "{}", Some("1"))]
+        );
     }
 
     #[test]
@@ -355,7 +369,11 @@ mod tests {
         assert!(d.poll().is_none());
         assert_eq!(d.last_event_id(), Some("9"));
         d.push(b"id: a\0b\n\n");
-        assert_eq!(d.last_event_id(), Some("9"), "ids containing NUL are ignored");
+        assert_eq!(
+            d.last_event_id(),
+            Some("9"),
+            "ids containing NUL are ignored"
+        );
     }
 
     #[test]
@@ -371,7 +389,13 @@ mod tests {
     fn oversized_event_is_dropped_and_stream_continues() {
         let big = alloc::format!("data: {}\n\ndata: ok\n\n", "x".repeat(200));
         let out = decode_all(&[big.as_bytes()], 50);
-        assert_eq!(out, vec![Err(SseError::EventTooLarge { limit: 50 }), ev(None, "ok", None)]);
+        assert_eq!(
+            out,
+            vec![
+                Err(SseError::EventTooLarge { limit: 50 }),
+                ev(None, "ok", None)
+            ]
+        );
         // The same when the oversized line arrives in small pieces.
         let chunks: Vec<&[u8]> = big.as_bytes().chunks(7).collect();
         assert_eq!(decode_all(&chunks, 50), out);

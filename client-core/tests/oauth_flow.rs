@@ -101,10 +101,16 @@ impl Settled {
 /// Runs the flow until it navigates, finishes or fails.
 fn drive(flow: &mut AuthFlow, world: &mut World, trace: &mut Vec<String>) -> Settled {
     for _ in 0..100 {
-        let Some(out) = flow.poll_output() else { return Settled::Idle };
+        let Some(out) = flow.poll_output() else {
+            return Settled::Idle;
+        };
         match out {
             AuthOutput::Fetch(req) => {
-                let (status, body) = world.docs.get(&req.url).cloned().unwrap_or((404, json!({"error": "not_found"})));
+                let (status, body) = world
+                    .docs
+                    .get(&req.url)
+                    .cloned()
+                    .unwrap_or((404, json!({"error": "not_found"})));
                 world.seen.push(req.clone());
                 flow.handle_response(req.id, status, body.to_string().as_bytes(), Instant(1_000));
             }
@@ -131,7 +137,11 @@ fn failure(flow: &mut AuthFlow) -> Option<AuthError> {
 }
 
 fn query(url: &str) -> HashMap<String, String> {
-    url::Url::parse(url).unwrap().query_pairs().map(|(k, v)| (k.into_owned(), v.into_owned())).collect()
+    url::Url::parse(url)
+        .unwrap()
+        .query_pairs()
+        .map(|(k, v)| (k.into_owned(), v.into_owned()))
+        .collect()
 }
 
 fn random() -> [u8; 64] {
@@ -143,26 +153,37 @@ fn random() -> [u8; 64] {
 }
 
 fn callback(pairs: &[(&str, &str)]) -> Vec<(String, String)> {
-    pairs.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect()
+    pairs
+        .iter()
+        .map(|(k, v)| (k.to_string(), v.to_string()))
+        .collect()
 }
 
 #[test]
 fn full_login_with_discovery_dcr_pkce_and_resource() {
     let mut world = standard_world();
     let mut flow = AuthFlow::new(config(), random(), Instant(0)).unwrap();
-    flow.start(Some(r#"Bearer resource_metadata="https://mcp.example.com/prm-missing", scope="files:read""#));
+    flow.start(Some(
+        r#"Bearer resource_metadata="https://mcp.example.com/prm-missing", scope="files:read""#,
+    ));
     let mut trace = vec![];
     let nav = drive(&mut flow, &mut world, &mut trace).navigate();
     let urls: Vec<_> = world.seen.iter().map(|r| r.url.as_str()).collect();
-    assert_eq!(urls, [
-        "https://mcp.example.com/prm-missing",
-        "https://mcp.example.com/.well-known/oauth-protected-resource/api/mcp",
-        "https://auth.example.com/.well-known/oauth-authorization-server/tenant1",
-        "https://auth.example.com/.well-known/openid-configuration/tenant1",
-        "https://auth.example.com/tenant1/register",
-    ]);
+    assert_eq!(
+        urls,
+        [
+            "https://mcp.example.com/prm-missing",
+            "https://mcp.example.com/.well-known/oauth-protected-resource/api/mcp",
+            "https://auth.example.com/.well-known/oauth-authorization-server/tenant1",
+            "https://auth.example.com/.well-known/openid-configuration/tenant1",
+            "https://auth.example.com/tenant1/register",
+        ]
+    );
     let reg: Value = serde_json::from_str(world.seen[4].body.as_deref().unwrap()).unwrap();
-    assert_eq!(reg["redirect_uris"], json!(["https://app.example.com/oauth/callback.html"]));
+    assert_eq!(
+        reg["redirect_uris"],
+        json!(["https://app.example.com/oauth/callback.html"])
+    );
     assert_eq!(reg["token_endpoint_auth_method"], "none");
     assert_eq!(reg["application_type"], "web");
 
@@ -172,22 +193,39 @@ fn full_login_with_discovery_dcr_pkce_and_resource() {
     assert_eq!(q["client_id"], "dyn-123");
     assert_eq!(q["code_challenge_method"], "S256");
     assert_eq!(q["resource"], SERVER);
-    assert_eq!(q["scope"], "files:read offline_access", "challenge scope, plus offline_access the AS offers");
+    assert_eq!(
+        q["scope"], "files:read offline_access",
+        "challenge scope, plus offline_access the AS offers"
+    );
     let pending = flow.pending().unwrap().clone();
-    assert_eq!(b64url(&Sha256::digest(pending.code_verifier.as_bytes())), q["code_challenge"]);
+    assert_eq!(
+        b64url(&Sha256::digest(pending.code_verifier.as_bytes())),
+        q["code_challenge"]
+    );
     assert_eq!(pending.issuer, ISSUER);
     assert!(trace.iter().any(|t| t.contains("registering dynamically")));
 
     // The pending record survives a full-page redirect.
     let stored = serde_json::to_string(&pending).unwrap();
-    let mut flow = AuthFlow::resume(config(), serde_json::from_str(&stored).unwrap(), Instant(5_000)).unwrap();
-    flow.handle_callback(&callback(&[("code", "c-1"), ("state", &q["state"]), ("iss", ISSUER)]), Instant(5_000));
+    let mut flow = AuthFlow::resume(
+        config(),
+        serde_json::from_str(&stored).unwrap(),
+        Instant(5_000),
+    )
+    .unwrap();
+    flow.handle_callback(
+        &callback(&[("code", "c-1"), ("state", &q["state"]), ("iss", ISSUER)]),
+        Instant(5_000),
+    );
     let tokens = drive(&mut flow, &mut world, &mut trace).tokens();
     assert_eq!(tokens.access_token, "at-1");
     assert_eq!(tokens.refresh_token.as_deref(), Some("rt-1"));
     assert_eq!(tokens.expires_at, Some(1_000 + 60_000));
     let token_req = world.seen.last().unwrap();
-    let form: HashMap<String, String> = url::form_urlencoded::parse(token_req.body.as_deref().unwrap().as_bytes()).into_owned().collect();
+    let form: HashMap<String, String> =
+        url::form_urlencoded::parse(token_req.body.as_deref().unwrap().as_bytes())
+            .into_owned()
+            .collect();
     assert_eq!(form["grant_type"], "authorization_code");
     assert_eq!(form["code"], "c-1");
     assert_eq!(form["code_verifier"], pending.code_verifier);
@@ -207,32 +245,81 @@ fn login_until_callback(world: &mut World, cfg: AuthConfig) -> (AuthFlow, HashMa
 fn callbacks_with_a_wrong_state_or_issuer_are_refused() {
     let mut world = standard_world();
     let (mut flow, q) = login_until_callback(&mut world, config());
-    flow.handle_callback(&callback(&[("code", "c"), ("state", "forged"), ("iss", ISSUER)]), Instant(1));
+    flow.handle_callback(
+        &callback(&[("code", "c"), ("state", "forged"), ("iss", ISSUER)]),
+        Instant(1),
+    );
     assert_eq!(failure(&mut flow), Some(AuthError::StateMismatch));
-    assert!(flow.pending().is_some(), "a foreign response does not end the login");
-    flow.handle_callback(&callback(&[("code", "c"), ("state", &q["state"]), ("iss", "https://evil.example.com")]), Instant(1));
+    assert!(
+        flow.pending().is_some(),
+        "a foreign response does not end the login"
+    );
+    flow.handle_callback(
+        &callback(&[
+            ("code", "c"),
+            ("state", &q["state"]),
+            ("iss", "https://evil.example.com"),
+        ]),
+        Instant(1),
+    );
     assert_eq!(failure(&mut flow), Some(AuthError::IssuerCheck));
 
     // iss is required when the server advertises it, even on error responses.
     let (mut flow, q) = login_until_callback(&mut world, config());
-    flow.handle_callback(&callback(&[("error", "access_denied"), ("state", &q["state"])]), Instant(1));
+    flow.handle_callback(
+        &callback(&[("error", "access_denied"), ("state", &q["state"])]),
+        Instant(1),
+    );
     assert_eq!(failure(&mut flow), Some(AuthError::IssuerCheck));
     let (mut flow, q) = login_until_callback(&mut world, config());
-    flow.handle_callback(&callback(&[("error", "access_denied"), ("error_description", "<b>no</b>"), ("state", &q["state"]), ("iss", ISSUER)]), Instant(1));
-    assert!(matches!(failure(&mut flow), Some(AuthError::Denied { error, .. }) if error == "access_denied"));
-    assert!(world.seen.iter().all(|r| !r.url.ends_with("/token")), "no code was ever sent to the token endpoint");
+    flow.handle_callback(
+        &callback(&[
+            ("error", "access_denied"),
+            ("error_description", "<b>no</b>"),
+            ("state", &q["state"]),
+            ("iss", ISSUER),
+        ]),
+        Instant(1),
+    );
+    assert!(
+        matches!(failure(&mut flow), Some(AuthError::Denied { error, .. }) if error == "access_denied")
+    );
+    assert!(
+        world.seen.iter().all(|r| !r.url.ends_with("/token")),
+        "no code was ever sent to the token endpoint"
+    );
 }
 
 #[test]
 fn iss_is_optional_when_not_advertised_but_checked_when_present() {
-    let mut world = standard_world().at("https://auth.example.com/.well-known/openid-configuration/tenant1", 200,
-        as_meta(json!({"authorization_response_iss_parameter_supported": null})));
+    let mut world = standard_world().at(
+        "https://auth.example.com/.well-known/openid-configuration/tenant1",
+        200,
+        as_meta(json!({"authorization_response_iss_parameter_supported": null})),
+    );
     let (mut flow, q) = login_until_callback(&mut world, config());
-    flow.handle_callback(&callback(&[("code", "c"), ("state", &q["state"])]), Instant(1));
-    assert!(matches!(drive(&mut flow, &mut world, &mut vec![]), Settled::Done(_)));
+    flow.handle_callback(
+        &callback(&[("code", "c"), ("state", &q["state"])]),
+        Instant(1),
+    );
+    assert!(matches!(
+        drive(&mut flow, &mut world, &mut vec![]),
+        Settled::Done(_)
+    ));
     let (mut flow, q) = login_until_callback(&mut world, config());
-    flow.handle_callback(&callback(&[("code", "c"), ("state", &q["state"]), ("iss", "https://auth.example.com/tenant1/")]), Instant(1));
-    assert_eq!(failure(&mut flow), Some(AuthError::IssuerCheck), "no normalisation before comparing");
+    flow.handle_callback(
+        &callback(&[
+            ("code", "c"),
+            ("state", &q["state"]),
+            ("iss", "https://auth.example.com/tenant1/"),
+        ]),
+        Instant(1),
+    );
+    assert_eq!(
+        failure(&mut flow),
+        Some(AuthError::IssuerCheck),
+        "no normalisation before comparing"
+    );
 }
 
 #[test]
@@ -261,7 +348,10 @@ fn metadata_is_validated() {
         let mut flow = AuthFlow::new(config(), random(), Instant(0)).unwrap();
         flow.start(None);
         let mut trace = vec![];
-        assert!(matches!(drive(&mut flow, &mut world, &mut trace), Settled::Failed), "case {i} did not fail: {trace:?}");
+        assert!(
+            matches!(drive(&mut flow, &mut world, &mut trace), Settled::Failed),
+            "case {i} did not fail: {trace:?}"
+        );
         let last = trace.last().cloned().unwrap_or_default();
         // Re-run to capture the error value.
         let mut flow2 = AuthFlow::new(config(), random(), Instant(0)).unwrap();
@@ -295,21 +385,40 @@ fn client_identity_preregistered_then_metadata_document_then_dcr() {
     }];
     let (mut flow, q) = login_until_callback(&mut world, cfg.clone());
     assert_eq!(q["client_id"], "pre id");
-    flow.handle_callback(&callback(&[("code", "c"), ("state", &q["state"]), ("iss", ISSUER)]), Instant(1));
-    assert!(matches!(drive(&mut flow, &mut world, &mut vec![]), Settled::Done(_)));
+    flow.handle_callback(
+        &callback(&[("code", "c"), ("state", &q["state"]), ("iss", ISSUER)]),
+        Instant(1),
+    );
+    assert!(matches!(
+        drive(&mut flow, &mut world, &mut vec![]),
+        Settled::Done(_)
+    ));
     let token = world.seen.last().unwrap();
-    let auth = token.headers.iter().find(|(k, _)| k == "Authorization").map(|(_, v)| v.clone()).unwrap();
+    let auth = token
+        .headers
+        .iter()
+        .find(|(k, _)| k == "Authorization")
+        .map(|(_, v)| v.clone())
+        .unwrap();
     use base64::Engine;
-    let decoded = base64::engine::general_purpose::STANDARD.decode(auth.trim_start_matches("Basic ")).unwrap();
+    let decoded = base64::engine::general_purpose::STANDARD
+        .decode(auth.trim_start_matches("Basic "))
+        .unwrap();
     assert_eq!(String::from_utf8(decoded).unwrap(), "pre+id:s3cr%26t");
     assert!(!token.body.as_deref().unwrap().contains("client_secret"));
 
     // Pre-registered credentials for another issuer are not used; CIMD is, when advertised.
     cfg.preregistered[0].issuer = "https://other-issuer.example.com".into();
-    let mut world = standard_world().at("https://auth.example.com/.well-known/openid-configuration/tenant1", 200,
-        as_meta(json!({"client_id_metadata_document_supported": true})));
+    let mut world = standard_world().at(
+        "https://auth.example.com/.well-known/openid-configuration/tenant1",
+        200,
+        as_meta(json!({"client_id_metadata_document_supported": true})),
+    );
     let (_, q) = login_until_callback(&mut world, cfg.clone());
-    assert_eq!(q["client_id"], "https://app.example.com/oauth/client-metadata.json");
+    assert_eq!(
+        q["client_id"],
+        "https://app.example.com/oauth/client-metadata.json"
+    );
     assert!(world.seen.iter().all(|r| !r.url.ends_with("/register")));
     // Without CIMD support: Dynamic Client Registration.
     let mut world = standard_world();
@@ -322,28 +431,48 @@ fn scopes_come_from_prm_when_the_challenge_has_none_and_may_be_omitted() {
     let mut world = standard_world();
     let (_, q) = login_until_callback(&mut world, config());
     assert_eq!(q["scope"], "files:read offline_access");
-    let mut world = standard_world()
-        .at("https://mcp.example.com/.well-known/oauth-protected-resource/api/mcp", 200, json!({"resource": SERVER, "authorization_servers": [ISSUER]}));
+    let mut world = standard_world().at(
+        "https://mcp.example.com/.well-known/oauth-protected-resource/api/mcp",
+        200,
+        json!({"resource": SERVER, "authorization_servers": [ISSUER]}),
+    );
     let (_, q) = login_until_callback(&mut world, config());
-    assert!(!q.contains_key("scope"), "no scope anywhere: the parameter is omitted");
+    assert!(
+        !q.contains_key("scope"),
+        "no scope anywhere: the parameter is omitted"
+    );
 }
 
 #[test]
 fn a_2025_03_26_server_without_metadata_uses_default_endpoints() {
     let mut world = World::default()
-        .at("https://mcp.example.com/register", 201, json!({"client_id": "legacy-client"}))
-        .at("https://mcp.example.com/token", 200, json!({"access_token": "legacy-at"}));
+        .at(
+            "https://mcp.example.com/register",
+            201,
+            json!({"client_id": "legacy-client"}),
+        )
+        .at(
+            "https://mcp.example.com/token",
+            200,
+            json!({"access_token": "legacy-at"}),
+        );
     let (mut flow, q) = login_until_callback(&mut world, config());
     let urls: Vec<_> = world.seen.iter().map(|r| r.url.as_str()).collect();
-    assert_eq!(urls, [
-        "https://mcp.example.com/.well-known/oauth-protected-resource/api/mcp",
-        "https://mcp.example.com/.well-known/oauth-protected-resource",
-        "https://mcp.example.com/.well-known/oauth-authorization-server",
-        "https://mcp.example.com/.well-known/openid-configuration",
-        "https://mcp.example.com/register",
-    ]);
+    assert_eq!(
+        urls,
+        [
+            "https://mcp.example.com/.well-known/oauth-protected-resource/api/mcp",
+            "https://mcp.example.com/.well-known/oauth-protected-resource",
+            "https://mcp.example.com/.well-known/oauth-authorization-server",
+            "https://mcp.example.com/.well-known/openid-configuration",
+            "https://mcp.example.com/register",
+        ]
+    );
     assert_eq!(q["client_id"], "legacy-client");
-    flow.handle_callback(&callback(&[("code", "c"), ("state", &q["state"])]), Instant(1));
+    flow.handle_callback(
+        &callback(&[("code", "c"), ("state", &q["state"])]),
+        Instant(1),
+    );
     let t = drive(&mut flow, &mut world, &mut vec![]).tokens();
     assert_eq!(t.access_token, "legacy-at");
 }
@@ -352,31 +481,66 @@ fn a_2025_03_26_server_without_metadata_uses_default_endpoints() {
 fn refresh_rotates_and_reports_invalid_grant() {
     let mut world = standard_world();
     let (mut flow, q) = login_until_callback(&mut world, config());
-    flow.handle_callback(&callback(&[("code", "c"), ("state", &q["state"]), ("iss", ISSUER)]), Instant(1));
+    flow.handle_callback(
+        &callback(&[("code", "c"), ("state", &q["state"]), ("iss", ISSUER)]),
+        Instant(1),
+    );
     let tokens = drive(&mut flow, &mut world, &mut vec![]).tokens();
 
-    world.docs.insert("https://auth.example.com/tenant1/token".into(), (200, json!({"access_token": "at-2", "refresh_token": "rt-2", "expires_in": 10})));
+    world.docs.insert(
+        "https://auth.example.com/tenant1/token".into(),
+        (
+            200,
+            json!({"access_token": "at-2", "refresh_token": "rt-2", "expires_in": 10}),
+        ),
+    );
     let mut r = AuthFlow::new(config(), random(), Instant(0)).unwrap();
     r.refresh(tokens.clone());
     let t2 = drive(&mut r, &mut world, &mut vec![]).tokens();
-    assert_eq!((t2.access_token.as_str(), t2.refresh_token.as_deref()), ("at-2", Some("rt-2")));
-    let form: HashMap<String, String> = url::form_urlencoded::parse(world.seen.last().unwrap().body.as_deref().unwrap().as_bytes()).into_owned().collect();
+    assert_eq!(
+        (t2.access_token.as_str(), t2.refresh_token.as_deref()),
+        ("at-2", Some("rt-2"))
+    );
+    let form: HashMap<String, String> = url::form_urlencoded::parse(
+        world
+            .seen
+            .last()
+            .unwrap()
+            .body
+            .as_deref()
+            .unwrap()
+            .as_bytes(),
+    )
+    .into_owned()
+    .collect();
     assert_eq!(form["grant_type"], "refresh_token");
     assert_eq!(form["refresh_token"], "rt-1");
     assert_eq!(form["resource"], SERVER);
 
     // No rotation: the old refresh token is kept.
-    world.docs.insert("https://auth.example.com/tenant1/token".into(), (200, json!({"access_token": "at-3"})));
+    world.docs.insert(
+        "https://auth.example.com/tenant1/token".into(),
+        (200, json!({"access_token": "at-3"})),
+    );
     let mut r = AuthFlow::new(config(), random(), Instant(0)).unwrap();
     r.refresh(t2);
     let t3 = drive(&mut r, &mut world, &mut vec![]).tokens();
     assert_eq!(t3.refresh_token.as_deref(), Some("rt-2"));
 
-    world.docs.insert("https://auth.example.com/tenant1/token".into(), (400, json!({"error": "invalid_grant", "error_description": "expired"})));
+    world.docs.insert(
+        "https://auth.example.com/tenant1/token".into(),
+        (
+            400,
+            json!({"error": "invalid_grant", "error_description": "expired"}),
+        ),
+    );
     let mut r = AuthFlow::new(config(), random(), Instant(0)).unwrap();
     r.refresh(t3);
     let mut trace = vec![];
-    assert!(matches!(drive(&mut r, &mut world, &mut trace), Settled::Failed));
+    assert!(matches!(
+        drive(&mut r, &mut world, &mut trace),
+        Settled::Failed
+    ));
     assert!(trace.last().unwrap().contains("invalid_grant"));
 }
 
@@ -384,9 +548,70 @@ fn refresh_rotates_and_reports_invalid_grant() {
 fn a_hostile_resource_metadata_url_in_the_challenge_is_ignored() {
     let mut world = standard_world();
     let mut flow = AuthFlow::new(config(), random(), Instant(0)).unwrap();
-    flow.start(Some(r#"Bearer resource_metadata="http://169.254.169.254/latest/meta-data""#));
+    flow.start(Some(
+        r#"Bearer resource_metadata="http://169.254.169.254/latest/meta-data""#,
+    ));
     let mut trace = vec![];
-    assert!(matches!(drive(&mut flow, &mut world, &mut trace), Settled::Navigate(_)));
+    assert!(matches!(
+        drive(&mut flow, &mut world, &mut trace),
+        Settled::Navigate(_)
+    ));
     assert!(world.seen.iter().all(|r| !r.url.contains("169.254")));
-    assert!(trace.iter().any(|t| t.contains("ignored resource_metadata")));
+    assert!(trace
+        .iter()
+        .any(|t| t.contains("ignored resource_metadata")));
+}
+
+#[test]
+fn the_resource_is_sent_exactly_as_the_metadata_publishes_it() {
+    // A pathless identifier must not gain a trailing "/" on its way to the AS.
+    let mut world = standard_world().at(
+        "https://mcp.example.com/.well-known/oauth-protected-resource/api/mcp",
+        200,
+        json!({"resource": "https://mcp.example.com", "authorization_servers": [ISSUER]}),
+    );
+    let (mut flow, q) = login_until_callback(&mut world, config());
+    assert_eq!(q["resource"], "https://mcp.example.com");
+    flow.handle_callback(
+        &callback(&[("code", "c"), ("state", &q["state"]), ("iss", ISSUER)]),
+        Instant(1),
+    );
+    let t = drive(&mut flow, &mut world, &mut vec![]).tokens();
+    assert_eq!(t.resource, "https://mcp.example.com");
+    let token_request = world
+        .seen
+        .last()
+        .and_then(|r| r.body.clone())
+        .unwrap_or_default();
+    assert!(
+        token_request.contains("resource=https%3A%2F%2Fmcp.example.com&")
+            || token_request.ends_with("resource=https%3A%2F%2Fmcp.example.com"),
+        "{token_request}"
+    );
+}
+
+#[test]
+fn a_2025_03_26_server_may_name_another_issuer_in_its_root_metadata() {
+    // No resource metadata: the server's origin is only a guess at the issuer, so the
+    // metadata found there may name a longer one (the conformance suite's backcompat case).
+    let mut world = World::default()
+        .at(
+            "https://mcp.example.com/.well-known/oauth-authorization-server",
+            200,
+            json!({
+                "issuer": "https://mcp.example.com/oauth",
+                "authorization_endpoint": "https://mcp.example.com/oauth/authorize",
+                "token_endpoint": "https://mcp.example.com/oauth/token",
+                "registration_endpoint": "https://mcp.example.com/oauth/register",
+                "code_challenge_methods_supported": ["S256"],
+            }),
+        )
+        .at(
+            "https://mcp.example.com/oauth/register",
+            201,
+            json!({"client_id": "c-1"}),
+        );
+    let (_, q) = login_until_callback(&mut world, config());
+    assert_eq!(q["client_id"], "c-1");
+    // With resource metadata naming the issuer, a mismatch still fails (see metadata_is_validated).
 }

@@ -7,7 +7,11 @@ use client_core::sse::SseDecoder;
 use proptest::prelude::*;
 use serde_json::{json, Value};
 
-fn decode_in_chunks(bytes: &[u8], cuts: &[usize], limit: usize) -> (Vec<String>, Option<String>, usize) {
+fn decode_in_chunks(
+    bytes: &[u8],
+    cuts: &[usize],
+    limit: usize,
+) -> (Vec<String>, Option<String>, usize) {
     let mut d = SseDecoder::new(limit);
     let mut out = Vec::new();
     let mut errors = 0;
@@ -41,7 +45,11 @@ fn sse_text() -> impl Strategy<Value = Vec<u8>> {
     ];
     let eol = prop_oneof![Just("\n"), Just("\r"), Just("\r\n")];
     (any::<bool>(), prop::collection::vec((line, eol), 0..30)).prop_map(|(bom, lines)| {
-        let mut s = if bom { "\u{feff}".to_string() } else { String::new() };
+        let mut s = if bom {
+            "\u{feff}".to_string()
+        } else {
+            String::new()
+        };
         for (l, e) in lines {
             s.push_str(&l);
             s.push_str(e);
@@ -133,7 +141,10 @@ proptest! {
 }
 
 fn arb_id() -> impl Strategy<Value = RequestId> {
-    prop_oneof![any::<i64>().prop_map(RequestId::Number), "[ -~]{0,10}".prop_map(RequestId::String)]
+    prop_oneof![
+        any::<i64>().prop_map(RequestId::Number),
+        "[ -~]{0,10}".prop_map(RequestId::String)
+    ]
 }
 
 fn arb_json() -> impl Strategy<Value = Value> {
@@ -148,11 +159,19 @@ fn arb_json() -> impl Strategy<Value = Value> {
         prop_oneof![
             prop::collection::vec(inner.clone(), 0..4).prop_map(Value::Array),
             prop::collection::btree_map(
-                prop_oneof![Just("jsonrpc".to_string()), Just("id".to_string()), Just("method".to_string()),
-                            Just("result".to_string()), Just("error".to_string()), Just("params".to_string()),
-                            "[a-z]{1,4}".prop_map(String::from)],
-                inner, 0..5
-            ).prop_map(|m| Value::Object(m.into_iter().collect())),
+                prop_oneof![
+                    Just("jsonrpc".to_string()),
+                    Just("id".to_string()),
+                    Just("method".to_string()),
+                    Just("result".to_string()),
+                    Just("error".to_string()),
+                    Just("params".to_string()),
+                    "[a-z]{1,4}".prop_map(String::from)
+                ],
+                inner,
+                0..5
+            )
+            .prop_map(|m| Value::Object(m.into_iter().collect())),
         ]
     })
 }

@@ -25,34 +25,59 @@ impl Server for Modern {
         let method = body["method"].as_str().unwrap_or("");
         assert_eq!(req.header("mcp-protocol-version"), Some("2026-07-28"));
         assert_eq!(req.header("mcp-method"), Some(method));
-        assert_eq!(body["params"]["_meta"]["io.modelcontextprotocol/protocolVersion"], "2026-07-28");
+        assert_eq!(
+            body["params"]["_meta"]["io.modelcontextprotocol/protocolVersion"],
+            "2026-07-28"
+        );
         assert!(body["params"]["_meta"]["io.modelcontextprotocol/clientCapabilities"].is_object());
         assert!(req.header("mcp-session-id").is_none());
         match method {
-            "server/discover" => Reply::Json(200, json_ct(), result(id, json!({
-                "resultType": "complete",
-                "supportedVersions": self.versions.clone().unwrap_or(vec!["2026-07-28"]),
-                "capabilities": {"tools": {"listChanged": true}, "resources": {"subscribe": true}},
-                "_meta": {"io.modelcontextprotocol/serverInfo": {"name": "scripted", "version": "9"}},
-                "instructions": "<b>be nice</b>",
-            }))),
-            "tools/list" => Reply::Json(200, json_ct(), result(id, json!({"tools": [
-                {"name": "echo", "inputSchema": {"type": "object", "properties": {"m": {"type": "string"}}}},
-                {"name": "sql", "inputSchema": {"type": "object", "properties": {
-                    "region": {"type": "string", "x-mcp-header": "Region"},
-                    "n": {"type": "integer", "x-mcp-header": "N"}}}},
-                {"name": "bad", "inputSchema": {"type": "object", "properties": {
-                    "f": {"type": "number", "x-mcp-header": "F"}}}},
-                {"name": "strict", "inputSchema": {"type": "object", "properties": {
-                    "zone": {"type": "string", "x-mcp-header": "Zone"}}}},
-            ]}))),
+            "server/discover" => Reply::Json(
+                200,
+                json_ct(),
+                result(
+                    id,
+                    json!({
+                        "resultType": "complete",
+                        "supportedVersions": self.versions.clone().unwrap_or(vec!["2026-07-28"]),
+                        "capabilities": {"tools": {"listChanged": true}, "resources": {"subscribe": true}},
+                        "_meta": {"io.modelcontextprotocol/serverInfo": {"name": "scripted", "version": "9"}},
+                        "instructions": "<b>be nice</b>",
+                    }),
+                ),
+            ),
+            "tools/list" => Reply::Json(
+                200,
+                json_ct(),
+                result(
+                    id,
+                    json!({"tools": [
+                        {"name": "echo", "inputSchema": {"type": "object", "properties": {"m": {"type": "string"}}}},
+                        {"name": "sql", "inputSchema": {"type": "object", "properties": {
+                            "region": {"type": "string", "x-mcp-header": "Region"},
+                            "n": {"type": "integer", "x-mcp-header": "N"}}}},
+                        {"name": "bad", "inputSchema": {"type": "object", "properties": {
+                            "f": {"type": "number", "x-mcp-header": "F"}}}},
+                        {"name": "strict", "inputSchema": {"type": "object", "properties": {
+                            "zone": {"type": "string", "x-mcp-header": "Zone"}}}},
+                    ]}),
+                ),
+            ),
             "tools/call" => self.call(req, id, &body["params"]),
-            "subscriptions/listen" => Reply::Sse(vec![], vec![
-                sse(json!({"jsonrpc": "2.0", "method": "notifications/subscriptions/acknowledged",
-                    "params": {"_meta": {"io.modelcontextprotocol/subscriptionId": id}, "notifications": {"toolsListChanged": true}}})),
-                sse(json!({"jsonrpc": "2.0", "method": "notifications/tools/list_changed",
-                    "params": {"_meta": {"io.modelcontextprotocol/subscriptionId": id}}})),
-            ], End::Open),
+            "subscriptions/listen" => Reply::Sse(
+                vec![],
+                vec![
+                    sse(
+                        json!({"jsonrpc": "2.0", "method": "notifications/subscriptions/acknowledged",
+                    "params": {"_meta": {"io.modelcontextprotocol/subscriptionId": id}, "notifications": {"toolsListChanged": true}}}),
+                    ),
+                    sse(
+                        json!({"jsonrpc": "2.0", "method": "notifications/tools/list_changed",
+                    "params": {"_meta": {"io.modelcontextprotocol/subscriptionId": id}}}),
+                    ),
+                ],
+                End::Open,
+            ),
             _ => Reply::Json(404, json_ct(), error(id, -32601, "Method not found")),
         }
     }
@@ -62,10 +87,18 @@ impl Modern {
     fn call(&mut self, req: &HttpRequest, id: &Value, params: &Value) -> Reply {
         self.calls += 1;
         let name = params["name"].as_str().unwrap_or("");
-        assert_eq!(req.header("mcp-name").map(|v| client_core::headers::decode_header_value(v).unwrap()), Some(name.to_string()));
+        assert_eq!(
+            req.header("mcp-name")
+                .map(|v| client_core::headers::decode_header_value(v).unwrap()),
+            Some(name.to_string())
+        );
         let text = |t: &str| json!({"content": [{"type": "text", "text": t}]});
         match name {
-            "echo" => Reply::Json(200, json_ct(), result(id, text(params["arguments"]["m"].as_str().unwrap_or("")))),
+            "echo" => Reply::Json(
+                200,
+                json_ct(),
+                result(id, text(params["arguments"]["m"].as_str().unwrap_or(""))),
+            ),
             "sql" => {
                 let region = req.header("mcp-param-region").unwrap_or("-").to_string();
                 let n = req.header("mcp-param-n").unwrap_or("-").to_string();
@@ -73,19 +106,37 @@ impl Modern {
             }
             "slow" => Reply::Hang,
             "strict" => match req.header("mcp-param-zone") {
-                Some(z) if Some(z) == params["arguments"]["zone"].as_str() => Reply::Json(200, json_ct(), result(id, text("zone ok"))),
-                _ => Reply::Json(400, json_ct(), error(id, -32020, "Header mismatch: Mcp-Param-Zone missing")),
+                Some(z) if Some(z) == params["arguments"]["zone"].as_str() => {
+                    Reply::Json(200, json_ct(), result(id, text("zone ok")))
+                }
+                _ => Reply::Json(
+                    400,
+                    json_ct(),
+                    error(id, -32020, "Header mismatch: Mcp-Param-Zone missing"),
+                ),
             },
             "progress" => {
                 let token = params["_meta"]["progressToken"].clone();
-                let p = |n: u32| sse(json!({"jsonrpc": "2.0", "method": "notifications/progress",
-                    "params": {"progressToken": token, "progress": n, "total": 3}}));
-                Reply::Sse(vec![], vec![p(1), p(2), p(3), sse(result(id, text("done")))], End::Close)
+                let p = |n: u32| {
+                    sse(json!({"jsonrpc": "2.0", "method": "notifications/progress",
+                    "params": {"progressToken": token, "progress": n, "total": 3}}))
+                };
+                Reply::Sse(
+                    vec![],
+                    vec![p(1), p(2), p(3), sse(result(id, text("done")))],
+                    End::Close,
+                )
             }
             "progress-forever" => {
                 let token = params["_meta"]["progressToken"].clone();
-                Reply::Sse(vec![], vec![sse(json!({"jsonrpc": "2.0", "method": "notifications/progress",
-                    "params": {"progressToken": token, "progress": 1}}))], End::Open)
+                Reply::Sse(
+                    vec![],
+                    vec![sse(
+                        json!({"jsonrpc": "2.0", "method": "notifications/progress",
+                    "params": {"progressToken": token, "progress": 1}}),
+                    )],
+                    End::Open,
+                )
             }
             "cut" if self.cuts_left > 0 => {
                 self.cuts_left -= 1;
@@ -93,16 +144,23 @@ impl Modern {
             }
             "cut" => Reply::Json(200, json_ct(), result(id, text("after cut"))),
             "ask" => match (params.get("inputResponses"), params.get("requestState")) {
-                (None, None) => Reply::Json(200, json_ct(), result(id, json!({
-                    "resultType": "input_required",
-                    "inputRequests": {
-                        "login": {"method": "elicitation/create", "params": {"mode": "form", "message": "Who?",
-                            "requestedSchema": {"type": "object", "properties": {"name": {"type": "string"}}}}},
-                        "capital": {"method": "sampling/createMessage", "params": {"maxTokens": 5,
-                            "messages": [{"role": "user", "content": {"type": "text", "text": "Capital?"}}]}},
-                    },
-                    "requestState": "opaque-1",
-                }))),
+                (None, None) => Reply::Json(
+                    200,
+                    json_ct(),
+                    result(
+                        id,
+                        json!({
+                            "resultType": "input_required",
+                            "inputRequests": {
+                                "login": {"method": "elicitation/create", "params": {"mode": "form", "message": "Who?",
+                                    "requestedSchema": {"type": "object", "properties": {"name": {"type": "string"}}}}},
+                                "capital": {"method": "sampling/createMessage", "params": {"maxTokens": 5,
+                                    "messages": [{"role": "user", "content": {"type": "text", "text": "Capital?"}}]}},
+                            },
+                            "requestState": "opaque-1",
+                        }),
+                    ),
+                ),
                 (Some(r), Some(s)) => {
                     assert_eq!(s, "opaque-1");
                     let who = r["login"]["content"]["name"].as_str().unwrap_or("?");
@@ -112,19 +170,48 @@ impl Modern {
                 other => panic!("bad retry {other:?}"),
             },
             "state-only" => match params.get("requestState") {
-                None => Reply::Json(200, json_ct(), result(id, json!({"resultType": "input_required", "requestState": "s"}))),
+                None => Reply::Json(
+                    200,
+                    json_ct(),
+                    result(
+                        id,
+                        json!({"resultType": "input_required", "requestState": "s"}),
+                    ),
+                ),
                 Some(_) => Reply::Json(200, json_ct(), result(id, text("resumed"))),
             },
-            "forever-input" => Reply::Json(200, json_ct(), result(id, json!({"resultType": "input_required", "requestState": "again"}))),
-            "garbage" => Reply::Raw(200, "application/json", b"{\"jsonrpc\":\"2.0\",\"id\":".to_vec()),
+            "forever-input" => Reply::Json(
+                200,
+                json_ct(),
+                result(
+                    id,
+                    json!({"resultType": "input_required", "requestState": "again"}),
+                ),
+            ),
+            "garbage" => Reply::Raw(
+                200,
+                "application/json",
+                b"{\"jsonrpc\":\"2.0\",\"id\":".to_vec(),
+            ),
             "wrong-id" => Reply::Json(200, json_ct(), result(&json!(999_999), text("x"))),
             "html" => Reply::Raw(200, "text/html", b"<html>".to_vec()),
             "huge" => Reply::Raw(200, "application/json", vec![b' '; 2048]),
             "rpc-error" => Reply::Json(400, json_ct(), error(id, -32602, "Unknown tool")),
             "http-500" => Reply::Raw(500, "text/plain", b"boom".to_vec()),
-            "auth" => Reply::Json(401, vec![("WWW-Authenticate".into(), "Bearer resource_metadata=\"https://x/.well-known\"".into())], json!({})),
+            "auth" => Reply::Json(
+                401,
+                vec![(
+                    "WWW-Authenticate".into(),
+                    "Bearer resource_metadata=\"https://x/.well-known\"".into(),
+                )],
+                json!({}),
+            ),
             "bad-sse" => Reply::Sse(vec![], vec!["data: {not json\n\n".into()], End::Close),
-            _ => Reply::Json(200, json_ct(), result(id, json!({"content": [], "isError": true}))),
+            _ => Reply::Json(
+                200,
+                json_ct(),
+                result(id, json!({"content": [], "isError": true})),
+            ),
         }
     }
 }
@@ -146,7 +233,12 @@ fn connected(server: Modern) -> Harness<Modern> {
 }
 
 fn call(h: &mut Harness<Modern>, name: &str, args: Value, opts: RequestOptions) -> RequestHandle {
-    let handle = h.session.request("tools/call", Some(json!({"name": name, "arguments": args})), opts, h.now);
+    let handle = h.session.request(
+        "tools/call",
+        Some(json!({"name": name, "arguments": args})),
+        opts,
+        h.now,
+    );
     h.pump();
     handle
 }
@@ -180,14 +272,21 @@ fn connects_with_server_discover_and_reports_details() {
     assert_eq!(d.instructions.as_deref(), Some("<b>be nice</b>"));
     assert!(d.capabilities.tools_list_changed());
     assert_eq!(h.sent.len(), 1, "one discover, no initialize");
-    assert!(h.events.contains(&Event::State(ConnectionState::Connecting)));
+    assert!(h
+        .events
+        .contains(&Event::State(ConnectionState::Connecting)));
     assert!(h.events.contains(&Event::State(ConnectionState::Connected)));
 }
 
 #[test]
 fn requests_before_connecting_are_queued_then_sent() {
     let mut h = Harness::new(Session::new(config()), Modern::default());
-    let handle = h.session.request("tools/call", Some(json!({"name": "echo", "arguments": {"m": "early"}})), RequestOptions::default(), h.now);
+    let handle = h.session.request(
+        "tools/call",
+        Some(json!({"name": "echo", "arguments": {"m": "early"}})),
+        RequestOptions::default(),
+        h.now,
+    );
     h.pump();
     assert!(h.sent.is_empty());
     h.connect();
@@ -197,16 +296,37 @@ fn requests_before_connecting_are_queued_then_sent() {
 #[test]
 fn invalid_x_mcp_header_tools_are_rejected_and_param_headers_sent() {
     let mut h = connected(Modern::default());
-    let list = h.session.request("tools/list", None, RequestOptions::default(), h.now);
+    let list = h
+        .session
+        .request("tools/list", None, RequestOptions::default(), h.now);
     h.pump();
-    let Some(Ok(McpResult::ListTools(l))) = response(&h, list) else { panic!("no list") };
+    let Some(Ok(McpResult::ListTools(l))) = response(&h, list) else {
+        panic!("no list")
+    };
     let names: Vec<_> = l.tools.iter().map(|t| t.name.as_str()).collect();
     assert_eq!(names, ["echo", "sql", "strict"]);
-    assert!(h.events.iter().any(|e| matches!(e, Event::ToolRejected { name, .. } if name == "bad")));
-    let c = call(&mut h, "sql", json!({"region": "Zürich", "n": 7}), RequestOptions::default());
+    assert!(h
+        .events
+        .iter()
+        .any(|e| matches!(e, Event::ToolRejected { name, .. } if name == "bad")));
+    let c = call(
+        &mut h,
+        "sql",
+        json!({"region": "Zürich", "n": 7}),
+        RequestOptions::default(),
+    );
     assert_eq!(text_of(&response(&h, c)), "=?base64?WsO8cmljaA==?=|7");
-    let c = call(&mut h, "sql", json!({"region": null}), RequestOptions::default());
-    assert_eq!(text_of(&response(&h, c)), "-|-", "null and missing values send no header");
+    let c = call(
+        &mut h,
+        "sql",
+        json!({"region": null}),
+        RequestOptions::default(),
+    );
+    assert_eq!(
+        text_of(&response(&h, c)),
+        "-|-",
+        "null and missing values send no header"
+    );
 }
 
 #[test]
@@ -221,14 +341,29 @@ fn mcp_name_is_base64_for_unsafe_names() {
 fn mrtr_input_requests_become_server_requests_and_the_retry_carries_answers() {
     let mut h = connected(Modern::default());
     let c = call(&mut h, "ask", json!({}), RequestOptions::default());
-    let asks: Vec<(ServerRequestId, ServerRequest, Option<RequestHandle>)> = h.events.iter().filter_map(|e| match e {
-        Event::ServerRequest { id, request, related } => Some((*id, request.clone(), *related)),
-        _ => None,
-    }).collect();
+    let asks: Vec<(ServerRequestId, ServerRequest, Option<RequestHandle>)> = h
+        .events
+        .iter()
+        .filter_map(|e| match e {
+            Event::ServerRequest {
+                id,
+                request,
+                related,
+            } => Some((*id, request.clone(), *related)),
+            _ => None,
+        })
+        .collect();
     assert_eq!(asks.len(), 2);
     assert!(asks.iter().all(|(_, _, r)| *r == Some(c)));
-    assert!(response(&h, c).is_none(), "no response while input is pending");
-    assert_eq!(h.session.poll_timeout(), None, "no timeout while the user answers");
+    assert!(
+        response(&h, c).is_none(),
+        "no response while input is pending"
+    );
+    assert_eq!(
+        h.session.poll_timeout(),
+        None,
+        "no timeout while the user answers"
+    );
     let first_id = h.posted_method("tools/call")[0]["id"].clone();
     for (id, req, _) in &asks {
         let answer = match req {
@@ -236,7 +371,9 @@ fn mrtr_input_requests_become_server_requests_and_the_retry_carries_answers() {
                 assert_eq!(p.message, "Who?");
                 json!({"action": "accept", "content": {"name": "ada"}})
             }
-            ServerRequest::Sampling(_) => json!({"role": "assistant", "content": {"type": "text", "text": "Paris"}, "model": "m"}),
+            ServerRequest::Sampling(_) => {
+                json!({"role": "assistant", "content": {"type": "text", "text": "Paris"}, "model": "m"})
+            }
             other => panic!("unexpected {other:?}"),
         };
         h.session.answer(*id, Ok(answer), h.now);
@@ -253,10 +390,24 @@ fn mrtr_input_requests_become_server_requests_and_the_retry_carries_answers() {
 fn mrtr_refused_input_fails_the_request() {
     let mut h = connected(Modern::default());
     let c = call(&mut h, "ask", json!({}), RequestOptions::default());
-    let id = h.events.iter().find_map(|e| match e { Event::ServerRequest { id, .. } => Some(*id), _ => None }).unwrap();
-    h.session.answer(id, Err(client_core::ErrorObject::new(-1, "user said no")), h.now);
+    let id = h
+        .events
+        .iter()
+        .find_map(|e| match e {
+            Event::ServerRequest { id, .. } => Some(*id),
+            _ => None,
+        })
+        .unwrap();
+    h.session.answer(
+        id,
+        Err(client_core::ErrorObject::new(-1, "user said no")),
+        h.now,
+    );
     h.pump();
-    assert!(matches!(response(&h, c), Some(Err(RequestError::InputRefused(_)))));
+    assert!(matches!(
+        response(&h, c),
+        Some(Err(RequestError::InputRefused(_)))
+    ));
 }
 
 #[test]
@@ -264,17 +415,36 @@ fn mrtr_request_state_only_retries_at_once_and_rounds_are_bounded() {
     let mut h = connected(Modern::default());
     let c = call(&mut h, "state-only", json!({}), RequestOptions::default());
     assert_eq!(text_of(&response(&h, c)), "resumed");
-    let c = call(&mut h, "forever-input", json!({}), RequestOptions::default());
-    assert!(matches!(response(&h, c), Some(Err(RequestError::Protocol(_)))));
-    assert_eq!(h.posted_method("tools/call").len(), 2 + 1 + 16, "first call plus max_input_rounds retries");
+    let c = call(
+        &mut h,
+        "forever-input",
+        json!({}),
+        RequestOptions::default(),
+    );
+    assert!(matches!(
+        response(&h, c),
+        Some(Err(RequestError::Protocol(_)))
+    ));
+    assert_eq!(
+        h.posted_method("tools/call").len(),
+        2 + 1 + 16,
+        "first call plus max_input_rounds retries"
+    );
 }
 
 #[test]
 fn progress_is_reported_and_resets_the_timeout_up_to_the_hard_maximum() {
     let mut h = connected(Modern::default());
-    let opts = RequestOptions { progress: true, ..Default::default() };
+    let opts = RequestOptions {
+        progress: true,
+        ..Default::default()
+    };
     let c = call(&mut h, "progress", json!({}), opts.clone());
-    let n = h.events.iter().filter(|e| matches!(e, Event::Progress { handle, .. } if *handle == c)).count();
+    let n = h
+        .events
+        .iter()
+        .filter(|e| matches!(e, Event::Progress { handle, .. } if *handle == c))
+        .count();
     assert_eq!(n, 3);
     assert_eq!(text_of(&response(&h, c)), "done");
 
@@ -292,19 +462,36 @@ fn progress_is_reported_and_resets_the_timeout_up_to_the_hard_maximum() {
     h.advance(5_000);
     assert!(response(&h, c).is_none(), "progress moved the deadline");
     h.advance(2_100);
-    assert!(matches!(response(&h, c), Some(Err(RequestError::Timeout { .. }))), "hard maximum reached");
+    assert!(
+        matches!(response(&h, c), Some(Err(RequestError::Timeout { .. }))),
+        "hard maximum reached"
+    );
 }
 
 #[test]
 fn timeout_closes_the_stream_without_a_cancel_notification() {
     let mut h = connected(Modern::default());
-    let c = call(&mut h, "slow", json!({}), RequestOptions { timeout: Some(client_core::time::Duration::from_millis(500)), ..Default::default() });
+    let c = call(
+        &mut h,
+        "slow",
+        json!({}),
+        RequestOptions {
+            timeout: Some(client_core::time::Duration::from_millis(500)),
+            ..Default::default()
+        },
+    );
     let tid = *h.hanging.last().unwrap();
     h.advance(499);
     assert!(response(&h, c).is_none());
     h.advance(2);
-    assert!(matches!(response(&h, c), Some(Err(RequestError::Timeout { after_ms: 500 }))));
-    assert!(h.aborted.contains(&tid), "closing the stream is the modern cancellation");
+    assert!(matches!(
+        response(&h, c),
+        Some(Err(RequestError::Timeout { after_ms: 500 }))
+    ));
+    assert!(
+        h.aborted.contains(&tid),
+        "closing the stream is the modern cancellation"
+    );
     assert!(h.posted_method("notifications/cancelled").is_empty());
 }
 
@@ -321,14 +508,24 @@ fn user_cancel_aborts_the_exchange() {
 
 #[test]
 fn a_cut_stream_reissues_the_request_once() {
-    let mut h = connected(Modern { cuts_left: 1, ..Default::default() });
+    let mut h = connected(Modern {
+        cuts_left: 1,
+        ..Default::default()
+    });
     let c = call(&mut h, "cut", json!({}), RequestOptions::default());
     assert_eq!(text_of(&response(&h, c)), "after cut");
-    let ids: Vec<_> = h.posted_method("tools/call").iter().map(|m| m["id"].clone()).collect();
+    let ids: Vec<_> = h
+        .posted_method("tools/call")
+        .iter()
+        .map(|m| m["id"].clone())
+        .collect();
     assert_eq!(ids.len(), 2);
     assert_ne!(ids[0], ids[1]);
 
-    let mut h = connected(Modern { cuts_left: 5, ..Default::default() });
+    let mut h = connected(Modern {
+        cuts_left: 5,
+        ..Default::default()
+    });
     let c = call(&mut h, "cut", json!({}), RequestOptions::default());
     assert_eq!(response(&h, c), Some(Err(RequestError::StreamCut)));
 }
@@ -350,41 +547,75 @@ fn malformed_and_hostile_answers_give_clear_errors() {
         }
     }
     let c = call(&mut h, "huge", json!({}), RequestOptions::default());
-    assert_eq!(response(&h, c), Some(Err(RequestError::TooLarge { limit: 1024 })));
+    assert_eq!(
+        response(&h, c),
+        Some(Err(RequestError::TooLarge { limit: 1024 }))
+    );
     let c = call(&mut h, "rpc-error", json!({}), RequestOptions::default());
     assert!(matches!(response(&h, c), Some(Err(RequestError::Rpc(e))) if e.code == -32602));
     let c = call(&mut h, "http-500", json!({}), RequestOptions::default());
-    assert!(matches!(response(&h, c), Some(Err(RequestError::Http { status: 500, ref body, .. })) if body == "boom"));
-    assert!(h.events.iter().any(|e| matches!(e, Event::Warning(w) if w.contains("999999"))));
-    assert_eq!(h.session.state(), ConnectionState::Connected, "bad answers do not break the session");
+    assert!(
+        matches!(response(&h, c), Some(Err(RequestError::Http { status: 500, ref body, .. })) if body == "boom")
+    );
+    assert!(h
+        .events
+        .iter()
+        .any(|e| matches!(e, Event::Warning(w) if w.contains("999999"))));
+    assert_eq!(
+        h.session.state(),
+        ConnectionState::Connected,
+        "bad answers do not break the session"
+    );
 }
 
 #[test]
 fn unauthorized_reports_the_challenge() {
     let mut h = connected(Modern::default());
     let c = call(&mut h, "auth", json!({}), RequestOptions::default());
-    assert!(matches!(response(&h, c), Some(Err(RequestError::Http { status: 401, .. }))));
+    assert!(matches!(
+        response(&h, c),
+        Some(Err(RequestError::Http { status: 401, .. }))
+    ));
     assert!(h.events.iter().any(|e| matches!(e, Event::AuthRequired { status: 401, www_authenticate: Some(w) } if w.contains("resource_metadata"))));
 }
 
 #[test]
 fn subscriptions_listen_delivers_acknowledged_and_tagged_notifications() {
     let mut h = connected(Modern::default());
-    let filter = SubscriptionFilter { tools_list_changed: Some(true), ..Default::default() };
+    let filter = SubscriptionFilter {
+        tools_list_changed: Some(true),
+        ..Default::default()
+    };
     let sub = h.session.listen(filter, h.now);
     h.pump();
-    let notes: Vec<_> = h.events.iter().filter_map(|e| match e {
-        Event::Notification { subscription, notification } => Some((*subscription, notification.clone())),
-        _ => None,
-    }).collect();
+    let notes: Vec<_> = h
+        .events
+        .iter()
+        .filter_map(|e| match e {
+            Event::Notification {
+                subscription,
+                notification,
+            } => Some((*subscription, notification.clone())),
+            _ => None,
+        })
+        .collect();
     assert_eq!(notes.len(), 2);
-    assert!(matches!(&notes[0], (Some(s), ServerNotification::SubscriptionsAcknowledged(_)) if *s == sub));
+    assert!(
+        matches!(&notes[0], (Some(s), ServerNotification::SubscriptionsAcknowledged(_)) if *s == sub)
+    );
     assert!(matches!(&notes[1], (Some(s), ServerNotification::ToolListChanged) if *s == sub));
     h.advance(3_600_000);
-    assert!(response(&h, sub).is_none(), "a listen stream never times out");
+    assert!(
+        response(&h, sub).is_none(),
+        "a listen stream never times out"
+    );
     let stream = *h.open_streams.last().unwrap();
     h.end(stream, true);
-    assert_eq!(response(&h, sub), Some(Err(RequestError::StreamCut)), "an abrupt end is reported, not hidden");
+    assert_eq!(
+        response(&h, sub),
+        Some(Err(RequestError::StreamCut)),
+        "an abrupt end is reported, not hidden"
+    );
 }
 
 #[test]
@@ -394,12 +625,21 @@ fn log_level_goes_in_every_request_meta() {
     let mut h = Harness::new(Session::new(cfg), Modern::default());
     h.connect();
     call(&mut h, "echo", json!({"m": "x"}), RequestOptions::default());
-    assert_eq!(h.posted_method("tools/call")[0]["params"]["_meta"]["io.modelcontextprotocol/logLevel"], "warning");
+    assert_eq!(
+        h.posted_method("tools/call")[0]["params"]["_meta"]["io.modelcontextprotocol/logLevel"],
+        "warning"
+    );
 }
 
 #[test]
 fn a_server_without_a_version_we_speak_fails_clearly() {
-    let mut h = Harness::new(Session::new(config()), Modern { versions: Some(vec!["2099-01-01"]), ..Default::default() });
+    let mut h = Harness::new(
+        Session::new(config()),
+        Modern {
+            versions: Some(vec!["2099-01-01"]),
+            ..Default::default()
+        },
+    );
     h.connect();
     assert_eq!(h.session.state(), ConnectionState::Failed);
     assert!(h.events.iter().any(|e| matches!(e, Event::ConnectFailed(RequestError::Unavailable(m)) if m.contains("2099-01-01"))));
@@ -411,12 +651,23 @@ fn closing_fails_pending_requests_and_sends_no_delete() {
     let c = call(&mut h, "slow", json!({}), RequestOptions::default());
     h.session.close(h.now);
     h.pump();
-    assert!(matches!(response(&h, c), Some(Err(RequestError::Unavailable(_)))));
+    assert!(matches!(
+        response(&h, c),
+        Some(Err(RequestError::Unavailable(_)))
+    ));
     assert!(h.events.contains(&Event::Closed));
-    assert!(h.sent.iter().all(|r| r.method != client_core::http::HttpMethod::Delete));
-    let after = h.session.request("ping", None, RequestOptions::default(), h.now);
+    assert!(h
+        .sent
+        .iter()
+        .all(|r| r.method != client_core::http::HttpMethod::Delete));
+    let after = h
+        .session
+        .request("ping", None, RequestOptions::default(), h.now);
     h.pump();
-    assert!(matches!(response(&h, after), Some(Err(RequestError::Unavailable(_)))));
+    assert!(matches!(
+        response(&h, after),
+        Some(Err(RequestError::Unavailable(_)))
+    ));
 }
 
 #[test]
@@ -428,7 +679,11 @@ fn a_wrong_remembered_legacy_era_is_corrected_by_probing() {
         fn handle(&mut self, req: &HttpRequest, body: Option<&Value>) -> Reply {
             let b = body.unwrap();
             if b["method"] == "initialize" {
-                return Reply::Json(400, json_ct(), error(&b["id"], -32020, "missing MCP-Protocol-Version"));
+                return Reply::Json(
+                    400,
+                    json_ct(),
+                    error(&b["id"], -32020, "missing MCP-Protocol-Version"),
+                );
             }
             self.0.handle(req, body)
         }
@@ -440,19 +695,95 @@ fn a_wrong_remembered_legacy_era_is_corrected_by_probing() {
     assert_eq!(h.session.state(), ConnectionState::Connected);
     let methods: Vec<Value> = h.posted().iter().map(|m| m["method"].clone()).collect();
     assert_eq!(methods, [json!("initialize"), json!("server/discover")]);
-    assert!(h.events.iter().any(|e| matches!(e, Event::Connected(d) if d.era == Era::Modern)));
+    assert!(h
+        .events
+        .iter()
+        .any(|e| matches!(e, Event::Connected(d) if d.era == Era::Modern)));
 }
 
 #[test]
 fn a_header_mismatch_refreshes_the_tool_list_and_retries_once() {
     let mut h = connected(Modern::default());
     // The client never listed tools, so it does not know `zone` goes into a header.
-    let c = call(&mut h, "strict", json!({"zone": "eu"}), RequestOptions::default());
+    let c = call(
+        &mut h,
+        "strict",
+        json!({"zone": "eu"}),
+        RequestOptions::default(),
+    );
     assert_eq!(text_of(&response(&h, c)), "zone ok");
-    let methods: Vec<Value> = h.posted().iter().skip(1).map(|m| m["method"].clone()).collect();
-    assert_eq!(methods, [json!("tools/call"), json!("tools/list"), json!("tools/call")], "after server/discover");
+    let methods: Vec<Value> = h
+        .posted()
+        .iter()
+        .skip(1)
+        .map(|m| m["method"].clone())
+        .collect();
+    assert_eq!(
+        methods,
+        [
+            json!("tools/call"),
+            json!("tools/list"),
+            json!("tools/call")
+        ],
+        "after server/discover"
+    );
     // A call that can never satisfy the server fails after one retry.
     let c = call(&mut h, "strict", json!({}), RequestOptions::default());
     assert!(matches!(response(&h, c), Some(Err(RequestError::Rpc(e))) if e.code == -32020));
     assert_eq!(h.posted_method("tools/call").len(), 4);
+}
+
+#[test]
+fn a_version_refused_in_passing_is_retried_once_with_the_same_version() {
+    /// Refuses requests with UnsupportedProtocolVersion listing the very version we sent
+    /// (the conformance suite's request-metadata case), `refusals` times, then answers.
+    struct Refuses {
+        inner: Modern,
+        refusals: u32,
+    }
+    impl Server for Refuses {
+        fn handle(&mut self, req: &HttpRequest, body: Option<&Value>) -> Reply {
+            if self.refusals > 0 {
+                self.refusals -= 1;
+                let id = body.map(|b| b["id"].clone()).unwrap_or(Value::Null);
+                return Reply::Json(
+                    400,
+                    json_ct(),
+                    json!({"jsonrpc": "2.0", "id": id, "error": {
+                    "code": -32022, "message": "Unsupported protocol version", "data": {"supported": ["2026-07-28"]}}}),
+                );
+            }
+            self.inner.handle(req, body)
+        }
+    }
+    let mut h = Harness::new(
+        Session::new(config()),
+        Refuses {
+            inner: Modern::default(),
+            refusals: 1,
+        },
+    );
+    h.connect();
+    assert_eq!(h.session.state(), ConnectionState::Connected);
+    let methods: Vec<Value> = h.posted().iter().map(|m| m["method"].clone()).collect();
+    assert_eq!(
+        methods,
+        [json!("server/discover"), json!("server/discover")]
+    );
+
+    // Refused again: no endless loop, a clear failure.
+    let mut h = Harness::new(
+        Session::new(config()),
+        Refuses {
+            inner: Modern::default(),
+            refusals: 100,
+        },
+    );
+    h.connect();
+    assert_eq!(h.session.state(), ConnectionState::Failed);
+    assert!(
+        h.posted().len() <= 3,
+        "bounded retries: {}",
+        h.posted().len()
+    );
 }

@@ -30,7 +30,9 @@ fn rt_msg(v: &Value, inner: fn(&Value) -> Value) -> Value {
         Message::Request(r) => r.params.clone(),
         Message::Notification(n) => n.params.clone(),
         Message::Response(Response { outcome: Ok(r), .. }) => Some(r.clone()),
-        Message::Response(Response { outcome: Err(e), .. }) => Some(serde_json::to_value(e).unwrap()),
+        Message::Response(Response {
+            outcome: Err(e), ..
+        }) => Some(serde_json::to_value(e).unwrap()),
     };
     if let Some(p) = payload {
         assert_eq!(inner(&p), p, "typed payload does not round-trip");
@@ -47,9 +49,14 @@ fn roundtrip(kind: &str, v: &Value) -> Option<Value> {
         "AudioContent" | "ImageContent" | "TextContent" | "EmbeddedResource" | "ResourceLink"
         | "ToolUseContent" | "ToolResultContent" => rt::<ContentBlock>(v),
         "BlobResourceContents" | "TextResourceContents" => rt::<ResourceContents>(v),
-        "BooleanSchema" | "NumberSchema" | "StringSchema" | "TitledMultiSelectEnumSchema"
-        | "TitledSingleSelectEnumSchema" | "UntitledMultiSelectEnumSchema"
-        | "UntitledSingleSelectEnumSchema" | "ModelPreferences" => id(v),
+        "BooleanSchema"
+        | "NumberSchema"
+        | "StringSchema"
+        | "TitledMultiSelectEnumSchema"
+        | "TitledSingleSelectEnumSchema"
+        | "UntitledMultiSelectEnumSchema"
+        | "UntitledSingleSelectEnumSchema"
+        | "ModelPreferences" => id(v),
         "CallToolRequest" => rt_msg(v, rt::<CallToolParams>),
         "CallToolRequestParams" => rt::<CallToolParams>(v),
         "CallToolResult" => rt::<CallToolResult>(v),
@@ -59,7 +66,11 @@ fn roundtrip(kind: &str, v: &Value) -> Option<Value> {
         "ClientCapabilities" => rt::<ClientCapabilities>(v),
         "ServerCapabilities" => rt::<ServerCapabilities>(v),
         "CompleteRequest" | "CompleteRequestParams" | "PaginatedRequestParams" => {
-            if kind == "CompleteRequest" { rt_msg(v, id) } else { id(v) }
+            if kind == "CompleteRequest" {
+                rt_msg(v, id)
+            } else {
+                id(v)
+            }
         }
         "CompleteResult" => rt::<CompleteResult>(v),
         "CompleteResultResponse" => rt_msg(v, rt::<CompleteResult>),
@@ -76,8 +87,13 @@ fn roundtrip(kind: &str, v: &Value) -> Option<Value> {
         "GetPromptRequestParams" => id(v),
         "GetPromptResult" => rt::<GetPromptResult>(v),
         "GetPromptResultResponse" => rt_msg(v, rt::<GetPromptResult>),
-        "HeaderMismatchError" | "InternalError" | "InvalidParamsError" | "MethodNotFoundError"
-        | "MissingRequiredClientCapabilityError" | "ParseError" | "UnsupportedProtocolVersionError" => {
+        "HeaderMismatchError"
+        | "InternalError"
+        | "InvalidParamsError"
+        | "MethodNotFoundError"
+        | "MissingRequiredClientCapabilityError"
+        | "ParseError"
+        | "UnsupportedProtocolVersionError" => {
             if v.get("jsonrpc").is_some() {
                 rt_msg(v, id)
             } else {
@@ -87,10 +103,13 @@ fn roundtrip(kind: &str, v: &Value) -> Option<Value> {
         "InputRequests" => rt::<BTreeMap<String, InputRequest>>(v),
         "InputResponses" => id(v),
         "InputRequiredResult" => rt::<InputRequiredResult>(v),
-        "ListPromptsRequest" | "ListResourceTemplatesRequest" | "ListResourcesRequest"
-        | "ListToolsRequest" | "ListRootsRequest" | "ReadResourceRequest" | "SubscriptionsListenRequest" => {
-            rt_msg(v, id)
-        }
+        "ListPromptsRequest"
+        | "ListResourceTemplatesRequest"
+        | "ListResourcesRequest"
+        | "ListToolsRequest"
+        | "ListRootsRequest"
+        | "ReadResourceRequest"
+        | "SubscriptionsListenRequest" => rt_msg(v, id),
         "ListPromptsResult" => rt::<ListPromptsResult>(v),
         "ListPromptsResultResponse" => rt_msg(v, rt::<ListPromptsResult>),
         "ListResourceTemplatesResult" => rt::<ListResourceTemplatesResult>(v),
@@ -104,7 +123,8 @@ fn roundtrip(kind: &str, v: &Value) -> Option<Value> {
         "LoggingMessageNotificationParams" => rt::<LoggingMessageParams>(v),
         "ProgressNotification" => rt_msg(v, rt::<ProgressParams>),
         "ProgressNotificationParams" => rt::<ProgressParams>(v),
-        "PromptListChangedNotification" | "ResourceListChangedNotification"
+        "PromptListChangedNotification"
+        | "ResourceListChangedNotification"
         | "ToolListChangedNotification" => rt_msg(v, id),
         "ReadResourceResult" => rt::<ReadResourceResult>(v),
         "ReadResourceResultResponse" => rt_msg(v, rt::<ReadResourceResult>),
@@ -127,7 +147,10 @@ fn every_example_round_trips_and_matches_its_schema() {
     let schema = SchemaValidator::load("2026-07-28");
     let mut checked = 0;
     let mut unmapped = Vec::new();
-    let mut kinds: Vec<_> = std::fs::read_dir(&dir).expect("examples dir").flatten().collect();
+    let mut kinds: Vec<_> = std::fs::read_dir(&dir)
+        .expect("examples dir")
+        .flatten()
+        .collect();
     kinds.sort_by_key(|e| e.file_name());
     for kind_entry in kinds {
         let kind = kind_entry.file_name().to_string_lossy().into_owned();
@@ -146,6 +169,9 @@ fn every_example_round_trips_and_matches_its_schema() {
             }
         }
     }
-    assert!(unmapped.is_empty(), "examples with no decoder: {unmapped:?}");
+    assert!(
+        unmapped.is_empty(),
+        "examples with no decoder: {unmapped:?}"
+    );
     assert!(checked >= 120, "only {checked} examples checked");
 }

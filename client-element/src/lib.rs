@@ -35,7 +35,11 @@ export function define_element(mount) {
 }
 "#)]
 extern "C" {
-    fn define_element(mount: &Closure<dyn FnMut(web_sys::HtmlElement, web_sys::HtmlElement, web_sys::HtmlElement)>);
+    fn define_element(
+        mount: &Closure<
+            dyn FnMut(web_sys::HtmlElement, web_sys::HtmlElement, web_sys::HtmlElement),
+        >,
+    );
 }
 
 fn mount(element: web_sys::HtmlElement, style: web_sys::HtmlElement, root: web_sys::HtmlElement) {
@@ -44,14 +48,19 @@ fn mount(element: web_sys::HtmlElement, style: web_sys::HtmlElement, root: web_s
     if let Some(theme) = attr("theme") {
         let _ = root.class_list().add_1(&format!("theme-{theme}"));
     }
-    let link = web_ui::deep_link::DeepLink { url: attr("server"), transport: attr("transport").unwrap_or_else(|| "auto".into()) };
+    let link = web_ui::deep_link::DeepLink {
+        url: attr("server"),
+        transport: attr("transport").unwrap_or_else(|| "auto".into()),
+    };
     let panels = Panels::parse(attr("panels").as_deref());
     let target = element.clone();
     let sink = EventSink::new(move |name, detail| {
         let init = web_sys::CustomEventInit::new();
         init.set_bubbles(true);
         init.set_composed(true);
-        let detail = detail.serialize(&serde_wasm_bindgen::Serializer::json_compatible()).unwrap_or(JsValue::NULL);
+        let detail = detail
+            .serialize(&serde_wasm_bindgen::Serializer::json_compatible())
+            .unwrap_or(JsValue::NULL);
         init.set_detail(&detail);
         if let Ok(ev) = web_sys::CustomEvent::new_with_event_init_dict(name, &init) {
             let _ = target.dispatch_event(&ev);
@@ -70,7 +79,9 @@ use serde::Serialize as _;
 /// Defines `<mcp-client>` when the module is initialised.
 #[wasm_bindgen(start)]
 pub fn start() {
-    let mount = Closure::<dyn FnMut(web_sys::HtmlElement, web_sys::HtmlElement, web_sys::HtmlElement)>::new(mount);
+    let mount = Closure::<
+        dyn FnMut(web_sys::HtmlElement, web_sys::HtmlElement, web_sys::HtmlElement),
+    >::new(mount);
     define_element(&mount);
     mount.forget();
 }

@@ -11,6 +11,7 @@
 //! ```
 
 pub mod model_tools;
+pub mod oauth_options;
 
 use client_browser::client_core::types::{CallToolResult, CreateMessageParams, ElicitParams, Tool};
 use client_browser::client_core::ErrorObject;
@@ -46,30 +47,63 @@ export interface McpClientOptions {
   onRoots?: () => Promise<any>;
   /** Called before every tool call; resolve false to refuse the call. */
   approve?: (tool: string, args: any) => Promise<boolean>;
+  /** OAuth: log in through a popup when the server asks (true for the defaults). */
+  oauth?: boolean | McpOAuthOptions;
+}
+
+/** OAuth options. The callback page oauth-callback.html (shipped with the package) must be
+ * served on this page's origin; it relays the answer with postMessage to this origin only. */
+export interface McpOAuthOptions {
+  /** The callback page (default: oauth-callback.html beside the page). */
+  redirectUri?: string;
+  /** The name authorization servers show. */
+  clientName?: string;
+  /** Your hosted Client ID Metadata Document URL (used when the server supports it). */
+  clientMetadataUrl?: string;
+  /** A pre-registered client id (and secret, for confidential clients). */
+  clientId?: string;
+  clientSecret?: string;
+  /** "none", "client_secret_basic" (default with a secret) or "client_secret_post". */
+  tokenEndpointAuthMethod?: string;
+  /** The issuer the pre-registered client belongs to (default: any). */
+  issuer?: string;
+  /** Where the refresh token is kept: "memory" (default), "session" or "local". */
+  storage?: string;
+  /** Local development only: allow http:// and loopback authorization servers. */
+  allowLocal?: boolean;
+  /** Called with every step of the login (discovery, registration, scopes, tokens). */
+  onTrace?: (line: string) => void;
 }
 "#;
 
-fn js_err(e: impl std::fmt::Display) -> JsError {
+pub(crate) fn js_err(e: impl std::fmt::Display) -> JsError {
     JsError::new(&e.to_string())
 }
 
 fn to_js<T: Serialize>(v: &T) -> Result<JsValue, JsError> {
-    v.serialize(&serde_wasm_bindgen::Serializer::json_compatible()).map_err(js_err)
+    v.serialize(&serde_wasm_bindgen::Serializer::json_compatible())
+        .map_err(js_err)
 }
 
-fn get(obj: &JsValue, key: &str) -> Option<JsValue> {
-    js_sys::Reflect::get(obj, &key.into()).ok().filter(|v| !v.is_undefined() && !v.is_null())
+pub(crate) fn get(obj: &JsValue, key: &str) -> Option<JsValue> {
+    js_sys::Reflect::get(obj, &key.into())
+        .ok()
+        .filter(|v| !v.is_undefined() && !v.is_null())
 }
 
 /// Calls a JS callback returning a promise, and converts its result to an answer.
 async fn call_handler(f: &js_sys::Function, arg: JsValue) -> Answer {
     let refused = |m: String| ErrorObject::new(-1, m);
-    let ret = f.call1(&JsValue::NULL, &arg).map_err(|e| refused(format!("{e:?}")))?;
-    let v = JsFuture::from(js_sys::Promise::resolve(&ret)).await.map_err(|e| refused(format!("{e:?}")))?;
+    let ret = f
+        .call1(&JsValue::NULL, &arg)
+        .map_err(|e| refused(format!("{e:?}")))?;
+    let v = JsFuture::from(js_sys::Promise::resolve(&ret))
+        .await
+        .map_err(|e| refused(format!("{e:?}")))?;
     serde_wasm_bindgen::from_value::<Value>(v).map_err(|e| refused(e.to_string()))
 }
 
-fn handler_of(options: &JsValue, key: &str) -> Option<js_sys::Function> {
+pub(crate) fn handler_of(options: &JsValue, key: &str) -> Option<js_sys::Function> {
     get(options, key).and_then(|v| v.dyn_into::<js_sys::Function>().ok())
 }
 
@@ -86,9 +120,14 @@ pub struct McpClient {
 impl McpClient {
     /// Connects to a server (`options`: see `McpClientOptions`).
     pub async fn connect(options: JsValue) -> Result<McpClient, JsError> {
-        let url = get(&options, "url").and_then(|v| v.as_string()).ok_or_else(|| JsError::new("options.url is required"))?;
+        let url = get(&options, "url")
+            .and_then(|v| v.as_string())
+            .ok_or_else(|| JsError::new("options.url is required"))?;
         let mut o = ClientOptions::new(url);
-        o.transport = match get(&options, "transport").and_then(|v| v.as_string()).as_deref() {
+        o.transport = match get(&options, "transport")
+            .and_then(|v| v.as_string())
+            .as_deref()
+        {
             Some("streamable-http") => Transport::StreamableHttp,
             Some("sse") => Transport::HttpSse,
             Some("websocket") => Transport::WebSocket,
@@ -99,20 +138,27 @@ impl McpClient {
             o.headers = map.into_iter().collect();
         }
         if let Some(ms) = get(&options, "timeoutMs").and_then(|v| v.as_f64()) {
-            o.timeout = client_browser::client_core::time::Duration::from_millis(ms.max(0.0) as u64);
+            o.timeout =
+                client_browser::client_core::time::Duration::from_millis(ms.max(0.0) as u64);
         }
-        let (sampling, elicitation, roots) = (handler_of(&options, "onSampling"), handler_of(&options, "onElicitation"), handler_of(&options, "onRoots"));
+        let (sampling, elicitation, roots) = (
+            handler_of(&options, "onSampling"),
+            handler_of(&options, "onElicitation"),
+            handler_of(&options, "onRoots"),
+        );
         o.handlers = Handlers {
             sampling: sampling.map(|f| {
                 Rc::new(move |p: CreateMessageParams| {
                     let f = f.clone();
-                    async move { call_handler(&f, to_js(&p).unwrap_or(JsValue::NULL)).await }.boxed_local()
+                    async move { call_handler(&f, to_js(&p).unwrap_or(JsValue::NULL)).await }
+                        .boxed_local()
                 }) as client_browser::options::SamplingHandler
             }),
             elicitation: elicitation.map(|f| {
                 Rc::new(move |p: ElicitParams| {
                     let f = f.clone();
-                    async move { call_handler(&f, to_js(&p).unwrap_or(JsValue::NULL)).await }.boxed_local()
+                    async move { call_handler(&f, to_js(&p).unwrap_or(JsValue::NULL)).await }
+                        .boxed_local()
                 }) as client_browser::options::ElicitationHandler
             }),
             roots: roots.map(|f| {
@@ -122,10 +168,13 @@ impl McpClient {
                 }) as client_browser::options::RootsHandler
             }),
         };
+        o.auth = oauth_options::authorizer(&o.url, &options)?;
         let client = Client::connect(o).await.map_err(js_err)?;
         Ok(McpClient {
             client,
-            namespace: get(&options, "namespace").and_then(|v| v.as_string()).unwrap_or_else(|| "mcp".into()),
+            namespace: get(&options, "namespace")
+                .and_then(|v| v.as_string())
+                .unwrap_or_else(|| "mcp".into()),
             approve: handler_of(&options, "approve"),
             names: Rc::new(RefCell::new(HashMap::new())),
         })
@@ -180,7 +229,11 @@ impl McpClient {
     /// Gets a prompt with string arguments.
     #[wasm_bindgen(js_name = getPrompt)]
     pub async fn get_prompt(&self, name: String, args: JsValue) -> Result<JsValue, JsError> {
-        let args: HashMap<String, String> = if args.is_undefined() || args.is_null() { HashMap::new() } else { serde_wasm_bindgen::from_value(args).map_err(js_err)? };
+        let args: HashMap<String, String> = if args.is_undefined() || args.is_null() {
+            HashMap::new()
+        } else {
+            serde_wasm_bindgen::from_value(args).map_err(js_err)?
+        };
         to_js(&self.client.get_prompt(&name, args).await.map_err(js_err)?)
     }
 
@@ -207,8 +260,21 @@ impl McpClient {
     /// Calls a tool by its model-facing name (from `toolDefinitions`); resolves to text with
     /// the server's output fenced as untrusted data.
     #[wasm_bindgen(js_name = callModelTool)]
-    pub async fn call_model_tool(&self, model_name: String, args: JsValue) -> Result<String, JsError> {
-        let mcp = self.names.borrow().get(&model_name).cloned().ok_or_else(|| JsError::new(&format!("unknown tool {model_name}: call toolDefinitions first")))?;
+    pub async fn call_model_tool(
+        &self,
+        model_name: String,
+        args: JsValue,
+    ) -> Result<String, JsError> {
+        let mcp = self
+            .names
+            .borrow()
+            .get(&model_name)
+            .cloned()
+            .ok_or_else(|| {
+                JsError::new(&format!(
+                    "unknown tool {model_name}: call toolDefinitions first"
+                ))
+            })?;
         let r = self.call(&mcp, args).await?;
         Ok(model_tools::result_text(&self.namespace, &mcp, &r))
     }
@@ -221,15 +287,28 @@ impl McpClient {
 
 impl McpClient {
     async fn call(&self, name: &str, args: JsValue) -> Result<CallToolResult, JsError> {
-        let args_value: Value = if args.is_undefined() || args.is_null() { Value::Object(Default::default()) } else { serde_wasm_bindgen::from_value(args.clone()).map_err(js_err)? };
+        let args_value: Value = if args.is_undefined() || args.is_null() {
+            Value::Object(Default::default())
+        } else {
+            serde_wasm_bindgen::from_value(args.clone()).map_err(js_err)?
+        };
         if let Some(approve) = &self.approve {
-            let ok = approve.call2(&JsValue::NULL, &name.into(), &args).map_err(|e| JsError::new(&format!("{e:?}")))?;
-            let ok = JsFuture::from(js_sys::Promise::resolve(&ok)).await.map_err(|e| JsError::new(&format!("{e:?}")))?;
+            let ok = approve
+                .call2(&JsValue::NULL, &name.into(), &args)
+                .map_err(|e| JsError::new(&format!("{e:?}")))?;
+            let ok = JsFuture::from(js_sys::Promise::resolve(&ok))
+                .await
+                .map_err(|e| JsError::new(&format!("{e:?}")))?;
             if ok.as_bool() != Some(true) {
-                return Err(JsError::new(&format!("the call to {name} was not approved")));
+                return Err(JsError::new(&format!(
+                    "the call to {name} was not approved"
+                )));
             }
         }
-        self.client.call_tool(name, args_value).await.map_err(js_err)
+        self.client
+            .call_tool(name, args_value)
+            .await
+            .map_err(js_err)
     }
 }
 
@@ -253,5 +332,9 @@ pub fn bench_sse_decode(data: &[u8], chunk: usize) -> u32 {
 /// Benchmark helper: bytes of linear memory the module uses.
 #[wasm_bindgen(js_name = wasmMemoryBytes)]
 pub fn wasm_memory_bytes() -> f64 {
-    wasm_bindgen::memory().unchecked_into::<js_sys::WebAssembly::Memory>().buffer().unchecked_into::<js_sys::ArrayBuffer>().byte_length() as f64
+    wasm_bindgen::memory()
+        .unchecked_into::<js_sys::WebAssembly::Memory>()
+        .buffer()
+        .unchecked_into::<js_sys::ArrayBuffer>()
+        .byte_length() as f64
 }

@@ -1,16 +1,15 @@
 // Preloaded with `node -r` into third-party servers that bind all interfaces by default:
-// every listen() on a port is forced onto 127.0.0.1, so no test server is reachable from
-// outside this machine.
+// every TCP listen() is forced onto 127.0.0.1, so no test server is reachable from outside
+// this machine. It hooks the point where Node binds (`_listen2`, reached synchronously for
+// `listen(port)`), so `server.address()` still works right after `listen(0)` as the
+// servers expect.
 'use strict';
 const net = require('net');
-const listen = net.Server.prototype.listen;
-net.Server.prototype.listen = function (...args) {
-  const first = args[0];
-  if (typeof first === 'number' || (typeof first === 'string' && /^\d+$/.test(first))) {
-    if (typeof args[1] === 'string') args[1] = '127.0.0.1';
-    else args.splice(1, 0, '127.0.0.1');
-  } else if (first && typeof first === 'object' && ('port' in first)) {
-    args[0] = { ...first, host: '127.0.0.1' };
+const bind = net.Server.prototype._listen2;
+net.Server.prototype._listen2 = function (address, port, addressType, ...rest) {
+  if (port >= 0 && (!address || address === '::' || address === '0.0.0.0')) {
+    address = '127.0.0.1';
+    addressType = 4;
   }
-  return listen.apply(this, args);
+  return bind.call(this, address, port, addressType, ...rest);
 };

@@ -21,14 +21,16 @@ pub fn App(
     let next_id = StoredValue::new(1u32);
     let saved_servers = RwSignal::new(crate::saved::load());
     // An authorizer holding fresh tokens after a full-page login, for the next `open` of its URL.
-    let returned = StoredValue::new_local(None::<(std::rc::Rc<client_browser::Authorizer>, Vec<String>)>);
+    let returned =
+        StoredValue::new_local(None::<(std::rc::Rc<client_browser::Authorizer>, Vec<String>)>);
     let open = Callback::new(move |req: ConnectRequest| {
         saved_servers.update(|s| {
             if !s.iter().any(|x| x.url == req.url) {
                 s.push(crate::saved::SavedServer {
                     name: req.url.clone(),
                     url: req.url.clone(),
-                    transport: crate::components::connect_form::transport_value(req.transport).into(),
+                    transport: crate::components::connect_form::transport_value(req.transport)
+                        .into(),
                     headers: req.headers.clone(),
                 });
                 crate::saved::store(s);
@@ -36,11 +38,16 @@ pub fn App(
         });
         let id = next_id.get_value();
         next_id.set_value(id + 1);
-        let (auth, trace) = returned.get_value().filter(|(a, _)| a.server_url() == req.url).unzip();
+        let (auth, trace) = returned
+            .get_value()
+            .filter(|(a, _)| a.server_url() == req.url)
+            .unzip();
         returned.set_value(None);
         let conn = Connection::open(id, req, sink.clone(), auth);
         if let Some(lines) = trace {
-            conn.auth_trace.update(|t| { t.splice(0..0, lines); });
+            conn.auth_trace.update(|t| {
+                t.splice(0..0, lines);
+            });
         }
         connections.update(|c| c.push(conn));
         selected.set(Some(id));
@@ -51,18 +58,32 @@ pub fn App(
     if client_browser::auth::has_redirect_callback() {
         leptos::task::spawn_local(async move {
             let on_trace = move |line: &str| login_trace.update(|t| t.push(line.to_string()));
-            let Some(outcome) = client_browser::auth::complete_redirect(crate::oauth_setup::options(false), on_trace).await else { return };
+            let Some(outcome) = client_browser::auth::complete_redirect(
+                crate::oauth_setup::options(false),
+                on_trace,
+            )
+            .await
+            else {
+                return;
+            };
             match (outcome.server_url, outcome.result) {
                 (Some(url), Ok(auth)) => {
                     returned.set_value(Some((auth, login_trace.get_untracked())));
-                    open.run(ConnectRequest { url, ..Default::default() });
+                    open.run(ConnectRequest {
+                        url,
+                        ..Default::default()
+                    });
                 }
                 (_, Err(e)) => login_result.set(Some(crate::doctor::explain_auth(&e))),
                 (None, Ok(_)) => {}
             }
         });
     } else if let Some(url) = link.url.clone() {
-        open.run(ConnectRequest { url, transport: crate::components::connect_form::parse_transport(&link.transport), ..Default::default() });
+        open.run(ConnectRequest {
+            url,
+            transport: crate::components::connect_form::parse_transport(&link.transport),
+            ..Default::default()
+        });
     }
     let current = move || {
         let id = selected.get()?;

@@ -1,9 +1,13 @@
 //! One server connection as the UI sees it: a `Client` plus reactive state for the views.
 
 use client_browser::client_core::session::{ConnectionState, ServerDetails};
-use client_browser::client_core::types::{CreateMessageParams, ElicitParams, ServerNotification, Tool};
+use client_browser::client_core::types::{
+    CreateMessageParams, ElicitParams, ServerNotification, Tool,
+};
 use client_browser::Answer;
-use client_browser::{Authorizer, Client, ClientError, ClientEvent, ClientOptions, Handlers, Transport};
+use client_browser::{
+    Authorizer, Client, ClientError, ClientEvent, ClientOptions, Handlers, Transport,
+};
 use futures_channel::oneshot;
 use futures_util::FutureExt;
 use leptos::prelude::*;
@@ -120,7 +124,12 @@ pub struct ConnectRequest {
 impl Connection {
     /// Creates the connection and starts connecting.
     /// `authorizer`: one that already holds tokens (after a full-page login).
-    pub fn open(id: u32, req: ConnectRequest, sink: Option<crate::embed::EventSink>, authorizer: Option<Rc<Authorizer>>) -> Connection {
+    pub fn open(
+        id: u32,
+        req: ConnectRequest,
+        sink: Option<crate::embed::EventSink>,
+        authorizer: Option<Rc<Authorizer>>,
+    ) -> Connection {
         let conn = Connection {
             id,
             url: req.url.clone(),
@@ -144,10 +153,16 @@ impl Connection {
         o.headers = req.headers.clone();
         let manual_token = req.bearer.clone().filter(|t| !t.is_empty());
         if let Some(token) = &manual_token {
-            o.headers.push(("Authorization".into(), format!("Bearer {token}")));
+            o.headers
+                .push(("Authorization".into(), format!("Bearer {token}")));
         }
         if manual_token.is_none() && req.transport != Transport::WebSocket {
-            let auth = authorizer.unwrap_or_else(|| Authorizer::new(req.url.clone(), crate::oauth_setup::options(req.allow_local_auth)));
+            let auth = authorizer.unwrap_or_else(|| {
+                Authorizer::new(
+                    req.url.clone(),
+                    crate::oauth_setup::options(req.allow_local_auth),
+                )
+            });
             let trace = conn.auth_trace;
             auth.on_trace(move |line| trace.update(|t| t.push(line.to_string())));
             conn.logged_in.set(auth.has_credentials());
@@ -172,8 +187,18 @@ impl Connection {
             }
             ClientEvent::Notification(n) => log.update(|l| l.push(describe(n))),
             ClientEvent::Warning(w) => log.update(|l| l.push(format!("warning: {w}"))),
-            ClientEvent::Wire { sent, status, headers, message } => wire.update(|w| {
-                w.push(WireLine { sent: *sent, status: *status, headers: headers.clone(), message: message.clone() })
+            ClientEvent::Wire {
+                sent,
+                status,
+                headers,
+                message,
+            } => wire.update(|w| {
+                w.push(WireLine {
+                    sent: *sent,
+                    status: *status,
+                    headers: headers.clone(),
+                    message: message.clone(),
+                })
             }),
             ClientEvent::Progress(..) => {}
         });
@@ -183,7 +208,8 @@ impl Connection {
             match client.reconnect().await {
                 Ok(details) => {
                     c.auth_needed.set(None);
-                    c.logged_in.set(c.auth.get_value().is_some_and(|a| a.has_credentials()));
+                    c.logged_in
+                        .set(c.auth.get_value().is_some_and(|a| a.has_credentials()));
                     crate::saved::remember_era(&c.url, details.era);
                     if let Some(sink) = &sink {
                         let detail = json!({
@@ -198,7 +224,10 @@ impl Connection {
                     c.refresh_tools().await;
                 }
                 Err(e) => {
-                    if let ClientError::AuthRequired { www_authenticate, .. } = &e {
+                    if let ClientError::AuthRequired {
+                        www_authenticate, ..
+                    } = &e
+                    {
                         if c.auth.get_value().is_some() {
                             c.auth_needed.set(Some(www_authenticate.clone()));
                         }
@@ -216,7 +245,9 @@ impl Connection {
 
     /// Starts a login (the page goes to the authorization server and comes back).
     pub fn login(&self) {
-        let Some(auth) = self.auth.get_value() else { return };
+        let Some(auth) = self.auth.get_value() else {
+            return;
+        };
         let www = self.auth_needed.get_untracked().flatten();
         let error = self.error;
         leptos::task::spawn_local(async move {
@@ -228,7 +259,9 @@ impl Connection {
 
     /// Logs out: forgets this server's tokens and registration, and disconnects.
     pub fn logout(&self) {
-        let Some(auth) = self.auth.get_value() else { return };
+        let Some(auth) = self.auth.get_value() else {
+            return;
+        };
         auth.logout();
         if let Some(client) = self.client.get_value() {
             client.close();
@@ -236,16 +269,21 @@ impl Connection {
         self.logged_in.set(false);
         self.details.set(None);
         self.tools.set(Vec::new());
-        self.error.set(Some("Logged out. Log in again to use this server.".into()));
+        self.error
+            .set(Some("Logged out. Log in again to use this server.".into()));
         self.auth_needed.set(Some(None));
     }
 
     /// Reloads the tool list.
     pub async fn refresh_tools(&self) {
-        let Some(client) = self.client.get_value() else { return };
+        let Some(client) = self.client.get_value() else {
+            return;
+        };
         match client.list_tools().await {
             Ok(tools) => self.tools.set(tools),
-            Err(e) => self.log.update(|l| l.push(format!("tools/list failed: {e}"))),
+            Err(e) => self
+                .log
+                .update(|l| l.push(format!("tools/list failed: {e}"))),
         }
     }
 
@@ -260,7 +298,13 @@ impl Connection {
                 *n += 1;
                 *n
             };
-            asks.update(|a| a.push(Ask { id, kind, reply: Arc::new(Mutex::new(Some(tx))) }));
+            asks.update(|a| {
+                a.push(Ask {
+                    id,
+                    kind,
+                    reply: Arc::new(Mutex::new(Some(tx))),
+                })
+            });
             async move {
                 let answer = rx.await.unwrap_or_else(|_| Ok(json!({"action": "cancel"})));
                 asks.update(|a| a.retain(|x| x.id != id));
@@ -271,10 +315,18 @@ impl Connection {
         let a1 = ask.clone();
         let a2 = ask.clone();
         Handlers {
-            sampling: Some(Rc::new(move |p: CreateMessageParams| a1(AskKind::Sampling(p)).boxed_local())),
-            elicitation: Some(Rc::new(move |p: ElicitParams| a2(AskKind::Elicitation(p)).boxed_local())),
+            sampling: Some(Rc::new(move |p: CreateMessageParams| {
+                a1(AskKind::Sampling(p)).boxed_local()
+            })),
+            elicitation: Some(Rc::new(move |p: ElicitParams| {
+                a2(AskKind::Elicitation(p)).boxed_local()
+            })),
             roots: Some(Rc::new(move || {
-                let list: Vec<Value> = roots.get_untracked().into_iter().map(|uri| json!({ "uri": uri })).collect();
+                let list: Vec<Value> = roots
+                    .get_untracked()
+                    .into_iter()
+                    .map(|uri| json!({ "uri": uri }))
+                    .collect();
                 async move { Ok(json!({ "roots": list })) }.boxed_local()
             })),
         }
@@ -285,15 +337,30 @@ impl Connection {
 fn describe(n: &ServerNotification) -> String {
     match n {
         ServerNotification::LoggingMessage(m) => {
-            let data = m.data.as_str().map(String::from).unwrap_or_else(|| m.data.to_string());
-            format!("[{:?}] {}{}", m.level, m.logger.as_deref().map(|l| format!("{l}: ")).unwrap_or_default(), data)
+            let data = m
+                .data
+                .as_str()
+                .map(String::from)
+                .unwrap_or_else(|| m.data.to_string());
+            format!(
+                "[{:?}] {}{}",
+                m.level,
+                m.logger
+                    .as_deref()
+                    .map(|l| format!("{l}: "))
+                    .unwrap_or_default(),
+                data
+            )
         }
         ServerNotification::ToolListChanged => "the tool list changed".into(),
         ServerNotification::PromptListChanged => "the prompt list changed".into(),
         ServerNotification::ResourceListChanged => "the resource list changed".into(),
         ServerNotification::ResourceUpdated(u) => format!("resource updated: {}", u.uri),
         ServerNotification::SubscriptionsAcknowledged(_) => "listening for changes".into(),
-        ServerNotification::Cancelled(c) => format!("the server cancelled a request: {}", c.reason.as_deref().unwrap_or("")),
+        ServerNotification::Cancelled(c) => format!(
+            "the server cancelled a request: {}",
+            c.reason.as_deref().unwrap_or("")
+        ),
         ServerNotification::Progress(p) => format!("progress {}", p.progress),
         ServerNotification::Other { method, .. } => method.clone(),
     }

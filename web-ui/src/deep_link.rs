@@ -14,6 +14,14 @@ pub fn read() -> DeepLink {
     let params = web_sys::window()
         .and_then(|w| w.location().search().ok())
         .and_then(|s| web_sys::UrlSearchParams::new_with_str(&s).ok());
-    let get = |k: &str| params.as_ref().and_then(|p| p.get(k)).filter(|v| !v.is_empty());
-    DeepLink { url: get("url"), transport: get("transport").unwrap_or_else(|| "auto".into()) }
+    let get = |k: &str| {
+        params
+            .as_ref()
+            .and_then(|p| p.get(k))
+            .filter(|v| !v.is_empty())
+    };
+    DeepLink {
+        url: get("url"),
+        transport: get("transport").unwrap_or_else(|| "auto".into()),
+    }
 }

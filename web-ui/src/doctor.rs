@@ -2,9 +2,9 @@
 //! owner (or the person) can change.
 
 use client_browser::client_core::http::TransportFailure;
-use client_browser::client_core::session::RequestError;
 use client_browser::client_core::oauth::guard::UrlError;
 use client_browser::client_core::oauth::AuthError;
+use client_browser::client_core::session::RequestError;
 use client_browser::{AuthFailure, ClientError};
 
 /// A plain explanation of a client error.
@@ -60,9 +60,20 @@ mod tests {
             "the server's CORS preflight does not allow the request header Mcp-Method".into(),
         )));
         assert!(explain(&cors).contains("Mcp-Method"));
-        let nf = ClientError::Connect(RequestError::Http { status: 404, body: String::new(), www_authenticate: None });
+        let nf = ClientError::Connect(RequestError::Http {
+            status: 404,
+            body: String::new(),
+            www_authenticate: None,
+        });
         assert!(explain(&nf).contains("/mcp"));
-        assert!(explain(&ClientError::AuthRequired { status: 401, www_authenticate: None }).contains("authorization"));
-        assert!(explain(&ClientError::Connect(RequestError::SessionHeaderHidden)).contains("Access-Control-Expose-Headers"));
+        assert!(explain(&ClientError::AuthRequired {
+            status: 401,
+            www_authenticate: None
+        })
+        .contains("authorization"));
+        assert!(
+            explain(&ClientError::Connect(RequestError::SessionHeaderHidden))
+                .contains("Access-Control-Expose-Headers")
+        );
     }
 }

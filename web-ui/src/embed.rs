@@ -41,7 +41,12 @@ pub struct Panels {
 
 impl Default for Panels {
     fn default() -> Self {
-        Panels { connect: true, resources: true, prompts: true, logs: true }
+        Panels {
+            connect: true,
+            resources: true,
+            prompts: true,
+            logs: true,
+        }
     }
 }
 
@@ -52,7 +57,12 @@ impl Panels {
             None => Panels::default(),
             Some(a) => {
                 let has = |n: &str| a.split([',', ' ']).any(|p| p.trim() == n);
-                Panels { connect: has("connect"), resources: has("resources"), prompts: has("prompts"), logs: has("logs") }
+                Panels {
+                    connect: has("connect"),
+                    resources: has("resources"),
+                    prompts: has("prompts"),
+                    logs: has("logs"),
+                }
             }
         }
     }

@@ -21,7 +21,11 @@ pub fn options(allow_local: bool) -> OAuthOptions {
 
 /// Whether a fetched `client-metadata.json` may serve as our client id: its `client_id` must
 /// be the URL it was fetched from, and it must list our redirect URI exactly.
-pub fn metadata_document_usable(fetched_from: &str, document: &serde_json::Value, redirect_uri: &str) -> bool {
+pub fn metadata_document_usable(
+    fetched_from: &str,
+    document: &serde_json::Value,
+    redirect_uri: &str,
+) -> bool {
     let id_matches = document.get("client_id").and_then(|v| v.as_str()) == Some(fetched_from);
     let lists_redirect = document
         .get("redirect_uris")
@@ -34,9 +38,14 @@ pub fn metadata_document_usable(fetched_from: &str, document: &serde_json::Value
 /// this deployment (see README, "Hosting"). Otherwise logins register dynamically.
 pub async fn detect_metadata_document() {
     let o = OAuthOptions::for_page();
-    let Ok(url) = url::Url::parse(&o.redirect_uri).and_then(|r| r.join("client-metadata.json")) else { return };
+    let Ok(url) = url::Url::parse(&o.redirect_uri).and_then(|r| r.join("client-metadata.json"))
+    else {
+        return;
+    };
     let url = String::from(url);
-    let Some(doc) = fetch_json(&url).await else { return };
+    let Some(doc) = fetch_json(&url).await else {
+        return;
+    };
     if metadata_document_usable(&url, &doc, &o.redirect_uri) {
         METADATA_DOCUMENT.with(|m| *m.borrow_mut() = Some(url));
     }
@@ -46,7 +55,11 @@ async fn fetch_json(url: &str) -> Option<serde_json::Value> {
     use wasm_bindgen::JsCast;
     use wasm_bindgen_futures::JsFuture;
     let window = web_sys::window()?;
-    let resp: web_sys::Response = JsFuture::from(window.fetch_with_str(url)).await.ok()?.dyn_into().ok()?;
+    let resp: web_sys::Response = JsFuture::from(window.fetch_with_str(url))
+        .await
+        .ok()?
+        .dyn_into()
+        .ok()?;
     if !resp.ok() {
         return None;
     }
@@ -66,9 +79,21 @@ mod tests {
         let good = json!({"client_id": here, "redirect_uris": [cb]});
         assert!(metadata_document_usable(here, &good, cb));
         // The template as shipped (another origin), a missing redirect, plain http: not used.
-        assert!(!metadata_document_usable(here, &json!({"client_id": "https://mcp-client.example/client-metadata.json", "redirect_uris": [cb]}), cb));
-        assert!(!metadata_document_usable(here, &json!({"client_id": here, "redirect_uris": ["https://app.example/other"]}), cb));
+        assert!(!metadata_document_usable(
+            here,
+            &json!({"client_id": "https://mcp-client.example/client-metadata.json", "redirect_uris": [cb]}),
+            cb
+        ));
+        assert!(!metadata_document_usable(
+            here,
+            &json!({"client_id": here, "redirect_uris": ["https://app.example/other"]}),
+            cb
+        ));
         let h = "http://app.example/client-metadata.json";
-        assert!(!metadata_document_usable(h, &json!({"client_id": h, "redirect_uris": [cb]}), cb));
+        assert!(!metadata_document_usable(
+            h,
+            &json!({"client_id": h, "redirect_uris": [cb]}),
+            cb
+        ));
     }
 }

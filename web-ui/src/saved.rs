@@ -33,9 +33,16 @@ pub fn remembered_era(url: &str) -> Option<client_browser::client_core::types::E
 /// Remembers the era of a server.
 pub fn remember_era(url: &str, era: client_browser::client_core::types::Era) {
     let Some(s) = storage() else { return };
-    let mut map: serde_json::Map<String, Value> =
-        s.get_item(ERAS_KEY).ok().flatten().and_then(|t| serde_json::from_str(&t).ok()).unwrap_or_default();
-    map.insert(url.to_string(), serde_json::to_value(era).unwrap_or(Value::Null));
+    let mut map: serde_json::Map<String, Value> = s
+        .get_item(ERAS_KEY)
+        .ok()
+        .flatten()
+        .and_then(|t| serde_json::from_str(&t).ok())
+        .unwrap_or_default();
+    map.insert(
+        url.to_string(),
+        serde_json::to_value(era).unwrap_or(Value::Null),
+    );
     let _ = s.set_item(ERAS_KEY, &Value::Object(map).to_string());
 }
 
@@ -43,7 +50,11 @@ pub fn remember_era(url: &str, era: client_browser::client_core::types::Era) {
 pub fn export(servers: &[SavedServer]) -> String {
     let mut map = Map::new();
     for s in servers {
-        let headers: Map<String, Value> = s.headers.iter().map(|(k, v)| (k.clone(), Value::String(v.clone()))).collect();
+        let headers: Map<String, Value> = s
+            .headers
+            .iter()
+            .map(|(k, v)| (k.clone(), Value::String(v.clone())))
+            .collect();
         let kind = match s.transport.as_str() {
             "sse" => "sse",
             "websocket" => "ws",
@@ -71,13 +82,25 @@ pub fn import(text: &str) -> Result<(Vec<SavedServer>, Vec<String>), String> {
     let mut out = Vec::new();
     let mut skipped = Vec::new();
     for (name, entry) in servers {
-        let url = entry.get("url").or_else(|| entry.get("serverUrl")).and_then(Value::as_str).unwrap_or("");
+        let url = entry
+            .get("url")
+            .or_else(|| entry.get("serverUrl"))
+            .and_then(Value::as_str)
+            .unwrap_or("");
         let lower = url.to_ascii_lowercase();
-        if !["http://", "https://", "ws://", "wss://"].iter().any(|p| lower.starts_with(p)) {
+        if !["http://", "https://", "ws://", "wss://"]
+            .iter()
+            .any(|p| lower.starts_with(p))
+        {
             skipped.push(name.clone());
             continue;
         }
-        let transport = match entry.get("type").or_else(|| entry.get("transport")).and_then(Value::as_str).unwrap_or("") {
+        let transport = match entry
+            .get("type")
+            .or_else(|| entry.get("transport"))
+            .and_then(Value::as_str)
+            .unwrap_or("")
+        {
             "sse" => "sse",
             "ws" | "websocket" => "websocket",
             "streamable-http" | "streamableHttp" => "streamable",
@@ -87,9 +110,18 @@ pub fn import(text: &str) -> Result<(Vec<SavedServer>, Vec<String>), String> {
         let headers = entry
             .get("headers")
             .and_then(Value::as_object)
-            .map(|h| h.iter().filter_map(|(k, v)| v.as_str().map(|v| (k.clone(), v.to_string()))).collect())
+            .map(|h| {
+                h.iter()
+                    .filter_map(|(k, v)| v.as_str().map(|v| (k.clone(), v.to_string())))
+                    .collect()
+            })
             .unwrap_or_default();
-        out.push(SavedServer { name: name.clone(), url: url.to_string(), transport: transport.into(), headers });
+        out.push(SavedServer {
+            name: name.clone(),
+            url: url.to_string(),
+            transport: transport.into(),
+            headers,
+        });
     }
     Ok((out, skipped))
 }
@@ -97,7 +129,9 @@ pub fn import(text: &str) -> Result<(Vec<SavedServer>, Vec<String>), String> {
 /// The saved servers (empty when none or unreadable).
 pub fn load() -> Vec<SavedServer> {
     let text = storage().and_then(|s| s.get_item(KEY).ok().flatten());
-    text.and_then(|t| import(&t).ok()).map(|(s, _)| s).unwrap_or_default()
+    text.and_then(|t| import(&t).ok())
+        .map(|(s, _)| s)
+        .unwrap_or_default()
 }
 
 /// Saves the servers.
@@ -114,8 +148,18 @@ mod tests {
     #[test]
     fn export_import_round_trip() {
         let servers = vec![
-            SavedServer { name: "a".into(), url: "https://a.test/mcp".into(), transport: "auto".into(), headers: vec![("X-K".into(), "v".into())] },
-            SavedServer { name: "b".into(), url: "ws://127.0.0.1:1/ws".into(), transport: "websocket".into(), headers: vec![] },
+            SavedServer {
+                name: "a".into(),
+                url: "https://a.test/mcp".into(),
+                transport: "auto".into(),
+                headers: vec![("X-K".into(), "v".into())],
+            },
+            SavedServer {
+                name: "b".into(),
+                url: "ws://127.0.0.1:1/ws".into(),
+                transport: "websocket".into(),
+                headers: vec![],
+            },
         ];
         let (back, skipped) = import(&export(&servers)).unwrap();
         assert_eq!(back, servers);
@@ -131,7 +175,10 @@ mod tests {
         }}"#;
         let (s, skipped) = import(doc).unwrap();
         assert_eq!(s.len(), 2);
-        assert_eq!(s[0].headers, [("Authorization".to_string(), "Bearer t".to_string())]);
+        assert_eq!(
+            s[0].headers,
+            [("Authorization".to_string(), "Bearer t".to_string())]
+        );
         assert_eq!(s[1].transport, "sse");
         assert_eq!(skipped, ["local"]);
         assert!(import("[1]").is_err());

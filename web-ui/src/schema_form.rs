@@ -54,7 +54,11 @@ fn types_of(schema: &Value) -> (Option<String>, bool) {
         Some(Value::String(t)) => (Some(t.clone()), false),
         Some(Value::Array(ts)) => {
             let nullable = ts.iter().any(|t| t == "null");
-            let main = ts.iter().filter_map(Value::as_str).find(|t| *t != "null").map(String::from);
+            let main = ts
+                .iter()
+                .filter_map(Value::as_str)
+                .find(|t| *t != "null")
+                .map(String::from);
             (main, nullable)
         }
         _ => (None, false),
@@ -67,7 +71,10 @@ fn kind_of(schema: &Value, path: &str, depth: usize) -> FieldKind {
     }
     if let Some(Value::Array(options)) = schema.get("oneOf").or_else(|| schema.get("anyOf")) {
         // Titled enums: oneOf of { const, title }.
-        let consts: Vec<Value> = options.iter().filter_map(|o| o.get("const").cloned()).collect();
+        let consts: Vec<Value> = options
+            .iter()
+            .filter_map(|o| o.get("const").cloned())
+            .collect();
         if !consts.is_empty() && consts.len() == options.len() {
             return FieldKind::Enum(consts);
         }
@@ -78,10 +85,14 @@ fn kind_of(schema: &Value, path: &str, depth: usize) -> FieldKind {
         Some("integer") => FieldKind::Integer,
         Some("boolean") => FieldKind::Boolean,
         Some("array") => match schema.get("items").map(|i| kind_of(i, path, depth + 1)) {
-            Some(k @ (FieldKind::Text | FieldKind::Number | FieldKind::Integer)) => FieldKind::List(Box::new(k)),
+            Some(k @ (FieldKind::Text | FieldKind::Number | FieldKind::Integer)) => {
+                FieldKind::List(Box::new(k))
+            }
             _ => FieldKind::Json,
         },
-        Some("object") if depth < 4 && schema.get("properties").is_some() => FieldKind::Object(fields_at(schema, path, depth + 1)),
+        Some("object") if depth < 4 && schema.get("properties").is_some() => {
+            FieldKind::Object(fields_at(schema, path, depth + 1))
+        }
         _ => FieldKind::Json,
     }
 }
@@ -92,15 +103,28 @@ fn fields_at(schema: &Value, prefix: &str, depth: usize) -> Vec<Field> {
         .and_then(Value::as_array)
         .map(|r| r.iter().filter_map(Value::as_str).collect())
         .unwrap_or_default();
-    let Some(Value::Object(props)) = schema.get("properties") else { return Vec::new() };
+    let Some(Value::Object(props)) = schema.get("properties") else {
+        return Vec::new();
+    };
     props
         .iter()
         .map(|(name, sub)| {
-            let path = if prefix.is_empty() { name.clone() } else { format!("{prefix}.{name}") };
+            let path = if prefix.is_empty() {
+                name.clone()
+            } else {
+                format!("{prefix}.{name}")
+            };
             Field {
                 kind: kind_of(sub, &path, depth),
-                label: sub.get("title").and_then(Value::as_str).unwrap_or(name).to_string(),
-                description: sub.get("description").and_then(Value::as_str).map(String::from),
+                label: sub
+                    .get("title")
+                    .and_then(Value::as_str)
+                    .unwrap_or(name)
+                    .to_string(),
+                description: sub
+                    .get("description")
+                    .and_then(Value::as_str)
+                    .map(String::from),
                 required: required.contains(&name.as_str()),
                 nullable: types_of(sub).1,
                 default: sub.get("default").cloned(),
@@ -123,7 +147,11 @@ pub fn initial_values(fields: &[Field]) -> BTreeMap<String, String> {
         match &f.kind {
             FieldKind::Object(inner) => out.extend(initial_values(inner)),
             kind => {
-                let text = f.default.as_ref().map(|d| to_text(kind, d)).unwrap_or_default();
+                let text = f
+                    .default
+                    .as_ref()
+                    .map(|d| to_text(kind, d))
+                    .unwrap_or_default();
                 out.insert(f.path.clone(), text);
             }
         }
@@ -136,22 +164,40 @@ fn to_text(kind: &FieldKind, v: &Value) -> String {
         (FieldKind::Text, Value::String(s)) => s.clone(),
         (FieldKind::List(_), Value::Array(items)) => items
             .iter()
-            .map(|i| i.as_str().map(String::from).unwrap_or_else(|| i.to_string()))
+            .map(|i| {
+                i.as_str()
+                    .map(String::from)
+                    .unwrap_or_else(|| i.to_string())
+            })
             .collect::<Vec<_>>()
             .join("\n"),
         (FieldKind::Json, v) => serde_json::to_string_pretty(v).unwrap_or_default(),
-        (_, v) => v.as_str().map(String::from).unwrap_or_else(|| v.to_string()),
+        (_, v) => v
+            .as_str()
+            .map(String::from)
+            .unwrap_or_else(|| v.to_string()),
     }
 }
 
 /// Builds the arguments object from the form's text values; errors are keyed by field path.
-pub fn build_arguments(fields: &[Field], values: &BTreeMap<String, String>) -> Result<Value, BTreeMap<String, String>> {
+pub fn build_arguments(
+    fields: &[Field],
+    values: &BTreeMap<String, String>,
+) -> Result<Value, BTreeMap<String, String>> {
     let mut errors = BTreeMap::new();
     let obj = build_object(fields, values, &mut errors);
-    if errors.is_empty() { Ok(Value::Object(obj)) } else { Err(errors) }
+    if errors.is_empty() {
+        Ok(Value::Object(obj))
+    } else {
+        Err(errors)
+    }
 }
 
-fn build_object(fields: &[Field], values: &BTreeMap<String, String>, errors: &mut BTreeMap<String, String>) -> Map<String, Value> {
+fn build_object(
+    fields: &[Field],
+    values: &BTreeMap<String, String>,
+    errors: &mut BTreeMap<String, String>,
+) -> Map<String, Value> {
     let mut obj = Map::new();
     for f in fields {
         if let FieldKind::Object(inner) = &f.kind {
@@ -194,11 +240,20 @@ fn parse_value(kind: &FieldKind, text: &str) -> Result<Value, String> {
             .ok()
             .and_then(|n| serde_json::Number::from_f64(n).map(Value::Number))
             .ok_or_else(|| "enter a number".to_string()),
-        FieldKind::Integer => text.trim().parse::<i64>().map(Value::from).map_err(|_| "enter a whole number".to_string()),
+        FieldKind::Integer => text
+            .trim()
+            .parse::<i64>()
+            .map(Value::from)
+            .map_err(|_| "enter a whole number".to_string()),
         FieldKind::Boolean => Ok(Value::Bool(text == "true")),
         FieldKind::Enum(options) => options
             .iter()
-            .find(|o| o.as_str().map(String::from).unwrap_or_else(|| o.to_string()) == text)
+            .find(|o| {
+                o.as_str()
+                    .map(String::from)
+                    .unwrap_or_else(|| o.to_string())
+                    == text
+            })
             .cloned()
             .ok_or_else(|| "choose one of the options".to_string()),
         FieldKind::List(item) => text
@@ -234,7 +289,10 @@ mod tests {
     #[test]
     fn fields_follow_the_schema() {
         let f = fields_of(&schema());
-        let kinds: Vec<_> = f.iter().map(|f| (f.name.as_str(), f.kind.clone())).collect();
+        let kinds: Vec<_> = f
+            .iter()
+            .map(|f| (f.name.as_str(), f.kind.clone()))
+            .collect();
         assert_eq!(kinds[0], ("name", FieldKind::Text));
         assert_eq!(f[0].label, "Your name");
         assert!(f[0].required && !f[2].required);
@@ -255,7 +313,10 @@ mod tests {
         v.insert("inner.x".into(), "7".into());
         v.insert("ratio".into(), "0.5".into());
         let args = build_arguments(&f, &v).unwrap();
-        assert_eq!(args, json!({"name": "Ada", "count": 3, "ratio": 0.5, "loud": false, "mode": "b", "tags": ["x", "y"], "inner": {"x": 7}}));
+        assert_eq!(
+            args,
+            json!({"name": "Ada", "count": 3, "ratio": 0.5, "loud": false, "mode": "b", "tags": ["x", "y"], "inner": {"x": 7}})
+        );
         v.insert("count".into(), "three".into());
         v.insert("name".into(), "".into());
         v.insert("blob".into(), "{oops".into());

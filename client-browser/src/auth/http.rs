@@ -37,9 +37,16 @@ pub(crate) async fn perform(req: &AuthRequest) -> Result<(u16, Vec<u8>), String>
     let work = async move {
         let resp: web_sys::Response = JsFuture::from(promise)
             .await
-            .map_err(|e| format!("{} (network error, or the server does not allow this page's origin by CORS)", js_message(&e)))?
+            .map_err(|e| {
+                format!(
+                    "{} (network error, or the server does not allow this page's origin by CORS)",
+                    js_message(&e)
+                )
+            })?
             .unchecked_into();
-        let buf = JsFuture::from(resp.array_buffer().map_err(|e| js_message(&e))?).await.map_err(|e| js_message(&e))?;
+        let buf = JsFuture::from(resp.array_buffer().map_err(|e| js_message(&e))?)
+            .await
+            .map_err(|e| js_message(&e))?;
         let bytes = js_sys::Uint8Array::new(&buf);
         let len = (bytes.length() as usize).min(MAX_BODY);
         Ok::<_, String>((resp.status(), bytes.subarray(0, len as u32).to_vec()))

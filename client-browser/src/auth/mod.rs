@@ -21,7 +21,9 @@ pub use storage::TokenStorage;
 
 use crate::clock::now;
 use client_core::oauth::challenge::{bearer, split_scopes};
-use client_core::oauth::{AuthConfig, AuthError, AuthFlow, AuthOutput, ClientCredentials, TokenSet, UrlPolicy};
+use client_core::oauth::{
+    AuthConfig, AuthError, AuthFlow, AuthOutput, ClientCredentials, TokenSet, UrlPolicy,
+};
 use futures_util::future::{FutureExt, LocalBoxFuture, Shared};
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -200,7 +202,10 @@ impl Authorizer {
 
     /// Whether there is anything to authorize with (an access token or a refresh token).
     pub fn has_credentials(&self) -> bool {
-        self.tokens.borrow().as_ref().is_some_and(|t| !t.access_token.is_empty() || t.refresh_token.is_some())
+        self.tokens
+            .borrow()
+            .as_ref()
+            .is_some_and(|t| !t.access_token.is_empty() || t.refresh_token.is_some())
     }
 
     /// Increases whenever the tokens change (lets callers tell a stale 401 from a fresh one).
@@ -212,7 +217,11 @@ impl Authorizer {
     pub fn authorization_header(&self) -> Option<String> {
         let t = self.tokens.borrow();
         let t = t.as_ref().filter(|t| !t.access_token.is_empty())?;
-        let kind = if t.token_type.eq_ignore_ascii_case("bearer") { "Bearer" } else { t.token_type.as_str() };
+        let kind = if t.token_type.eq_ignore_ascii_case("bearer") {
+            "Bearer"
+        } else {
+            t.token_type.as_str()
+        };
         Some(format!("{kind} {}", t.access_token))
     }
 
@@ -240,10 +249,18 @@ impl Authorizer {
             let t = self.tokens.borrow();
             match t.as_ref() {
                 None => return Ok(()),
-                Some(t) => t.access_token.is_empty() || t.expires_at.is_some_and(|e| e <= now().0 + 5_000),
+                Some(t) => {
+                    t.access_token.is_empty() || t.expires_at.is_some_and(|e| e <= now().0 + 5_000)
+                }
             }
         };
-        if stale && self.tokens.borrow().as_ref().is_some_and(|t| t.refresh_token.is_some()) {
+        if stale
+            && self
+                .tokens
+                .borrow()
+                .as_ref()
+                .is_some_and(|t| t.refresh_token.is_some())
+        {
             self.refresh().await
         } else {
             Ok(())
@@ -273,11 +290,17 @@ impl Authorizer {
     }
 
     async fn do_refresh(&self) -> Result<(), AuthFailure> {
-        let Some(tokens) = self.tokens() else { return Err(AuthFailure::NeedsLogin) };
+        let Some(tokens) = self.tokens() else {
+            return Err(AuthFailure::NeedsLogin);
+        };
         if tokens.refresh_token.is_none() {
             return Err(AuthFailure::NeedsLogin);
         }
-        let mut flow = AuthFlow::new(self.config(), random::random_bytes().map_err(AuthFailure::Browser)?, now())?;
+        let mut flow = AuthFlow::new(
+            self.config(),
+            random::random_bytes().map_err(AuthFailure::Browser)?,
+            now(),
+        )?;
         flow.refresh(tokens);
         match self.pump(&mut flow).await {
             Ok(Stop::Done(t)) => {
@@ -285,10 +308,14 @@ impl Authorizer {
                 Ok(())
             }
             Ok(Stop::Navigate(_)) => Err(AuthFailure::Flow(AuthError::Unexpected)),
-            Err(AuthFailure::Flow(AuthError::Token { error, .. })) if error == "invalid_grant" || error == "invalid_client" => {
+            Err(AuthFailure::Flow(AuthError::Token { error, .. }))
+                if error == "invalid_grant" || error == "invalid_client" =>
+            {
                 // The grant (or our registration) is gone: start over with a fresh login,
                 // which registers again if needed.
-                self.trace(&format!("the refresh was refused ({error}): a new login is needed"));
+                self.trace(&format!(
+                    "the refresh was refused ({error}): a new login is needed"
+                ));
                 storage::forget(&self.server_url);
                 *self.tokens.borrow_mut() = None;
                 *self.generation.borrow_mut() += 1;
@@ -303,13 +330,24 @@ impl Authorizer {
     /// it can; otherwise logs in (popup mode) or says a login is needed (redirect mode).
     /// On 403 `insufficient_scope` it asks for the challenge's scopes on top of the
     /// granted ones (step-up).
-    pub async fn recover(self: &Rc<Self>, status: u16, www_authenticate: Option<&str>, sent_generation: u64) -> Result<(), AuthFailure> {
+    pub async fn recover(
+        self: &Rc<Self>,
+        status: u16,
+        www_authenticate: Option<&str>,
+        sent_generation: u64,
+    ) -> Result<(), AuthFailure> {
         if self.generation() != sent_generation && self.has_credentials() {
             return Ok(()); // someone else already got new tokens
         }
         let challenge = www_authenticate.and_then(bearer).unwrap_or_default();
         let step_up = status == 403 && challenge.error.as_deref() == Some("insufficient_scope");
-        if !step_up && self.tokens.borrow().as_ref().is_some_and(|t| t.refresh_token.is_some()) {
+        if !step_up
+            && self
+                .tokens
+                .borrow()
+                .as_ref()
+                .is_some_and(|t| t.refresh_token.is_some())
+        {
             match self.refresh().await {
                 Ok(()) => return Ok(()),
                 Err(AuthFailure::NeedsLogin) => {}
@@ -317,7 +355,10 @@ impl Authorizer {
             }
         }
         if step_up {
-            self.trace(&format!("the server needs more scopes ({}): asking for them", challenge.scope.as_deref().unwrap_or("unspecified")));
+            self.trace(&format!(
+                "the server needs more scopes ({}): asking for them",
+                challenge.scope.as_deref().unwrap_or("unspecified")
+            ));
         }
         // A step-up uses a popup even in redirect mode: leaving the page would lose the
         // request the person just made.
@@ -340,7 +381,10 @@ impl Authorizer {
 
     /// Logs in through a popup window, whatever the configured mode (e.g. a step-up in
     /// the app, so the page and its state stay).
-    pub async fn login_popup(self: &Rc<Self>, www_authenticate: Option<&str>) -> Result<(), AuthFailure> {
+    pub async fn login_popup(
+        self: &Rc<Self>,
+        www_authenticate: Option<&str>,
+    ) -> Result<(), AuthFailure> {
         let window = popup::Popup::open()?;
         let result = self.popup_flow(&window, www_authenticate).await;
         window.close();
@@ -350,10 +394,18 @@ impl Authorizer {
         result
     }
 
-    async fn popup_flow(self: &Rc<Self>, window: &popup::Popup, www: Option<&str>) -> Result<(), AuthFailure> {
+    async fn popup_flow(
+        self: &Rc<Self>,
+        window: &popup::Popup,
+        www: Option<&str>,
+    ) -> Result<(), AuthFailure> {
         // A registration the server no longer knows is replaced once (re-registration).
         for attempt in 0..2 {
-            let mut flow = AuthFlow::new(self.config(), random::random_bytes().map_err(AuthFailure::Browser)?, now())?;
+            let mut flow = AuthFlow::new(
+                self.config(),
+                random::random_bytes().map_err(AuthFailure::Browser)?,
+                now(),
+            )?;
             flow.start(www);
             let mut stop = self.pump(&mut flow).await;
             loop {
@@ -374,7 +426,9 @@ impl Authorizer {
                             }
                         };
                     }
-                    Err(AuthFailure::Flow(AuthError::Token { error, .. })) if error == "invalid_client" && attempt == 0 => {
+                    Err(AuthFailure::Flow(AuthError::Token { error, .. }))
+                        if error == "invalid_client" && attempt == 0 =>
+                    {
                         self.trace("the authorization server no longer knows our client: registering again");
                         self.forget_registration();
                         break;
@@ -387,7 +441,11 @@ impl Authorizer {
     }
 
     async fn login_redirect(self: &Rc<Self>, www: Option<&str>) -> Result<(), AuthFailure> {
-        let mut flow = AuthFlow::new(self.config(), random::random_bytes().map_err(AuthFailure::Browser)?, now())?;
+        let mut flow = AuthFlow::new(
+            self.config(),
+            random::random_bytes().map_err(AuthFailure::Browser)?,
+            now(),
+        )?;
         flow.start(www);
         let result = match self.pump(&mut flow).await {
             Ok(Stop::Navigate(url)) => match flow.pending() {
@@ -427,8 +485,15 @@ impl Authorizer {
             metadata_document_url: self.options.metadata_document_url.clone(),
             preregistered: known,
             application_type: "web".into(),
-            policy: UrlPolicy { allow_http: local, allow_private: local },
-            previous_scopes: tokens.as_ref().and_then(|t| t.scope.as_deref()).map(split_scopes).unwrap_or_default(),
+            policy: UrlPolicy {
+                allow_http: local,
+                allow_private: local,
+            },
+            previous_scopes: tokens
+                .as_ref()
+                .and_then(|t| t.scope.as_deref())
+                .map(split_scopes)
+                .unwrap_or_default(),
         }
     }
 
@@ -453,7 +518,10 @@ impl Authorizer {
                         flow.handle_response(req.id, 0, b"", now());
                     }
                     Err(reason) => {
-                        let e = AuthFailure::Network { url: req.url.clone(), reason };
+                        let e = AuthFailure::Network {
+                            url: req.url.clone(),
+                            reason,
+                        };
                         self.trace(&format!("failed: {e}"));
                         return Err(e);
                     }
@@ -465,5 +533,7 @@ impl Authorizer {
 
 /// The pairs of a query string (with or without the leading `?`).
 pub(crate) fn parse_query(query: &str) -> Vec<(String, String)> {
-    url::form_urlencoded::parse(query.trim_start_matches('?').as_bytes()).into_owned().collect()
+    url::form_urlencoded::parse(query.trim_start_matches('?').as_bytes())
+        .into_owned()
+        .collect()
 }

@@ -29,7 +29,11 @@ impl Popup {
     /// sent to the authorization server once discovery is done.
     pub fn open() -> Result<Popup, AuthFailure> {
         let w = web_sys::window().ok_or(AuthFailure::Browser("no window".into()))?;
-        match w.open_with_url_and_target_and_features("about:blank", "mcp-oauth-login", "popup,width=520,height=720") {
+        match w.open_with_url_and_target_and_features(
+            "about:blank",
+            "mcp-oauth-login",
+            "popup,width=520,height=720",
+        ) {
             Ok(Some(window)) => Ok(Popup { window }),
             _ => Err(AuthFailure::PopupBlocked),
         }
@@ -37,45 +41,64 @@ impl Popup {
 
     /// Sends the window to `url`.
     pub fn navigate(&self, url: &str) -> Result<(), AuthFailure> {
-        self.window.location().set_href(url).map_err(|e| AuthFailure::Browser(crate::fetch::js_message(&e)))
+        self.window
+            .location()
+            .set_href(url)
+            .map_err(|e| AuthFailure::Browser(crate::fetch::js_message(&e)))
     }
 
     /// Waits for the callback page's query string.
     pub async fn callback(&self) -> Result<String, AuthFailure> {
         let me = web_sys::window().ok_or(AuthFailure::Browser("no window".into()))?;
-        let origin = me.location().origin().map_err(|e| AuthFailure::Browser(crate::fetch::js_message(&e)))?;
+        let origin = me
+            .location()
+            .origin()
+            .map_err(|e| AuthFailure::Browser(crate::fetch::js_message(&e)))?;
         let (tx, mut rx) = mpsc::unbounded::<String>();
         let tx2 = tx.clone();
         let source: JsValue = self.window.clone().into();
-        let on_message = Closure::<dyn FnMut(web_sys::MessageEvent)>::new(move |ev: web_sys::MessageEvent| {
-            if ev.origin() != origin {
-                return;
-            }
-            let from_popup = ev.source().map(|s| js_sys::Object::is(&s.into(), &source)).unwrap_or(false);
-            if !from_popup {
-                return;
-            }
-            let data = ev.data();
-            let get = |k: &str| js_sys::Reflect::get(&data, &k.into()).ok().and_then(|v| v.as_string());
-            if get("type").as_deref() == Some(MESSAGE_TYPE) {
-                if let Some(q) = get("query") {
-                    let _ = tx.unbounded_send(q);
+        let on_message =
+            Closure::<dyn FnMut(web_sys::MessageEvent)>::new(move |ev: web_sys::MessageEvent| {
+                if ev.origin() != origin {
+                    return;
                 }
-            }
-        });
+                let from_popup = ev
+                    .source()
+                    .map(|s| js_sys::Object::is(&s.into(), &source))
+                    .unwrap_or(false);
+                if !from_popup {
+                    return;
+                }
+                let data = ev.data();
+                let get = |k: &str| {
+                    js_sys::Reflect::get(&data, &k.into())
+                        .ok()
+                        .and_then(|v| v.as_string())
+                };
+                if get("type").as_deref() == Some(MESSAGE_TYPE) {
+                    if let Some(q) = get("query") {
+                        let _ = tx.unbounded_send(q);
+                    }
+                }
+            });
         me.add_event_listener_with_callback("message", on_message.as_ref().unchecked_ref())
             .map_err(|e| AuthFailure::Browser(crate::fetch::js_message(&e)))?;
         // Same origin by construction; the flow's `state` check rejects foreign answers.
         let channel = web_sys::BroadcastChannel::new(CHANNEL).ok();
-        let on_broadcast = Closure::<dyn FnMut(web_sys::MessageEvent)>::new(move |ev: web_sys::MessageEvent| {
-            let data = ev.data();
-            let get = |k: &str| js_sys::Reflect::get(&data, &k.into()).ok().and_then(|v| v.as_string());
-            if get("type").as_deref() == Some(MESSAGE_TYPE) {
-                if let Some(q) = get("query") {
-                    let _ = tx2.unbounded_send(q);
+        let on_broadcast =
+            Closure::<dyn FnMut(web_sys::MessageEvent)>::new(move |ev: web_sys::MessageEvent| {
+                let data = ev.data();
+                let get = |k: &str| {
+                    js_sys::Reflect::get(&data, &k.into())
+                        .ok()
+                        .and_then(|v| v.as_string())
+                };
+                if get("type").as_deref() == Some(MESSAGE_TYPE) {
+                    if let Some(q) = get("query") {
+                        let _ = tx2.unbounded_send(q);
+                    }
                 }
-            }
-        });
+            });
         if let Some(c) = &channel {
             c.set_onmessage(Some(on_broadcast.as_ref().unchecked_ref()));
         }
@@ -101,7 +124,8 @@ impl Popup {
                 }
             }
         };
-        let _ = me.remove_event_listener_with_callback("message", on_message.as_ref().unchecked_ref());
+        let _ =
+            me.remove_event_listener_with_callback("message", on_message.as_ref().unchecked_ref());
         if let Some(c) = channel {
             c.set_onmessage(None);
             c.close();

@@ -29,11 +29,17 @@ struct PendingRecord {
 fn session() -> Result<web_sys::Storage, AuthFailure> {
     web_sys::window()
         .and_then(|w| w.session_storage().ok().flatten())
-        .ok_or(AuthFailure::Browser("sessionStorage is not available (the full-page login needs it)".into()))
+        .ok_or(AuthFailure::Browser(
+            "sessionStorage is not available (the full-page login needs it)".into(),
+        ))
 }
 
 /// Keeps the login in progress and sends the page to `url`.
-pub(super) fn leave(auth: &Authorizer, pending: PendingAuthorization, url: &str) -> Result<(), AuthFailure> {
+pub(super) fn leave(
+    auth: &Authorizer,
+    pending: PendingAuthorization,
+    url: &str,
+) -> Result<(), AuthFailure> {
     let window = web_sys::window().ok_or(AuthFailure::Browser("no window".into()))?;
     let return_to = window.location().href().unwrap_or_default();
     let record = PendingRecord {
@@ -45,13 +51,21 @@ pub(super) fn leave(auth: &Authorizer, pending: PendingAuthorization, url: &str)
         trace: auth.trace_lines(),
     };
     let json = serde_json::to_string(&record).map_err(|e| AuthFailure::Browser(e.to_string()))?;
-    session()?.set_item(PENDING_KEY, &json).map_err(|e| AuthFailure::Browser(crate::fetch::js_message(&e)))?;
-    window.location().assign(url).map_err(|e| AuthFailure::Browser(crate::fetch::js_message(&e)))
+    session()?
+        .set_item(PENDING_KEY, &json)
+        .map_err(|e| AuthFailure::Browser(crate::fetch::js_message(&e)))?;
+    window
+        .location()
+        .assign(url)
+        .map_err(|e| AuthFailure::Browser(crate::fetch::js_message(&e)))
 }
 
 /// Whether the callback page left an answer for this tab.
 pub fn has_redirect_callback() -> bool {
-    session().ok().and_then(|s| s.get_item(CALLBACK_KEY).ok().flatten()).is_some()
+    session()
+        .ok()
+        .and_then(|s| s.get_item(CALLBACK_KEY).ok().flatten())
+        .is_some()
 }
 
 /// How a full-page login ended.
@@ -66,15 +80,24 @@ pub struct RedirectOutcome {
 /// answer (`state`, `iss`), exchanges the code, and returns an [`Authorizer`] holding the
 /// tokens. `None` when there is no answer waiting. A foreign `state` is refused and the
 /// login stays pending (the real answer may still come); any other outcome ends it.
-pub async fn complete_redirect(options: OAuthOptions, on_trace: impl Fn(&str) + 'static) -> Option<RedirectOutcome> {
+pub async fn complete_redirect(
+    options: OAuthOptions,
+    on_trace: impl Fn(&str) + 'static,
+) -> Option<RedirectOutcome> {
     let store = session().ok()?;
     let query = store.get_item(CALLBACK_KEY).ok().flatten()?;
     let _ = store.remove_item(CALLBACK_KEY);
-    let record: Option<PendingRecord> =
-        store.get_item(PENDING_KEY).ok().flatten().and_then(|j| serde_json::from_str(&j).ok());
+    let record: Option<PendingRecord> = store
+        .get_item(PENDING_KEY)
+        .ok()
+        .flatten()
+        .and_then(|j| serde_json::from_str(&j).ok());
     let Some(record) = record else {
         on_trace("an authorization answer arrived, but no login was in progress in this tab");
-        return Some(RedirectOutcome { server_url: None, result: Err(AuthFailure::Flow(AuthError::Unexpected)) });
+        return Some(RedirectOutcome {
+            server_url: None,
+            result: Err(AuthFailure::Flow(AuthError::Unexpected)),
+        });
     };
     let mut options = options;
     options.storage = record.storage;
@@ -95,10 +118,17 @@ pub async fn complete_redirect(options: OAuthOptions, on_trace: impl Fn(&str) + 
     if let Err(e) = &result {
         auth.trace(&format!("login failed: {e}"));
     }
-    Some(RedirectOutcome { server_url: Some(record.server_url), result: result.map(|_| auth) })
+    Some(RedirectOutcome {
+        server_url: Some(record.server_url),
+        result: result.map(|_| auth),
+    })
 }
 
-async fn finish(auth: &Rc<Authorizer>, pending: PendingAuthorization, query: &str) -> Result<(), AuthFailure> {
+async fn finish(
+    auth: &Rc<Authorizer>,
+    pending: PendingAuthorization,
+    query: &str,
+) -> Result<(), AuthFailure> {
     let mut flow = AuthFlow::resume(auth.config(), pending, now())?;
     flow.handle_callback(&super::parse_query(query), now());
     match auth.pump(&mut flow).await? {

@@ -42,7 +42,10 @@ pub(crate) fn save(kind: TokenStorage, server_url: &str, tokens: &TokenSet) {
 /// What was kept for `server_url` (with an empty access token), if anything.
 pub(crate) fn load(kind: TokenStorage, server_url: &str) -> Option<TokenSet> {
     let s = area(kind)?;
-    let json = s.get_item(&format!("{PREFIX}{server_url}")).ok().flatten()?;
+    let json = s
+        .get_item(&format!("{PREFIX}{server_url}"))
+        .ok()
+        .flatten()?;
     serde_json::from_str(&json).ok()
 }
 

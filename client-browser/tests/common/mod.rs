@@ -26,5 +26,9 @@ pub async fn until(ms: u32, what: &str, check: impl Fn() -> bool) {
 
 /// The text blocks of a tool result, joined by newlines.
 pub fn text(r: &CallToolResult) -> String {
-    r.content.iter().filter_map(|c| c.as_text()).collect::<Vec<_>>().join("\n")
+    r.content
+        .iter()
+        .filter_map(|c| c.as_text())
+        .collect::<Vec<_>>()
+        .join("\n")
 }

@@ -21,7 +21,10 @@ pub struct Challenge {
 impl Challenge {
     /// The value of a parameter (name compared case-insensitively).
     pub fn param(&self, name: &str) -> Option<&str> {
-        self.params.iter().find(|(k, _)| k.eq_ignore_ascii_case(name)).map(|(_, v)| v.as_str())
+        self.params
+            .iter()
+            .find(|(k, _)| k.eq_ignore_ascii_case(name))
+            .map(|(_, v)| v.as_str())
     }
 }
 
@@ -102,7 +105,9 @@ impl<'a> Lexer<'a> {
     /// token68: token chars plus `/`, `+`, `=` (trailing).
     fn token68(&mut self) -> Option<String> {
         let start = self.i;
-        while self.i < self.s.len() && (self.s[self.i].is_ascii_alphanumeric() || b"-._~+/".contains(&self.s[self.i])) {
+        while self.i < self.s.len()
+            && (self.s[self.i].is_ascii_alphanumeric() || b"-._~+/".contains(&self.s[self.i]))
+        {
             self.i += 1;
         }
         while self.i < self.s.len() && self.s[self.i] == b'=' {
@@ -115,7 +120,10 @@ impl<'a> Lexer<'a> {
 /// Parses every challenge in a `WWW-Authenticate` value. Malformed parts are skipped; the
 /// parser never fails or panics.
 pub fn parse_challenges(header: &str) -> Vec<Challenge> {
-    let mut lx = Lexer { s: header.as_bytes(), i: 0 };
+    let mut lx = Lexer {
+        s: header.as_bytes(),
+        i: 0,
+    };
     let mut out: Vec<Challenge> = Vec::new();
     loop {
         lx.ws();
@@ -130,7 +138,11 @@ pub fn parse_challenges(header: &str) -> Vec<Challenge> {
             lx.i += 1; // skip garbage
             continue;
         };
-        let mut ch = Challenge { scheme, params: Vec::new(), token68: None };
+        let mut ch = Challenge {
+            scheme,
+            params: Vec::new(),
+            token68: None,
+        };
         // Parameters until the next scheme (a token not followed by '=').
         loop {
             lx.ws();
@@ -147,7 +159,11 @@ pub fn parse_challenges(header: &str) -> Vec<Challenge> {
             }
             lx.i += 1;
             lx.ws();
-            let value = if lx.peek() == Some(b'"') { lx.quoted() } else { lx.token() };
+            let value = if lx.peek() == Some(b'"') {
+                lx.quoted()
+            } else {
+                lx.token()
+            };
             match value {
                 Some(v) => ch.params.push((name.to_ascii_lowercase(), v)),
                 None => {
@@ -170,7 +186,9 @@ pub fn parse_challenges(header: &str) -> Vec<Challenge> {
 
 /// The Bearer challenge of a `WWW-Authenticate` value, if there is one.
 pub fn bearer(header: &str) -> Option<BearerChallenge> {
-    let ch = parse_challenges(header).into_iter().find(|c| c.scheme.eq_ignore_ascii_case("bearer"))?;
+    let ch = parse_challenges(header)
+        .into_iter()
+        .find(|c| c.scheme.eq_ignore_ascii_case("bearer"))?;
     let get = |n: &str| ch.param(n).map(ToString::to_string);
     Some(BearerChallenge {
         resource_metadata: get("resource_metadata"),
@@ -187,7 +205,10 @@ mod tests {
     #[test]
     fn spec_example() {
         let b = bearer(r#"Bearer resource_metadata="https://mcp.example.com/.well-known/oauth-protected-resource", scope="files:read""#).unwrap_or_default();
-        assert_eq!(b.resource_metadata.as_deref(), Some("https://mcp.example.com/.well-known/oauth-protected-resource"));
+        assert_eq!(
+            b.resource_metadata.as_deref(),
+            Some("https://mcp.example.com/.well-known/oauth-protected-resource")
+        );
         assert_eq!(b.scopes(), ["files:read"]);
     }
 
@@ -215,7 +236,16 @@ mod tests {
 
     #[test]
     fn garbage_never_panics() {
-        for h in ["", ",,,", "=", "\"", "Bearer scope=\"unterminated", "Bearer =x", "Bearer a=\"\\", "\u{1F600} Bearer x=y"] {
+        for h in [
+            "",
+            ",,,",
+            "=",
+            "\"",
+            "Bearer scope=\"unterminated",
+            "Bearer =x",
+            "Bearer a=\"\\",
+            "\u{1F600} Bearer x=y",
+        ] {
             let _ = parse_challenges(h);
             let _ = bearer(h);
         }

@@ -167,7 +167,9 @@ pub enum AuthError {
         body: String,
     },
     /// The callback's `state` is not ours.
-    #[error("the authorization response does not belong to this login (state mismatch); it was ignored")]
+    #[error(
+        "the authorization response does not belong to this login (state mismatch); it was ignored"
+    )]
     StateMismatch,
     /// The callback's `iss` is wrong or missing.
     #[error("the authorization response came from the wrong authorization server (iss check failed); it was ignored")]
@@ -222,9 +224,23 @@ pub struct PendingAuthorization {
 #[derive(Debug)]
 enum Step {
     Idle,
-    Prm { urls: Vec<String>, next: usize, header_scope: Option<String> },
-    AsMeta { issuer: String, urls: Vec<String>, next: usize, prm: Option<ProtectedResourceMetadata>, header_scope: Option<String>, legacy: bool },
-    Registering { meta: AuthServerMetadata, scope: Option<String> },
+    Prm {
+        urls: Vec<String>,
+        next: usize,
+        header_scope: Option<String>,
+    },
+    AsMeta {
+        issuer: String,
+        urls: Vec<String>,
+        next: usize,
+        prm: Option<ProtectedResourceMetadata>,
+        header_scope: Option<String>,
+        legacy: bool,
+    },
+    Registering {
+        meta: AuthServerMetadata,
+        scope: Option<String>,
+    },
     AwaitingCallback(PendingAuthorization),
     Token(PendingAuthorization),
     Refreshing(TokenSet),
@@ -260,9 +276,20 @@ fn form(pairs: &[(&str, &str)]) -> String {
 impl AuthFlow {
     /// A flow for `config`; `random` supplies 64 random bytes (PKCE verifier and `state`).
     pub fn new(config: AuthConfig, random: [u8; 64], now: Instant) -> Result<AuthFlow, AuthError> {
-        let server = Url::parse(&config.server_url).map_err(|_| AuthError::Malformed(config.server_url.clone()))?;
+        let server = Url::parse(&config.server_url)
+            .map_err(|_| AuthError::Malformed(config.server_url.clone()))?;
         let resource = canonical_resource(&server);
-        Ok(AuthFlow { config, server, resource, step: Step::Idle, out: VecDeque::new(), next_id: 1, in_flight: None, random, now })
+        Ok(AuthFlow {
+            config,
+            server,
+            resource,
+            step: Step::Idle,
+            out: VecDeque::new(),
+            next_id: 1,
+            in_flight: None,
+            random,
+            now,
+        })
     }
 
     /// The next output.
@@ -279,7 +306,11 @@ impl AuthFlow {
     }
 
     /// A flow that continues after a full-page redirect.
-    pub fn resume(config: AuthConfig, pending: PendingAuthorization, now: Instant) -> Result<AuthFlow, AuthError> {
+    pub fn resume(
+        config: AuthConfig,
+        pending: PendingAuthorization,
+        now: Instant,
+    ) -> Result<AuthFlow, AuthError> {
         let mut f = AuthFlow::new(config, [0; 64], now)?;
         f.step = Step::AwaitingCallback(pending);
         Ok(f)
@@ -296,17 +327,28 @@ impl AuthFlow {
             }
         }
         let urls = protected_resource_metadata_urls(&self.server, header_url);
-        self.step = Step::Prm { urls, next: 0, header_scope: challenge.scope.clone() };
+        self.step = Step::Prm {
+            urls,
+            next: 0,
+            header_scope: challenge.scope.clone(),
+        };
         self.next_prm();
     }
 
     /// Refreshes tokens (rotation: a new refresh token replaces the old one).
     pub fn refresh(&mut self, tokens: TokenSet) {
         let Some(rt) = tokens.refresh_token.clone() else {
-            self.fail(AuthError::Token { error: "no_refresh_token".into(), description: None });
+            self.fail(AuthError::Token {
+                error: "no_refresh_token".into(),
+                description: None,
+            });
             return;
         };
-        let mut pairs = alloc::vec![("grant_type", "refresh_token"), ("refresh_token", rt.as_str()), ("resource", tokens.resource.as_str())];
+        let mut pairs = alloc::vec![
+            ("grant_type", "refresh_token"),
+            ("refresh_token", rt.as_str()),
+            ("resource", tokens.resource.as_str())
+        ];
         if let Some(s) = &tokens.scope {
             pairs.push(("scope", s.as_str()));
         }
@@ -327,19 +369,38 @@ impl AuthFlow {
         self.out.push_back(AuthOutput::Failed(e));
     }
 
-    fn fetch(&mut self, method: &'static str, url: String, headers: Vec<(String, String)>, body: Option<String>) {
+    fn fetch(
+        &mut self,
+        method: &'static str,
+        url: String,
+        headers: Vec<(String, String)>,
+        body: Option<String>,
+    ) {
         let id = self.next_id;
         self.next_id += 1;
         self.in_flight = Some(id);
-        self.out.push_back(AuthOutput::Fetch(AuthRequest { id, method, url, headers, body }));
+        self.out.push_back(AuthOutput::Fetch(AuthRequest {
+            id,
+            method,
+            url,
+            headers,
+            body,
+        }));
     }
 
     fn get_json(&mut self, url: String) {
-        self.fetch("GET", url, alloc::vec![("Accept".into(), "application/json".into())], None);
+        self.fetch(
+            "GET",
+            url,
+            alloc::vec![("Accept".into(), "application/json".into())],
+            None,
+        );
     }
 
     fn next_prm(&mut self) {
-        let Step::Prm { urls, next, .. } = &mut self.step else { return };
+        let Step::Prm { urls, next, .. } = &mut self.step else {
+            return;
+        };
         if let Some(url) = urls.get(*next).cloned() {
             *next += 1;
             self.trace(format!("looking for protected resource metadata at {url}"));
@@ -356,21 +417,41 @@ impl AuthFlow {
         }
     }
 
-    fn start_as(&mut self, issuer: String, prm: Option<ProtectedResourceMetadata>, header_scope: Option<String>, legacy: bool) {
+    fn start_as(
+        &mut self,
+        issuer: String,
+        prm: Option<ProtectedResourceMetadata>,
+        header_scope: Option<String>,
+        legacy: bool,
+    ) {
         let url = match check_url(&issuer, self.config.policy) {
             Ok(u) => u,
             Err(e) => return self.fail(e.into()),
         };
         let urls = auth_server_metadata_urls(&url);
-        self.step = Step::AsMeta { issuer, urls, next: 0, prm, header_scope, legacy };
+        self.step = Step::AsMeta {
+            issuer,
+            urls,
+            next: 0,
+            prm,
+            header_scope,
+            legacy,
+        };
         self.next_as();
     }
 
     fn next_as(&mut self) {
-        let Step::AsMeta { urls, next, legacy, .. } = &mut self.step else { return };
+        let Step::AsMeta {
+            urls, next, legacy, ..
+        } = &mut self.step
+        else {
+            return;
+        };
         if let Some(url) = urls.get(*next).cloned() {
             *next += 1;
-            self.trace(format!("looking for authorization server metadata at {url}"));
+            self.trace(format!(
+                "looking for authorization server metadata at {url}"
+            ));
             self.get_json(url);
             return;
         }
@@ -382,7 +463,10 @@ impl AuthFlow {
                 Step::AsMeta { header_scope, .. } => header_scope.clone(),
                 _ => None,
             };
-            self.step = Step::Registering { meta: meta.clone(), scope };
+            self.step = Step::Registering {
+                meta: meta.clone(),
+                scope,
+            };
             self.register(meta);
         } else {
             self.fail(AuthError::NoAuthServerMetadata(tried));
@@ -398,37 +482,89 @@ impl AuthFlow {
         self.now = now;
         let step = core::mem::replace(&mut self.step, Step::Finished);
         match step {
-            Step::Prm { urls, next, header_scope } => {
-                let url = urls.get(next.saturating_sub(1)).cloned().unwrap_or_default();
+            Step::Prm {
+                urls,
+                next,
+                header_scope,
+            } => {
+                let url = urls
+                    .get(next.saturating_sub(1))
+                    .cloned()
+                    .unwrap_or_default();
                 self.trace(format!("  → HTTP {status}"));
-                let parsed = (status == 200).then(|| serde_json::from_slice::<ProtectedResourceMetadata>(body).ok()).flatten();
+                let parsed = (status == 200)
+                    .then(|| serde_json::from_slice::<ProtectedResourceMetadata>(body).ok())
+                    .flatten();
                 match parsed {
                     Some(prm) if !resource_matches(&prm.resource, &self.server) => {
-                        self.fail(AuthError::ResourceMismatch { found: prm.resource, expected: self.resource.clone() })
+                        self.fail(AuthError::ResourceMismatch {
+                            found: prm.resource,
+                            expected: self.resource.clone(),
+                        })
                     }
-                    Some(prm) => match prm.authorization_servers.first().cloned() {
-                        Some(issuer) => {
-                            self.trace(format!("resource metadata from {url} names authorization server {issuer}"));
-                            self.start_as(issuer, Some(prm), header_scope, false);
+                    Some(prm) => {
+                        match prm.authorization_servers.first().cloned() {
+                            Some(issuer) => {
+                                // RFC 8707/9728: send the identifier exactly as published.
+                                self.resource = prm.resource.clone();
+                                self.trace(format!("resource metadata from {url} names authorization server {issuer}"));
+                                self.start_as(issuer, Some(prm), header_scope, false);
+                            }
+                            None => self.fail(AuthError::Malformed(format!(
+                                "{url} (no authorization_servers)"
+                            ))),
                         }
-                        None => self.fail(AuthError::Malformed(format!("{url} (no authorization_servers)"))),
-                    },
+                    }
                     None => {
-                        self.step = Step::Prm { urls, next, header_scope };
+                        self.step = Step::Prm {
+                            urls,
+                            next,
+                            header_scope,
+                        };
                         self.next_prm();
                     }
                 }
             }
-            Step::AsMeta { issuer, urls, next, prm, header_scope, legacy } => {
-                let url = urls.get(next.saturating_sub(1)).cloned().unwrap_or_default();
+            Step::AsMeta {
+                issuer,
+                urls,
+                next,
+                prm,
+                header_scope,
+                legacy,
+            } => {
+                let url = urls
+                    .get(next.saturating_sub(1))
+                    .cloned()
+                    .unwrap_or_default();
                 self.trace(format!("  → HTTP {status}"));
-                let parsed = (status == 200).then(|| serde_json::from_slice::<AuthServerMetadata>(body).ok()).flatten();
+                let parsed = (status == 200)
+                    .then(|| serde_json::from_slice::<AuthServerMetadata>(body).ok())
+                    .flatten();
                 match parsed {
-                    Some(meta) if meta.issuer != issuer => {
-                        self.fail(AuthError::IssuerMismatch { url, found: meta.issuer, expected: issuer })
+                    Some(meta) if meta.issuer != issuer && !legacy => {
+                        self.fail(AuthError::IssuerMismatch {
+                            url,
+                            found: meta.issuer,
+                            expected: issuer,
+                        })
                     }
                     Some(meta) => {
-                        for e in [Some(&meta.authorization_endpoint), Some(&meta.token_endpoint), meta.registration_endpoint.as_ref()].into_iter().flatten() {
+                        if meta.issuer != issuer {
+                            // 2025-03-26 servers: the origin was only a guess at the issuer.
+                            self.trace(format!(
+                                "2025-03-26 compatibility: the metadata names issuer {}; using it",
+                                meta.issuer
+                            ));
+                        }
+                        for e in [
+                            Some(&meta.authorization_endpoint),
+                            Some(&meta.token_endpoint),
+                            meta.registration_endpoint.as_ref(),
+                        ]
+                        .into_iter()
+                        .flatten()
+                        {
                             if let Err(err) = check_url(e, self.config.policy) {
                                 return self.fail(err.into());
                             }
@@ -437,41 +573,86 @@ impl AuthFlow {
                             return self.fail(AuthError::NoPkce);
                         }
                         let scope = self.choose_scope(header_scope, prm.as_ref(), &meta);
-                        self.step = Step::Registering { meta: meta.clone(), scope };
+                        self.step = Step::Registering {
+                            meta: meta.clone(),
+                            scope,
+                        };
                         self.register(meta);
                     }
                     None => {
-                        self.step = Step::AsMeta { issuer, urls, next, prm, header_scope, legacy };
+                        self.step = Step::AsMeta {
+                            issuer,
+                            urls,
+                            next,
+                            prm,
+                            header_scope,
+                            legacy,
+                        };
                         self.next_as();
                     }
                 }
             }
             Step::Registering { meta, scope } => {
                 if !(200..300).contains(&status) {
-                    return self.fail(AuthError::Registration { status, body: excerpt(body) });
+                    return self.fail(AuthError::Registration {
+                        status,
+                        body: excerpt(body),
+                    });
                 }
                 let v: Value = serde_json::from_slice(body).unwrap_or(Value::Null);
                 let Some(client_id) = v.get("client_id").and_then(Value::as_str) else {
-                    return self.fail(AuthError::Malformed("the registration response (no client_id)".into()));
+                    return self.fail(AuthError::Malformed(
+                        "the registration response (no client_id)".into(),
+                    ));
                 };
-                let secret = v.get("client_secret").and_then(Value::as_str).map(String::from);
+                let secret = v
+                    .get("client_secret")
+                    .and_then(Value::as_str)
+                    .map(String::from);
                 let method = match v.get("token_endpoint_auth_method").and_then(Value::as_str) {
                     Some("client_secret_basic") => TokenAuthMethod::ClientSecretBasic,
                     Some("client_secret_post") => TokenAuthMethod::ClientSecretPost,
                     _ if secret.is_some() => TokenAuthMethod::ClientSecretBasic,
                     _ => TokenAuthMethod::None,
                 };
-                let client = ClientCredentials { issuer: meta.issuer.clone(), client_id: client_id.into(), client_secret: secret, auth_method: method, source: "dynamic".into() };
+                let client = ClientCredentials {
+                    issuer: meta.issuer.clone(),
+                    client_id: client_id.into(),
+                    client_secret: secret,
+                    auth_method: method,
+                    source: "dynamic".into(),
+                };
                 self.trace(format!("registered dynamically as client {client_id}"));
                 self.authorize(meta, client, scope);
             }
-            Step::Token(p) => self.on_token(status, body, p.client, p.token_endpoint, p.issuer, p.resource, None),
-            Step::Refreshing(t) => self.on_token(status, body, t.client, t.token_endpoint, t.issuer, t.resource, t.refresh_token),
+            Step::Token(p) => self.on_token(
+                status,
+                body,
+                p.client,
+                p.token_endpoint,
+                p.issuer,
+                p.resource,
+                None,
+            ),
+            Step::Refreshing(t) => self.on_token(
+                status,
+                body,
+                t.client,
+                t.token_endpoint,
+                t.issuer,
+                t.resource,
+                t.refresh_token,
+            ),
             other => self.step = other,
         }
     }
 
-    fn choose_scope(&mut self, header: Option<String>, prm: Option<&ProtectedResourceMetadata>, meta: &AuthServerMetadata) -> Option<String> {
+    fn choose_scope(
+        &mut self,
+        header: Option<String>,
+        prm: Option<&ProtectedResourceMetadata>,
+        meta: &AuthServerMetadata,
+    ) -> Option<String> {
         let mut scopes: Vec<String> = match (header, prm.and_then(|p| p.scopes_supported.clone())) {
             (Some(h), _) => split_scopes(&h),
             (None, Some(s)) => s,
@@ -482,7 +663,13 @@ impl AuthFlow {
                 scopes.push(s.clone());
             }
         }
-        if meta.scopes_supported.as_ref().is_some_and(|s| s.iter().any(|x| x == "offline_access")) && !scopes.iter().any(|s| s == "offline_access") && !scopes.is_empty() {
+        if meta
+            .scopes_supported
+            .as_ref()
+            .is_some_and(|s| s.iter().any(|x| x == "offline_access"))
+            && !scopes.iter().any(|s| s == "offline_access")
+            && !scopes.is_empty()
+        {
             scopes.push("offline_access".into());
         }
         let chosen = (!scopes.is_empty()).then(|| scopes.join(" "));
@@ -498,16 +685,41 @@ impl AuthFlow {
             Step::Registering { scope, .. } => scope.clone(),
             _ => None,
         };
-        let known = self.config.preregistered.iter().find(|c| c.issuer == meta.issuer).or_else(|| self.config.preregistered.iter().find(|c| c.issuer.is_empty()));
+        let known = self
+            .config
+            .preregistered
+            .iter()
+            .find(|c| c.issuer == meta.issuer)
+            .or_else(|| {
+                self.config
+                    .preregistered
+                    .iter()
+                    .find(|c| c.issuer.is_empty())
+            });
         if let Some(mut c) = known.cloned() {
             c.issuer = meta.issuer.clone();
-            let how = if c.source == "dynamic" { "the client registered earlier" } else { "the pre-registered client" };
+            let how = if c.source == "dynamic" {
+                "the client registered earlier"
+            } else {
+                "the pre-registered client"
+            };
             self.trace(format!("using {how} {}", c.client_id));
             return self.authorize(meta, c, scope);
         }
-        if let (Some(true), Some(url)) = (meta.client_id_metadata_document_supported, self.config.metadata_document_url.clone()) {
-            self.trace(format!("using the Client ID Metadata Document {url} as client id"));
-            let c = ClientCredentials { issuer: meta.issuer.clone(), client_id: url, client_secret: None, auth_method: TokenAuthMethod::None, source: "metadata-document".into() };
+        if let (Some(true), Some(url)) = (
+            meta.client_id_metadata_document_supported,
+            self.config.metadata_document_url.clone(),
+        ) {
+            self.trace(format!(
+                "using the Client ID Metadata Document {url} as client id"
+            ));
+            let c = ClientCredentials {
+                issuer: meta.issuer.clone(),
+                client_id: url,
+                client_secret: None,
+                auth_method: TokenAuthMethod::None,
+                source: "metadata-document".into(),
+            };
             return self.authorize(meta, c, scope);
         }
         if let Some(reg) = meta.registration_endpoint.clone() {
@@ -520,13 +732,21 @@ impl AuthFlow {
                 "token_endpoint_auth_method": "none",
                 "application_type": self.config.application_type,
             });
-            let headers = alloc::vec![("Content-Type".into(), "application/json".into()), ("Accept".into(), "application/json".into())];
+            let headers = alloc::vec![
+                ("Content-Type".into(), "application/json".into()),
+                ("Accept".into(), "application/json".into())
+            ];
             return self.fetch("POST", reg, headers, Some(body.to_string()));
         }
         self.fail(AuthError::NeedsClientId(meta.issuer));
     }
 
-    fn authorize(&mut self, meta: AuthServerMetadata, client: ClientCredentials, scope: Option<String>) {
+    fn authorize(
+        &mut self,
+        meta: AuthServerMetadata,
+        client: ClientCredentials,
+        scope: Option<String>,
+    ) {
         let mut verifier_bytes = [0u8; 32];
         verifier_bytes.copy_from_slice(&self.random[..32]);
         let pkce = Pkce::from_random(&verifier_bytes);
@@ -558,7 +778,10 @@ impl AuthFlow {
             client,
             scope,
         };
-        self.trace(format!("sending the person to {}", meta.authorization_endpoint));
+        self.trace(format!(
+            "sending the person to {}",
+            meta.authorization_endpoint
+        ));
         self.step = Step::AwaitingCallback(pending);
         self.out.push_back(AuthOutput::Navigate(url.into()));
     }
@@ -567,7 +790,8 @@ impl AuthFlow {
     pub fn handle_callback(&mut self, params: &[(String, String)], now: Instant) {
         self.now = now;
         let Step::AwaitingCallback(p) = &self.step else {
-            self.out.push_back(AuthOutput::Failed(AuthError::Unexpected));
+            self.out
+                .push_back(AuthOutput::Failed(AuthError::Unexpected));
             return;
         };
         let p = p.clone();
@@ -575,7 +799,8 @@ impl AuthFlow {
         if get("state") != Some(p.state.as_str()) {
             // Not ours: do not act on it, and keep waiting for the real answer.
             self.trace("ignored an authorization response with a foreign state".into());
-            self.out.push_back(AuthOutput::Failed(AuthError::StateMismatch));
+            self.out
+                .push_back(AuthOutput::Failed(AuthError::StateMismatch));
             return;
         }
         match get("iss") {
@@ -584,10 +809,15 @@ impl AuthFlow {
             _ => {}
         }
         if let Some(error) = get("error") {
-            return self.fail(AuthError::Denied { error: error.into(), description: get("error_description").map(String::from) });
+            return self.fail(AuthError::Denied {
+                error: error.into(),
+                description: get("error_description").map(String::from),
+            });
         }
         let Some(code) = get("code") else {
-            return self.fail(AuthError::Malformed("the authorization response (no code)".into()));
+            return self.fail(AuthError::Malformed(
+                "the authorization response (no code)".into(),
+            ));
         };
         let pairs = [
             ("grant_type", "authorization_code"),
@@ -603,15 +833,24 @@ impl AuthFlow {
         self.fetch("POST", url, headers, Some(body));
     }
 
-    fn token_auth(&self, client: &ClientCredentials, pairs: &[(&str, &str)]) -> (String, Vec<(String, String)>) {
+    fn token_auth(
+        &self,
+        client: &ClientCredentials,
+        pairs: &[(&str, &str)],
+    ) -> (String, Vec<(String, String)>) {
         let mut all: Vec<(&str, &str)> = pairs.to_vec();
         let mut headers = alloc::vec![
-            ("Content-Type".to_string(), "application/x-www-form-urlencoded".to_string()),
+            (
+                "Content-Type".to_string(),
+                "application/x-www-form-urlencoded".to_string()
+            ),
             ("Accept".to_string(), "application/json".to_string()),
         ];
         match (client.auth_method, &client.client_secret) {
             (TokenAuthMethod::ClientSecretBasic, Some(secret)) => {
-                let enc = |s: &str| url::form_urlencoded::byte_serialize(s.as_bytes()).collect::<String>();
+                let enc = |s: &str| {
+                    url::form_urlencoded::byte_serialize(s.as_bytes()).collect::<String>()
+                };
                 let creds = format!("{}:{}", enc(&client.client_id), enc(secret));
                 use base64::Engine;
                 let b = base64::engine::general_purpose::STANDARD.encode(creds.as_bytes());
@@ -627,21 +866,50 @@ impl AuthFlow {
     }
 
     #[allow(clippy::too_many_arguments)]
-    fn on_token(&mut self, status: u16, body: &[u8], client: ClientCredentials, token_endpoint: String, issuer: String, resource: String, old_refresh: Option<String>) {
+    fn on_token(
+        &mut self,
+        status: u16,
+        body: &[u8],
+        client: ClientCredentials,
+        token_endpoint: String,
+        issuer: String,
+        resource: String,
+        old_refresh: Option<String>,
+    ) {
         let v: Value = serde_json::from_slice(body).unwrap_or(Value::Null);
         if !(200..300).contains(&status) {
-            let error = v.get("error").and_then(Value::as_str).map(String::from).unwrap_or_else(|| format!("http_{status}"));
-            let description = v.get("error_description").and_then(Value::as_str).map(String::from);
+            let error = v
+                .get("error")
+                .and_then(Value::as_str)
+                .map(String::from)
+                .unwrap_or_else(|| format!("http_{status}"));
+            let description = v
+                .get("error_description")
+                .and_then(Value::as_str)
+                .map(String::from);
             return self.fail(AuthError::Token { error, description });
         }
         let Some(access) = v.get("access_token").and_then(Value::as_str) else {
-            return self.fail(AuthError::Malformed("the token response (no access_token)".into()));
+            return self.fail(AuthError::Malformed(
+                "the token response (no access_token)".into(),
+            ));
         };
         let tokens = TokenSet {
             access_token: access.into(),
-            token_type: v.get("token_type").and_then(Value::as_str).unwrap_or("Bearer").into(),
-            expires_at: v.get("expires_in").and_then(Value::as_u64).map(|s| self.now.0.saturating_add(s.saturating_mul(1000))),
-            refresh_token: v.get("refresh_token").and_then(Value::as_str).map(String::from).or(old_refresh),
+            token_type: v
+                .get("token_type")
+                .and_then(Value::as_str)
+                .unwrap_or("Bearer")
+                .into(),
+            expires_at: v
+                .get("expires_in")
+                .and_then(Value::as_u64)
+                .map(|s| self.now.0.saturating_add(s.saturating_mul(1000))),
+            refresh_token: v
+                .get("refresh_token")
+                .and_then(Value::as_str)
+                .map(String::from)
+                .or(old_refresh),
             scope: v.get("scope").and_then(Value::as_str).map(String::from),
             issuer,
             token_endpoint,

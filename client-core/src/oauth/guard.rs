@@ -78,7 +78,10 @@ pub fn host_is_internal(host: &Host<&str>) -> bool {
         Host::Ipv6(ip) => v6_internal(*ip),
         Host::Domain(d) => {
             let d = d.trim_end_matches('.').to_ascii_lowercase();
-            d == "localhost" || d.ends_with(".localhost") || d.ends_with(".local") || d.ends_with(".internal")
+            d == "localhost"
+                || d.ends_with(".localhost")
+                || d.ends_with(".local")
+                || d.ends_with(".internal")
         }
     }
 }
@@ -94,7 +97,9 @@ pub fn check_url(raw: &str, policy: UrlPolicy) -> Result<Url, UrlError> {
     if !url.username().is_empty() || url.password().is_some() || url.fragment().is_some() {
         return Err(UrlError::Unsafe(url.to_string()));
     }
-    let host = url.host().ok_or_else(|| UrlError::Invalid(raw.to_string()))?;
+    let host = url
+        .host()
+        .ok_or_else(|| UrlError::Invalid(raw.to_string()))?;
     if !policy.allow_private && host_is_internal(&host) {
         return Err(UrlError::PrivateTarget(url.to_string()));
     }
@@ -105,35 +110,89 @@ pub fn check_url(raw: &str, policy: UrlPolicy) -> Result<Url, UrlError> {
 mod tests {
     use super::*;
 
-    const STRICT: UrlPolicy = UrlPolicy { allow_http: false, allow_private: false };
+    const STRICT: UrlPolicy = UrlPolicy {
+        allow_http: false,
+        allow_private: false,
+    };
 
     #[test]
     fn https_public_urls_pass() {
-        assert!(check_url("https://auth.example.com/.well-known/openid-configuration", STRICT).is_ok());
+        assert!(check_url(
+            "https://auth.example.com/.well-known/openid-configuration",
+            STRICT
+        )
+        .is_ok());
         assert!(check_url("https://8.8.8.8/x", STRICT).is_ok());
         assert!(check_url("https://[2001:4860::8888]/x", STRICT).is_ok());
     }
 
     #[test]
     fn scheme_credentials_and_fragments() {
-        assert!(matches!(check_url("http://auth.example.com/", STRICT), Err(UrlError::NotHttps(_))));
-        assert!(matches!(check_url("javascript:alert(1)", STRICT), Err(UrlError::NotHttps(_))));
-        assert!(matches!(check_url("file:///etc/passwd", STRICT), Err(UrlError::NotHttps(_))));
-        assert!(matches!(check_url("https://u:p@auth.example.com/", STRICT), Err(UrlError::Unsafe(_))));
-        assert!(matches!(check_url("https://auth.example.com/#x", STRICT), Err(UrlError::Unsafe(_))));
-        assert!(matches!(check_url("not a url", STRICT), Err(UrlError::Invalid(_))));
-        assert!(check_url("http://auth.example.com/", UrlPolicy { allow_http: true, allow_private: false }).is_ok());
+        assert!(matches!(
+            check_url("http://auth.example.com/", STRICT),
+            Err(UrlError::NotHttps(_))
+        ));
+        assert!(matches!(
+            check_url("javascript:alert(1)", STRICT),
+            Err(UrlError::NotHttps(_))
+        ));
+        assert!(matches!(
+            check_url("file:///etc/passwd", STRICT),
+            Err(UrlError::NotHttps(_))
+        ));
+        assert!(matches!(
+            check_url("https://u:p@auth.example.com/", STRICT),
+            Err(UrlError::Unsafe(_))
+        ));
+        assert!(matches!(
+            check_url("https://auth.example.com/#x", STRICT),
+            Err(UrlError::Unsafe(_))
+        ));
+        assert!(matches!(
+            check_url("not a url", STRICT),
+            Err(UrlError::Invalid(_))
+        ));
+        assert!(check_url(
+            "http://auth.example.com/",
+            UrlPolicy {
+                allow_http: true,
+                allow_private: false
+            }
+        )
+        .is_ok());
     }
 
     #[test]
     fn every_ipv4_literal_form_of_internal_addresses_is_refused() {
         for h in [
-            "127.0.0.1", "2130706433", "0x7f000001", "0x7f.1", "0177.0.0.1", "0177.1", "127.1", "127.0.1",
-            "0", "0.0.0.0", "10.0.0.1", "012.1", "0xa.0.0.1", "172.16.5.4", "172.31.255.255", "192.168.1.1",
-            "3232235777", "169.254.169.254", "0xa9fea9fe", "100.64.0.1", "255.255.255.255", "224.0.0.1",
+            "127.0.0.1",
+            "2130706433",
+            "0x7f000001",
+            "0x7f.1",
+            "0177.0.0.1",
+            "0177.1",
+            "127.1",
+            "127.0.1",
+            "0",
+            "0.0.0.0",
+            "10.0.0.1",
+            "012.1",
+            "0xa.0.0.1",
+            "172.16.5.4",
+            "172.31.255.255",
+            "192.168.1.1",
+            "3232235777",
+            "169.254.169.254",
+            "0xa9fea9fe",
+            "100.64.0.1",
+            "255.255.255.255",
+            "224.0.0.1",
         ] {
             let url = alloc::format!("https://{h}/x");
-            assert!(matches!(check_url(&url, STRICT), Err(UrlError::PrivateTarget(_))), "{url} was allowed");
+            assert!(
+                matches!(check_url(&url, STRICT), Err(UrlError::PrivateTarget(_))),
+                "{url} was allowed"
+            );
         }
         assert!(check_url("https://172.32.0.1/", STRICT).is_ok());
         assert!(check_url("https://100.128.0.1/", STRICT).is_ok());
@@ -142,11 +201,24 @@ mod tests {
     #[test]
     fn ipv6_internal_and_mapped_forms_are_refused() {
         for h in [
-            "[::1]", "[::]", "[fc00::1]", "[fd12:3456::1]", "[fe80::1]", "[::ffff:127.0.0.1]", "[::ffff:7f00:1]",
-            "[::ffff:10.0.0.1]", "[::ffff:169.254.169.254]", "[::127.0.0.1]", "[64:ff9b::10.0.0.1]", "[ff02::1]",
+            "[::1]",
+            "[::]",
+            "[fc00::1]",
+            "[fd12:3456::1]",
+            "[fe80::1]",
+            "[::ffff:127.0.0.1]",
+            "[::ffff:7f00:1]",
+            "[::ffff:10.0.0.1]",
+            "[::ffff:169.254.169.254]",
+            "[::127.0.0.1]",
+            "[64:ff9b::10.0.0.1]",
+            "[ff02::1]",
         ] {
             let url = alloc::format!("https://{h}/x");
-            assert!(matches!(check_url(&url, STRICT), Err(UrlError::PrivateTarget(_))), "{url} was allowed");
+            assert!(
+                matches!(check_url(&url, STRICT), Err(UrlError::PrivateTarget(_))),
+                "{url} was allowed"
+            );
         }
         assert!(check_url("https://[::ffff:8.8.8.8]/", STRICT).is_ok());
     }
@@ -155,9 +227,15 @@ mod tests {
     fn local_names_are_refused_unless_allowed() {
         for h in ["localhost", "LOCALHOST.", "app.localhost", "printer.local"] {
             let url = alloc::format!("https://{h}/x");
-            assert!(matches!(check_url(&url, STRICT), Err(UrlError::PrivateTarget(_))), "{url}");
+            assert!(
+                matches!(check_url(&url, STRICT), Err(UrlError::PrivateTarget(_))),
+                "{url}"
+            );
         }
-        let dev = UrlPolicy { allow_http: true, allow_private: true };
+        let dev = UrlPolicy {
+            allow_http: true,
+            allow_private: true,
+        };
         assert!(check_url("http://127.0.0.1:3000/token", dev).is_ok());
         assert!(check_url("http://localhost:3000/token", dev).is_ok());
     }

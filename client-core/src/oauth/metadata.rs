@@ -59,7 +59,9 @@ pub struct AuthServerMetadata {
 impl AuthServerMetadata {
     /// True when S256 PKCE is advertised.
     pub fn supports_s256(&self) -> bool {
-        self.code_challenge_methods_supported.as_ref().is_some_and(|m| m.iter().any(|x| x == "S256"))
+        self.code_challenge_methods_supported
+            .as_ref()
+            .is_some_and(|m| m.iter().any(|x| x == "S256"))
     }
 
     /// Default endpoints for a 2025-03-26 server without metadata: `/authorize`, `/token`,
@@ -89,13 +91,19 @@ pub fn canonical_resource(server: &Url) -> String {
     u.set_fragment(None);
     u.set_query(None);
     let s = u.to_string();
-    if u.path() == "/" { s.trim_end_matches('/').to_string() } else { s }
+    if u.path() == "/" {
+        s.trim_end_matches('/').to_string()
+    } else {
+        s
+    }
 }
 
 /// True when a Protected Resource Metadata `resource` identifies this server: equal, or a
 /// prefix of it on a path boundary (a resource may cover several endpoints).
 pub fn resource_matches(resource: &str, server: &Url) -> bool {
-    let Ok(r) = Url::parse(resource) else { return false };
+    let Ok(r) = Url::parse(resource) else {
+        return false;
+    };
     let (r, s) = (canonical_resource(&r), canonical_resource(server));
     s == r || s.strip_prefix(&r).is_some_and(|rest| rest.starts_with('/'))
 }
@@ -110,7 +118,9 @@ pub fn protected_resource_metadata_urls(server: &Url, from_header: Option<&str>)
     let origin = server.origin().ascii_serialization();
     let path = server.path().trim_end_matches('/');
     if !path.is_empty() {
-        out.push(format!("{origin}/.well-known/oauth-protected-resource{path}"));
+        out.push(format!(
+            "{origin}/.well-known/oauth-protected-resource{path}"
+        ));
     }
     out.push(format!("{origin}/.well-known/oauth-protected-resource"));
     out.dedup();
@@ -122,7 +132,10 @@ pub fn auth_server_metadata_urls(issuer: &Url) -> Vec<String> {
     let origin = issuer.origin().ascii_serialization();
     let path = issuer.path().trim_end_matches('/');
     if path.is_empty() {
-        alloc::vec![format!("{origin}/.well-known/oauth-authorization-server"), format!("{origin}/.well-known/openid-configuration")]
+        alloc::vec![
+            format!("{origin}/.well-known/oauth-authorization-server"),
+            format!("{origin}/.well-known/openid-configuration")
+        ]
     } else {
         alloc::vec![
             format!("{origin}/.well-known/oauth-authorization-server{path}"),
@@ -137,43 +150,69 @@ mod tests {
     use super::*;
 
     fn u(s: &str) -> Url {
-        Url::parse(s).unwrap_or_else(|_| Url::parse("https://invalid.test").unwrap_or_else(|_| unreachable!()))
+        Url::parse(s).unwrap_or_else(|_| {
+            Url::parse("https://invalid.test").unwrap_or_else(|_| unreachable!())
+        })
     }
 
     #[test]
     fn prm_urls_in_order() {
         let s = u("https://example.com/public/mcp");
-        assert_eq!(protected_resource_metadata_urls(&s, Some("https://example.com/prm")), [
-            "https://example.com/prm",
-            "https://example.com/.well-known/oauth-protected-resource/public/mcp",
-            "https://example.com/.well-known/oauth-protected-resource",
-        ]);
-        assert_eq!(protected_resource_metadata_urls(&u("https://example.com/"), None), ["https://example.com/.well-known/oauth-protected-resource"]);
+        assert_eq!(
+            protected_resource_metadata_urls(&s, Some("https://example.com/prm")),
+            [
+                "https://example.com/prm",
+                "https://example.com/.well-known/oauth-protected-resource/public/mcp",
+                "https://example.com/.well-known/oauth-protected-resource",
+            ]
+        );
+        assert_eq!(
+            protected_resource_metadata_urls(&u("https://example.com/"), None),
+            ["https://example.com/.well-known/oauth-protected-resource"]
+        );
     }
 
     #[test]
     fn as_metadata_urls_with_and_without_path() {
-        assert_eq!(auth_server_metadata_urls(&u("https://auth.example.com/tenant1")), [
-            "https://auth.example.com/.well-known/oauth-authorization-server/tenant1",
-            "https://auth.example.com/.well-known/openid-configuration/tenant1",
-            "https://auth.example.com/tenant1/.well-known/openid-configuration",
-        ]);
-        assert_eq!(auth_server_metadata_urls(&u("https://auth.example.com")), [
-            "https://auth.example.com/.well-known/oauth-authorization-server",
-            "https://auth.example.com/.well-known/openid-configuration",
-        ]);
+        assert_eq!(
+            auth_server_metadata_urls(&u("https://auth.example.com/tenant1")),
+            [
+                "https://auth.example.com/.well-known/oauth-authorization-server/tenant1",
+                "https://auth.example.com/.well-known/openid-configuration/tenant1",
+                "https://auth.example.com/tenant1/.well-known/openid-configuration",
+            ]
+        );
+        assert_eq!(
+            auth_server_metadata_urls(&u("https://auth.example.com")),
+            [
+                "https://auth.example.com/.well-known/oauth-authorization-server",
+                "https://auth.example.com/.well-known/openid-configuration",
+            ]
+        );
     }
 
     #[test]
     fn canonical_resources_and_matching() {
-        assert_eq!(canonical_resource(&u("HTTPS://MCP.Example.com/mcp?x=1#f")), "https://mcp.example.com/mcp");
-        assert_eq!(canonical_resource(&u("https://mcp.example.com/")), "https://mcp.example.com");
+        assert_eq!(
+            canonical_resource(&u("HTTPS://MCP.Example.com/mcp?x=1#f")),
+            "https://mcp.example.com/mcp"
+        );
+        assert_eq!(
+            canonical_resource(&u("https://mcp.example.com/")),
+            "https://mcp.example.com"
+        );
         let server = u("https://mcp.example.com/server/mcp");
-        assert!(resource_matches("https://mcp.example.com/server/mcp", &server));
+        assert!(resource_matches(
+            "https://mcp.example.com/server/mcp",
+            &server
+        ));
         assert!(resource_matches("https://mcp.example.com", &server));
         assert!(resource_matches("https://mcp.example.com/server", &server));
         assert!(!resource_matches("https://mcp.example.com/serv", &server));
-        assert!(!resource_matches("https://evil.example.com/server/mcp", &server));
+        assert!(!resource_matches(
+            "https://evil.example.com/server/mcp",
+            &server
+        ));
         assert!(!resource_matches("not a url", &server));
     }
 }

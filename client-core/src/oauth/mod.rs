@@ -7,5 +7,8 @@ pub mod guard;
 pub mod metadata;
 pub mod pkce;
 
-pub use flow::{AuthConfig, AuthError, AuthFlow, AuthOutput, AuthRequest, ClientCredentials, PendingAuthorization, TokenAuthMethod, TokenSet};
+pub use flow::{
+    AuthConfig, AuthError, AuthFlow, AuthOutput, AuthRequest, ClientCredentials,
+    PendingAuthorization, TokenAuthMethod, TokenSet,
+};
 pub use guard::{check_url, UrlPolicy};

@@ -24,7 +24,10 @@ impl Pkce {
     pub fn from_random(random: &[u8; 32]) -> Pkce {
         let verifier = b64url(random);
         let challenge = b64url(&Sha256::digest(verifier.as_bytes()));
-        Pkce { verifier, challenge }
+        Pkce {
+            verifier,
+            challenge,
+        }
     }
 }
 
@@ -36,8 +39,8 @@ mod tests {
     fn rfc7636_appendix_b() {
         // The RFC's example verifier is the base64url of these 32 octets.
         let octets: [u8; 32] = [
-            116, 24, 223, 180, 151, 153, 224, 37, 79, 250, 96, 125, 216, 173, 187, 186, 22, 212, 37, 77, 105, 214, 191,
-            240, 91, 88, 5, 88, 83, 132, 141, 121,
+            116, 24, 223, 180, 151, 153, 224, 37, 79, 250, 96, 125, 216, 173, 187, 186, 22, 212,
+            37, 77, 105, 214, 191, 240, 91, 88, 5, 88, 83, 132, 141, 121,
         ];
         let p = Pkce::from_random(&octets);
         assert_eq!(p.verifier, "dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk");

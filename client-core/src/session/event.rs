@@ -249,7 +249,10 @@ impl McpResult {
             "completion/complete" => McpResult::Complete(f(value)?),
             "tasks/get" | "tasks/cancel" => McpResult::Task(f(value)?),
             "tasks/list" => McpResult::ListTasks(f(value)?),
-            "ping" | "logging/setLevel" | "resources/subscribe" | "resources/unsubscribe"
+            "ping"
+            | "logging/setLevel"
+            | "resources/subscribe"
+            | "resources/unsubscribe"
             | "subscriptions/listen" => McpResult::Empty(f(value)?),
             _ => McpResult::Other(value),
         })

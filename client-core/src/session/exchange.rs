@@ -53,7 +53,11 @@ pub(crate) struct Exchange {
 
 impl Exchange {
     pub fn new(purpose: Purpose) -> Self {
-        Exchange { purpose, head: None, body: Body::Pending }
+        Exchange {
+            purpose,
+            head: None,
+            body: Body::Pending,
+        }
     }
 
     /// The status, once the head arrived.

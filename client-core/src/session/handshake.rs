@@ -37,7 +37,13 @@ impl Session {
             "clientInfo": self.config.client_info,
         });
         let opts = RequestOptions::default();
-        let key = self.add_pending(Internal::Initialize, "initialize".into(), Some(params), &opts, now);
+        let key = self.add_pending(
+            Internal::Initialize,
+            "initialize".into(),
+            Some(params),
+            &opts,
+            now,
+        );
         self.send_pending(key, now);
     }
 
@@ -49,14 +55,23 @@ impl Session {
         self.set_phase(Phase::AwaitingEndpoint);
         let mut h = self.base_headers();
         h.push(("Accept".into(), "text/event-stream".into()));
-        let tid = self.push_http(Purpose::SseMain, HttpMethod::Get, self.config.endpoint.clone(), h, None);
+        let tid = self.push_http(
+            Purpose::SseMain,
+            HttpMethod::Get,
+            self.config.endpoint.clone(),
+            h,
+            None,
+        );
         self.sse_main = Some(tid);
     }
 
     /// The `endpoint` event of the HTTP+SSE transport arrived.
     pub(super) fn on_endpoint_event(&mut self, data: &str, now: Instant) {
         let base = url::Url::parse(&self.config.endpoint);
-        let joined = base.as_ref().ok().and_then(|b| b.join(data.trim()).ok().map(|u| (b.clone(), u)));
+        let joined = base
+            .as_ref()
+            .ok()
+            .and_then(|b| b.join(data.trim()).ok().map(|u| (b.clone(), u)));
         match joined {
             Some((base, url)) if base.origin() == url.origin() => {
                 self.post_url = url.into();
@@ -74,16 +89,24 @@ impl Session {
     }
 
     pub(super) fn on_probe_outcome(&mut self, outcome: Result<Value, RequestError>, now: Instant) {
-        self.timers.retain(|(_, t)| !matches!(t, Timer::ProbeTimeout));
+        self.timers
+            .retain(|(_, t)| !matches!(t, Timer::ProbeTimeout));
         if self.phase != Phase::Probing {
             return;
         }
         match outcome {
             Ok(value) => match serde_json::from_value::<DiscoverResult>(value) {
                 Ok(d) => {
-                    if let Some(v) = MODERN_VERSIONS.iter().find(|v| d.supported_versions.iter().any(|s| s == *v)) {
+                    if let Some(v) = MODERN_VERSIONS
+                        .iter()
+                        .find(|v| d.supported_versions.iter().any(|s| s == *v))
+                    {
                         self.become_modern(v, d, now);
-                    } else if d.supported_versions.iter().any(|s| LEGACY_VERSIONS.contains(&s.as_str())) {
+                    } else if d
+                        .supported_versions
+                        .iter()
+                        .any(|s| LEGACY_VERSIONS.contains(&s.as_str()))
+                    {
                         self.start_initialize(now);
                     } else {
                         let list = d.supported_versions.join(", ");
@@ -102,7 +125,13 @@ impl Session {
                     .and_then(|d| d.get("supported"))
                     .and_then(|s| serde_json::from_value(s.clone()).ok())
                     .unwrap_or_default();
-                let modern = MODERN_VERSIONS.iter().find(|v| supported.iter().any(|s| s == *v) && **v != self.probe_version);
+                // Prefer another version we speak; else the same one again (the server may
+                // have refused it in passing): either way, one retry only.
+                let offered = |v: &&&str| supported.iter().any(|s| s == **v);
+                let modern = MODERN_VERSIONS
+                    .iter()
+                    .find(|v| offered(v) && **v != self.probe_version)
+                    .or_else(|| MODERN_VERSIONS.iter().find(|v| offered(v)));
                 match modern {
                     Some(v) if !self.probe_retried => {
                         self.probe_retried = true;
@@ -119,7 +148,9 @@ impl Session {
             Err(RequestError::Rpc(e)) if codes::is_modern_protocol_error(e.code) => {
                 self.fail_connect(RequestError::Rpc(e));
             }
-            Err(RequestError::Http { status: 401 | 403, .. }) => self.set_phase(Phase::AuthRequired),
+            Err(RequestError::Http {
+                status: 401 | 403, ..
+            }) => self.set_phase(Phase::AuthRequired),
             Err(e @ RequestError::Transport(_)) => {
                 // Maybe a legacy server whose CORS rules reject the modern headers: try it.
                 self.probe_transport_failure = Some(e);
@@ -130,28 +161,42 @@ impl Session {
         }
     }
 
-    pub(super) fn on_initialize_outcome(&mut self, outcome: Result<Value, RequestError>, now: Instant) {
+    pub(super) fn on_initialize_outcome(
+        &mut self,
+        outcome: Result<Value, RequestError>,
+        now: Instant,
+    ) {
         if self.phase != Phase::Initializing {
             return;
         }
         match outcome {
             Ok(value) => match serde_json::from_value::<InitializeResult>(value) {
-                Ok(init) if LEGACY_VERSIONS.contains(&init.protocol_version.as_str()) => self.become_legacy(init, now),
+                Ok(init) if LEGACY_VERSIONS.contains(&init.protocol_version.as_str()) => {
+                    self.become_legacy(init, now)
+                }
                 Ok(init) => self.fail_connect(RequestError::Unavailable(alloc::format!(
                     "the server chose protocol version {:?}, which this client does not speak",
                     init.protocol_version
                 ))),
-                Err(e) => self.fail_connect(RequestError::Protocol(alloc::format!("malformed initialize result: {e}"))),
+                Err(e) => self.fail_connect(RequestError::Protocol(alloc::format!(
+                    "malformed initialize result: {e}"
+                ))),
             },
-            Err(RequestError::Rpc(e)) if codes::is_modern_protocol_error(e.code) && !self.probed => {
+            Err(RequestError::Rpc(e))
+                if codes::is_modern_protocol_error(e.code) && !self.probed =>
+            {
                 // The remembered era was wrong: this is a modern server.
                 self.start_probe(now);
             }
-            Err(RequestError::Http { status: 401 | 403, .. }) => self.set_phase(Phase::AuthRequired),
-            Err(RequestError::Http { status: 400 | 404 | 405, .. })
-                if self.config.transport == TransportMode::Auto
-                    && self.wire == WireProtocol::StreamableHttp
-                    && !self.tried_http_sse =>
+            Err(RequestError::Http {
+                status: 401 | 403, ..
+            }) => self.set_phase(Phase::AuthRequired),
+            Err(RequestError::Http {
+                status: 400 | 404 | 405,
+                ..
+            }) if self.config.transport == TransportMode::Auto
+                && self.wire == WireProtocol::StreamableHttp
+                && !self.tried_http_sse =>
             {
                 self.open_http_sse(now);
             }
@@ -165,7 +210,9 @@ impl Session {
     }
 
     fn become_modern(&mut self, version: &str, d: DiscoverResult, now: Instant) {
-        self.flavor = Flavor::Modern { version: version.into() };
+        self.flavor = Flavor::Modern {
+            version: version.into(),
+        };
         let details = ServerDetails {
             era: Era::Modern,
             protocol_version: version.into(),
@@ -179,7 +226,10 @@ impl Session {
 
     fn become_legacy(&mut self, init: InitializeResult, now: Instant) {
         let session_id = self.pending_session_id.take();
-        self.flavor = Flavor::Legacy { version: init.protocol_version.clone(), session_id };
+        self.flavor = Flavor::Legacy {
+            version: init.protocol_version.clone(),
+            session_id,
+        };
         let details = ServerDetails {
             era: Era::Legacy,
             protocol_version: init.protocol_version,
@@ -213,7 +263,13 @@ impl Session {
         if let (Some(level), true) = (self.config.log_level, has_logging) {
             let opts = RequestOptions::default();
             let params = serde_json::json!({ "level": level });
-            let key = self.add_pending(Internal::Quiet, "logging/setLevel".into(), Some(params), &opts, now);
+            let key = self.add_pending(
+                Internal::Quiet,
+                "logging/setLevel".into(),
+                Some(params),
+                &opts,
+                now,
+            );
             self.send_pending(key, now);
         }
     }
@@ -238,7 +294,10 @@ impl Session {
         let keys: Vec<u64> = self.pending.keys().copied().collect();
         for key in keys {
             self.abandon(key, "connection failed");
-            self.finish_err(key, RequestError::Unavailable(alloc::format!("not connected: {err}")));
+            self.finish_err(
+                key,
+                RequestError::Unavailable(alloc::format!("not connected: {err}")),
+            );
         }
         self.emit(Event::ConnectFailed(err));
     }
@@ -248,7 +307,13 @@ impl Session {
         if self.phase != Phase::Ready || self.get_stream.is_some() {
             return;
         }
-        let Flavor::Legacy { version, session_id } = &self.flavor else { return };
+        let Flavor::Legacy {
+            version,
+            session_id,
+        } = &self.flavor
+        else {
+            return;
+        };
         let mut h = self.base_headers();
         h.push(("Accept".into(), "text/event-stream".into()));
         if version.as_str() >= "2025-06-18" {
@@ -260,7 +325,13 @@ impl Session {
         if let Some(id) = &self.get_last_event_id {
             h.push(("Last-Event-ID".into(), id.clone()));
         }
-        let tid = self.push_http(Purpose::GetStream, HttpMethod::Get, self.config.endpoint.clone(), h, None);
+        let tid = self.push_http(
+            Purpose::GetStream,
+            HttpMethod::Get,
+            self.config.endpoint.clone(),
+            h,
+            None,
+        );
         self.get_stream = Some(tid);
     }
 
@@ -273,7 +344,13 @@ impl Session {
         let in_flight: Vec<u64> = self
             .pending
             .iter()
-            .filter(|(_, p)| p.internal == Internal::No && !matches!(p.state, PendingState::Queued | PendingState::AwaitingInput { .. }))
+            .filter(|(_, p)| {
+                p.internal == Internal::No
+                    && !matches!(
+                        p.state,
+                        PendingState::Queued | PendingState::AwaitingInput { .. }
+                    )
+            })
             .map(|(k, _)| *k)
             .collect();
         if self.reinit_used {
@@ -287,7 +364,9 @@ impl Session {
         }
         self.reinit_used = true;
         for key in in_flight {
-            if let Some(PendingState::InFlight(Some(tid))) = self.pending.get(&key).map(|p| &p.state) {
+            if let Some(PendingState::InFlight(Some(tid))) =
+                self.pending.get(&key).map(|p| &p.state)
+            {
                 let tid = *tid;
                 self.exchanges.remove(&tid);
                 self.out.push_back(Output::Abort(tid));
@@ -300,7 +379,8 @@ impl Session {
             self.exchanges.remove(&tid);
             self.out.push_back(Output::Abort(tid));
         }
-        self.timers.retain(|(_, t)| !matches!(t, Timer::ReopenGet | Timer::Resume { .. }));
+        self.timers
+            .retain(|(_, t)| !matches!(t, Timer::ReopenGet | Timer::Resume { .. }));
         self.get_last_event_id = None;
         if let Flavor::Legacy { session_id, .. } = &mut self.flavor {
             *session_id = None;

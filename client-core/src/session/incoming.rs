@@ -9,13 +9,19 @@ use crate::types::{ServerNotification, ServerRequest};
 impl Session {
     pub(super) fn on_head(&mut self, tid: TransmitId, head: ResponseHead, now: Instant) {
         let max = self.config.max_message_bytes;
-        let Some(ex) = self.exchanges.get_mut(&tid) else { return };
+        let Some(ex) = self.exchanges.get_mut(&tid) else {
+            return;
+        };
         let status = head.status;
         let media = head.media_type();
         let www = head.header("www-authenticate").map(String::from);
         let purpose = ex.purpose;
         if let Purpose::Call(key) = purpose {
-            if self.pending.get(&key).is_some_and(|p| p.internal == Internal::Initialize) {
+            if self
+                .pending
+                .get(&key)
+                .is_some_and(|p| p.internal == Internal::Initialize)
+            {
                 self.pending_session_id = head.header("mcp-session-id").map(String::from);
             }
         }
@@ -24,12 +30,23 @@ impl Session {
             _ => None,
         };
         ex.head = Some(head);
-        let auth = status == 401 || (status == 403 && www.as_deref().is_some_and(|w| w.contains("insufficient_scope")));
+        let auth = status == 401
+            || (status == 403
+                && www
+                    .as_deref()
+                    .is_some_and(|w| w.contains("insufficient_scope")));
         if auth && purpose != Purpose::Fire {
             self.exchanges.remove(&tid);
             self.out.push_back(Output::Abort(tid));
-            self.emit(Event::AuthRequired { status, www_authenticate: www.clone() });
-            let err = RequestError::Http { status, body: String::new(), www_authenticate: www };
+            self.emit(Event::AuthRequired {
+                status,
+                www_authenticate: www.clone(),
+            });
+            let err = RequestError::Http {
+                status,
+                body: String::new(),
+                www_authenticate: www,
+            };
             match purpose {
                 Purpose::Call(key) | Purpose::Resume(key) => self.finish(key, Err(err), Some(now)),
                 Purpose::SseMain => {
@@ -47,8 +64,12 @@ impl Session {
             Body::Discard
         } else {
             match media.as_deref() {
-                Some("text/event-stream") => Body::Sse(SseDecoder::with_last_event_id(max, resume_id)),
-                Some("application/json") if matches!(purpose, Purpose::Call(_) | Purpose::Fire) => Body::Json(Vec::new()),
+                Some("text/event-stream") => {
+                    Body::Sse(SseDecoder::with_last_event_id(max, resume_id))
+                }
+                Some("application/json") if matches!(purpose, Purpose::Call(_) | Purpose::Fire) => {
+                    Body::Json(Vec::new())
+                }
                 _ if purpose == Purpose::Fire || purpose == Purpose::Delete => Body::Discard,
                 other => {
                     let what = alloc::format!(
@@ -65,7 +86,13 @@ impl Session {
             ex.body = body;
         }
         if accepted_request && self.wire == WireProtocol::StreamableHttp {
-            self.fail_exchange(tid, RequestError::Protocol(alloc::format!("HTTP {status} with no body in answer to a request")), now);
+            self.fail_exchange(
+                tid,
+                RequestError::Protocol(alloc::format!(
+                    "HTTP {status} with no body in answer to a request"
+                )),
+                now,
+            );
         } else if accepted_request {
             // 2024-11-05: the response will come on the SSE stream.
             if let Purpose::Call(key) = purpose {
@@ -80,7 +107,9 @@ impl Session {
 
     /// Ends an exchange early with an error for whatever it carried.
     fn fail_exchange(&mut self, tid: TransmitId, err: RequestError, now: Instant) {
-        let Some(ex) = self.exchanges.remove(&tid) else { return };
+        let Some(ex) = self.exchanges.remove(&tid) else {
+            return;
+        };
         self.out.push_back(Output::Abort(tid));
         match ex.purpose {
             Purpose::Call(key) | Purpose::Resume(key) => {
@@ -96,19 +125,25 @@ impl Session {
             }
             Purpose::GetStream => {
                 self.get_stream = None;
-                self.emit(Event::Warning(alloc::format!("the server's event stream failed: {err}")));
+                self.emit(Event::Warning(alloc::format!(
+                    "the server's event stream failed: {err}"
+                )));
             }
             Purpose::Fire | Purpose::Delete => {}
         }
     }
 
     fn is_current(&self, key: u64, tid: TransmitId) -> bool {
-        self.pending.get(&key).is_some_and(|p| matches!(p.state, PendingState::InFlight(Some(t)) if t == tid))
+        self.pending
+            .get(&key)
+            .is_some_and(|p| matches!(p.state, PendingState::InFlight(Some(t)) if t == tid))
     }
 
     pub(super) fn on_chunk(&mut self, tid: TransmitId, bytes: &[u8], now: Instant) {
         let max = self.config.max_message_bytes;
-        let Some(ex) = self.exchanges.get_mut(&tid) else { return };
+        let Some(ex) = self.exchanges.get_mut(&tid) else {
+            return;
+        };
         let mut events = Vec::new();
         match &mut ex.body {
             Body::Json(buf) => {
@@ -168,7 +203,9 @@ impl Session {
                 }
             }
             Err(e) => {
-                let err = RequestError::Protocol(alloc::format!("malformed message in the event stream: {e}"));
+                let err = RequestError::Protocol(alloc::format!(
+                    "malformed message in the event stream: {e}"
+                ));
                 match purpose {
                     Purpose::Call(_) | Purpose::Resume(_) => self.fail_exchange(tid, err, now),
                     _ => self.emit(Event::Warning(err.to_string())),
@@ -177,8 +214,15 @@ impl Session {
         }
     }
 
-    pub(super) fn on_end(&mut self, tid: TransmitId, failure: Option<TransportFailure>, now: Instant) {
-        let Some(mut ex) = self.exchanges.remove(&tid) else { return };
+    pub(super) fn on_end(
+        &mut self,
+        tid: TransmitId,
+        failure: Option<TransportFailure>,
+        now: Instant,
+    ) {
+        let Some(mut ex) = self.exchanges.remove(&tid) else {
+            return;
+        };
         if let Body::Sse(dec) = &mut ex.body {
             dec.finish();
         }
@@ -186,19 +230,28 @@ impl Session {
         match ex.purpose {
             Purpose::Delete => {}
             Purpose::Fire => {
-                if self.awaiting_initialized.as_ref().is_some_and(|(t, _)| *t == tid) {
+                if self
+                    .awaiting_initialized
+                    .as_ref()
+                    .is_some_and(|(t, _)| *t == tid)
+                {
                     if let Some((_, details)) = self.awaiting_initialized.take() {
-                        self.timers.retain(|(_, t)| !matches!(t, Timer::InitializedWait));
+                        self.timers
+                            .retain(|(_, t)| !matches!(t, Timer::InitializedWait));
                         if self.phase == Phase::Initializing {
                             self.finish_legacy_handshake(details, now);
                         }
                     }
                 }
                 if let Some(f) = failure {
-                    self.emit(Event::Warning(alloc::format!("a message to the server was not delivered: {f:?}")));
+                    self.emit(Event::Warning(alloc::format!(
+                        "a message to the server was not delivered: {f:?}"
+                    )));
                 } else if let (Some(s), Body::Error(body)) = (status, &ex.body) {
                     let text = excerpt(body);
-                    self.emit(Event::Warning(alloc::format!("the server rejected a message with HTTP {s}: {text}")));
+                    self.emit(Event::Warning(alloc::format!(
+                        "the server rejected a message with HTTP {s}: {text}"
+                    )));
                 }
             }
             Purpose::Call(key) | Purpose::Resume(key) => {
@@ -206,7 +259,9 @@ impl Session {
                     return;
                 }
                 match (failure, &ex.body) {
-                    (Some(f), _) if ex.head.is_none() => self.finish(key, Err(RequestError::Transport(f)), Some(now)),
+                    (Some(f), _) if ex.head.is_none() => {
+                        self.finish(key, Err(RequestError::Transport(f)), Some(now))
+                    }
                     (Some(_), Body::Sse(_)) | (None, Body::Sse(_)) => {
                         let last = ex.last_event_id().map(String::from);
                         let retry = ex.retry_ms();
@@ -226,7 +281,13 @@ impl Session {
                                     self.finish(key, Err(RequestError::Protocol("the response body did not answer the request".into())), Some(now));
                                 }
                             }
-                            Err(e) => self.finish(key, Err(RequestError::Protocol(alloc::format!("malformed JSON body: {e}"))), Some(now)),
+                            Err(e) => self.finish(
+                                key,
+                                Err(RequestError::Protocol(alloc::format!(
+                                    "malformed JSON body: {e}"
+                                ))),
+                                Some(now),
+                            ),
                         }
                     }
                     (None, Body::Error(body)) => {
@@ -247,19 +308,30 @@ impl Session {
                     (Some(s), Body::Error(body)) => {
                         if self.is_session_lost(s, body) {
                             self.on_session_lost(now);
-                        } else if s >= 500 && self.phase == Phase::Ready && self.get_reconnects < self.config.max_stream_reconnects {
+                        } else if s >= 500
+                            && self.phase == Phase::Ready
+                            && self.get_reconnects < self.config.max_stream_reconnects
+                        {
                             // A server error may pass (a restart, an overloaded proxy): retry, bounded.
                             self.get_reconnects += 1;
-                            let delay = Duration::from_millis(self.config.default_retry.as_millis() << self.get_reconnects.min(6));
+                            let delay = Duration::from_millis(
+                                self.config.default_retry.as_millis() << self.get_reconnects.min(6),
+                            );
                             self.schedule(now + delay, Timer::ReopenGet);
                         } else {
-                            self.emit(Event::Warning(alloc::format!("the server refused its event stream: HTTP {s}")));
+                            self.emit(Event::Warning(alloc::format!(
+                                "the server refused its event stream: HTTP {s}"
+                            )));
                         }
                     }
                     _ => {
-                        if self.phase == Phase::Ready && self.get_reconnects < self.config.max_stream_reconnects {
+                        if self.phase == Phase::Ready
+                            && self.get_reconnects < self.config.max_stream_reconnects
+                        {
                             self.get_reconnects += 1;
-                            let delay = ex.retry_ms().map_or(self.config.default_retry, Duration::from_millis);
+                            let delay = ex
+                                .retry_ms()
+                                .map_or(self.config.default_retry, Duration::from_millis);
                             self.schedule(now + delay, Timer::ReopenGet);
                         }
                     }
@@ -274,7 +346,11 @@ impl Session {
                             Body::Error(b) => excerpt(b),
                             _ => String::new(),
                         };
-                        RequestError::Http { status: s, body, www_authenticate: None }
+                        RequestError::Http {
+                            status: s,
+                            body,
+                            www_authenticate: None,
+                        }
                     }
                     _ => RequestError::StreamCut,
                 };
@@ -291,7 +367,11 @@ impl Session {
         if self.session_id().is_none() || self.wire != WireProtocol::StreamableHttp {
             return false;
         }
-        status == 404 || (status == 400 && String::from_utf8_lossy(body).to_ascii_lowercase().contains("session"))
+        status == 404
+            || (status == 400
+                && String::from_utf8_lossy(body)
+                    .to_ascii_lowercase()
+                    .contains("session"))
     }
 
     fn on_error_status(&mut self, key: u64, head: &ResponseHead, body: &[u8], now: Instant) {
@@ -303,16 +383,25 @@ impl Session {
             self.on_session_lost(now);
             return;
         }
-        let session_hidden = matches!(&self.flavor, Flavor::Legacy { session_id: None, .. })
-            && self.wire == WireProtocol::StreamableHttp
+        let session_hidden = matches!(
+            &self.flavor,
+            Flavor::Legacy {
+                session_id: None,
+                ..
+            }
+        ) && self.wire == WireProtocol::StreamableHttp
             && head.status == 400
-            && String::from_utf8_lossy(body).to_ascii_lowercase().contains("session");
+            && String::from_utf8_lossy(body)
+                .to_ascii_lowercase()
+                .contains("session");
         if session_hidden {
             self.finish(key, Err(RequestError::SessionHeaderHidden), Some(now));
             return;
         }
         let rpc = match Message::decode(body, ERROR_BODY_LIMIT) {
-            Ok(Message::Response(Response { outcome: Err(e), .. })) => Some(e),
+            Ok(Message::Response(Response {
+                outcome: Err(e), ..
+            })) => Some(e),
             _ => None,
         };
         let err = match rpc {
@@ -328,19 +417,37 @@ impl Session {
 
     /// A response stream ended before its response: resume it (legacy, with an event id),
     /// send the request again (bounded), or give up.
-    fn stream_cut(&mut self, key: u64, last_event_id: Option<String>, retry_ms: Option<u64>, now: Instant) {
-        let legacy = matches!(self.flavor, Flavor::Legacy { .. }) && self.wire == WireProtocol::StreamableHttp;
+    fn stream_cut(
+        &mut self,
+        key: u64,
+        last_event_id: Option<String>,
+        retry_ms: Option<u64>,
+        now: Instant,
+    ) {
+        let legacy = matches!(self.flavor, Flavor::Legacy { .. })
+            && self.wire == WireProtocol::StreamableHttp;
         let max_resumes = self.config.max_stream_reconnects;
         let max_reissues = self.config.max_reissues;
-        let Some(p) = self.pending.get_mut(&key) else { return };
+        let Some(p) = self.pending.get_mut(&key) else {
+            return;
+        };
         match last_event_id {
             Some(id) if legacy && p.resumes < max_resumes => {
                 p.resumes += 1;
                 p.state = PendingState::Resuming;
                 let delay = retry_ms.map_or(self.config.default_retry, Duration::from_millis);
-                self.schedule(now + delay, Timer::Resume { key, last_event_id: id });
+                self.schedule(
+                    now + delay,
+                    Timer::Resume {
+                        key,
+                        last_event_id: id,
+                    },
+                );
             }
-            _ if p.internal == Internal::No && p.method != "subscriptions/listen" && p.reissues < max_reissues => {
+            _ if p.internal == Internal::No
+                && p.method != "subscriptions/listen"
+                && p.reissues < max_reissues =>
+            {
                 p.reissues += 1;
                 self.send_pending(key, now);
             }
@@ -350,10 +457,20 @@ impl Session {
 
     /// Reopens a cut response stream with `Last-Event-ID` (legacy Streamable HTTP).
     pub(super) fn resume_stream(&mut self, key: u64, last_event_id: String) {
-        if !self.pending.get(&key).is_some_and(|p| matches!(p.state, PendingState::Resuming)) {
+        if !self
+            .pending
+            .get(&key)
+            .is_some_and(|p| matches!(p.state, PendingState::Resuming))
+        {
             return;
         }
-        let Flavor::Legacy { version, session_id } = &self.flavor else { return };
+        let Flavor::Legacy {
+            version,
+            session_id,
+        } = &self.flavor
+        else {
+            return;
+        };
         let mut h = self.base_headers();
         h.push(("Accept".into(), "text/event-stream".into()));
         if version.as_str() >= "2025-06-18" {
@@ -363,7 +480,13 @@ impl Session {
             h.push(("Mcp-Session-Id".into(), sid.clone()));
         }
         h.push(("Last-Event-ID".into(), last_event_id.clone()));
-        let tid = self.push_http(Purpose::Resume(key), HttpMethod::Get, self.config.endpoint.clone(), h, None);
+        let tid = self.push_http(
+            Purpose::Resume(key),
+            HttpMethod::Get,
+            self.config.endpoint.clone(),
+            h,
+            None,
+        );
         if let Some(ex) = self.exchanges.get_mut(&tid) {
             ex.body = Body::Pending;
         }
@@ -379,7 +502,9 @@ impl Session {
                     self.on_message(m, None, now);
                 }
             }
-            Err(e) => self.emit(Event::Warning(alloc::format!("malformed message from the server: {e}"))),
+            Err(e) => self.emit(Event::Warning(alloc::format!(
+                "malformed message from the server: {e}"
+            ))),
         }
     }
 
@@ -395,30 +520,56 @@ impl Session {
     pub(super) fn on_message(&mut self, msg: Message, from: Option<TransmitId>, now: Instant) {
         if self.config.wire_log {
             let head = from.and_then(|t| {
-                self.exchanges.get(&t).and_then(|e| e.head.clone()).or_else(|| self.ended_head.as_ref().filter(|(id, _)| *id == t).map(|(_, h)| h.clone()))
+                self.exchanges
+                    .get(&t)
+                    .and_then(|e| e.head.clone())
+                    .or_else(|| {
+                        self.ended_head
+                            .as_ref()
+                            .filter(|(id, _)| *id == t)
+                            .map(|(_, h)| h.clone())
+                    })
             });
-            let (status, headers) = head.map_or((None, Vec::new()), |h| (Some(h.status), h.headers));
-            self.emit(Event::Wire { direction: Direction::Received, transmit: from, status, headers, message: msg.to_value() });
+            let (status, headers) =
+                head.map_or((None, Vec::new()), |h| (Some(h.status), h.headers));
+            self.emit(Event::Wire {
+                direction: Direction::Received,
+                transmit: from,
+                status,
+                headers,
+                message: msg.to_value(),
+            });
         }
         match msg {
-            Message::Response(Response { id: Some(id), outcome }) => {
+            Message::Response(Response {
+                id: Some(id),
+                outcome,
+            }) => {
                 let key = self.by_rpc_id.get(&id).copied();
                 let live = key.filter(|k| {
-                    self.pending.get(k).is_some_and(|p| matches!(p.state, PendingState::InFlight(_) | PendingState::Resuming))
+                    self.pending.get(k).is_some_and(|p| {
+                        matches!(p.state, PendingState::InFlight(_) | PendingState::Resuming)
+                    })
                 });
                 match live {
                     Some(key) => self.finish(key, outcome.map_err(RequestError::Rpc), Some(now)),
-                    None => self.emit(Event::Warning(alloc::format!("ignored a response to unknown request id {id}"))),
+                    None => self.emit(Event::Warning(alloc::format!(
+                        "ignored a response to unknown request id {id}"
+                    ))),
                 }
             }
             Message::Response(Response { id: None, outcome }) => {
-                let key = from.and_then(|t| self.exchanges.get(&t)).and_then(|ex| match ex.purpose {
-                    Purpose::Call(k) => Some(k),
-                    _ => None,
-                });
+                let key =
+                    from.and_then(|t| self.exchanges.get(&t))
+                        .and_then(|ex| match ex.purpose {
+                            Purpose::Call(k) => Some(k),
+                            _ => None,
+                        });
                 match (key, outcome) {
                     (Some(key), Err(e)) => self.finish(key, Err(RequestError::Rpc(e)), Some(now)),
-                    (_, Err(e)) => self.emit(Event::Warning(alloc::format!("the server reported an error: {e}"))),
+                    (_, Err(e)) => self.emit(Event::Warning(alloc::format!(
+                        "the server reported an error: {e}"
+                    ))),
                     (_, Ok(_)) => {}
                 }
             }
@@ -440,7 +591,10 @@ impl Session {
             _ => true,
         };
         if !declared {
-            let e = ErrorObject::new(codes::METHOD_NOT_FOUND, alloc::format!("the client did not declare support for {}", req.method));
+            let e = ErrorObject::new(
+                codes::METHOD_NOT_FOUND,
+                alloc::format!("the client did not declare support for {}", req.method),
+            );
             self.send_fire(Message::error(Some(req.id), e), "");
             return;
         }
@@ -448,15 +602,23 @@ impl Session {
             Ok(request) => {
                 let id = ServerRequestId(self.next_server_request);
                 self.next_server_request += 1;
-                self.server_requests.insert(id, ServerRequestOrigin::Legacy(req.id));
-                let related = from.and_then(|t| self.exchanges.get(&t)).and_then(|ex| match ex.purpose {
-                    Purpose::Call(k) | Purpose::Resume(k) => Some(RequestHandle(k)),
-                    _ => None,
+                self.server_requests
+                    .insert(id, ServerRequestOrigin::Legacy(req.id));
+                let related =
+                    from.and_then(|t| self.exchanges.get(&t))
+                        .and_then(|ex| match ex.purpose {
+                            Purpose::Call(k) | Purpose::Resume(k) => Some(RequestHandle(k)),
+                            _ => None,
+                        });
+                self.emit(Event::ServerRequest {
+                    id,
+                    request,
+                    related,
                 });
-                self.emit(Event::ServerRequest { id, request, related });
             }
             Err(e) => {
-                let e = ErrorObject::new(codes::INVALID_PARAMS, alloc::format!("invalid params: {e}"));
+                let e =
+                    ErrorObject::new(codes::INVALID_PARAMS, alloc::format!("invalid params: {e}"));
                 self.send_fire(Message::error(Some(req.id), e), "");
             }
         }
@@ -472,7 +634,10 @@ impl Session {
         let notification = match ServerNotification::decode(&n.method, n.params) {
             Ok(x) => x,
             Err(e) => {
-                self.emit(Event::Warning(alloc::format!("malformed {} notification: {e}", n.method)));
+                self.emit(Event::Warning(alloc::format!(
+                    "malformed {} notification: {e}",
+                    n.method
+                )));
                 return;
             }
         };
@@ -494,17 +659,29 @@ impl Session {
                         }
                     }
                 }
-                self.emit(Event::Progress { handle: RequestHandle(key), progress });
+                self.emit(Event::Progress {
+                    handle: RequestHandle(key),
+                    progress,
+                });
             }
             ServerNotification::Cancelled(c) => {
                 if let Some(rid) = &c.request_id {
-                    self.server_requests.retain(|_, o| !matches!(o, ServerRequestOrigin::Legacy(r) if r == rid));
+                    self.server_requests
+                        .retain(|_, o| !matches!(o, ServerRequestOrigin::Legacy(r) if r == rid));
                 }
-                self.emit(Event::Notification { subscription: None, notification: ServerNotification::Cancelled(c) });
+                self.emit(Event::Notification {
+                    subscription: None,
+                    notification: ServerNotification::Cancelled(c),
+                });
             }
             other => {
-                let subscription = sub_id.and_then(|id| self.by_rpc_id.get(&id)).map(|k| RequestHandle(*k));
-                self.emit(Event::Notification { subscription, notification: other });
+                let subscription = sub_id
+                    .and_then(|id| self.by_rpc_id.get(&id))
+                    .map(|k| RequestHandle(*k));
+                self.emit(Event::Notification {
+                    subscription,
+                    notification: other,
+                });
             }
         }
     }

@@ -96,7 +96,10 @@ enum PendingState {
     /// Waiting for scheduled stream resumption.
     Resuming,
     /// MRTR: waiting for the application's answers.
-    AwaitingInput { waiting: BTreeMap<ServerRequestId, String>, responses: Map<String, Value> },
+    AwaitingInput {
+        waiting: BTreeMap<ServerRequestId, String>,
+        responses: Map<String, Value>,
+    },
 }
 
 #[derive(Debug)]
@@ -174,8 +177,13 @@ enum Phase {
 #[derive(Debug, Clone, PartialEq)]
 enum Flavor {
     Unknown,
-    Modern { version: String },
-    Legacy { version: String, session_id: Option<String> },
+    Modern {
+        version: String,
+    },
+    Legacy {
+        version: String,
+        session_id: Option<String>,
+    },
 }
 
 /// A sans-IO MCP client session. See the module docs for the run loop.
@@ -284,7 +292,11 @@ impl Session {
         match self.phase {
             Phase::Idle => ConnectionState::Idle,
             Phase::Opening | Phase::Probing | Phase::Initializing | Phase::AwaitingEndpoint => {
-                if self.details.is_some() { ConnectionState::Reconnecting } else { ConnectionState::Connecting }
+                if self.details.is_some() {
+                    ConnectionState::Reconnecting
+                } else {
+                    ConnectionState::Connecting
+                }
             }
             Phase::Ready => ConnectionState::Connected,
             Phase::AuthRequired => ConnectionState::AuthRequired,
@@ -351,7 +363,11 @@ impl Session {
     ) -> RequestHandle {
         let key = self.add_pending(Internal::No, method.into(), params, &options, now);
         if matches!(self.phase, Phase::Closed | Phase::Failed) {
-            let why = if self.phase == Phase::Closed { "the session is closed" } else { "not connected" };
+            let why = if self.phase == Phase::Closed {
+                "the session is closed"
+            } else {
+                "not connected"
+            };
             self.finish_err(key, RequestError::Unavailable(why.into()));
         } else if self.phase == Phase::Ready {
             self.send_pending(key, now);
@@ -363,7 +379,10 @@ impl Session {
     /// `resources/subscribe` instead). Notifications arrive with `subscription: Some(handle)`.
     pub fn listen(&mut self, filter: SubscriptionFilter, now: Instant) -> RequestHandle {
         let params = serde_json::json!({ "notifications": filter });
-        let opts = RequestOptions { no_timeout: true, ..Default::default() };
+        let opts = RequestOptions {
+            no_timeout: true,
+            ..Default::default()
+        };
         self.request("subscriptions/listen", Some(params), opts, now)
     }
 
@@ -383,8 +402,15 @@ impl Session {
     }
 
     /// Answers a server request ([`Event::ServerRequest`]) with a result or an error.
-    pub fn answer(&mut self, id: ServerRequestId, answer: Result<Value, ErrorObject>, now: Instant) {
-        let Some(origin) = self.server_requests.remove(&id) else { return };
+    pub fn answer(
+        &mut self,
+        id: ServerRequestId,
+        answer: Result<Value, ErrorObject>,
+        now: Instant,
+    ) {
+        let Some(origin) = self.server_requests.remove(&id) else {
+            return;
+        };
         match origin {
             ServerRequestOrigin::Legacy(rpc_id) => {
                 let msg = match answer {
@@ -405,7 +431,10 @@ impl Session {
         let keys: Vec<u64> = self.pending.keys().copied().collect();
         for key in keys {
             self.abandon(key, "the client is closing");
-            self.finish_err(key, RequestError::Unavailable("the session is closed".into()));
+            self.finish_err(
+                key,
+                RequestError::Unavailable("the session is closed".into()),
+            );
         }
         let tids: Vec<TransmitId> = self.exchanges.keys().copied().collect();
         for tid in tids {
@@ -414,10 +443,18 @@ impl Session {
         self.exchanges.clear();
         self.timers.clear();
         self.server_requests.clear();
-        if let (WireProtocol::StreamableHttp, Some(sid)) = (self.wire, self.session_id().map(String::from)) {
+        if let (WireProtocol::StreamableHttp, Some(sid)) =
+            (self.wire, self.session_id().map(String::from))
+        {
             let mut headers = self.base_headers();
             headers.push(("Mcp-Session-Id".into(), sid));
-            self.push_http(Purpose::Delete, HttpMethod::Delete, self.config.endpoint.clone(), headers, None);
+            self.push_http(
+                Purpose::Delete,
+                HttpMethod::Delete,
+                self.config.endpoint.clone(),
+                headers,
+                None,
+            );
         }
         if self.wire == WireProtocol::Frames {
             self.out.push_back(Output::CloseFrames);
@@ -446,27 +483,43 @@ impl Session {
 
     // ----- sending -----
 
-    fn add_pending(&mut self, internal: Internal, method: String, params: Option<Value>, o: &RequestOptions, now: Instant) -> u64 {
+    fn add_pending(
+        &mut self,
+        internal: Internal,
+        method: String,
+        params: Option<Value>,
+        o: &RequestOptions,
+        now: Instant,
+    ) -> u64 {
         let key = self.next_key;
         self.next_key += 1;
-        let timeout = if o.no_timeout { None } else { Some(o.timeout.unwrap_or(self.config.request_timeout)) };
-        let progress_token = o.progress.then(|| RequestId::String(alloc::format!("p{key}")));
-        self.pending.insert(key, Pending {
-            internal,
-            method,
-            params,
-            rpc_id: RequestId::Number(0),
-            state: PendingState::Queued,
-            started: now,
-            deadline: timeout.map(|t| now + t),
-            timeout,
-            progress_token,
-            reissues: 0,
-            resumes: 0,
-            input_rounds: 0,
-            header_retry: false,
-            retry_extra: None,
-        });
+        let timeout = if o.no_timeout {
+            None
+        } else {
+            Some(o.timeout.unwrap_or(self.config.request_timeout))
+        };
+        let progress_token = o
+            .progress
+            .then(|| RequestId::String(alloc::format!("p{key}")));
+        self.pending.insert(
+            key,
+            Pending {
+                internal,
+                method,
+                params,
+                rpc_id: RequestId::Number(0),
+                state: PendingState::Queued,
+                started: now,
+                deadline: timeout.map(|t| now + t),
+                timeout,
+                progress_token,
+                reissues: 0,
+                resumes: 0,
+                input_rounds: 0,
+                header_retry: false,
+                retry_extra: None,
+            },
+        );
         key
     }
 
@@ -501,21 +554,34 @@ impl Session {
             };
             if let Some(v) = modern {
                 meta.insert(meta_keys::PROTOCOL_VERSION.into(), Value::String(v.into()));
-                meta.insert(meta_keys::CLIENT_INFO.into(), serde_json::to_value(&self.config.client_info).unwrap_or(Value::Null));
+                meta.insert(
+                    meta_keys::CLIENT_INFO.into(),
+                    serde_json::to_value(&self.config.client_info).unwrap_or(Value::Null),
+                );
                 meta.insert(
                     meta_keys::CLIENT_CAPABILITIES.into(),
                     serde_json::to_value(&self.config.capabilities).unwrap_or(Value::Null),
                 );
                 if let Some(level) = self.config.log_level {
-                    meta.insert(meta_keys::LOG_LEVEL.into(), serde_json::to_value(level).unwrap_or(Value::Null));
+                    meta.insert(
+                        meta_keys::LOG_LEVEL.into(),
+                        serde_json::to_value(level).unwrap_or(Value::Null),
+                    );
                 }
             }
             if let Some(t) = &p.progress_token {
-                meta.insert(meta_keys::PROGRESS_TOKEN.into(), serde_json::to_value(t).unwrap_or(Value::Null));
+                meta.insert(
+                    meta_keys::PROGRESS_TOKEN.into(),
+                    serde_json::to_value(t).unwrap_or(Value::Null),
+                );
             }
             obj.insert("_meta".into(), Value::Object(meta));
         }
-        if let Some(RetryExtra { responses, request_state }) = &p.retry_extra {
+        if let Some(RetryExtra {
+            responses,
+            request_state,
+        }) = &p.retry_extra
+        {
             if let Some(r) = responses {
                 obj.insert("inputResponses".into(), Value::Object(r.clone()));
             }
@@ -532,10 +598,18 @@ impl Session {
         h
     }
 
-    fn post_headers(&self, method: &str, params: Option<&Value>, internal: Internal) -> Vec<(String, String)> {
+    fn post_headers(
+        &self,
+        method: &str,
+        params: Option<&Value>,
+        internal: Internal,
+    ) -> Vec<(String, String)> {
         let mut h = self.base_headers();
         h.push(("Content-Type".into(), "application/json".into()));
-        h.push(("Accept".into(), "application/json, text/event-stream".into()));
+        h.push((
+            "Accept".into(),
+            "application/json, text/event-stream".into(),
+        ));
         let modern = match internal {
             Internal::Probe => Some(self.probe_version.clone()),
             Internal::Initialize => None,
@@ -553,11 +627,20 @@ impl Session {
                 if method == "tools/call" {
                     let tool = params.and_then(|p| p.get("name")).and_then(Value::as_str);
                     if let Some(hs) = tool.and_then(|t| self.tool_headers.get(t)) {
-                        h.extend(headers::param_header_values(hs, params.and_then(|p| p.get("arguments"))));
+                        h.extend(headers::param_header_values(
+                            hs,
+                            params.and_then(|p| p.get("arguments")),
+                        ));
                     }
                 }
             }
-            (Flavor::Legacy { version, session_id }, None) if internal != Internal::Initialize => {
+            (
+                Flavor::Legacy {
+                    version,
+                    session_id,
+                },
+                None,
+            ) if internal != Internal::Initialize => {
                 if version.as_str() >= "2025-06-18" {
                     h.push(("MCP-Protocol-Version".into(), version.clone()));
                 }
@@ -570,11 +653,24 @@ impl Session {
         h
     }
 
-    fn push_http(&mut self, purpose: Purpose, method: HttpMethod, url: String, headers: Vec<(String, String)>, body: Option<Vec<u8>>) -> TransmitId {
+    fn push_http(
+        &mut self,
+        purpose: Purpose,
+        method: HttpMethod,
+        url: String,
+        headers: Vec<(String, String)>,
+        body: Option<Vec<u8>>,
+    ) -> TransmitId {
         let id = TransmitId(self.next_transmit);
         self.next_transmit += 1;
         self.exchanges.insert(id, Exchange::new(purpose));
-        self.out.push_back(Output::Http(HttpRequest { id, method, url, headers, body }));
+        self.out.push_back(Output::Http(HttpRequest {
+            id,
+            method,
+            url,
+            headers,
+            body,
+        }));
         id
     }
 
@@ -588,14 +684,22 @@ impl Session {
                     })
                 })
                 .unwrap_or_default();
-            self.emit(Event::Wire { direction: Direction::Sent, transmit, status: None, headers, message: msg.to_value() });
+            self.emit(Event::Wire {
+                direction: Direction::Sent,
+                transmit,
+                status: None,
+                headers,
+                message: msg.to_value(),
+            });
         }
     }
 
     fn send_pending(&mut self, key: u64, now: Instant) {
         let rpc_id = RequestId::Number(self.next_rpc_id);
         self.next_rpc_id += 1;
-        let Some(p) = self.pending.get(&key) else { return };
+        let Some(p) = self.pending.get(&key) else {
+            return;
+        };
         let old = p.rpc_id.clone();
         let params = self.params_for_wire(p);
         let method = p.method.clone();
@@ -608,11 +712,21 @@ impl Session {
             self.out.push_back(Output::Frame(msg.encode()));
             None
         } else {
-            let headers = self.post_headers(&method, match &msg {
-                Message::Request(r) => r.params.as_ref(),
-                _ => None,
-            }, internal);
-            let tid = self.push_http(Purpose::Call(key), HttpMethod::Post, self.post_url.clone(), headers, Some(msg.encode()));
+            let headers = self.post_headers(
+                &method,
+                match &msg {
+                    Message::Request(r) => r.params.as_ref(),
+                    _ => None,
+                },
+                internal,
+            );
+            let tid = self.push_http(
+                Purpose::Call(key),
+                HttpMethod::Post,
+                self.post_url.clone(),
+                headers,
+                Some(msg.encode()),
+            );
             self.wire_out(&msg, Some(tid));
             Some(tid)
         };
@@ -637,14 +751,22 @@ impl Session {
             _ => None,
         };
         let headers = self.post_headers(method, params.as_ref(), Internal::No);
-        let tid = self.push_http(Purpose::Fire, HttpMethod::Post, self.post_url.clone(), headers, Some(msg.encode()));
+        let tid = self.push_http(
+            Purpose::Fire,
+            HttpMethod::Post,
+            self.post_url.clone(),
+            headers,
+            Some(msg.encode()),
+        );
         self.wire_out(&msg, Some(tid));
     }
 
     /// Stops work on a pending request on the wire: closes its stream, and tells the server
     /// with `notifications/cancelled` where the transport needs that (legacy era, frames).
     fn abandon(&mut self, key: u64, reason: &str) {
-        let Some(p) = self.pending.get(&key) else { return };
+        let Some(p) = self.pending.get(&key) else {
+            return;
+        };
         let in_flight = match p.state {
             PendingState::InFlight(t) => Some(t),
             PendingState::Resuming => Some(None),
@@ -657,7 +779,8 @@ impl Session {
             self.exchanges.remove(&tid);
             self.out.push_back(Output::Abort(tid));
         }
-        let modern_http = self.wire != WireProtocol::Frames && matches!(self.flavor, Flavor::Modern { .. });
+        let modern_http =
+            self.wire != WireProtocol::Frames && matches!(self.flavor, Flavor::Modern { .. });
         if !modern_http && !is_initialize && self.phase == Phase::Ready {
             let params = serde_json::json!({ "requestId": rpc_id, "reason": reason });
             self.notify("notifications/cancelled", Some(params));
@@ -685,7 +808,9 @@ impl Session {
 
     /// Ends a pending request with an outcome (a raw result value or an error).
     fn finish(&mut self, key: u64, outcome: Result<Value, RequestError>, now: Option<Instant>) {
-        let Some(p) = self.pending.get(&key) else { return };
+        let Some(p) = self.pending.get(&key) else {
+            return;
+        };
         match p.internal {
             Internal::Probe | Internal::Initialize => {
                 let p = self.remove_pending(key);
@@ -699,7 +824,9 @@ impl Session {
             Internal::Quiet => {
                 self.remove_pending(key);
                 if let Err(e) = outcome {
-                    self.emit(Event::Warning(alloc::format!("background request failed: {e}")));
+                    self.emit(Event::Warning(alloc::format!(
+                        "background request failed: {e}"
+                    )));
                 }
             }
             Internal::RefreshTools(call) => {
@@ -716,7 +843,11 @@ impl Session {
             Internal::No => {
                 let method = p.method.clone();
                 if let Err(RequestError::Rpc(e)) = &outcome {
-                    if e.code == crate::jsonrpc::codes::HEADER_MISMATCH && method == "tools/call" && !p.header_retry && self.modern_version().is_some() {
+                    if e.code == crate::jsonrpc::codes::HEADER_MISMATCH
+                        && method == "tools/call"
+                        && !p.header_retry
+                        && self.modern_version().is_some()
+                    {
                         // The spec's advice: re-read the tool definitions (their x-mcp-header
                         // annotations may have changed), then send the call again, once.
                         if let Some(p) = self.pending.get_mut(&key) {
@@ -725,7 +856,13 @@ impl Session {
                         }
                         let now = now.unwrap_or_default();
                         let opts = RequestOptions::default();
-                        let list = self.add_pending(Internal::RefreshTools(key), "tools/list".into(), None, &opts, now);
+                        let list = self.add_pending(
+                            Internal::RefreshTools(key),
+                            "tools/list".into(),
+                            None,
+                            &opts,
+                            now,
+                        );
                         self.send_pending(list, now);
                         return;
                     }
@@ -740,13 +877,21 @@ impl Session {
                         self.reinit_used = false;
                         let result = match McpResult::decode(&method, value) {
                             Ok(r) => Ok(self.filter_result(r)),
-                            Err(e) => Err(RequestError::Protocol(alloc::format!("malformed {method} result: {e}"))),
+                            Err(e) => Err(RequestError::Protocol(alloc::format!(
+                                "malformed {method} result: {e}"
+                            ))),
                         };
-                        self.emit(Event::Response { handle: RequestHandle(key), result });
+                        self.emit(Event::Response {
+                            handle: RequestHandle(key),
+                            result,
+                        });
                     }
                     Err(e) => {
                         self.remove_pending(key);
-                        self.emit(Event::Response { handle: RequestHandle(key), result: Err(e) });
+                        self.emit(Event::Response {
+                            handle: RequestHandle(key),
+                            result: Err(e),
+                        });
                     }
                 }
             }
@@ -772,33 +917,38 @@ impl Session {
             retry_extra: None,
         });
         self.by_rpc_id.remove(&p.rpc_id);
-        self.server_requests.retain(|_, o| !matches!(o, ServerRequestOrigin::Input { key: k } if *k == key));
-        self.timers.retain(|(_, t)| !matches!(t, Timer::Resume { key: k, .. } if *k == key));
+        self.server_requests
+            .retain(|_, o| !matches!(o, ServerRequestOrigin::Input { key: k } if *k == key));
+        self.timers
+            .retain(|(_, t)| !matches!(t, Timer::Resume { key: k, .. } if *k == key));
         p
     }
 
     /// Applies client-side rules to results: tools with invalid `x-mcp-header` annotations
     /// are excluded (modern Streamable HTTP), valid annotations are remembered for calls.
     fn filter_result(&mut self, r: McpResult) -> McpResult {
-        let McpResult::ListTools(mut list) = r else { return r };
+        let McpResult::ListTools(mut list) = r else {
+            return r;
+        };
         if self.modern_version().is_none() || self.wire == WireProtocol::Frames {
             return McpResult::ListTools(list);
         }
         let mut rejected = Vec::new();
-        list.tools.retain(|tool| match headers::param_headers(&tool.input_schema) {
-            Ok(hs) => {
-                if hs.is_empty() {
-                    self.tool_headers.remove(&tool.name);
-                } else {
-                    self.tool_headers.insert(tool.name.clone(), hs);
+        list.tools
+            .retain(|tool| match headers::param_headers(&tool.input_schema) {
+                Ok(hs) => {
+                    if hs.is_empty() {
+                        self.tool_headers.remove(&tool.name);
+                    } else {
+                        self.tool_headers.insert(tool.name.clone(), hs);
+                    }
+                    true
                 }
-                true
-            }
-            Err(e) => {
-                rejected.push((tool.name.clone(), e.to_string()));
-                false
-            }
-        });
+                Err(e) => {
+                    rejected.push((tool.name.clone(), e.to_string()));
+                    false
+                }
+            });
         for (name, reason) in rejected {
             self.emit(Event::ToolRejected { name, reason });
         }
@@ -813,29 +963,50 @@ impl Session {
     }
 
     fn on_input_required(&mut self, key: u64, value: Value, now: Instant) {
-        let Some(p) = self.pending.get_mut(&key) else { return };
+        let Some(p) = self.pending.get_mut(&key) else {
+            return;
+        };
         if !supports_input_required(&p.method) {
             let m = p.method.clone();
-            self.finish_err(key, RequestError::Protocol(alloc::format!("{m} may not answer input_required")));
+            self.finish_err(
+                key,
+                RequestError::Protocol(alloc::format!("{m} may not answer input_required")),
+            );
             return;
         }
         let parsed: Result<crate::types::InputRequiredResult, _> = serde_json::from_value(value);
         let Ok(ir) = parsed else {
-            self.finish_err(key, RequestError::Protocol("malformed InputRequiredResult".into()));
+            self.finish_err(
+                key,
+                RequestError::Protocol("malformed InputRequiredResult".into()),
+            );
             return;
         };
         p.input_rounds += 1;
         if p.input_rounds > self.config.max_input_rounds {
             let n = self.config.max_input_rounds;
-            self.finish_err(key, RequestError::Protocol(alloc::format!("the server asked for input more than {n} times")));
+            self.finish_err(
+                key,
+                RequestError::Protocol(alloc::format!(
+                    "the server asked for input more than {n} times"
+                )),
+            );
             return;
         }
         let requests = ir.input_requests.unwrap_or_default();
         if requests.is_empty() && ir.request_state.is_none() {
-            self.finish_err(key, RequestError::Protocol("InputRequiredResult with neither inputRequests nor requestState".into()));
+            self.finish_err(
+                key,
+                RequestError::Protocol(
+                    "InputRequiredResult with neither inputRequests nor requestState".into(),
+                ),
+            );
             return;
         }
-        p.retry_extra = Some(RetryExtra { responses: None, request_state: ir.request_state });
+        p.retry_extra = Some(RetryExtra {
+            responses: None,
+            request_state: ir.request_state,
+        });
         if requests.is_empty() {
             self.send_pending(key, now);
             return;
@@ -848,19 +1019,32 @@ impl Session {
             match crate::types::ServerRequest::decode(&req.method, req.params) {
                 Ok(request) => {
                     waiting.insert(id, name);
-                    events.push(Event::ServerRequest { id, request, related: Some(RequestHandle(key)) });
+                    events.push(Event::ServerRequest {
+                        id,
+                        request,
+                        related: Some(RequestHandle(key)),
+                    });
                 }
                 Err(e) => {
-                    self.finish_err(key, RequestError::Protocol(alloc::format!("malformed input request {name:?}: {e}")));
+                    self.finish_err(
+                        key,
+                        RequestError::Protocol(alloc::format!(
+                            "malformed input request {name:?}: {e}"
+                        )),
+                    );
                     return;
                 }
             }
         }
         for id in waiting.keys() {
-            self.server_requests.insert(*id, ServerRequestOrigin::Input { key });
+            self.server_requests
+                .insert(*id, ServerRequestOrigin::Input { key });
         }
         if let Some(p) = self.pending.get_mut(&key) {
-            p.state = PendingState::AwaitingInput { waiting, responses: Map::new() };
+            p.state = PendingState::AwaitingInput {
+                waiting,
+                responses: Map::new(),
+            };
             p.deadline = None;
         }
         for e in events {
@@ -868,7 +1052,13 @@ impl Session {
         }
     }
 
-    fn answer_input(&mut self, key: u64, id: ServerRequestId, answer: Result<Value, ErrorObject>, now: Instant) {
+    fn answer_input(
+        &mut self,
+        key: u64,
+        id: ServerRequestId,
+        answer: Result<Value, ErrorObject>,
+        now: Instant,
+    ) {
         let value = match answer {
             Ok(v) => v,
             Err(e) => {
@@ -876,15 +1066,22 @@ impl Session {
                 return;
             }
         };
-        let Some(p) = self.pending.get_mut(&key) else { return };
-        let PendingState::AwaitingInput { waiting, responses } = &mut p.state else { return };
+        let Some(p) = self.pending.get_mut(&key) else {
+            return;
+        };
+        let PendingState::AwaitingInput { waiting, responses } = &mut p.state else {
+            return;
+        };
         if let Some(name) = waiting.remove(&id) {
             responses.insert(name, value);
         }
         if waiting.is_empty() {
             let responses = core::mem::take(responses);
             let request_state = p.retry_extra.take().and_then(|r| r.request_state);
-            p.retry_extra = Some(RetryExtra { responses: Some(responses), request_state });
+            p.retry_extra = Some(RetryExtra {
+                responses: Some(responses),
+                request_state,
+            });
             p.deadline = p.timeout.map(|t| now + t);
             self.send_pending(key, now);
         }
@@ -896,15 +1093,23 @@ impl Session {
         let expired: Vec<u64> = self
             .pending
             .iter()
-            .filter(|(_, p)| !matches!(p.state, PendingState::AwaitingInput { .. }) && p.deadline.is_some_and(|d| d <= now))
+            .filter(|(_, p)| {
+                !matches!(p.state, PendingState::AwaitingInput { .. })
+                    && p.deadline.is_some_and(|d| d <= now)
+            })
             .map(|(k, _)| *k)
             .collect();
         for key in expired {
-            let after_ms = self.pending.get(&key).map_or(0, |p| (now - p.started).as_millis());
+            let after_ms = self
+                .pending
+                .get(&key)
+                .map_or(0, |p| (now - p.started).as_millis());
             self.abandon(key, "timed out");
             self.finish(key, Err(RequestError::Timeout { after_ms }), Some(now));
         }
-        let (due, later): (Vec<_>, Vec<_>) = core::mem::take(&mut self.timers).into_iter().partition(|(at, _)| *at <= now);
+        let (due, later): (Vec<_>, Vec<_>) = core::mem::take(&mut self.timers)
+            .into_iter()
+            .partition(|(at, _)| *at <= now);
         self.timers = later;
         for (_, timer) in due {
             match timer {
@@ -913,15 +1118,28 @@ impl Session {
                 Timer::InitializedWait => {
                     if let Some((_, details)) = self.awaiting_initialized.take() {
                         if self.phase == Phase::Initializing {
-                            self.emit(Event::Warning("the server did not answer notifications/initialized; continuing".into()));
+                            self.emit(Event::Warning(
+                                "the server did not answer notifications/initialized; continuing"
+                                    .into(),
+                            ));
                             self.finish_legacy_handshake(details, now);
                         }
                     }
                 }
                 Timer::ProbeTimeout => {
-                    let probe = self.pending.iter().find(|(_, p)| p.internal == Internal::Probe).map(|(k, _)| *k);
+                    let probe = self
+                        .pending
+                        .iter()
+                        .find(|(_, p)| p.internal == Internal::Probe)
+                        .map(|(k, _)| *k);
                     if let Some(key) = probe {
-                        self.finish(key, Err(RequestError::Timeout { after_ms: self.config.probe_timeout.as_millis() }), Some(now));
+                        self.finish(
+                            key,
+                            Err(RequestError::Timeout {
+                                after_ms: self.config.probe_timeout.as_millis(),
+                            }),
+                            Some(now),
+                        );
                     }
                 }
             }

@@ -65,7 +65,10 @@ pub struct ServerCapabilities {
 }
 
 fn flag(v: &Option<Value>, key: &str) -> bool {
-    v.as_ref().and_then(|o| o.get(key)).and_then(Value::as_bool).unwrap_or(false)
+    v.as_ref()
+        .and_then(|o| o.get(key))
+        .and_then(Value::as_bool)
+        .unwrap_or(false)
 }
 
 impl ServerCapabilities {

@@ -66,7 +66,11 @@ pub struct DiscoverResult {
 impl DiscoverResult {
     /// The server's self-reported identity from `_meta`.
     pub fn server_info(&self) -> Option<Implementation> {
-        let v = self.common.meta.as_ref()?.get(super::meta_keys::SERVER_INFO)?;
+        let v = self
+            .common
+            .meta
+            .as_ref()?
+            .get(super::meta_keys::SERVER_INFO)?;
         serde_json::from_value(v.clone()).ok()
     }
 }

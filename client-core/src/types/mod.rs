@@ -71,7 +71,11 @@ pub enum Era {
 impl Era {
     /// The era of a protocol version string (dates compare lexically).
     pub fn of_version(version: &str) -> Era {
-        if version >= MODERN_VERSION { Era::Modern } else { Era::Legacy }
+        if version >= MODERN_VERSION {
+            Era::Modern
+        } else {
+            Era::Legacy
+        }
     }
 }
 
@@ -213,7 +217,10 @@ mod tests {
         let tool = json!({"name": "t", "inputSchema": {"type": "object", "$defs": {"x": {}}, "x-custom": 1},
                           "futureField": [1, 2], "annotations": {"readOnlyHint": true, "newHint": "y"}});
         let t: Tool = serde_json::from_value(tool.clone())?;
-        assert_eq!(t.annotations.as_ref().and_then(|a| a.read_only_hint), Some(true));
+        assert_eq!(
+            t.annotations.as_ref().and_then(|a| a.read_only_hint),
+            Some(true)
+        );
         assert_eq!(serde_json::to_value(&t)?, tool);
         let block = json!({"type": "hologram", "data": "…"});
         let c: ContentBlock = serde_json::from_value(block.clone())?;
@@ -224,7 +231,8 @@ mod tests {
 
     #[test]
     fn tasks_decode() -> Result<(), serde_json::Error> {
-        let v = json!({"task": {"taskId": "a", "status": "working", "pollInterval": 500, "ttl": null}});
+        let v =
+            json!({"task": {"taskId": "a", "status": "working", "pollInterval": 500, "ttl": null}});
         let r: CreateTaskResult = serde_json::from_value(v.clone())?;
         assert!(!r.task.is_terminal());
         assert_eq!(serde_json::to_value(&r)?, v);

@@ -135,8 +135,12 @@ impl ServerNotification {
         let p = || params.clone().unwrap_or(Value::Object(Map::new()));
         Ok(match method {
             "notifications/progress" => ServerNotification::Progress(serde_json::from_value(p())?),
-            "notifications/message" => ServerNotification::LoggingMessage(serde_json::from_value(p())?),
-            "notifications/cancelled" => ServerNotification::Cancelled(serde_json::from_value(p())?),
+            "notifications/message" => {
+                ServerNotification::LoggingMessage(serde_json::from_value(p())?)
+            }
+            "notifications/cancelled" => {
+                ServerNotification::Cancelled(serde_json::from_value(p())?)
+            }
             "notifications/tools/list_changed" => ServerNotification::ToolListChanged,
             "notifications/prompts/list_changed" => ServerNotification::PromptListChanged,
             "notifications/resources/list_changed" => ServerNotification::ResourceListChanged,
@@ -146,7 +150,10 @@ impl ServerNotification {
             "notifications/subscriptions/acknowledged" => {
                 ServerNotification::SubscriptionsAcknowledged(serde_json::from_value(p())?)
             }
-            other => ServerNotification::Other { method: other.into(), params },
+            other => ServerNotification::Other {
+                method: other.into(),
+                params,
+            },
         })
     }
 }

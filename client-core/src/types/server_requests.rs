@@ -172,7 +172,10 @@ impl ServerRequest {
                 ServerRequest::Elicitation(serde_json::from_value(params.unwrap_or(Value::Null))?)
             }
             "roots/list" => ServerRequest::ListRoots,
-            other => ServerRequest::Other { method: other.into(), params },
+            other => ServerRequest::Other {
+                method: other.into(),
+                params,
+            },
         })
     }
 

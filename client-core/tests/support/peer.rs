@@ -111,7 +111,9 @@ impl<S: Server> Harness<S> {
     /// Performs outputs until there are none (bounded).
     pub fn pump(&mut self) {
         for _ in 0..10_000 {
-            let Some(out) = self.session.poll_output() else { return };
+            let Some(out) = self.session.poll_output() else {
+                return;
+            };
             match out {
                 Output::Event(e) => self.events.push(e),
                 Output::Abort(t) => {
@@ -132,7 +134,11 @@ impl<S: Server> Harness<S> {
 
     fn validate(&self, req: &HttpRequest, body: &Value) {
         let modern = req.header("mcp-protocol-version") == Some("2026-07-28");
-        let (schema, rev) = if modern { (&self.modern, "2026-07-28") } else { (&self.legacy, "2025-11-25") };
+        let (schema, rev) = if modern {
+            (&self.modern, "2026-07-28")
+        } else {
+            (&self.legacy, "2025-11-25")
+        };
         let def = if body.get("method").is_some() && body.get("id").is_some() {
             "ClientRequest"
         } else if body.get("method").is_some() {
@@ -141,18 +147,29 @@ impl<S: Server> Harness<S> {
             "JSONRPCResponse"
         };
         let errs = schema.errors(def, body);
-        assert!(errs.is_empty(), "client sent an invalid {def} ({rev}): {errs:?}\n{body:#}");
+        assert!(
+            errs.is_empty(),
+            "client sent an invalid {def} ({rev}): {errs:?}\n{body:#}"
+        );
     }
 
     fn perform(&mut self, req: HttpRequest) {
-        let body: Option<Value> = req.body.as_ref().map(|b| serde_json::from_slice(b).expect("client sends JSON"));
+        let body: Option<Value> = req
+            .body
+            .as_ref()
+            .map(|b| serde_json::from_slice(b).expect("client sends JSON"));
         if let Some(b) = &body {
-            if b.get("method").and_then(Value::as_str) != Some("server/discover") || req.header("mcp-protocol-version") == Some("2026-07-28") {
+            if b.get("method").and_then(Value::as_str) != Some("server/discover")
+                || req.header("mcp-protocol-version") == Some("2026-07-28")
+            {
                 self.validate(&req, b);
             }
         }
         if req.method == HttpMethod::Post {
-            assert_eq!(req.header("accept"), Some("application/json, text/event-stream"));
+            assert_eq!(
+                req.header("accept"),
+                Some("application/json, text/event-stream")
+            );
             assert_eq!(req.header("content-type"), Some("application/json"));
         }
         self.sent.push(req.clone());
@@ -167,10 +184,16 @@ impl<S: Server> Harness<S> {
         match reply {
             Reply::Json(status, headers, v) => {
                 let mut h = headers;
-                if !h.iter().any(|(k, _)| k.eq_ignore_ascii_case("content-type")) {
+                if !h
+                    .iter()
+                    .any(|(k, _)| k.eq_ignore_ascii_case("content-type"))
+                {
                     h.push(("Content-Type".into(), "application/json".into()));
                 }
-                s.handle_input(Input::ResponseHead(tid, ResponseHead { status, headers: h }), now);
+                s.handle_input(
+                    Input::ResponseHead(tid, ResponseHead { status, headers: h }),
+                    now,
+                );
                 let bytes = serde_json::to_vec(&v).unwrap();
                 // Split the body to exercise reassembly.
                 let mid = bytes.len() / 2;
@@ -179,14 +202,26 @@ impl<S: Server> Harness<S> {
                 s.handle_input(Input::BodyEnd(tid), now);
             }
             Reply::Raw(status, ct, bytes) => {
-                s.handle_input(Input::ResponseHead(tid, ResponseHead::new(status, &[("content-type", ct)])), now);
+                s.handle_input(
+                    Input::ResponseHead(tid, ResponseHead::new(status, &[("content-type", ct)])),
+                    now,
+                );
                 s.handle_input(Input::BodyChunk(tid, &bytes), now);
                 s.handle_input(Input::BodyEnd(tid), now);
             }
             Reply::Sse(headers, chunks, end) => {
                 let mut h = headers;
                 h.push(("Content-Type".into(), "text/event-stream".into()));
-                s.handle_input(Input::ResponseHead(tid, ResponseHead { status: 200, headers: h }), now);
+                s.handle_input(
+                    Input::ResponseHead(
+                        tid,
+                        ResponseHead {
+                            status: 200,
+                            headers: h,
+                        },
+                    ),
+                    now,
+                );
                 for c in &chunks {
                     // Feed in odd-sized pieces to cross event and UTF-8 boundaries.
                     for piece in c.as_bytes().chunks(7) {
@@ -195,7 +230,13 @@ impl<S: Server> Harness<S> {
                 }
                 match end {
                     End::Close => s.handle_input(Input::BodyEnd(tid), now),
-                    End::Cut => s.handle_input(Input::TransportError(tid, TransportFailure::BodyInterrupted("reset".into())), now),
+                    End::Cut => s.handle_input(
+                        Input::TransportError(
+                            tid,
+                            TransportFailure::BodyInterrupted("reset".into()),
+                        ),
+                        now,
+                    ),
                     End::Open => self.open_streams.push(tid),
                 }
             }
@@ -203,16 +244,18 @@ impl<S: Server> Harness<S> {
                 s.handle_input(Input::ResponseHead(tid, ResponseHead::new(202, &[])), now);
                 s.handle_input(Input::BodyEnd(tid), now);
             }
-            Reply::Network(why) => {
-                s.handle_input(Input::TransportError(tid, TransportFailure::Network(why.into())), now)
-            }
+            Reply::Network(why) => s.handle_input(
+                Input::TransportError(tid, TransportFailure::Network(why.into())),
+                now,
+            ),
             Reply::Hang => self.hanging.push(tid),
         }
     }
 
     /// Pushes more SSE text on an open stream and pumps.
     pub fn push(&mut self, tid: TransmitId, text: &str) {
-        self.session.handle_input(Input::BodyChunk(tid, text.as_bytes()), self.now);
+        self.session
+            .handle_input(Input::BodyChunk(tid, text.as_bytes()), self.now);
         self.pump();
     }
 
@@ -260,7 +303,10 @@ impl<S: Server> Harness<S> {
 
     /// The posted messages with this method.
     pub fn posted_method(&self, method: &str) -> Vec<Value> {
-        self.posted().into_iter().filter(|m| m["method"] == method).collect()
+        self.posted()
+            .into_iter()
+            .filter(|m| m["method"] == method)
+            .collect()
     }
 
     /// The requests (HTTP) whose JSON body has this method.
@@ -268,7 +314,10 @@ impl<S: Server> Harness<S> {
         self.sent
             .iter()
             .filter(|r| {
-                r.body.as_ref().and_then(|b| serde_json::from_slice::<Value>(b).ok()).is_some_and(|v| v["method"] == method)
+                r.body
+                    .as_ref()
+                    .and_then(|b| serde_json::from_slice::<Value>(b).ok())
+                    .is_some_and(|v| v["method"] == method)
             })
             .cloned()
             .collect()

@@ -11,15 +11,20 @@ pub fn spec_dir() -> PathBuf {
 /// Validates values against definitions of one revision's schema.
 pub struct SchemaValidator {
     root: Value,
-    compiled: std::cell::RefCell<std::collections::HashMap<String, std::rc::Rc<jsonschema::Validator>>>,
+    compiled:
+        std::cell::RefCell<std::collections::HashMap<String, std::rc::Rc<jsonschema::Validator>>>,
 }
 
 impl SchemaValidator {
     /// Loads `<revision>/schema.json`.
     pub fn load(revision: &str) -> Self {
         let path = spec_dir().join(revision).join("schema.json");
-        let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-        SchemaValidator { root: serde_json::from_str(&text).expect("schema.json parses"), compiled: Default::default() }
+        let text =
+            std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        SchemaValidator {
+            root: serde_json::from_str(&text).expect("schema.json parses"),
+            compiled: Default::default(),
+        }
     }
 
     /// True when the schema has this definition.
@@ -29,12 +34,19 @@ impl SchemaValidator {
 
     /// Errors of `value` against `#/$defs/<def>` (empty when valid).
     pub fn errors(&self, def: &str, value: &Value) -> Vec<String> {
-        let v = self.compiled.borrow_mut().entry(def.to_string()).or_insert_with(|| {
-            let mut schema = self.root.clone();
-            schema["$ref"] = json!(format!("#/$defs/{def}"));
-            std::rc::Rc::new(jsonschema::validator_for(&schema).expect("schema compiles"))
-        }).clone();
-        v.iter_errors(value).map(|e| format!("{} at {}", e, e.instance_path)).collect()
+        let v = self
+            .compiled
+            .borrow_mut()
+            .entry(def.to_string())
+            .or_insert_with(|| {
+                let mut schema = self.root.clone();
+                schema["$ref"] = json!(format!("#/$defs/{def}"));
+                std::rc::Rc::new(jsonschema::validator_for(&schema).expect("schema compiles"))
+            })
+            .clone();
+        v.iter_errors(value)
+            .map(|e| format!("{} at {}", e, e.instance_path))
+            .collect()
     }
 
     /// Panics with the errors when `value` is not a valid `<def>`.

@@ -27,7 +27,13 @@ fn AskView(ask: Ask) -> impl IntoView {
                 .messages
                 .iter()
                 .map(|m| {
-                    let text = m.content.as_slice().iter().filter_map(|c| c.as_text()).collect::<Vec<_>>().join(" ");
+                    let text = m
+                        .content
+                        .as_slice()
+                        .iter()
+                        .filter_map(|c| c.as_text())
+                        .collect::<Vec<_>>()
+                        .join(" ");
                     format!("{:?}: {text}", m.role)
                 })
                 .collect();
@@ -70,7 +76,10 @@ fn AskView(ask: Ask) -> impl IntoView {
             .into_any()
         }
         AskKind::Elicitation(p) => {
-            let schema = p.requested_schema.clone().unwrap_or(json!({"type": "object"}));
+            let schema = p
+                .requested_schema
+                .clone()
+                .unwrap_or(json!({"type": "object"}));
             let fields = fields_of(&schema);
             let values = RwSignal::new(initial_values(&fields));
             let errors = RwSignal::new(BTreeMap::<String, String>::new());

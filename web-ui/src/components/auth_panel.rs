@@ -13,7 +13,11 @@ pub fn AuthPanel(conn: Connection) -> impl IntoView {
     let (c1, c2) = (conn.clone(), conn.clone());
     let scopes = move || {
         let _ = logged_in.get();
-        conn.auth.get_value().and_then(|a| a.tokens()).and_then(|t| t.scope).unwrap_or_default()
+        conn.auth
+            .get_value()
+            .and_then(|a| a.tokens())
+            .and_then(|t| t.scope)
+            .unwrap_or_default()
     };
     view! {
         {has_auth.then(|| view! {

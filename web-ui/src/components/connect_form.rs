@@ -36,7 +36,11 @@ pub fn transport_value(t: Transport) -> &'static str {
 
 /// The connect form; calls `on_connect` with what was entered.
 #[component]
-pub fn ConnectForm(initial_url: String, initial_transport: String, on_connect: Callback<ConnectRequest>) -> impl IntoView {
+pub fn ConnectForm(
+    initial_url: String,
+    initial_transport: String,
+    on_connect: Callback<ConnectRequest>,
+) -> impl IntoView {
     let url = RwSignal::new(initial_url);
     let transport = RwSignal::new(initial_transport);
     let headers = RwSignal::new(String::new());
@@ -92,7 +96,13 @@ mod tests {
 
     #[test]
     fn headers_and_transport_parse() {
-        assert_eq!(parse_headers("X-A: 1\nbad line\n: empty\nX-B:two:parts"), [("X-A".into(), "1".into()), ("X-B".into(), "two:parts".into())]);
+        assert_eq!(
+            parse_headers("X-A: 1\nbad line\n: empty\nX-B:two:parts"),
+            [
+                ("X-A".into(), "1".into()),
+                ("X-B".into(), "two:parts".into())
+            ]
+        );
         assert_eq!(parse_transport("websocket"), Transport::WebSocket);
         assert_eq!(parse_transport("nonsense"), Transport::Auto);
     }

@@ -37,13 +37,17 @@ pub fn download_text(name: &str, mime: &str, text: &str) {
     let parts = js_sys::Array::of1(&text.into());
     let opts = web_sys::BlobPropertyBag::new();
     opts.set_type(mime);
-    let Ok(blob) = web_sys::Blob::new_with_str_sequence_and_options(&parts, &opts) else { return };
+    let Ok(blob) = web_sys::Blob::new_with_str_sequence_and_options(&parts, &opts) else {
+        return;
+    };
     download_blob(name, &blob);
 }
 
 /// Offers a blob as a file download.
 pub fn download_blob(name: &str, blob: &web_sys::Blob) {
-    let Ok(url) = web_sys::Url::create_object_url_with_blob(blob) else { return };
+    let Ok(url) = web_sys::Url::create_object_url_with_blob(blob) else {
+        return;
+    };
     let doc = leptos::prelude::document();
     if let Ok(a) = doc.create_element("a") {
         let _ = a.set_attribute("href", &url);
@@ -71,7 +75,12 @@ pub fn LogsPanel(conn: Connection) -> impl IntoView {
                         (Some(s), _) => format!("HTTP {s} "),
                         _ => String::new(),
                     };
-                    let headers = l.headers.iter().map(|(k, v)| format!("{k}: {}", redact(k, v))).collect::<Vec<_>>().join("\n");
+                    let headers = l
+                        .headers
+                        .iter()
+                        .map(|(k, v)| format!("{k}: {}", redact(k, v)))
+                        .collect::<Vec<_>>()
+                        .join("\n");
                     (l.sent, l.message.to_string(), http, headers)
                 })
                 .filter(|(_, m, _, _)| f.is_empty() || m.to_lowercase().contains(&f))

@@ -15,7 +15,9 @@ pub fn PromptsPanel(conn: Connection) -> impl IntoView {
     let error = RwSignal::new(None::<String>);
     let c = conn.clone();
     leptos::task::spawn_local(async move {
-        let Some(client) = c.client.get_value() else { return };
+        let Some(client) = c.client.get_value() else {
+            return;
+        };
         match client.list_prompts().await {
             Ok(p) => prompts.set(p),
             Err(e) => error.set(Some(crate::doctor::explain(&e))),
@@ -84,11 +86,22 @@ fn PromptRunner(conn: Connection, prompt: Prompt) -> impl IntoView {
     let name = prompt.name.clone();
     let get = move |ev: leptos::ev::SubmitEvent| {
         ev.prevent_default();
-        let Some(client) = conn.client.get_value() else { return };
-        let args: HashMap<String, String> = values.get_untracked().into_iter().filter(|(_, v)| !v.is_empty()).collect();
+        let Some(client) = conn.client.get_value() else {
+            return;
+        };
+        let args: HashMap<String, String> = values
+            .get_untracked()
+            .into_iter()
+            .filter(|(_, v)| !v.is_empty())
+            .collect();
         let name = name.clone();
         leptos::task::spawn_local(async move {
-            result.set(Some(client.get_prompt(&name, args).await.map_err(|e| crate::doctor::explain(&e))));
+            result.set(Some(
+                client
+                    .get_prompt(&name, args)
+                    .await
+                    .map_err(|e| crate::doctor::explain(&e)),
+            ));
         });
     };
     view! {

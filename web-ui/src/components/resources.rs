@@ -13,13 +13,21 @@ const PREVIEW_IMAGES: &[&str] = &["image/png", "image/jpeg", "image/gif", "image
 
 /// Offers base64 data as a file download.
 fn download_base64(name: &str, mime: &str, b64: &str) {
-    let Some(window) = web_sys::window() else { return };
-    let Ok(bin) = window.atob(b64.trim()) else { return };
+    let Some(window) = web_sys::window() else {
+        return;
+    };
+    let Ok(bin) = window.atob(b64.trim()) else {
+        return;
+    };
     let bytes: Vec<u8> = bin.chars().map(|c| c as u32 as u8).collect();
     let arr = js_sys::Uint8Array::from(bytes.as_slice());
     let opts = web_sys::BlobPropertyBag::new();
     opts.set_type(mime);
-    let Ok(blob) = web_sys::Blob::new_with_u8_array_sequence_and_options(&js_sys::Array::of1(&arr), &opts) else { return };
+    let Ok(blob) =
+        web_sys::Blob::new_with_u8_array_sequence_and_options(&js_sys::Array::of1(&arr), &opts)
+    else {
+        return;
+    };
     crate::components::logs::download_blob(name, &blob);
 }
 
@@ -32,7 +40,9 @@ pub fn ResourcesPanel(conn: Connection) -> impl IntoView {
     let error = RwSignal::new(None::<String>);
     let c = conn.clone();
     leptos::task::spawn_local(async move {
-        let Some(client) = c.client.get_value() else { return };
+        let Some(client) = c.client.get_value() else {
+            return;
+        };
         match client.list_resources().await {
             Ok(r) => resources.set(r),
             Err(e) => error.set(Some(crate::doctor::explain(&e))),
@@ -43,16 +53,25 @@ pub fn ResourcesPanel(conn: Connection) -> impl IntoView {
     });
     let reader = conn.clone();
     let read = move |uri: String| {
-        let Some(client) = reader.client.get_value() else { return };
+        let Some(client) = reader.client.get_value() else {
+            return;
+        };
         contents.set(None);
         leptos::task::spawn_local(async move {
-            contents.set(Some(client.read_resource(&uri).await.map_err(|e| crate::doctor::explain(&e))));
+            contents.set(Some(
+                client
+                    .read_resource(&uri)
+                    .await
+                    .map_err(|e| crate::doctor::explain(&e)),
+            ));
         });
     };
     let read2 = read;
     let subscriber = conn.clone();
     let subscribe = move |uri: String| {
-        let Some(client) = subscriber.client.get_value() else { return };
+        let Some(client) = subscriber.client.get_value() else {
+            return;
+        };
         let log = subscriber.log;
         leptos::task::spawn_local(async move {
             match client.subscribe_resource(&uri).await {
@@ -95,7 +114,11 @@ pub fn ResourcesPanel(conn: Connection) -> impl IntoView {
 
 /// A template's variables as inputs, with completions from the server.
 #[component]
-fn TemplateForm(conn: Connection, template: ResourceTemplate, on_read: Callback<String>) -> impl IntoView {
+fn TemplateForm(
+    conn: Connection,
+    template: ResourceTemplate,
+    on_read: Callback<String>,
+) -> impl IntoView {
     let vars = uri_template::variables(&template.uri_template);
     let values = RwSignal::new(BTreeMap::<String, String>::new());
     let suggestions = RwSignal::new(BTreeMap::<String, Vec<String>>::new());

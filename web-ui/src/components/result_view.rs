@@ -7,12 +7,21 @@ use leptos::prelude::*;
 /// Image types shown inline (no SVG: it can carry script).
 const IMAGE_TYPES: &[&str] = &["image/png", "image/jpeg", "image/gif", "image/webp"];
 /// Audio types played inline.
-const AUDIO_TYPES: &[&str] = &["audio/wav", "audio/x-wav", "audio/mpeg", "audio/ogg", "audio/webm", "audio/mp4"];
+const AUDIO_TYPES: &[&str] = &[
+    "audio/wav",
+    "audio/x-wav",
+    "audio/mpeg",
+    "audio/ogg",
+    "audio/webm",
+    "audio/mp4",
+];
 
 /// A `data:` URL when the MIME type is allowed and the data looks like base64.
 pub fn safe_data_url(mime: &str, data: &str, allowed: &[&str]) -> Option<String> {
     let mime = mime.trim().to_ascii_lowercase();
-    let b64 = data.bytes().all(|b| b.is_ascii_alphanumeric() || b"+/=\r\n".contains(&b));
+    let b64 = data
+        .bytes()
+        .all(|b| b.is_ascii_alphanumeric() || b"+/=\r\n".contains(&b));
     (allowed.contains(&mime.as_str()) && b64).then(|| format!("data:{mime};base64,{}", data.trim()))
 }
 
@@ -66,12 +75,17 @@ pub fn ContentView(block: ContentBlock) -> impl IntoView {
 /// A whole tool result, with `isError` marked and `structuredContent` as formatted JSON,
 /// checked against the tool's `outputSchema` when it has one.
 #[component]
-pub fn ResultView(result: CallToolResult, #[prop(default = None)] output_schema: Option<serde_json::Value>) -> impl IntoView {
+pub fn ResultView(
+    result: CallToolResult,
+    #[prop(default = None)] output_schema: Option<serde_json::Value>,
+) -> impl IntoView {
     use crate::schema_check::{check, Verdict};
     let is_error = result.is_error.unwrap_or(false);
     let verdict = match (&result.structured_content, &output_schema) {
         (Some(content), Some(schema)) => Some(check(schema, content)),
-        (None, Some(_)) if !is_error => Some(Verdict::Invalid("the tool declares an output schema but returned no structured content".into())),
+        (None, Some(_)) if !is_error => Some(Verdict::Invalid(
+            "the tool declares an output schema but returned no structured content".into(),
+        )),
         _ => None,
     };
     let verdict_view = verdict.map(|v| match v {
@@ -79,7 +93,10 @@ pub fn ResultView(result: CallToolResult, #[prop(default = None)] output_schema:
         Verdict::Invalid(m) => view! { <p class="verdict invalid" role="alert">"✗ does not match the tool's output schema: " {m}</p> }.into_any(),
         Verdict::NotChecked(m) => view! { <p class="verdict unchecked">"Output schema not checked: " {m}</p> }.into_any(),
     });
-    let structured = result.structured_content.as_ref().map(|s| serde_json::to_string_pretty(s).unwrap_or_default());
+    let structured = result
+        .structured_content
+        .as_ref()
+        .map(|s| serde_json::to_string_pretty(s).unwrap_or_default());
     view! {
         <section class="result" class:error=is_error aria-live="polite">
             {is_error.then(|| view! { <p class="badge error">"The tool reported an error"</p> })}
@@ -99,7 +116,10 @@ mod tests {
         assert!(safe_data_url("image/png", "iVBORw0KGgo=", IMAGE_TYPES).is_some());
         assert!(safe_data_url("image/svg+xml", "PHN2Zz4=", IMAGE_TYPES).is_none());
         assert!(safe_data_url("image/png", "\"><script>", IMAGE_TYPES).is_none());
-        assert_eq!(safe_link("https://x.test/a").as_deref(), Some("https://x.test/a"));
+        assert_eq!(
+            safe_link("https://x.test/a").as_deref(),
+            Some("https://x.test/a")
+        );
         assert!(safe_link("javascript:alert(1)").is_none());
         assert!(safe_link(" JavaScript:alert(1)").is_none());
         assert!(safe_link("data:text/html,hi").is_none());

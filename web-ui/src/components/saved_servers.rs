@@ -6,7 +6,10 @@ use leptos::prelude::*;
 
 /// Saved servers list with import and export.
 #[component]
-pub fn SavedServers(servers: RwSignal<Vec<SavedServer>>, on_connect: Callback<ConnectRequest>) -> impl IntoView {
+pub fn SavedServers(
+    servers: RwSignal<Vec<SavedServer>>,
+    on_connect: Callback<ConnectRequest>,
+) -> impl IntoView {
     let import_text = RwSignal::new(String::new());
     let message = RwSignal::new(None::<String>);
     let import = move |_| match saved::import(&import_text.get_untracked()) {
@@ -22,7 +25,11 @@ pub fn SavedServers(servers: RwSignal<Vec<SavedServer>>, on_connect: Callback<Co
             message.set(Some(if skipped.is_empty() {
                 format!("imported {n} servers")
             } else {
-                format!("imported {n} servers; skipped {} that a browser cannot run: {}", skipped.len(), skipped.join(", "))
+                format!(
+                    "imported {n} servers; skipped {} that a browser cannot run: {}",
+                    skipped.len(),
+                    skipped.join(", ")
+                )
             }));
         }
         Err(e) => message.set(Some(e)),

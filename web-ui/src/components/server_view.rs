@@ -1,6 +1,9 @@
 //! One connected server: its state, what it says about itself, its questions, tools and logs.
 
-use crate::components::{asks::AsksPanel, auth_panel::AuthPanel, history::HistoryPanel, logs::LogsPanel, prompts::PromptsPanel, resources::ResourcesPanel, settings::SettingsPanel, tools::ToolsPanel};
+use crate::components::{
+    asks::AsksPanel, auth_panel::AuthPanel, history::HistoryPanel, logs::LogsPanel,
+    prompts::PromptsPanel, resources::ResourcesPanel, settings::SettingsPanel, tools::ToolsPanel,
+};
 use crate::connection::Connection;
 use client_browser::client_core::session::ConnectionState;
 use leptos::prelude::*;

@@ -22,8 +22,12 @@ pub fn SettingsPanel(conn: Connection) -> impl IntoView {
     let c1 = conn.clone();
     let set_level = move |ev| {
         let value = event_target_value(&ev);
-        let Some(level) = LEVELS.iter().find(|(n, _)| *n == value).map(|(_, l)| *l) else { return };
-        let Some(client) = c1.client.get_value() else { return };
+        let Some(level) = LEVELS.iter().find(|(n, _)| *n == value).map(|(_, l)| *l) else {
+            return;
+        };
+        let Some(client) = c1.client.get_value() else {
+            return;
+        };
         leptos::task::spawn_local(async move {
             status.set(Some(match client.set_log_level(level).await {
                 Ok(()) => format!("log level: {value}"),
@@ -34,7 +38,13 @@ pub fn SettingsPanel(conn: Connection) -> impl IntoView {
     let roots_text = RwSignal::new(conn.roots.get_untracked().join("\n"));
     let c2 = conn.clone();
     let save_roots = move |_| {
-        let list: Vec<String> = roots_text.get_untracked().lines().map(str::trim).filter(|l| !l.is_empty()).map(String::from).collect();
+        let list: Vec<String> = roots_text
+            .get_untracked()
+            .lines()
+            .map(str::trim)
+            .filter(|l| !l.is_empty())
+            .map(String::from)
+            .collect();
         c2.roots.set(list);
         if let Some(client) = c2.client.get_value() {
             client.notify("notifications/roots/list_changed", None);

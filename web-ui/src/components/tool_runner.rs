@@ -33,7 +33,10 @@ pub fn ToolRunner(conn: Connection, tool: Tool) -> impl IntoView {
             match serde_json::from_str::<serde_json::Value>(&raw.get_untracked()) {
                 Ok(v) if v.is_object() => v,
                 _ => {
-                    errors.set(BTreeMap::from([("raw".to_string(), "enter a JSON object".to_string())]));
+                    errors.set(BTreeMap::from([(
+                        "raw".to_string(),
+                        "enter a JSON object".to_string(),
+                    )]));
                     return;
                 }
             }
@@ -47,12 +50,18 @@ pub fn ToolRunner(conn: Connection, tool: Tool) -> impl IntoView {
             }
         };
         errors.set(BTreeMap::new());
-        let Some(client) = conn_run.client.get_value() else { return };
+        let Some(client) = conn_run.client.get_value() else {
+            return;
+        };
         progress.set(None);
         result.set(None);
         let opts = CallOptions {
             on_progress: Some(Rc::new(move |p: ProgressParams| {
-                progress.set(Some((p.progress.as_f64().unwrap_or(0.0), p.total.and_then(|t| t.as_f64()), p.message)));
+                progress.set(Some((
+                    p.progress.as_f64().unwrap_or(0.0),
+                    p.total.and_then(|t| t.as_f64()),
+                    p.message,
+                )));
             })),
             ..Default::default()
         };
@@ -74,9 +83,18 @@ pub fn ToolRunner(conn: Connection, tool: Tool) -> impl IntoView {
                 Err(e) => e.clone(),
             };
             if let (Some(sink), Ok(c)) = (&sink, &outcome) {
-                (sink.0)("tool-result", serde_json::json!({ "tool": name, "result": c }));
+                (sink.0)(
+                    "tool-result",
+                    serde_json::json!({ "tool": name, "result": c }),
+                );
             }
-            history.update(|h| h.push(crate::connection::HistoryEntry { tool: name, arguments: args, summary }));
+            history.update(|h| {
+                h.push(crate::connection::HistoryEntry {
+                    tool: name,
+                    arguments: args,
+                    summary,
+                })
+            });
             result.set(Some(outcome));
         });
     };
@@ -118,27 +136,44 @@ pub fn ToolRunner(conn: Connection, tool: Tool) -> impl IntoView {
 
 /// The generated form fields (also used for elicitation forms).
 #[component]
-pub fn FieldsForm(fields: Vec<Field>, values: RwSignal<BTreeMap<String, String>>, errors: RwSignal<BTreeMap<String, String>>) -> impl IntoView {
+pub fn FieldsForm(
+    fields: Vec<Field>,
+    values: RwSignal<BTreeMap<String, String>>,
+    errors: RwSignal<BTreeMap<String, String>>,
+) -> impl IntoView {
     view! { <FieldsView fields=fields values=values errors=errors /> }
 }
 
 /// The generated form fields.
 #[component]
-fn FieldsView(fields: Vec<Field>, values: RwSignal<BTreeMap<String, String>>, errors: RwSignal<BTreeMap<String, String>>) -> impl IntoView {
-    fields.into_iter().map(|f| view! { <FieldView field=f values=values errors=errors /> }).collect_view()
+fn FieldsView(
+    fields: Vec<Field>,
+    values: RwSignal<BTreeMap<String, String>>,
+    errors: RwSignal<BTreeMap<String, String>>,
+) -> impl IntoView {
+    fields
+        .into_iter()
+        .map(|f| view! { <FieldView field=f values=values errors=errors /> })
+        .collect_view()
 }
 
 /// One field.
 #[component]
-fn FieldView(field: Field, values: RwSignal<BTreeMap<String, String>>, errors: RwSignal<BTreeMap<String, String>>) -> impl IntoView {
+fn FieldView(
+    field: Field,
+    values: RwSignal<BTreeMap<String, String>>,
+    errors: RwSignal<BTreeMap<String, String>>,
+) -> impl IntoView {
     let path = field.path.clone();
     let id = format!("arg-{}", field.path.replace('.', "-"));
     let p1 = path.clone();
     let value = move || values.with(|v| v.get(&p1).cloned().unwrap_or_default());
     let p2 = path.clone();
-    let set = move |v: String| values.update(|m| {
-        m.insert(p2.clone(), v);
-    });
+    let set = move |v: String| {
+        values.update(|m| {
+            m.insert(p2.clone(), v);
+        })
+    };
     let p3 = path.clone();
     let error = move || errors.with(|e| e.get(&p3).cloned());
     let label = format!("{}{}", field.label, if field.required { " *" } else { "" });
@@ -154,7 +189,7 @@ fn FieldView(field: Field, values: RwSignal<BTreeMap<String, String>>, errors: R
         FieldKind::Boolean => {
             let set = set.clone();
             view! { <input id=id.clone() type="checkbox" prop:checked=move || value() == "true"
-                on:change=move |ev| set(event_target_checked(&ev).to_string()) /> }
+            on:change=move |ev| set(event_target_checked(&ev).to_string()) /> }
             .into_any()
         }
         FieldKind::Enum(options) => {
@@ -172,12 +207,20 @@ fn FieldView(field: Field, values: RwSignal<BTreeMap<String, String>>, errors: R
         }
         FieldKind::Number | FieldKind::Integer => {
             let set = set.clone();
-            let step = if field.kind == FieldKind::Integer { "1" } else { "any" };
+            let step = if field.kind == FieldKind::Integer {
+                "1"
+            } else {
+                "any"
+            };
             view! { <input id=id.clone() type="number" step=step prop:value=value on:input=move |ev| set(event_target_value(&ev)) /> }.into_any()
         }
         FieldKind::List(_) | FieldKind::Json => {
             let set = set.clone();
-            let hint = if matches!(field.kind, FieldKind::List(_)) { "one item per line" } else { "JSON" };
+            let hint = if matches!(field.kind, FieldKind::List(_)) {
+                "one item per line"
+            } else {
+                "JSON"
+            };
             view! { <textarea id=id.clone() rows="3" placeholder=hint prop:value=value on:input=move |ev| set(event_target_value(&ev))></textarea> }.into_any()
         }
         FieldKind::Text => {

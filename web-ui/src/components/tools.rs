@@ -14,12 +14,17 @@ pub fn matches(tool: &Tool, query: &str) -> bool {
         tool.description.as_deref().unwrap_or("")
     )
     .to_lowercase();
-    query.to_lowercase().split_whitespace().all(|w| hay.contains(w))
+    query
+        .to_lowercase()
+        .split_whitespace()
+        .all(|w| hay.contains(w))
 }
 
 /// Hints the server claims about a tool, as short labels.
 pub fn hint_labels(tool: &Tool) -> Vec<&'static str> {
-    let Some(a) = &tool.annotations else { return Vec::new() };
+    let Some(a) = &tool.annotations else {
+        return Vec::new();
+    };
     let mut out = Vec::new();
     if a.read_only_hint == Some(true) {
         out.push("read-only");
@@ -42,11 +47,16 @@ pub fn hint_labels(tool: &Tool) -> Vec<&'static str> {
 pub fn inline_icon(tool: &Tool) -> Option<String> {
     tool.icons.as_ref()?.iter().find_map(|i| {
         let lower = i.src.to_ascii_lowercase();
-        ["data:image/png;base64,", "data:image/jpeg;base64,", "data:image/gif;base64,", "data:image/webp;base64,"]
-            .iter()
-            .any(|p| lower.starts_with(p))
-            .then(|| i.src.clone())
-            .filter(|s| !s.contains(['"', '\'', '<', '>', ' ']))
+        [
+            "data:image/png;base64,",
+            "data:image/jpeg;base64,",
+            "data:image/gif;base64,",
+            "data:image/webp;base64,",
+        ]
+        .iter()
+        .any(|p| lower.starts_with(p))
+        .then(|| i.src.clone())
+        .filter(|s| !s.contains(['"', '\'', '<', '>', ' ']))
     })
 }
 
@@ -61,7 +71,13 @@ pub fn ToolsPanel(conn: Connection) -> impl IntoView {
     let tools = conn.tools;
     let shown = move || {
         let q = query.get();
-        tools.with(|t| t.iter().filter(|tool| matches(tool, &q)).take(SHOWN).cloned().collect::<Vec<_>>())
+        tools.with(|t| {
+            t.iter()
+                .filter(|tool| matches(tool, &q))
+                .take(SHOWN)
+                .cloned()
+                .collect::<Vec<_>>()
+        })
     };
     let current = move || {
         let name = selected.get()?;

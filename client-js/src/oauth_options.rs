@@ -1,0 +1,69 @@
+//! The `oauth` option of `McpClient.connect`: logging in through a popup and the callback
+//! page (`oauth-callback.html`, shipped with the package; host it on the page's origin).
+
+use crate::{get, handler_of, js_err};
+use client_browser::client_core::oauth::{ClientCredentials, TokenAuthMethod};
+use client_browser::{Authorizer, LoginMode, OAuthOptions, TokenStorage};
+use std::rc::Rc;
+use wasm_bindgen::prelude::*;
+
+/// Builds the authorizer for `url` from the `oauth` option (`true` or an object), or `None`.
+pub fn authorizer(url: &str, options: &JsValue) -> Result<Option<Rc<Authorizer>>, JsError> {
+    let Some(oauth) = get(options, "oauth") else {
+        return Ok(None);
+    };
+    if oauth.as_bool() == Some(false) {
+        return Ok(None);
+    }
+    let text = |k: &str| get(&oauth, k).and_then(|v| v.as_string());
+    let mut o = OAuthOptions::for_page();
+    o.mode = LoginMode::Popup;
+    o.storage = TokenStorage::Memory;
+    if let Some(r) = text("redirectUri") {
+        o.redirect_uri = r;
+    }
+    if let Some(n) = text("clientName") {
+        o.client_name = n;
+    }
+    o.metadata_document_url = text("clientMetadataUrl");
+    o.allow_local = get(&oauth, "allowLocal")
+        .and_then(|v| v.as_bool())
+        .unwrap_or(false);
+    o.storage = match text("storage").as_deref() {
+        None | Some("memory") => TokenStorage::Memory,
+        Some("session") => TokenStorage::Session,
+        Some("local") => TokenStorage::Local,
+        Some(other) => {
+            return Err(js_err(format!(
+                "oauth.storage must be \"memory\", \"session\" or \"local\", not {other:?}"
+            )))
+        }
+    };
+    if let Some(client_id) = text("clientId") {
+        let secret = text("clientSecret");
+        let auth_method = match text("tokenEndpointAuthMethod").as_deref() {
+            Some("client_secret_post") => TokenAuthMethod::ClientSecretPost,
+            Some("none") => TokenAuthMethod::None,
+            Some("client_secret_basic") => TokenAuthMethod::ClientSecretBasic,
+            None if secret.is_some() => TokenAuthMethod::ClientSecretBasic,
+            None => TokenAuthMethod::None,
+            Some(other) => {
+                return Err(js_err(format!("unknown tokenEndpointAuthMethod {other:?}")))
+            }
+        };
+        o.preregistered.push(ClientCredentials {
+            issuer: text("issuer").unwrap_or_default(),
+            client_id,
+            client_secret: secret,
+            auth_method,
+            source: "preregistered".into(),
+        });
+    }
+    let auth = Authorizer::new(url.to_string(), o);
+    if let Some(f) = handler_of(&oauth, "onTrace") {
+        auth.on_trace(move |line| {
+            let _ = f.call1(&JsValue::NULL, &JsValue::from_str(line));
+        });
+    }
+    Ok(Some(auth))
+}
