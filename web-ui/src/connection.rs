@@ -119,6 +119,8 @@ pub struct ConnectRequest {
     pub bearer: Option<String>,
     /// Local development: allow `http:` and loopback authorization servers.
     pub allow_local_auth: bool,
+    /// An OAuth client id registered by hand (for servers without registration).
+    pub client_id: Option<String>,
 }
 
 impl Connection {

@@ -29,6 +29,9 @@ pub fn explain_auth(e: &AuthFailure) -> String {
         AuthFailure::Flow(AuthError::Url(UrlError::NotHttps(_) | UrlError::PrivateTarget(_))) => format!(
             "{text} For local development, tick \"allow http and loopback authorization servers\" in the connect form and connect again."
         ),
+        AuthFailure::Flow(AuthError::NeedsClientId(_)) => {
+            format!("{text} Enter the client id you registered with that server under \"Headers and token\" and connect again.")
+        }
         _ => text,
     }
 }

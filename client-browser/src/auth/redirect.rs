@@ -116,6 +116,12 @@ pub async fn complete_redirect(
         }
     }
     if let Err(e) = &result {
+        if let AuthFailure::Flow(AuthError::Token { error, .. }) = e {
+            if error == "invalid_client" {
+                // Our registration is gone: the next login registers again.
+                auth.forget_registration();
+            }
+        }
         auth.trace(&format!("login failed: {e}"));
     }
     Some(RedirectOutcome {

@@ -46,6 +46,7 @@ pub fn ConnectForm(
     let headers = RwSignal::new(String::new());
     let bearer = RwSignal::new(String::new());
     let allow_local = RwSignal::new(false);
+    let client_id = RwSignal::new(String::new());
     let submit = move |ev: leptos::ev::SubmitEvent| {
         ev.prevent_default();
         let u = url.get_untracked().trim().to_string();
@@ -58,6 +59,7 @@ pub fn ConnectForm(
             headers: parse_headers(&headers.get_untracked()),
             bearer: Some(bearer.get_untracked()).filter(|b| !b.trim().is_empty()),
             allow_local_auth: allow_local.get_untracked(),
+            client_id: Some(client_id.get_untracked()).filter(|c| !c.trim().is_empty()),
         });
     };
     view! {
@@ -81,6 +83,8 @@ pub fn ConnectForm(
                 <textarea id="headers" rows="3" prop:value=headers on:input=move |ev| headers.set(event_target_value(&ev))></textarea>
                 <label for="bearer">"Bearer token"</label>
                 <input id="bearer" type="password" autocomplete="off" prop:value=bearer on:input=move |ev| bearer.set(event_target_value(&ev)) />
+                <label for="client-id">"OAuth client id (only for servers that offer no registration)"</label>
+                <input id="client-id" type="text" autocomplete="off" prop:value=client_id on:input=move |ev| client_id.set(event_target_value(&ev)) />
                 <label class="check">
                     <input id="allow-local-auth" type="checkbox" prop:checked=allow_local on:change=move |ev| allow_local.set(event_target_checked(&ev)) />
                     "Local development: allow http:// and loopback authorization servers"

@@ -1,0 +1,114 @@
+// OAuth inside a host page (the popup relay): a plain host page on one origin imports the
+// package from another origin and connects with `oauth` to a protected MCP server
+// (tests/peers/auth_gateway.mjs + npm oidc-provider + npm server-everything). The login
+// runs in a popup; the callback page, served on the host's origin, relays the answer to
+// the host page only (postMessage with a strict target origin). A message forged by another
+// origin is ignored.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { launch, serveDir, startPeer } from './browser.mjs';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const dist = path.resolve(here, '../../dist-pkg');
+let browser, pkg, host, evil, upstream, authServer, gateway, page, hostDir;
+
+before(async () => {
+  // The host page and the package's callback page, on the host's origin.
+  hostDir = fs.mkdtempSync(path.join(os.tmpdir(), 'mcp-host-'));
+  fs.copyFileSync(path.join(here, 'host/index.html'), path.join(hostDir, 'index.html'));
+  for (const f of ['oauth-callback.html', 'oauth-callback.js']) fs.copyFileSync(path.join(dist, f), path.join(hostDir, f));
+  fs.writeFileSync(path.join(hostDir, 'evil.html'), '<!doctype html><title>evil</title><p>another origin</p>');
+  pkg = await serveDir(dist);
+  host = await serveDir(hostDir);
+  evil = await serveDir(hostDir);
+  upstream = await startPeer('everything.sh', ['streamableHttp']);
+  authServer = await startPeer('auth_server.mjs', [], '');
+  gateway = await startPeer('auth_gateway.mjs', [authServer.url, upstream.url]);
+  browser = await launch();
+  page = await browser.newPage();
+  page.on('pageerror', (e) => { throw e; });
+  await page.goto(`${host.url}/index.html`);
+});
+after(async () => {
+  await browser?.close();
+  for (const p of [gateway, authServer, upstream]) p?.stop();
+  for (const s of [pkg, host, evil]) await s?.close();
+  fs.rmSync(hostDir, { recursive: true, force: true });
+});
+
+test('the JS API logs in through a popup and the callback relay, then calls a tool', async () => {
+  // A button, so the popup opens on a real click (as browsers require).
+  await page.evaluate(({ pkgUrl, serverUrl }) => {
+    const button = document.createElement('button');
+    button.id = 'connect';
+    button.textContent = 'Connect';
+    document.body.append(button);
+    window.trace = [];
+    button.onclick = () => {
+      window.outcome = (async () => {
+        const m = await import(`${pkgUrl}/mcp_client.js`);
+        await m.default();
+        const client = await m.McpClient.connect({
+          url: serverUrl,
+          oauth: { allowLocal: true, onTrace: (line) => window.trace.push(line) },
+        });
+        const echo = await client.callTool('echo', { message: 'embedded and logged in' });
+        client.close();
+        return { text: echo.content[0].text };
+      })().catch((e) => ({ error: String(e?.message ?? e) }));
+    };
+  }, { pkgUrl: pkg.url, serverUrl: gateway.url });
+
+  const popup = page.waitForEvent('popup', { timeout: 20_000 });
+  await page.click('#connect');
+  const win = await popup;
+  const out = await page.evaluate(() => window.outcome);
+  assert.equal(out.error, undefined, `login failed: ${out.error}\n${(await page.evaluate(() => window.trace)).join('\n')}`);
+  assert.equal(out.text, 'Echo: embedded and logged in');
+  const trace = (await page.evaluate(() => window.trace)).join('\n');
+  assert.match(trace, /registering dynamically/);
+  assert.match(trace, /got an access token/);
+  // The popup closed itself after relaying.
+  assert.ok(win.isClosed() || (await win.evaluate(() => window.closed).catch(() => true)));
+});
+
+test('a callback message from another origin is not accepted', async () => {
+  // Open a login popup that stays at the authorization server's door, then let a page on
+  // another origin post a well-formed answer to the host: the login keeps waiting for the
+  // real one (and is ended by closing the popup).
+  await page.context().route(`${authServer.url}/auth**`, (route) => route.fulfill({ status: 200, contentType: 'text/html', body: '<p>paused</p>' }));
+  await page.evaluate(({ pkgUrl, serverUrl }) => {
+    window.trace2 = [];
+    document.getElementById('connect').onclick = () => {
+      window.outcome2 = (async () => {
+        const m = await import(`${pkgUrl}/mcp_client.js`);
+        const client = await m.McpClient.connect({ url: serverUrl, oauth: { allowLocal: true, onTrace: (l) => window.trace2.push(l) } });
+        client.close();
+        return { ok: true };
+      })().catch((e) => ({ error: String(e?.message ?? e) }));
+    };
+  }, { pkgUrl: pkg.url, serverUrl: gateway.url });
+  const popup = page.waitForEvent('popup', { timeout: 20_000 });
+  await page.click('#connect');
+  const win = await popup;
+  await win.waitForURL(`${authServer.url}/auth**`, { timeout: 20_000 });
+  // The forger: a frame on another origin inside the host page posts a perfect-looking answer.
+  await page.evaluate((evilUrl) => new Promise((resolve) => {
+    const f = document.createElement('iframe');
+    f.src = `${evilUrl}/evil.html`;
+    f.onload = resolve;
+    document.body.append(f);
+  }), evil.url);
+  const frame = page.frames().find((f) => f.url().startsWith(evil.url));
+  await frame.evaluate(() => window.parent.postMessage({ type: 'mcp-oauth-callback', query: '?code=forged&state=x' }, '*'));
+  await win.close();
+  const out = await page.evaluate(() => window.outcome2);
+  assert.match(out.error ?? '', /login window was closed/);
+  const trace = (await page.evaluate(() => window.trace2)).join('\n');
+  assert.doesNotMatch(trace, /exchanging the code/);
+  assert.doesNotMatch(trace, /foreign state/, 'the forged message never reached the flow');
+});
