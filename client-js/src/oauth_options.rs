@@ -18,6 +18,8 @@ pub fn authorizer(url: &str, options: &JsValue) -> Result<Option<Rc<Authorizer>>
     let text = |k: &str| get(&oauth, k).and_then(|v| v.as_string());
     let mut o = OAuthOptions::for_page();
     o.mode = LoginMode::Popup;
+    // `connect` is meant to be called from a click: log in as soon as the server asks.
+    o.auto_login = true;
     o.storage = TokenStorage::Memory;
     if let Some(r) = text("redirectUri") {
         o.redirect_uri = r;

@@ -22,6 +22,18 @@ before(async () => {
   fs.copyFileSync(path.join(here, 'host/index.html'), path.join(hostDir, 'index.html'));
   for (const f of ['oauth-callback.html', 'oauth-callback.js']) fs.copyFileSync(path.join(dist, f), path.join(hostDir, f));
   fs.writeFileSync(path.join(hostDir, 'evil.html'), '<!doctype html><title>evil</title><p>another origin</p>');
+  fs.writeFileSync(path.join(hostDir, 'element.html'), `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>element</title></head>
+<body><h1>A host page with the element</h1><script type="module">
+  const params = new URLSearchParams(location.search);
+  window.mcpEvents = [];
+  const m = await import(params.get('pkg') + '/mcp_client_element.js');
+  await m.default();
+  const el = document.createElement('mcp-client');
+  for (const n of ['connected', 'auth-required', 'error', 'tool-result']) el.addEventListener(n, (e) => window.mcpEvents.push({ name: n, detail: e.detail }));
+  el.setAttribute('server', params.get('server'));
+  el.setAttribute('allow-local-auth', '');
+  document.body.append(el);
+</script></body></html>`);
   pkg = await serveDir(dist);
   host = await serveDir(hostDir);
   evil = await serveDir(hostDir);
@@ -111,4 +123,23 @@ test('a callback message from another origin is not accepted', async () => {
   const trace = (await page.evaluate(() => window.trace2)).join('\n');
   assert.doesNotMatch(trace, /exchanging the code/);
   assert.doesNotMatch(trace, /foreign state/, 'the forged message never reached the flow');
+});
+
+test('the element shows a log-in button, logs in through a popup, then runs a tool', async () => {
+  const p = await browser.newPage({ viewport: { width: 1100, height: 900 } });
+  p.on('pageerror', (e) => { throw e; });
+  await p.goto(`${host.url}/element.html?pkg=${encodeURIComponent(pkg.url)}&server=${encodeURIComponent(gateway.url)}`);
+  // No window opens by itself: the person presses the button.
+  await p.locator('mcp-client #login').waitFor({ timeout: 20_000 });
+  assert.ok(await p.evaluate(() => window.mcpEvents.some((e) => e.name === 'auth-required')));
+  const popup = p.waitForEvent('popup', { timeout: 20_000 });
+  await p.locator('mcp-client #login').click();
+  await popup;
+  await p.locator('mcp-client #connection-state', { hasText: 'connected' }).waitFor({ timeout: 30_000 });
+  assert.ok(await p.evaluate(() => window.mcpEvents.some((e) => e.name === 'connected')));
+  await p.locator('mcp-client button.tool[data-tool="echo"]').click();
+  await p.locator('mcp-client #arg-message').fill('element behind oauth');
+  await p.locator('mcp-client button.run').click();
+  await p.locator('mcp-client .result', { hasText: 'Echo: element behind oauth' }).waitFor({ timeout: 15_000 });
+  await p.close();
 });

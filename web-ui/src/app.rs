@@ -82,6 +82,7 @@ pub fn App(
         open.run(ConnectRequest {
             url,
             transport: crate::components::connect_form::parse_transport(&link.transport),
+            allow_local_auth: link.allow_local_auth,
             ..Default::default()
         });
     }

@@ -104,6 +104,8 @@ pub struct Connection {
     pub auth_needed: RwSignal<Option<Option<String>>>,
     /// Whether we hold tokens for this server.
     pub logged_in: RwSignal<bool>,
+    /// Where DOM events go when embedded.
+    sink: StoredValue<Option<crate::embed::EventSink>, LocalStorage>,
 }
 
 /// What the connect form collected.
@@ -149,6 +151,7 @@ impl Connection {
             auth_trace: RwSignal::new(Vec::new()),
             auth_needed: RwSignal::new(None),
             logged_in: RwSignal::new(false),
+            sink: StoredValue::new_local(None),
         };
         let mut o = ClientOptions::new(req.url.clone());
         o.transport = req.transport;
@@ -160,10 +163,23 @@ impl Connection {
         }
         if manual_token.is_none() && req.transport != Transport::WebSocket {
             let auth = authorizer.unwrap_or_else(|| {
-                Authorizer::new(
-                    req.url.clone(),
-                    crate::oauth_setup::options(req.allow_local_auth),
-                )
+                let mut options = crate::oauth_setup::options(req.allow_local_auth);
+                if sink.is_some() {
+                    // Embedded in a host page: a popup, so the host page stays as it is.
+                    options.mode = client_browser::LoginMode::Popup;
+                }
+                if let Some(id) = req.client_id.clone().filter(|c| !c.trim().is_empty()) {
+                    options.preregistered.push(
+                        client_browser::client_core::oauth::ClientCredentials {
+                            issuer: String::new(),
+                            client_id: id.trim().to_string(),
+                            client_secret: None,
+                            auth_method: client_browser::client_core::oauth::TokenAuthMethod::None,
+                            source: "preregistered".into(),
+                        },
+                    );
+                }
+                Authorizer::new(req.url.clone(), options)
             });
             let trace = conn.auth_trace;
             auth.on_trace(move |line| trace.update(|t| t.push(line.to_string())));
@@ -205,7 +221,19 @@ impl Connection {
             ClientEvent::Progress(..) => {}
         });
         conn.client.set_value(Some(client.clone()));
-        let c = conn.clone();
+        conn.sink.set_value(sink);
+        conn.connect();
+        conn
+    }
+
+    /// Connects (or connects again, e.g. after a popup login) and lists the tools.
+    pub fn connect(&self) {
+        let Some(client) = self.client.get_value() else {
+            return;
+        };
+        let c = self.clone();
+        let sink = self.sink.get_value();
+        self.error.set(None);
         leptos::task::spawn_local(async move {
             match client.reconnect().await {
                 Ok(details) => {
@@ -242,19 +270,22 @@ impl Connection {
                 }
             }
         });
-        conn
     }
 
-    /// Starts a login (the page goes to the authorization server and comes back).
+    /// Starts a login: the page goes to the authorization server and comes back (the app),
+    /// or a popup does and the connection is made again here (embedded).
     pub fn login(&self) {
         let Some(auth) = self.auth.get_value() else {
             return;
         };
         let www = self.auth_needed.get_untracked().flatten();
-        let error = self.error;
+        let c = self.clone();
         leptos::task::spawn_local(async move {
-            if let Err(e) = auth.login(www.as_deref()).await {
-                error.set(Some(crate::doctor::explain_auth(&e)));
+            match auth.login(www.as_deref()).await {
+                // Popup: logged in here. Full page: the page is leaving.
+                Ok(()) if auth.mode() == client_browser::LoginMode::Popup => c.connect(),
+                Ok(()) => {}
+                Err(e) => c.error.set(Some(crate::doctor::explain_auth(&e))),
             }
         });
     }

@@ -7,6 +7,9 @@ pub struct DeepLink {
     pub url: Option<String>,
     /// Transport (`auto`, `streamable`, `sse`, `websocket`).
     pub transport: String,
+    /// Local development: allow `http:`/loopback authorization servers. Only an embedding
+    /// page can set it (the element's `allow-local-auth` attribute), never a page address.
+    pub allow_local_auth: bool,
 }
 
 /// The deep link of the current page.
@@ -23,5 +26,6 @@ pub fn read() -> DeepLink {
     DeepLink {
         url: get("url"),
         transport: get("transport").unwrap_or_else(|| "auto".into()),
+        allow_local_auth: false,
     }
 }

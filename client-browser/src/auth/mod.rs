@@ -58,6 +58,10 @@ pub struct OAuthOptions {
     pub allow_local: bool,
     /// Most authorization attempts for one request (refreshes, step-ups, logins).
     pub max_attempts: u32,
+    /// Popup mode: open the login window by itself when a request needs a login (the
+    /// caller runs requests from a click). Off: report [`AuthFailure::NeedsLogin`] and let
+    /// the person press a log-in button. Step-ups always open it.
+    pub auto_login: bool,
 }
 
 impl OAuthOptions {
@@ -80,6 +84,7 @@ impl OAuthOptions {
             mode: LoginMode::Redirect,
             allow_local: false,
             max_attempts: 3,
+            auto_login: false,
         }
     }
 }
@@ -164,6 +169,11 @@ impl Authorizer {
     /// The MCP server this is for.
     pub fn server_url(&self) -> &str {
         &self.server_url
+    }
+
+    /// How logins started by [`Authorizer::login`] reach the authorization server.
+    pub fn mode(&self) -> LoginMode {
+        self.options.mode
     }
 
     /// Most authorization attempts for one request.
@@ -362,10 +372,11 @@ impl Authorizer {
         }
         // A step-up uses a popup even in redirect mode: leaving the page would lose the
         // request the person just made.
-        match self.options.mode {
-            LoginMode::Popup => self.login_popup(www_authenticate).await,
-            LoginMode::Redirect if step_up => self.login_popup(www_authenticate).await,
-            LoginMode::Redirect => Err(AuthFailure::NeedsLogin),
+        let open = step_up || (self.options.mode == LoginMode::Popup && self.options.auto_login);
+        if open {
+            self.login_popup(www_authenticate).await
+        } else {
+            Err(AuthFailure::NeedsLogin)
         }
     }
 
