@@ -69,18 +69,27 @@ test('the JS API logs in through a popup and the callback relay, then calls a to
           oauth: { allowLocal: true, onTrace: (line) => window.trace.push(line) },
         });
         const echo = await client.callTool('echo', { message: 'embedded and logged in' });
+        // Every token seen so far expires; five calls at once get 401 together and must
+        // share one refresh (refresh tokens rotate: a second refresh would fail).
+        await fetch(window.gatewayBase + '/__expire', { method: 'POST' });
+        const many = await Promise.all([1, 2, 3, 4, 5].map((i) => client.callTool('echo', { message: 'again ' + i })));
         client.close();
-        return { text: echo.content[0].text };
+        return { text: echo.content[0].text, many: many.map((r) => r.content[0].text) };
       })().catch((e) => ({ error: String(e?.message ?? e) }));
     };
+    window.gatewayBase = serverUrl.replace(/\/mcp$/, '');
   }, { pkgUrl: pkg.url, serverUrl: gateway.url });
 
+  const refreshesBefore = (await (await fetch(`${authServer.url}/__stats`)).json()).refresh_token;
   const popup = page.waitForEvent('popup', { timeout: 20_000 });
   await page.click('#connect');
   const win = await popup;
   const out = await page.evaluate(() => window.outcome);
   assert.equal(out.error, undefined, `login failed: ${out.error}\n${(await page.evaluate(() => window.trace)).join('\n')}`);
   assert.equal(out.text, 'Echo: embedded and logged in');
+  assert.deepEqual(out.many, [1, 2, 3, 4, 5].map((i) => `Echo: again ${i}`));
+  const stats = await (await fetch(`${authServer.url}/__stats`)).json();
+  assert.equal(stats.refresh_token, refreshesBefore + 1, 'one shared refresh for five refused calls');
   const trace = (await page.evaluate(() => window.trace)).join('\n');
   assert.match(trace, /registering dynamically/);
   assert.match(trace, /got an access token/);
