@@ -79,7 +79,7 @@ impl Client {
     /// A client that is not connected yet (see [`Client::reconnect`]); lets the caller add
     /// event listeners first.
     pub fn new(options: ClientOptions) -> Client {
-        let mut cfg = SessionConfig::new(options.url.clone());
+        let mut cfg = SessionConfig::new(crate::ascii_url::ascii_url(&options.url));
         cfg.transport = match options.transport {
             Transport::Auto => client_core::session::TransportMode::Auto,
             Transport::StreamableHttp => client_core::session::TransportMode::StreamableHttp,

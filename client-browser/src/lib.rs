@@ -11,6 +11,7 @@
 //! let result = client.call_tool("echo", serde_json::json!({"message": "hi"})).await?;
 //! ```
 
+pub mod ascii_url;
 pub mod auth;
 mod client;
 mod clock;

@@ -38,11 +38,10 @@ pub fn metadata_document_usable(
 /// this deployment (see README, "Hosting"). Otherwise logins register dynamically.
 pub async fn detect_metadata_document() {
     let o = OAuthOptions::for_page();
-    let Ok(url) = url::Url::parse(&o.redirect_uri).and_then(|r| r.join("client-metadata.json"))
+    let Some(url) = client_browser::ascii_url::join_url(&o.redirect_uri, "client-metadata.json")
     else {
         return;
     };
-    let url = String::from(url);
     let Some(doc) = fetch_json(&url).await else {
         return;
     };

@@ -71,10 +71,8 @@ impl OAuthOptions {
             .and_then(|w| w.document())
             .and_then(|d| d.base_uri().ok().flatten())
             .unwrap_or_default();
-        let redirect_uri = url::Url::parse(&base)
-            .and_then(|b| b.join("oauth-callback.html"))
-            .map(String::from)
-            .unwrap_or_else(|_| "/oauth-callback.html".into());
+        let redirect_uri = crate::ascii_url::join_url(&base, "oauth-callback.html")
+            .unwrap_or_else(|| "/oauth-callback.html".into());
         OAuthOptions {
             redirect_uri,
             client_name: "MCP browser client".into(),
@@ -490,7 +488,7 @@ impl Authorizer {
         }
         let local = self.options.allow_local;
         AuthConfig {
-            server_url: self.server_url.clone(),
+            server_url: crate::ascii_url::ascii_url(&self.server_url),
             redirect_uri: self.options.redirect_uri.clone(),
             client_name: self.options.client_name.clone(),
             metadata_document_url: self.options.metadata_document_url.clone(),
@@ -544,7 +542,17 @@ impl Authorizer {
 
 /// The pairs of a query string (with or without the leading `?`).
 pub(crate) fn parse_query(query: &str) -> Vec<(String, String)> {
-    url::form_urlencoded::parse(query.trim_start_matches('?').as_bytes())
-        .into_owned()
-        .collect()
+    let Ok(params) = web_sys::UrlSearchParams::new_with_str(query) else {
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    if let Ok(Some(iter)) = js_sys::try_iter(&params) {
+        for entry in iter.flatten() {
+            let pair: js_sys::Array = wasm_bindgen::JsCast::unchecked_into(entry);
+            if let (Some(k), Some(v)) = (pair.get(0).as_string(), pair.get(1).as_string()) {
+                out.push((k, v));
+            }
+        }
+    }
+    out
 }

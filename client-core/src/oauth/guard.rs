@@ -239,4 +239,15 @@ mod tests {
         assert!(check_url("http://127.0.0.1:3000/token", dev).is_ok());
         assert!(check_url("http://localhost:3000/token", dev).is_ok());
     }
+
+    #[test]
+    fn unicode_hosts_are_refused_and_punycode_passes() {
+        // Built without Unicode tables (idna_adapter 1.0): the browser layer converts
+        // international names to Punycode first; anything else is refused, never guessed.
+        assert!(matches!(
+            check_url("https://bücher.example/x", STRICT),
+            Err(UrlError::Invalid(_))
+        ));
+        assert!(check_url("https://xn--bcher-kva.example/x", STRICT).is_ok());
+    }
 }

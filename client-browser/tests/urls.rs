@@ -1,0 +1,52 @@
+//! International domain names, in headless Chromium: the browser's URL parser turns them
+//! into ASCII before the core (built without Unicode tables) sees them.
+
+#![cfg(target_arch = "wasm32")]
+
+use client_browser::ascii_url::{ascii_url, join_url};
+use client_browser::client_core::oauth::{AuthConfig, AuthFlow, AuthOutput, UrlPolicy};
+use client_browser::client_core::Instant;
+use wasm_bindgen_test::*;
+
+wasm_bindgen_test_configure!(run_in_browser);
+
+#[wasm_bindgen_test]
+fn international_hosts_become_punycode() {
+    assert_eq!(
+        ascii_url("https://bücher.example/mcp"),
+        "https://xn--bcher-kva.example/mcp"
+    );
+    assert_eq!(
+        ascii_url("https://EXAMPLE.com/mcp"),
+        "https://example.com/mcp"
+    );
+    assert_eq!(ascii_url("not a url"), "not a url");
+    assert_eq!(
+        join_url("https://app.example/a/index.html", "oauth-callback.html").as_deref(),
+        Some("https://app.example/a/oauth-callback.html")
+    );
+}
+
+#[wasm_bindgen_test]
+fn an_international_server_can_log_in() {
+    let config = AuthConfig {
+        server_url: ascii_url("https://bücher.example/mcp"),
+        redirect_uri: "https://app.example/oauth-callback.html".into(),
+        client_name: "test".into(),
+        metadata_document_url: None,
+        preregistered: vec![],
+        application_type: "web".into(),
+        policy: UrlPolicy::default(),
+        previous_scopes: vec![],
+    };
+    let mut flow = AuthFlow::new(config, [7; 64], Instant(0)).expect("a valid ASCII URL");
+    flow.start(None);
+    let first = std::iter::from_fn(|| flow.poll_output()).find_map(|o| match o {
+        AuthOutput::Fetch(r) => Some(r.url),
+        _ => None,
+    });
+    assert_eq!(
+        first.as_deref(),
+        Some("https://xn--bcher-kva.example/.well-known/oauth-protected-resource/mcp")
+    );
+}
