@@ -47,6 +47,43 @@ async fn run(
     signal: &web_sys::AbortSignal,
     with_credentials: bool,
 ) -> Result<(), TransportFailure> {
+    let auth = weak.upgrade().and_then(|i| i.options.auth.clone());
+    // A DPoP-bound token needs a fresh proof on every request; a `use_dpop_nonce` answer is
+    // retried once with the server's nonce (RFC 9449 §9) before the session sees anything.
+    let mut attempt = 0;
+    let resp = loop {
+        attempt += 1;
+        let dpop = match &auth {
+            Some(a) => a.dpop_proof(req.method.as_str(), &req.url).await,
+            None => None,
+        };
+        let resp = send(req, signal, with_credentials, dpop.as_deref()).await?;
+        if attempt == 1 && dpop.is_some() && resp.status() == 401 {
+            let h = resp.headers();
+            let asks = h
+                .get("www-authenticate")
+                .ok()
+                .flatten()
+                .is_some_and(|w| w.contains("use_dpop_nonce"));
+            let nonce = h.get("dpop-nonce").ok().flatten();
+            if let (true, Some(n), Some(a)) = (asks, nonce, &auth) {
+                if a.note_resource_nonce(&n) {
+                    continue;
+                }
+            }
+        }
+        break resp;
+    };
+    deliver(weak, req, resp).await
+}
+
+/// Sends the request once.
+async fn send(
+    req: &HttpRequest,
+    signal: &web_sys::AbortSignal,
+    with_credentials: bool,
+    dpop: Option<&str>,
+) -> Result<web_sys::Response, TransportFailure> {
     let net = |e: JsValue| TransportFailure::Network(js_message(&e));
     let init = web_sys::RequestInit::new();
     init.set_method(req.method.as_str());
@@ -63,6 +100,9 @@ async fn run(
             .append(k, v)
             .map_err(|e| TransportFailure::Network(format!("header {k}: {}", js_message(&e))))?;
     }
+    if let Some(proof) = dpop {
+        headers.append("DPoP", proof).map_err(net)?;
+    }
     init.set_headers(&headers);
     if let Some(body) = &req.body {
         init.set_body(&js_sys::Uint8Array::from(body.as_slice()));
@@ -77,7 +117,15 @@ async fn run(
         Err(e) if signal.aborted() => return Err(TransportFailure::Network(js_message(&e))),
         Err(e) => return Err(crate::diagnose::explain(req, js_message(&e)).await),
     };
+    Ok(resp)
+}
 
+/// Feeds the response's head and body into the session.
+async fn deliver(
+    weak: &std::rc::Weak<Inner>,
+    req: &HttpRequest,
+    resp: web_sys::Response,
+) -> Result<(), TransportFailure> {
     let mut head = ResponseHead {
         status: resp.status(),
         headers: Vec::new(),

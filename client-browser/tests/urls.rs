@@ -38,6 +38,7 @@ fn an_international_server_can_log_in() {
         application_type: "web".into(),
         policy: UrlPolicy::default(),
         previous_scopes: vec![],
+        dpop: false,
     };
     let mut flow = AuthFlow::new(config, [7; 64], Instant(0)).expect("a valid ASCII URL");
     flow.start(None);

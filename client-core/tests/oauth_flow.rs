@@ -36,6 +36,7 @@ fn config() -> AuthConfig {
         application_type: "web".into(),
         policy: UrlPolicy::default(),
         previous_scopes: vec![],
+        dpop: false,
     }
 }
 
@@ -614,4 +615,82 @@ fn a_2025_03_26_server_may_name_another_issuer_in_its_root_metadata() {
     let (_, q) = login_until_callback(&mut world, config());
     assert_eq!(q["client_id"], "c-1");
     // With resource metadata naming the issuer, a mismatch still fails (see metadata_is_validated).
+}
+
+/// Logs in after `challenge`; returns the token request and the tokens.
+fn login_after(
+    challenge: &str,
+    world: &mut World,
+    cfg: AuthConfig,
+) -> (AuthRequest, TokenSet, Vec<String>) {
+    let mut trace = vec![];
+    let mut flow = AuthFlow::new(cfg, random(), Instant(0)).unwrap();
+    flow.start(Some(challenge));
+    let q = query(&drive(&mut flow, world, &mut trace).navigate());
+    flow.handle_callback(
+        &callback(&[("code", "c"), ("state", &q["state"]), ("iss", ISSUER)]),
+        Instant(1),
+    );
+    let tokens = drive(&mut flow, world, &mut trace).tokens();
+    (world.seen.last().cloned().unwrap(), tokens, trace)
+}
+
+#[test]
+fn dpop_is_used_when_the_resource_asks_and_the_server_supports_es256() {
+    let dpop_as = |w: World| {
+        w.at(
+            "https://auth.example.com/.well-known/openid-configuration/tenant1",
+            200,
+            as_meta(json!({"dpop_signing_alg_values_supported": ["ES256"]})),
+        )
+        .at(
+            "https://auth.example.com/tenant1/token",
+            200,
+            json!({"access_token": "at", "token_type": "DPoP", "refresh_token": "rt"}),
+        )
+    };
+    let mut cfg = config();
+    cfg.dpop = true;
+    let prm = "https://mcp.example.com/.well-known/oauth-protected-resource/api/mcp";
+    let challenge = format!(r#"DPoP resource_metadata="{prm}", algs="ES256""#);
+
+    // A DPoP challenge: the token request carries a proof, and the tokens are DPoP-bound.
+    let (req, tokens, trace) = login_after(&challenge, &mut dpop_as(standard_world()), cfg.clone());
+    assert!(req.dpop && tokens.dpop);
+    assert!(trace.iter().any(|t| t.contains("bound to this page's key")));
+    // Refreshing a DPoP-bound token needs a proof too.
+    let mut flow = AuthFlow::new(cfg.clone(), random(), Instant(0)).unwrap();
+    flow.refresh(tokens);
+    let refresh = std::iter::from_fn(|| flow.poll_output())
+        .find_map(|o| match o {
+            AuthOutput::Fetch(r) => Some(r),
+            _ => None,
+        })
+        .unwrap();
+    assert!(refresh.dpop);
+
+    // The resource requires it in its metadata, after a Bearer challenge: DPoP as well.
+    let world = dpop_as(standard_world()).at(prm, 200, json!({"resource": SERVER, "authorization_servers": [ISSUER], "dpop_bound_access_tokens_required": true}));
+    let (req, _, _) = login_after(
+        &format!(r#"Bearer resource_metadata="{prm}""#),
+        &mut { world },
+        cfg.clone(),
+    );
+    assert!(req.dpop);
+
+    // The resource does not ask: Bearer, even though the server could.
+    let (req, _, _) = login_after(
+        &format!(r#"Bearer resource_metadata="{prm}""#),
+        &mut dpop_as(standard_world()),
+        cfg.clone(),
+    );
+    assert!(!req.dpop);
+
+    // The server offers no ES256, or the client cannot sign: Bearer, and the trace says why.
+    let (req, _, trace) = login_after(&challenge, &mut standard_world(), cfg.clone());
+    assert!(!req.dpop);
+    assert!(trace.iter().any(|t| t.contains("asking for Bearer tokens")));
+    cfg.dpop = false;
+    let (req, _, _) = login_after(&challenge, &mut dpop_as(standard_world()), cfg);
+    assert!(!req.dpop);
 }

@@ -13,8 +13,16 @@ const MAX_BODY: usize = 1 << 20;
 /// How long one request may take.
 const DEADLINE_MS: u32 = 30_000;
 
-/// Sends `req`; the status and body, or why the browser could not get an answer.
-pub(crate) async fn perform(req: &AuthRequest) -> Result<(u16, Vec<u8>), String> {
+/// An answer: status, body, and the `DPoP-Nonce` header if the server sent one.
+pub(crate) struct Answer {
+    pub status: u16,
+    pub body: Vec<u8>,
+    pub dpop_nonce: Option<String>,
+}
+
+/// Sends `req` (with `extra` headers, e.g. a DPoP proof); the answer, or why the browser could
+/// not get one.
+pub(crate) async fn perform(req: &AuthRequest, extra: &[(&str, String)]) -> Result<Answer, String> {
     let init = web_sys::RequestInit::new();
     init.set_method(req.method);
     init.set_mode(web_sys::RequestMode::Cors);
@@ -26,6 +34,9 @@ pub(crate) async fn perform(req: &AuthRequest) -> Result<(u16, Vec<u8>), String>
     init.set_signal(Some(&ctrl.signal()));
     let headers = web_sys::Headers::new().map_err(|e| js_message(&e))?;
     for (k, v) in &req.headers {
+        headers.append(k, v).map_err(|e| js_message(&e))?;
+    }
+    for (k, v) in extra {
         headers.append(k, v).map_err(|e| js_message(&e))?;
     }
     init.set_headers(&headers);
@@ -44,12 +55,17 @@ pub(crate) async fn perform(req: &AuthRequest) -> Result<(u16, Vec<u8>), String>
                 )
             })?
             .unchecked_into();
+        let dpop_nonce = resp.headers().get("dpop-nonce").ok().flatten();
         let buf = JsFuture::from(resp.array_buffer().map_err(|e| js_message(&e))?)
             .await
             .map_err(|e| js_message(&e))?;
         let bytes = js_sys::Uint8Array::new(&buf);
         let len = (bytes.length() as usize).min(MAX_BODY);
-        Ok::<_, String>((resp.status(), bytes.subarray(0, len as u32).to_vec()))
+        Ok::<_, String>(Answer {
+            status: resp.status(),
+            body: bytes.subarray(0, len as u32).to_vec(),
+            dpop_nonce,
+        })
     };
     let timer = gloo_timers::future::TimeoutFuture::new(DEADLINE_MS);
     match select(Box::pin(work), timer).await {

@@ -9,6 +9,7 @@
 //! Tokens: the access token lives in memory only. Refresh material (refresh token, client
 //! registration) goes to `sessionStorage` by default ([`TokenStorage`]).
 
+mod dpop;
 mod http;
 mod popup;
 mod random;
@@ -143,6 +144,10 @@ pub struct Authorizer {
     listeners: RefCell<Vec<TraceListener>>,
     /// The trace so far (the last [`TRACE_KEPT`] lines), carried across a full-page login.
     history: RefCell<Vec<String>>,
+    /// The DPoP key (made on first use, kept for the page's life).
+    dpop_key: RefCell<Option<Rc<dpop::DpopKey>>>,
+    /// The latest `DPoP-Nonce` of the authorization server and of the MCP server.
+    dpop_nonces: RefCell<(Option<String>, Option<String>)>,
 }
 
 /// How many trace lines are kept.
@@ -161,6 +166,8 @@ impl Authorizer {
             refreshing: RefCell::new(None),
             listeners: RefCell::new(Vec::new()),
             history: RefCell::new(Vec::new()),
+            dpop_key: RefCell::new(None),
+            dpop_nonces: RefCell::new((None, None)),
         })
     }
 
@@ -498,6 +505,7 @@ impl Authorizer {
                 allow_http: local,
                 allow_private: local,
             },
+            dpop: dpop::available(),
             previous_scopes: tokens
                 .as_ref()
                 .and_then(|t| t.scope.as_deref())
@@ -518,8 +526,8 @@ impl Authorizer {
                 AuthOutput::Navigate(url) => return Ok(Stop::Navigate(url)),
                 AuthOutput::Done(t) => return Ok(Stop::Done(t)),
                 AuthOutput::Failed(e) => return Err(AuthFailure::Flow(e)),
-                AuthOutput::Fetch(req) => match http::perform(&req).await {
-                    Ok((status, body)) => flow.handle_response(req.id, status, &body, now()),
+                AuthOutput::Fetch(req) => match self.send(&req).await {
+                    Ok(a) => flow.handle_response(req.id, a.status, &a.body, now()),
                     Err(reason) if req.method == "GET" => {
                         // Discovery: a missing document often comes without CORS headers;
                         // treat it as absent and try the next location.
@@ -537,6 +545,71 @@ impl Authorizer {
                 },
             }
         }
+    }
+}
+
+impl Authorizer {
+    /// Sends one request of the flow; a token request of a DPoP flow carries a proof, and
+    /// is sent once more with the server's nonce if it asks for one (RFC 9449 §8).
+    async fn send(&self, req: &client_core::oauth::AuthRequest) -> Result<http::Answer, String> {
+        if !req.dpop {
+            return http::perform(req, &[]).await;
+        }
+        let key = self.dpop_key().await?;
+        let mut answer = None;
+        for _ in 0..2 {
+            let nonce = self.dpop_nonces.borrow().0.clone();
+            let proof = key
+                .proof(req.method, &req.url, None, nonce.as_deref())
+                .await?;
+            let a = http::perform(req, &[("DPoP", proof)]).await?;
+            let asks_nonce =
+                a.status == 400 && String::from_utf8_lossy(&a.body).contains("use_dpop_nonce");
+            let fresh = a.dpop_nonce.clone().filter(|n| Some(n) != nonce.as_ref());
+            if let Some(n) = &a.dpop_nonce {
+                self.dpop_nonces.borrow_mut().0 = Some(n.clone());
+            }
+            let retry = asks_nonce && fresh.is_some();
+            answer = Some(a);
+            if !retry {
+                break;
+            }
+            self.trace("  → the authorization server asks for a DPoP nonce: sending again with it");
+        }
+        answer.ok_or_else(|| "no answer".into())
+    }
+
+    async fn dpop_key(&self) -> Result<Rc<dpop::DpopKey>, String> {
+        if let Some(k) = self.dpop_key.borrow().clone() {
+            return Ok(k);
+        }
+        let key = Rc::new(dpop::DpopKey::generate().await?);
+        *self.dpop_key.borrow_mut() = Some(key.clone());
+        Ok(key)
+    }
+
+    /// The `DPoP` header for an MCP request, when the tokens are DPoP-bound (a fresh proof
+    /// each time, with the access token's hash and the server's latest nonce).
+    pub async fn dpop_proof(&self, method: &str, url: &str) -> Option<String> {
+        let token = self
+            .tokens
+            .borrow()
+            .as_ref()
+            .filter(|t| t.dpop && !t.access_token.is_empty())
+            .map(|t| t.access_token.clone())?;
+        let key = self.dpop_key().await.ok()?;
+        let nonce = self.dpop_nonces.borrow().1.clone();
+        key.proof(method, url, Some(&token), nonce.as_deref())
+            .await
+            .ok()
+    }
+
+    /// Remembers the MCP server's `DPoP-Nonce`; true if it is new (worth a retry).
+    pub fn note_resource_nonce(&self, nonce: &str) -> bool {
+        let mut n = self.dpop_nonces.borrow_mut();
+        let new = n.1.as_deref() != Some(nonce);
+        n.1 = Some(nonce.to_string());
+        new
     }
 }
 

@@ -186,9 +186,19 @@ pub fn parse_challenges(header: &str) -> Vec<Challenge> {
 
 /// The Bearer challenge of a `WWW-Authenticate` value, if there is one.
 pub fn bearer(header: &str) -> Option<BearerChallenge> {
+    scheme_challenge(header, "bearer")
+}
+
+/// The DPoP challenge (RFC 9449 §7.1) of a `WWW-Authenticate` value, if there is one: the
+/// server wants DPoP-bound tokens. Its parameters mean what a Bearer challenge's do.
+pub fn dpop(header: &str) -> Option<BearerChallenge> {
+    scheme_challenge(header, "dpop")
+}
+
+fn scheme_challenge(header: &str, scheme: &str) -> Option<BearerChallenge> {
     let ch = parse_challenges(header)
         .into_iter()
-        .find(|c| c.scheme.eq_ignore_ascii_case("bearer"))?;
+        .find(|c| c.scheme.eq_ignore_ascii_case(scheme))?;
     let get = |n: &str| ch.param(n).map(ToString::to_string);
     Some(BearerChallenge {
         resource_metadata: get("resource_metadata"),

@@ -70,6 +70,10 @@ pub struct AuthConfig {
     pub policy: UrlPolicy,
     /// Scopes granted before (kept on step-up).
     pub previous_scopes: Vec<String>,
+    /// The caller can sign DPoP proofs with ES256 (RFC 9449). Used when the resource asks for
+    /// DPoP (a `DPoP` challenge, or `dpop_bound_access_tokens_required`) and the
+    /// authorization server supports ES256.
+    pub dpop: bool,
 }
 
 /// Tokens and what is needed to refresh them.
@@ -93,6 +97,9 @@ pub struct TokenSet {
     pub client: ClientCredentials,
     /// The `resource` they are for.
     pub resource: String,
+    /// DPoP-bound (RFC 9449): every use needs a fresh proof from the same key.
+    #[serde(default)]
+    pub dpop: bool,
 }
 
 /// An HTTP request the caller performs for the flow.
@@ -108,6 +115,8 @@ pub struct AuthRequest {
     pub headers: Vec<(String, String)>,
     /// Body (JSON or form).
     pub body: Option<String>,
+    /// Send a DPoP proof for this method and URL (token requests of a DPoP flow).
+    pub dpop: bool,
 }
 
 /// What the flow asks of the caller, or reports.
@@ -219,6 +228,9 @@ pub struct PendingAuthorization {
     pub client: ClientCredentials,
     /// Scopes requested.
     pub scope: Option<String>,
+    /// The token request carries a DPoP proof.
+    #[serde(default)]
+    pub dpop: bool,
 }
 
 #[derive(Debug)]
@@ -259,6 +271,8 @@ pub struct AuthFlow {
     in_flight: Option<u32>,
     random: [u8; 64],
     now: Instant,
+    /// The resource asked for DPoP.
+    wants_dpop: bool,
 }
 
 fn excerpt(body: &[u8]) -> String {
@@ -289,6 +303,7 @@ impl AuthFlow {
             in_flight: None,
             random,
             now,
+            wants_dpop: false,
         })
     }
 
@@ -318,7 +333,12 @@ impl AuthFlow {
 
     /// Starts after a 401/403 from the MCP server, with its `WWW-Authenticate` header.
     pub fn start(&mut self, www_authenticate: Option<&str>) {
-        let challenge = www_authenticate.and_then(bearer).unwrap_or_default();
+        let dpop_challenge = www_authenticate.and_then(super::challenge::dpop);
+        self.wants_dpop = dpop_challenge.is_some();
+        let challenge = www_authenticate
+            .and_then(bearer)
+            .or(dpop_challenge)
+            .unwrap_or_default();
         let mut header_url = None;
         if let Some(u) = &challenge.resource_metadata {
             match check_url(u, self.config.policy) {
@@ -355,8 +375,9 @@ impl AuthFlow {
         let (body, headers) = self.token_auth(&tokens.client, &pairs);
         let url = tokens.token_endpoint.clone();
         self.trace(format!("refreshing the access token at {url}"));
+        let dpop = tokens.dpop;
         self.step = Step::Refreshing(tokens);
-        self.fetch("POST", url, headers, Some(body));
+        self.fetch_with("POST", url, headers, Some(body), dpop);
     }
 
     fn trace(&mut self, s: String) {
@@ -376,6 +397,17 @@ impl AuthFlow {
         headers: Vec<(String, String)>,
         body: Option<String>,
     ) {
+        self.fetch_with(method, url, headers, body, false);
+    }
+
+    fn fetch_with(
+        &mut self,
+        method: &'static str,
+        url: String,
+        headers: Vec<(String, String)>,
+        body: Option<String>,
+        dpop: bool,
+    ) {
         let id = self.next_id;
         self.next_id += 1;
         self.in_flight = Some(id);
@@ -385,6 +417,7 @@ impl AuthFlow {
             url,
             headers,
             body,
+            dpop,
         }));
     }
 
@@ -507,6 +540,9 @@ impl AuthFlow {
                             Some(issuer) => {
                                 // RFC 8707/9728: send the identifier exactly as published.
                                 self.resource = prm.resource.clone();
+                                if prm.dpop_bound_access_tokens_required == Some(true) {
+                                    self.wants_dpop = true;
+                                }
                                 self.trace(format!("resource metadata from {url} names authorization server {issuer}"));
                                 self.start_as(issuer, Some(prm), header_scope, false);
                             }
@@ -571,6 +607,15 @@ impl AuthFlow {
                         }
                         if !meta.supports_s256() {
                             return self.fail(AuthError::NoPkce);
+                        }
+                        if self.wants_dpop {
+                            let usable = self.config.dpop && meta.supports_dpop_es256();
+                            self.trace(if usable {
+                                "the resource asks for DPoP: tokens will be bound to this page's key (ES256)".into()
+                            } else {
+                                "the resource asks for DPoP, but the authorization server does not offer ES256 proofs (or this client cannot sign): asking for Bearer tokens".into()
+                            });
+                            self.wants_dpop = usable;
                         }
                         let scope = self.choose_scope(header_scope, prm.as_ref(), &meta);
                         self.step = Step::Registering {
@@ -777,6 +822,7 @@ impl AuthFlow {
             resource: self.resource.clone(),
             client,
             scope,
+            dpop: self.wants_dpop,
         };
         self.trace(format!(
             "sending the person to {}",
@@ -829,8 +875,9 @@ impl AuthFlow {
         let (body, headers) = self.token_auth(&p.client, &pairs);
         let url = p.token_endpoint.clone();
         self.trace(format!("exchanging the code at {url}"));
+        let dpop = p.dpop;
         self.step = Step::Token(p);
-        self.fetch("POST", url, headers, Some(body));
+        self.fetch_with("POST", url, headers, Some(body), dpop);
     }
 
     fn token_auth(
@@ -915,6 +962,10 @@ impl AuthFlow {
             token_endpoint,
             client,
             resource,
+            dpop: v
+                .get("token_type")
+                .and_then(Value::as_str)
+                .is_some_and(|t| t.eq_ignore_ascii_case("dpop")),
         };
         self.trace("got an access token".into());
         self.step = Step::Finished;

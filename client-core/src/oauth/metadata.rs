@@ -19,6 +19,9 @@ pub struct ProtectedResourceMetadata {
     /// Scopes for basic use.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub scopes_supported: Option<Vec<String>>,
+    /// RFC 9728: the resource accepts only DPoP-bound access tokens.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub dpop_bound_access_tokens_required: Option<bool>,
     /// Unknown fields.
     #[serde(flatten)]
     pub extra: Extra,
@@ -51,12 +54,22 @@ pub struct AuthServerMetadata {
     /// The server accepts Client ID Metadata Document URLs as client ids.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub client_id_metadata_document_supported: Option<bool>,
+    /// RFC 9449: the DPoP proof algorithms the server accepts.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub dpop_signing_alg_values_supported: Option<Vec<String>>,
     /// Unknown fields.
     #[serde(flatten)]
     pub extra: Extra,
 }
 
 impl AuthServerMetadata {
+    /// True when DPoP proofs signed with ES256 are accepted (RFC 9449).
+    pub fn supports_dpop_es256(&self) -> bool {
+        self.dpop_signing_alg_values_supported
+            .as_ref()
+            .is_some_and(|a| a.iter().any(|x| x == "ES256"))
+    }
+
     /// True when S256 PKCE is advertised.
     pub fn supports_s256(&self) -> bool {
         self.code_challenge_methods_supported
@@ -78,6 +91,7 @@ impl AuthServerMetadata {
             token_endpoint_auth_methods_supported: None,
             authorization_response_iss_parameter_supported: None,
             client_id_metadata_document_supported: None,
+            dpop_signing_alg_values_supported: None,
             extra: Extra::new(),
         }
     }

@@ -19,6 +19,11 @@ pub fn b64url(bytes: &[u8]) -> String {
     base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(bytes)
 }
 
+/// `BASE64URL(SHA256(input))`: a PKCE challenge, or a DPoP `ath` (hash of the access token).
+pub fn s256(input: &str) -> String {
+    b64url(&Sha256::digest(input.as_bytes()))
+}
+
 impl Pkce {
     /// A verifier from 32 random bytes, and its S256 challenge.
     pub fn from_random(random: &[u8; 32]) -> Pkce {
