@@ -15,7 +15,7 @@ use alloc::vec::Vec;
 /// One dispatched event.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SseEvent {
-    /// The `event:` type, `None` when absent (the default type, "message").
+    /// The `event:` type; `None` for the default type `message` (absent or explicit).
     pub event: Option<String>,
     /// The data lines joined with `\n` (may be empty: a "priming" event).
     pub data: String,
@@ -247,13 +247,27 @@ impl SseDecoder {
                 }
                 if self.has_data {
                     self.data.push('\n');
+                } else {
+                    // One allocation for the usual single-line event, not a series of
+                    // doublings.
+                    self.data.reserve(value.len());
                 }
                 self.data.push_str(&String::from_utf8_lossy(value));
                 self.has_data = true;
             }
+            // `message` is the default type: kept as `None` (no allocation per event).
+            b"event" if value == b"message" => self.event_type = None,
             b"event" => self.event_type = Some(String::from_utf8_lossy(value).into_owned()),
             b"id" if !value.contains(&0) => {
-                self.last_id = Some(String::from_utf8_lossy(value).into_owned());
+                // Most streams repeat or increment ids: reuse the buffer.
+                let id = String::from_utf8_lossy(value);
+                match &mut self.last_id {
+                    Some(old) => {
+                        old.clear();
+                        old.push_str(&id);
+                    }
+                    None => self.last_id = Some(id.into_owned()),
+                }
             }
             b"retry" if !value.is_empty() && value.iter().all(u8::is_ascii_digit) => {
                 // Saturate absurd values instead of overflowing.
@@ -316,7 +330,10 @@ mod tests {
     #[test]
     fn basic_event_with_type_and_id() {
         let out = decode_all(&[b"event: message\nid: 5\ndata: {\"a\":1}\n\n"], 100);
-        assert_eq!(out, vec![ev(Some("message"), "{\"a\":1}", Some("5"))]);
+        // "message" is the default type, reported as None.
+        assert_eq!(out, vec![ev(None, "{\"a\":1}", Some("5"))]);
+        let out = decode_all(&[b"event: endpoint\nid: 5\ndata: /x\n\nid: 6\ndata: y\n\n"], 100);
+        assert_eq!(out, vec![ev(Some("endpoint"), "/x", Some("5")), ev(None, "y", Some("6"))]);
     }
 
     #[test]
