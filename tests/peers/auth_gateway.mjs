@@ -5,11 +5,16 @@
 // endpoint) verifies. CORS is on and exposes WWW-Authenticate, as a browser client needs.
 // POST /__expire makes every token seen so far count as expired (answered 401 invalid_token),
 // so a test can force a refresh without waiting; GET /__stats counts those refusals.
-// Binds 127.0.0.1. Usage: node auth_gateway.mjs PORT AUTH_SERVER_URL UPSTREAM_MCP_URL
+// With a fourth argument `dpop` it requires DPoP-bound tokens (RFC 9449): a `DPoP` challenge,
+// `dpop_bound_access_tokens_required` in its metadata, and on every request a proof signed by
+// the key the token is bound to (`cnf.jkt`), for this method and URL, with the token's hash.
+// Binds 127.0.0.1. Usage: node auth_gateway.mjs PORT AUTH_SERVER_URL UPSTREAM_MCP_URL [dpop]
 import http from 'node:http';
-import { createRemoteJWKSet, jwtVerify } from 'jose';
+import crypto from 'node:crypto';
+import { createRemoteJWKSet, jwtVerify, EmbeddedJWK, calculateJwkThumbprint } from 'jose';
 
 const [port, issuer, upstream] = [Number(process.argv[2]), process.argv[3], new URL(process.argv[4])];
+const dpop = process.argv[5] === 'dpop';
 const base = `http://127.0.0.1:${port}`;
 const resource = `${base}/mcp`;
 const metadataUrl = `${base}/.well-known/oauth-protected-resource/mcp`;
@@ -17,12 +22,28 @@ const jwks = createRemoteJWKSet(new URL(`${issuer}/jwks`));
 const cors = {
   'access-control-allow-origin': '*',
   'access-control-allow-methods': 'GET, POST, DELETE',
-  'access-control-expose-headers': 'www-authenticate, mcp-session-id, mcp-protocol-version, last-event-id',
+  'access-control-expose-headers': 'www-authenticate, mcp-session-id, mcp-protocol-version, last-event-id, dpop-nonce',
 };
 const seen = new Set();
 const expired = new Set();
-const stats = { expired_refusals: 0, forwarded: 0 };
-const metadata = JSON.stringify({ resource, authorization_servers: [issuer], scopes_supported: ['mcp:tools'] });
+const stats = { expired_refusals: 0, forwarded: 0, dpop_verified: 0, dpop_refusals: 0 };
+const metadata = JSON.stringify({ resource, authorization_servers: [issuer], scopes_supported: ['mcp:tools'], ...(dpop ? { dpop_bound_access_tokens_required: true } : {}) });
+const proofsSeen = new Set();
+
+/** Checks the DPoP proof of a request against the token it presents (RFC 9449 §4.3, §7). */
+async function checkDpop(req, token, claims) {
+  const proof = req.headers.dpop;
+  if (!proof) throw new Error('no DPoP proof');
+  const { payload, protectedHeader } = await jwtVerify(proof, EmbeddedJWK, { typ: 'dpop+jwt', algorithms: ['ES256'] });
+  const htu = `${base}${req.url.split('?')[0]}`;
+  if (payload.htm !== req.method || payload.htu !== htu) throw new Error('proof for another request');
+  if (Math.abs(Date.now() / 1000 - payload.iat) > 300) throw new Error('stale proof');
+  if (proofsSeen.has(payload.jti)) throw new Error('replayed proof');
+  proofsSeen.add(payload.jti);
+  const ath = crypto.createHash('sha256').update(token).digest('base64url');
+  if (payload.ath !== ath) throw new Error('proof for another token');
+  if (claims.cnf?.jkt !== await calculateJwkThumbprint(protectedHeader.jwk)) throw new Error('token bound to another key');
+}
 
 http.createServer(async (req, res) => {
   if (req.method === 'OPTIONS') {
@@ -46,20 +67,36 @@ http.createServer(async (req, res) => {
     res.writeHead(404, cors).end();
     return;
   }
-  const token = (req.headers.authorization || '').replace(/^Bearer\s+/i, '');
+  const auth = req.headers.authorization || '';
+  const scheme = (auth.match(/^(\S+)\s/) || [])[1]?.toLowerCase();
+  const token = auth.replace(/^\S+\s+/, '');
   try {
     if (!token) throw new Error('no token');
-    await jwtVerify(token, jwks, { issuer, audience: resource });
+    const { payload: claims } = await jwtVerify(token, jwks, { issuer, audience: resource });
+    if (dpop) {
+      try {
+        if (scheme !== 'dpop') throw new Error('not the DPoP scheme');
+        await checkDpop(req, token, claims);
+        stats.dpop_verified += 1;
+      } catch (e) {
+        stats.dpop_refusals += 1;
+        throw e;
+      }
+    } else if (scheme !== 'bearer') {
+      throw new Error('not the Bearer scheme');
+    }
     if (expired.has(token)) { stats.expired_refusals += 1; throw new Error('expired'); }
     seen.add(token);
     stats.forwarded += 1;
   } catch (e) {
     const error = token ? ', error="invalid_token"' : '';
-    res.writeHead(401, { ...cors, 'www-authenticate': `Bearer resource_metadata="${metadataUrl}", scope="mcp:tools"${error}` }).end();
+    const challenge = dpop ? `DPoP algs="ES256", resource_metadata="${metadataUrl}", scope="mcp:tools"${error}` : `Bearer resource_metadata="${metadataUrl}", scope="mcp:tools"${error}`;
+    res.writeHead(401, { ...cors, 'www-authenticate': challenge }).end();
     return;
   }
   const headers = { ...req.headers, host: upstream.host };
   delete headers.authorization;
+  delete headers.dpop;
   delete headers.origin;
   const up = http.request({ host: upstream.hostname, port: upstream.port, method: req.method, path: upstream.pathname, headers }, (ur) => {
     const out = { ...ur.headers };
