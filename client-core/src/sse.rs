@@ -332,8 +332,17 @@ mod tests {
         let out = decode_all(&[b"event: message\nid: 5\ndata: {\"a\":1}\n\n"], 100);
         // "message" is the default type, reported as None.
         assert_eq!(out, vec![ev(None, "{\"a\":1}", Some("5"))]);
-        let out = decode_all(&[b"event: endpoint\nid: 5\ndata: /x\n\nid: 6\ndata: y\n\n"], 100);
-        assert_eq!(out, vec![ev(Some("endpoint"), "/x", Some("5")), ev(None, "y", Some("6"))]);
+        let out = decode_all(
+            &[b"event: endpoint\nid: 5\ndata: /x\n\nid: 6\ndata: y\n\n"],
+            100,
+        );
+        assert_eq!(
+            out,
+            vec![
+                ev(Some("endpoint"), "/x", Some("5")),
+                ev(None, "y", Some("6"))
+            ]
+        );
     }
 
     #[test]

@@ -8,22 +8,21 @@ import assert from 'node:assert/strict';
 import path from 'node:path';
 import fs from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { launch, serveDir, startPeer, waitFor } from './browser.mjs';
+import { launch, serveDir, startProtected } from './browser.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const dist = path.resolve(here, '../../dist');
 const shots = path.resolve(here, '../../docs/screenshots');
-let browser, site, upstream, authServer, gateway, page;
+let browser, site, server, authServer, gateway, page;
 
 const json = async (url, init) => (await fetch(url, init)).json();
 const asStats = () => json(`${authServer.url}/__stats`);
-const gatewayStats = () => json(`${gateway.url.replace(/\/mcp$/, '')}/__stats`);
+const gatewayStats = () => json(`${server.base}/__stats`);
 
 before(async () => {
   site = await serveDir(dist);
-  upstream = await startPeer('everything.sh', ['streamableHttp']);
-  authServer = await startPeer('auth_server.mjs', [], '');
-  gateway = await startPeer('auth_gateway.mjs', [authServer.url, upstream.url]);
+  server = await startProtected();
+  [gateway, authServer] = [{ url: server.url }, server.authServer];
   browser = await launch();
   const context = await browser.newContext({ viewport: { width: 1200, height: 900 } });
   page = await context.newPage();
@@ -31,7 +30,7 @@ before(async () => {
 });
 after(async () => {
   await browser?.close();
-  for (const p of [gateway, authServer, upstream]) p?.stop();
+  server?.stop();
   await site?.close();
 });
 
@@ -73,7 +72,7 @@ test('logs in through the authorization server and calls a tool', async () => {
 
 test('an expired access token is refreshed and the call goes through', async () => {
   const before = await asStats();
-  const r = await fetch(`${gateway.url.replace(/\/mcp$/, '')}/__expire`, { method: 'POST' });
+  const r = await fetch(`${server.base}/__expire`, { method: 'POST' });
   assert.equal(r.status, 204);
   await page.locator('#tool-search').fill('');
   await runEcho('after expiry');

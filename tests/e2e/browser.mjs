@@ -81,3 +81,30 @@ export async function startPeer(script, args = [], path = '/mcp') {
 function path_dirname() {
   return path.dirname(new URL(import.meta.url).pathname);
 }
+
+/** A protected MCP server: npm server-everything behind tests/peers/auth_gateway.mjs, with
+ * npm oidc-provider as its authorization server (`mode` 'dpop' requires DPoP-bound tokens).
+ * Resolves to { url (the MCP endpoint), base (the gateway's origin), authServer, stop }. */
+export async function startProtected(mode) {
+  const upstream = await startPeer('everything.sh', ['streamableHttp']);
+  const authServer = await startPeer('auth_server.mjs', [], '');
+  const gateway = await startPeer('auth_gateway.mjs', [authServer.url, upstream.url, ...(mode ? [mode] : [])]);
+  return {
+    url: gateway.url,
+    base: gateway.url.replace(/\/mcp$/, ''),
+    authServer,
+    stop: () => { for (const p of [gateway, authServer, upstream]) p.stop(); },
+  };
+}
+
+/** A host page origin: tests/e2e/host/index.html, the package's OAuth callback page, and
+ * `extra` files ({ name: contents }). Resolves to { url, close }. */
+export async function serveHost(pkgDir, extra = {}) {
+  const os = await import('node:os');
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mcp-host-'));
+  fs.copyFileSync(path.join(path_dirname(), 'host/index.html'), path.join(dir, 'index.html'));
+  for (const f of ['oauth-callback.html', 'oauth-callback.js']) fs.copyFileSync(path.join(pkgDir, f), path.join(dir, f));
+  for (const [name, contents] of Object.entries(extra)) fs.writeFileSync(path.join(dir, name), contents);
+  const site = await serveDir(dir);
+  return { url: site.url, close: async () => { await site.close(); fs.rmSync(dir, { recursive: true, force: true }); } };
+}

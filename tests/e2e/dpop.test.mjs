@@ -6,25 +6,19 @@
 // a thief would, from another machine) is refused.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { launch, serveDir, startPeer } from './browser.mjs';
+import { launch, serveDir, serveHost, startProtected } from './browser.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const dist = path.resolve(here, '../../dist-pkg');
-let browser, pkg, host, upstream, authServer, gateway, page, hostDir;
+let browser, pkg, host, server, gateway, page;
 
 before(async () => {
-  hostDir = fs.mkdtempSync(path.join(os.tmpdir(), 'mcp-dpop-'));
-  fs.copyFileSync(path.join(here, 'host/index.html'), path.join(hostDir, 'index.html'));
-  for (const f of ['oauth-callback.html', 'oauth-callback.js']) fs.copyFileSync(path.join(dist, f), path.join(hostDir, f));
   pkg = await serveDir(dist);
-  host = await serveDir(hostDir);
-  upstream = await startPeer('everything.sh', ['streamableHttp']);
-  authServer = await startPeer('auth_server.mjs', [], '');
-  gateway = await startPeer('auth_gateway.mjs', [authServer.url, upstream.url, 'dpop']);
+  host = await serveHost(dist);
+  server = await startProtected('dpop');
+  gateway = { url: server.url };
   browser = await launch();
   page = await browser.newPage();
   page.on('pageerror', (e) => { throw e; });
@@ -32,9 +26,8 @@ before(async () => {
 });
 after(async () => {
   await browser?.close();
-  for (const p of [gateway, authServer, upstream]) p?.stop();
+  server?.stop();
   for (const s of [pkg, host]) await s?.close();
-  fs.rmSync(hostDir, { recursive: true, force: true });
 });
 
 test('tokens are bound to the page key: proofs on every request, a stolen token is useless', async () => {
@@ -68,7 +61,7 @@ test('tokens are bound to the page key: proofs on every request, a stolen token 
   assert.deepEqual(out.texts, ['Echo: bound', 'Echo: still bound']);
   assert.match(trace, /the resource asks for DPoP: tokens will be bound/);
 
-  const stats = await (await fetch(`${gateway.url.replace(/\/mcp$/, '')}/__stats`)).json();
+  const stats = await (await fetch(`${server.base}/__stats`)).json();
   assert.ok(stats.dpop_verified >= 3, `every request with a token carried a valid proof (${stats.dpop_verified})`);
   assert.equal(stats.dpop_refusals, 0);
   const authorized = seen.filter((s) => s.auth);

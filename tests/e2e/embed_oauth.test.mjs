@@ -6,23 +6,16 @@
 // origin is ignored.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { launch, serveDir, startPeer } from './browser.mjs';
+import { launch, serveDir, serveHost, startProtected } from './browser.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const dist = path.resolve(here, '../../dist-pkg');
-let browser, pkg, host, evil, upstream, authServer, gateway, page, hostDir;
+let browser, pkg, host, evil, server, gateway, authServer, page;
 
-before(async () => {
-  // The host page and the package's callback page, on the host's origin.
-  hostDir = fs.mkdtempSync(path.join(os.tmpdir(), 'mcp-host-'));
-  fs.copyFileSync(path.join(here, 'host/index.html'), path.join(hostDir, 'index.html'));
-  for (const f of ['oauth-callback.html', 'oauth-callback.js']) fs.copyFileSync(path.join(dist, f), path.join(hostDir, f));
-  fs.writeFileSync(path.join(hostDir, 'evil.html'), '<!doctype html><title>evil</title><p>another origin</p>');
-  fs.writeFileSync(path.join(hostDir, 'element.html'), `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>element</title></head>
+/** A host page with the <mcp-client> element, its attributes from the address. */
+const elementPage = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>element</title></head>
 <body><h1>A host page with the element</h1><script type="module">
   const params = new URLSearchParams(location.search);
   window.mcpEvents = [];
@@ -33,13 +26,14 @@ before(async () => {
   el.setAttribute('server', params.get('server'));
   el.setAttribute('allow-local-auth', '');
   document.body.append(el);
-</script></body></html>`);
+</script></body></html>`;
+
+before(async () => {
   pkg = await serveDir(dist);
-  host = await serveDir(hostDir);
-  evil = await serveDir(hostDir);
-  upstream = await startPeer('everything.sh', ['streamableHttp']);
-  authServer = await startPeer('auth_server.mjs', [], '');
-  gateway = await startPeer('auth_gateway.mjs', [authServer.url, upstream.url]);
+  host = await serveHost(dist, { 'element.html': elementPage });
+  evil = await serveHost(dist, { 'evil.html': '<!doctype html><title>evil</title><p>another origin</p>' });
+  server = await startProtected();
+  [gateway, authServer] = [{ url: server.url }, server.authServer];
   browser = await launch();
   page = await browser.newPage();
   page.on('pageerror', (e) => { throw e; });
@@ -47,9 +41,8 @@ before(async () => {
 });
 after(async () => {
   await browser?.close();
-  for (const p of [gateway, authServer, upstream]) p?.stop();
+  server?.stop();
   for (const s of [pkg, host, evil]) await s?.close();
-  fs.rmSync(hostDir, { recursive: true, force: true });
 });
 
 test('the JS API logs in through a popup and the callback relay, then calls a tool', async () => {

@@ -311,11 +311,7 @@ impl Authorizer {
         if tokens.refresh_token.is_none() {
             return Err(AuthFailure::NeedsLogin);
         }
-        let mut flow = AuthFlow::new(
-            self.config(),
-            random::random_bytes().map_err(AuthFailure::Browser)?,
-            now(),
-        )?;
+        let mut flow = self.new_flow()?;
         flow.refresh(tokens);
         match self.pump(&mut flow).await {
             Ok(Stop::Done(t)) => {
@@ -417,11 +413,7 @@ impl Authorizer {
     ) -> Result<(), AuthFailure> {
         // A registration the server no longer knows is replaced once (re-registration).
         for attempt in 0..2 {
-            let mut flow = AuthFlow::new(
-                self.config(),
-                random::random_bytes().map_err(AuthFailure::Browser)?,
-                now(),
-            )?;
+            let mut flow = self.new_flow()?;
             flow.start(www);
             let mut stop = self.pump(&mut flow).await;
             loop {
@@ -457,11 +449,7 @@ impl Authorizer {
     }
 
     async fn login_redirect(self: &Rc<Self>, www: Option<&str>) -> Result<(), AuthFailure> {
-        let mut flow = AuthFlow::new(
-            self.config(),
-            random::random_bytes().map_err(AuthFailure::Browser)?,
-            now(),
-        )?;
+        let mut flow = self.new_flow()?;
         flow.start(www);
         let result = match self.pump(&mut flow).await {
             Ok(Stop::Navigate(url)) => match flow.pending() {
@@ -484,6 +472,12 @@ impl Authorizer {
         let mut t = self.tokens.borrow_mut();
         *t = None;
         storage::forget(&self.server_url);
+    }
+
+    /// A fresh flow for this server, with new randomness.
+    fn new_flow(&self) -> Result<AuthFlow, AuthFailure> {
+        let random = random::random_bytes().map_err(AuthFailure::Browser)?;
+        Ok(AuthFlow::new(self.config(), random, now())?)
     }
 
     /// The flow configuration for this server and the current tokens.

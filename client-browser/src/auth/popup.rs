@@ -69,16 +69,8 @@ impl Popup {
                 if !from_popup {
                     return;
                 }
-                let data = ev.data();
-                let get = |k: &str| {
-                    js_sys::Reflect::get(&data, &k.into())
-                        .ok()
-                        .and_then(|v| v.as_string())
-                };
-                if get("type").as_deref() == Some(MESSAGE_TYPE) {
-                    if let Some(q) = get("query") {
-                        let _ = tx.unbounded_send(q);
-                    }
+                if let Some(q) = callback_query(&ev.data()) {
+                    let _ = tx.unbounded_send(q);
                 }
             });
         me.add_event_listener_with_callback("message", on_message.as_ref().unchecked_ref())
@@ -87,16 +79,8 @@ impl Popup {
         let channel = web_sys::BroadcastChannel::new(CHANNEL).ok();
         let on_broadcast =
             Closure::<dyn FnMut(web_sys::MessageEvent)>::new(move |ev: web_sys::MessageEvent| {
-                let data = ev.data();
-                let get = |k: &str| {
-                    js_sys::Reflect::get(&data, &k.into())
-                        .ok()
-                        .and_then(|v| v.as_string())
-                };
-                if get("type").as_deref() == Some(MESSAGE_TYPE) {
-                    if let Some(q) = get("query") {
-                        let _ = tx2.unbounded_send(q);
-                    }
+                if let Some(q) = callback_query(&ev.data()) {
+                    let _ = tx2.unbounded_send(q);
                 }
             });
         if let Some(c) = &channel {
@@ -137,4 +121,16 @@ impl Popup {
     pub fn close(&self) {
         let _ = self.window.close();
     }
+}
+
+/// The query string of a callback page message (`{type: MESSAGE_TYPE, query}`), if it is one.
+fn callback_query(data: &JsValue) -> Option<String> {
+    let get = |k: &str| {
+        js_sys::Reflect::get(data, &k.into())
+            .ok()
+            .and_then(|v| v.as_string())
+    };
+    (get("type").as_deref() == Some(MESSAGE_TYPE))
+        .then(|| get("query"))
+        .flatten()
 }
