@@ -32,6 +32,7 @@ pub fn App(
                     transport: crate::components::connect_form::transport_value(req.transport)
                         .into(),
                     headers: req.headers.clone(),
+                    allow_local_auth: req.allow_local_auth,
                 });
                 crate::saved::store(s);
             }

@@ -14,6 +14,8 @@ pub struct SavedServer {
     pub transport: String,
     /// Extra headers (no secrets are stored unless the person typed them as headers).
     pub headers: Vec<(String, String)>,
+    /// Local development: `http:`/loopback authorization servers allowed (`allowLocalAuth`).
+    pub allow_local_auth: bool,
 }
 
 const KEY: &str = "mcp-browser-client.servers";
@@ -64,6 +66,9 @@ pub fn export(servers: &[SavedServer]) -> String {
         let mut entry = json!({ "url": s.url, "type": kind });
         if !headers.is_empty() {
             entry["headers"] = Value::Object(headers);
+        }
+        if s.allow_local_auth {
+            entry["allowLocalAuth"] = Value::Bool(true);
         }
         map.insert(s.name.clone(), entry);
     }
@@ -121,6 +126,10 @@ pub fn import(text: &str) -> Result<(Vec<SavedServer>, Vec<String>), String> {
             url: url.to_string(),
             transport: transport.into(),
             headers,
+            allow_local_auth: entry
+                .get("allowLocalAuth")
+                .and_then(Value::as_bool)
+                .unwrap_or(false),
         });
     }
     Ok((out, skipped))
@@ -153,12 +162,14 @@ mod tests {
                 url: "https://a.test/mcp".into(),
                 transport: "auto".into(),
                 headers: vec![("X-K".into(), "v".into())],
+                allow_local_auth: false,
             },
             SavedServer {
                 name: "b".into(),
                 url: "ws://127.0.0.1:1/ws".into(),
                 transport: "websocket".into(),
                 headers: vec![],
+                allow_local_auth: true,
             },
         ];
         let (back, skipped) = import(&export(&servers)).unwrap();

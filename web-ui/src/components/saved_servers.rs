@@ -47,6 +47,7 @@ pub fn SavedServers(
                                     url: s1.url.clone(),
                                     transport: crate::components::connect_form::parse_transport(&s1.transport),
                                     headers: s1.headers.clone(),
+                                    allow_local_auth: s1.allow_local_auth,
                                     ..Default::default()
                                 })>{s.name.clone()}</button>
                                 <span class="uri">{s.url.clone()}</span>
