@@ -520,14 +520,8 @@ impl AuthFlow {
                 next,
                 header_scope,
             } => {
-                let url = urls
-                    .get(next.saturating_sub(1))
-                    .cloned()
-                    .unwrap_or_default();
-                self.trace(format!("  → HTTP {status}"));
-                let parsed = (status == 200)
-                    .then(|| serde_json::from_slice::<ProtectedResourceMetadata>(body).ok())
-                    .flatten();
+                let (url, parsed) =
+                    self.metadata_answer::<ProtectedResourceMetadata>(&urls, next, status, body);
                 match parsed {
                     Some(prm) if !resource_matches(&prm.resource, &self.server) => {
                         self.fail(AuthError::ResourceMismatch {
@@ -569,14 +563,8 @@ impl AuthFlow {
                 header_scope,
                 legacy,
             } => {
-                let url = urls
-                    .get(next.saturating_sub(1))
-                    .cloned()
-                    .unwrap_or_default();
-                self.trace(format!("  → HTTP {status}"));
-                let parsed = (status == 200)
-                    .then(|| serde_json::from_slice::<AuthServerMetadata>(body).ok())
-                    .flatten();
+                let (url, parsed) =
+                    self.metadata_answer::<AuthServerMetadata>(&urls, next, status, body);
                 match parsed {
                     Some(meta) if meta.issuer != issuer && !legacy => {
                         self.fail(AuthError::IssuerMismatch {
@@ -690,6 +678,28 @@ impl AuthFlow {
             ),
             other => self.step = other,
         }
+    }
+
+    /// The URL a metadata answer came from, traced with its status, and the document if it
+    /// is one (anything but a 200 with valid JSON of that shape counts as absent).
+    fn metadata_answer<T: serde::de::DeserializeOwned>(
+        &mut self,
+        urls: &[String],
+        next: usize,
+        status: u16,
+        body: &[u8],
+    ) -> (String, Option<T>) {
+        let url = urls
+            .get(next.saturating_sub(1))
+            .cloned()
+            .unwrap_or_default();
+        self.trace(format!("  → HTTP {status}"));
+        let parsed = if status == 200 {
+            serde_json::from_slice::<T>(body).ok()
+        } else {
+            None
+        };
+        (url, parsed)
     }
 
     fn choose_scope(
