@@ -684,3 +684,77 @@ fn requests_wait_until_the_server_accepted_notifications_initialized() {
         .iter()
         .any(|e| matches!(e, Event::Warning(w) if w.contains("initialized"))));
 }
+
+#[test]
+fn the_get_stream_opens_with_the_handshake_and_requests_wait_for_its_answer() {
+    /// Holds the GET stream's answer (a slow server), then sends a server request on it the
+    /// moment it opens, as servers do with requests that belong to no client request.
+    struct SlowGet(Legacy);
+    impl Server for SlowGet {
+        fn handle(&mut self, req: &HttpRequest, body: Option<&Value>) -> Reply {
+            if req.method == HttpMethod::Get {
+                return Reply::Hang;
+            }
+            self.0.handle(req, body)
+        }
+    }
+    let mut h = Harness::new(
+        Session::new(config()),
+        SlowGet(Legacy::new(ProbeAnswer::NotInitialized)),
+    );
+    let c = h.session.request(
+        "tools/call",
+        Some(json!({"name": "echo"})),
+        RequestOptions::default(),
+        h.now,
+    );
+    h.connect();
+    let get = h
+        .sent
+        .iter()
+        .position(|r| r.method == HttpMethod::Get)
+        .expect("GET opened during the handshake");
+    assert!(
+        h.posted_method("tools/call").is_empty(),
+        "no request before the GET stream answered"
+    );
+    assert_eq!(h.session.state(), ConnectionState::Connecting);
+    let tid = *h.hanging.last().unwrap();
+    h.hanging.clear();
+    h.deliver(
+        tid,
+        Reply::Sse(
+            vec![],
+            vec![sse(json!({"jsonrpc": "2.0", "id": "s1", "method": "ping"}))],
+            End::Open,
+        ),
+    );
+    h.pump();
+    assert_eq!(h.session.state(), ConnectionState::Connected);
+    assert!(matches!(response(&h, c), Some(Ok(_))));
+    let first_call = h
+        .sent
+        .iter()
+        .position(|r| {
+            r.body
+                .as_ref()
+                .is_some_and(|b| String::from_utf8_lossy(b).contains("tools/call"))
+        })
+        .unwrap();
+    assert!(get < first_call);
+    assert!(
+        h.posted()
+            .iter()
+            .any(|m| m["id"] == "s1" && m.get("result").is_some()),
+        "the ping on the GET stream was answered"
+    );
+
+    // A GET that never answers holds nothing up for longer than the probe timeout.
+    let mut h = Harness::new(
+        Session::new(config()),
+        SlowGet(Legacy::new(ProbeAnswer::NotInitialized)),
+    );
+    h.connect();
+    h.advance(5_001);
+    assert_eq!(h.session.state(), ConnectionState::Connected);
+}

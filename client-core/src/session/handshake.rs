@@ -245,11 +245,36 @@ impl Session {
             // `tools/list` racing ahead of it would miss them.
             let tid = TransmitId(self.next_transmit - 1);
             self.awaiting_initialized = Some((tid, details));
+            self.initialized_acked = false;
+            // Open the GET stream now and wait for its answer too: servers send requests
+            // (elicitation, sampling) that belong to no request on it, and drop them while it
+            // is not open yet.
+            self.awaiting_get_head = false;
+            if self.wire == WireProtocol::StreamableHttp && self.config.open_get_stream {
+                self.get_reconnects = 0;
+                self.open_get_stream();
+                self.awaiting_get_head = self.get_stream.is_some();
+            }
             // Do not wait forever on a server that never answers the notification.
             self.schedule(now + self.config.probe_timeout, Timer::InitializedWait);
             return;
         }
         self.finish_legacy_handshake(details, now);
+    }
+
+    /// Ends the legacy handshake once the server accepted `notifications/initialized` and the
+    /// GET stream answered (or failed, or was never opened).
+    pub(super) fn try_finish_handshake(&mut self, now: Instant) {
+        if !self.initialized_acked || (self.awaiting_get_head && self.get_stream.is_some()) {
+            return;
+        }
+        if let Some((_, details)) = self.awaiting_initialized.take() {
+            self.timers
+                .retain(|(_, t)| !matches!(t, Timer::InitializedWait));
+            if self.phase == Phase::Initializing {
+                self.finish_legacy_handshake(details, now);
+            }
+        }
     }
 
     /// The legacy handshake is complete: connected, GET stream, log level.
@@ -304,7 +329,8 @@ impl Session {
 
     /// Opens (or reopens) the legacy standalone GET stream.
     pub(super) fn open_get_stream(&mut self) {
-        if self.phase != Phase::Ready || self.get_stream.is_some() {
+        let handshake = self.phase == Phase::Initializing && self.awaiting_initialized.is_some();
+        if !(self.phase == Phase::Ready || handshake) || self.get_stream.is_some() {
             return;
         }
         let Flavor::Legacy {

@@ -16,6 +16,13 @@ impl Session {
         let media = head.media_type();
         let www = head.header("www-authenticate").map(String::from);
         let purpose = ex.purpose;
+        if purpose == Purpose::GetStream && self.awaiting_get_head {
+            self.awaiting_get_head = false;
+            self.try_finish_handshake(now);
+        }
+        let Some(ex) = self.exchanges.get_mut(&tid) else {
+            return;
+        };
         if let Purpose::Call(key) = purpose {
             if self
                 .pending
@@ -128,6 +135,8 @@ impl Session {
                 self.emit(Event::Warning(alloc::format!(
                     "the server's event stream failed: {err}"
                 )));
+                // A GET stream that failed before answering no longer holds up the handshake.
+                self.try_finish_handshake(now);
             }
             Purpose::Fire | Purpose::Delete => {}
         }
@@ -235,13 +244,8 @@ impl Session {
                     .as_ref()
                     .is_some_and(|(t, _)| *t == tid)
                 {
-                    if let Some((_, details)) = self.awaiting_initialized.take() {
-                        self.timers
-                            .retain(|(_, t)| !matches!(t, Timer::InitializedWait));
-                        if self.phase == Phase::Initializing {
-                            self.finish_legacy_handshake(details, now);
-                        }
-                    }
+                    self.initialized_acked = true;
+                    self.try_finish_handshake(now);
                 }
                 if let Some(f) = failure {
                     self.emit(Event::Warning(alloc::format!(

@@ -227,6 +227,10 @@ pub struct Session {
     /// Legacy HTTP: the `notifications/initialized` POST, and the details to announce once
     /// the server has accepted it.
     awaiting_initialized: Option<(TransmitId, ServerDetails)>,
+    /// The server accepted `notifications/initialized`.
+    initialized_acked: bool,
+    /// The GET stream opened with the handshake has not answered yet.
+    awaiting_get_head: bool,
 }
 
 impl Session {
@@ -268,6 +272,8 @@ impl Session {
             pending_session_id: None,
             ended_head: None,
             awaiting_initialized: None,
+            initialized_acked: false,
+            awaiting_get_head: false,
         }
     }
 
