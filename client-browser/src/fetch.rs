@@ -130,14 +130,7 @@ async fn deliver(
         status: resp.status(),
         headers: Vec::new(),
     };
-    if let Ok(Some(iter)) = js_sys::try_iter(&resp.headers()) {
-        for entry in iter.flatten() {
-            let pair: js_sys::Array = entry.unchecked_into();
-            if let (Some(k), Some(v)) = (pair.get(0).as_string(), pair.get(1).as_string()) {
-                head.headers.push((k, v));
-            }
-        }
-    }
+    head.headers = string_pairs(&resp.headers());
     let tid = req.id;
     match weak.upgrade() {
         Some(inner) => inner.input(Input::ResponseHead(tid, head)),
@@ -184,4 +177,18 @@ pub(crate) fn js_message(e: &JsValue) -> String {
         return String::from(err.message());
     }
     e.as_string().unwrap_or_else(|| format!("{e:?}"))
+}
+
+/// The `[name, value]` string pairs of an iterable JS object (`Headers`, `URLSearchParams`).
+pub(crate) fn string_pairs(iterable: &JsValue) -> Vec<(String, String)> {
+    let mut out = Vec::new();
+    if let Ok(Some(iter)) = js_sys::try_iter(iterable) {
+        for entry in iter.flatten() {
+            let pair: js_sys::Array = entry.unchecked_into();
+            if let (Some(k), Some(v)) = (pair.get(0).as_string(), pair.get(1).as_string()) {
+                out.push((k, v));
+            }
+        }
+    }
+    out
 }

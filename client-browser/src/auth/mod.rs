@@ -21,7 +21,7 @@ pub use redirect::{complete_redirect, has_redirect_callback, RedirectOutcome};
 pub use storage::TokenStorage;
 
 use crate::clock::now;
-use client_core::oauth::challenge::{bearer, split_scopes};
+use client_core::oauth::challenge::{mcp_challenge, split_scopes};
 use client_core::oauth::{
     AuthConfig, AuthError, AuthFlow, AuthOutput, ClientCredentials, TokenSet, UrlPolicy,
 };
@@ -251,10 +251,15 @@ impl Authorizer {
     /// and in storage. (Authorization servers offer no standard browser-side revocation
     /// that MCP requires; the tokens simply stop being used.)
     pub fn logout(&self) {
+        self.forget();
+        self.trace("logged out: tokens and client registration forgotten");
+    }
+
+    /// Drops the tokens and the client registration, here and in storage.
+    fn forget(&self) {
         storage::forget(&self.server_url);
         *self.tokens.borrow_mut() = None;
         *self.generation.borrow_mut() += 1;
-        self.trace("logged out: tokens and client registration forgotten");
     }
 
     /// Makes sure there is a usable access token: refreshes one that expired (or that a
@@ -327,9 +332,7 @@ impl Authorizer {
                 self.trace(&format!(
                     "the refresh was refused ({error}): a new login is needed"
                 ));
-                storage::forget(&self.server_url);
-                *self.tokens.borrow_mut() = None;
-                *self.generation.borrow_mut() += 1;
+                self.forget();
                 Err(AuthFailure::NeedsLogin)
             }
             Err(e) => Err(e),
@@ -350,7 +353,7 @@ impl Authorizer {
         if self.generation() != sent_generation && self.has_credentials() {
             return Ok(()); // someone else already got new tokens
         }
-        let challenge = www_authenticate.and_then(bearer).unwrap_or_default();
+        let challenge = www_authenticate.and_then(mcp_challenge).unwrap_or_default();
         let step_up = status == 403 && challenge.error.as_deref() == Some("insufficient_scope");
         if !step_up
             && self
@@ -438,7 +441,7 @@ impl Authorizer {
                         if error == "invalid_client" && attempt == 0 =>
                     {
                         self.trace("the authorization server no longer knows our client: registering again");
-                        self.forget_registration();
+                        self.forget();
                         break;
                     }
                     Err(e) => return Err(e),
@@ -466,12 +469,6 @@ impl Authorizer {
             self.trace(&format!("login failed: {e}"));
         }
         result
-    }
-
-    fn forget_registration(&self) {
-        let mut t = self.tokens.borrow_mut();
-        *t = None;
-        storage::forget(&self.server_url);
     }
 
     /// A fresh flow for this server, with new randomness.
@@ -609,17 +606,8 @@ impl Authorizer {
 
 /// The pairs of a query string (with or without the leading `?`).
 pub(crate) fn parse_query(query: &str) -> Vec<(String, String)> {
-    let Ok(params) = web_sys::UrlSearchParams::new_with_str(query) else {
-        return Vec::new();
-    };
-    let mut out = Vec::new();
-    if let Ok(Some(iter)) = js_sys::try_iter(&params) {
-        for entry in iter.flatten() {
-            let pair: js_sys::Array = wasm_bindgen::JsCast::unchecked_into(entry);
-            if let (Some(k), Some(v)) = (pair.get(0).as_string(), pair.get(1).as_string()) {
-                out.push((k, v));
-            }
-        }
+    match web_sys::UrlSearchParams::new_with_str(query) {
+        Ok(params) => crate::fetch::string_pairs(&params),
+        Err(_) => Vec::new(),
     }
-    out
 }

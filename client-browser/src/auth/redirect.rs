@@ -119,7 +119,7 @@ pub async fn complete_redirect(
         if let AuthFailure::Flow(AuthError::Token { error, .. }) = e {
             if error == "invalid_client" {
                 // Our registration is gone: the next login registers again.
-                auth.forget_registration();
+                auth.forget();
             }
         }
         auth.trace(&format!("login failed: {e}"));

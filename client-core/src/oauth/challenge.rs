@@ -195,6 +195,11 @@ pub fn dpop(header: &str) -> Option<BearerChallenge> {
     scheme_challenge(header, "dpop")
 }
 
+/// The challenge an MCP client acts on: the Bearer one, else the DPoP one.
+pub fn mcp_challenge(header: &str) -> Option<BearerChallenge> {
+    bearer(header).or_else(|| dpop(header))
+}
+
 fn scheme_challenge(header: &str, scheme: &str) -> Option<BearerChallenge> {
     let ch = parse_challenges(header)
         .into_iter()
@@ -260,5 +265,14 @@ mod tests {
             let _ = bearer(h);
         }
         assert_eq!(bearer("\u{1F600} Bearer x=y").map(|b| b.error), Some(None));
+    }
+
+    #[test]
+    fn bearer_first_then_dpop() {
+        let d = r#"DPoP algs="ES256", error="insufficient_scope", scope="more""#;
+        assert_eq!(mcp_challenge(d).and_then(|c| c.error).as_deref(), Some("insufficient_scope"));
+        let both = r#"DPoP error="x", Bearer error="y""#;
+        assert_eq!(mcp_challenge(both).and_then(|c| c.error).as_deref(), Some("y"));
+        assert!(mcp_challenge("Basic realm=\"a\"").is_none());
     }
 }

@@ -10,7 +10,7 @@
 //! feeds the callback's query parameters to [`AuthFlow::handle_callback`]. Everything needed
 //! after the redirect is in [`PendingAuthorization`], which serializes.
 
-use super::challenge::{bearer, split_scopes};
+use super::challenge::{mcp_challenge, split_scopes};
 use super::guard::{check_url, UrlPolicy};
 use super::metadata::*;
 use super::pkce::{b64url, Pkce};
@@ -333,12 +333,8 @@ impl AuthFlow {
 
     /// Starts after a 401/403 from the MCP server, with its `WWW-Authenticate` header.
     pub fn start(&mut self, www_authenticate: Option<&str>) {
-        let dpop_challenge = www_authenticate.and_then(super::challenge::dpop);
-        self.wants_dpop = dpop_challenge.is_some();
-        let challenge = www_authenticate
-            .and_then(bearer)
-            .or(dpop_challenge)
-            .unwrap_or_default();
+        self.wants_dpop = www_authenticate.and_then(super::challenge::dpop).is_some();
+        let challenge = www_authenticate.and_then(mcp_challenge).unwrap_or_default();
         let mut header_url = None;
         if let Some(u) = &challenge.resource_metadata {
             match check_url(u, self.config.policy) {

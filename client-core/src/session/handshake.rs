@@ -327,18 +327,18 @@ impl Session {
         self.emit(Event::ConnectFailed(err));
     }
 
-    /// Opens (or reopens) the legacy standalone GET stream.
-    pub(super) fn open_get_stream(&mut self) {
-        let handshake = self.phase == Phase::Initializing && self.awaiting_initialized.is_some();
-        if !(self.phase == Phase::Ready || handshake) || self.get_stream.is_some() {
-            return;
-        }
+    /// Headers of a legacy GET (the standalone stream, or a resumption), or `None` outside a
+    /// legacy session.
+    pub(super) fn legacy_get_headers(
+        &self,
+        last_event_id: Option<String>,
+    ) -> Option<Vec<(String, String)>> {
         let Flavor::Legacy {
             version,
             session_id,
         } = &self.flavor
         else {
-            return;
+            return None;
         };
         let mut h = self.base_headers();
         h.push(("Accept".into(), "text/event-stream".into()));
@@ -348,9 +348,22 @@ impl Session {
         if let Some(sid) = session_id {
             h.push(("Mcp-Session-Id".into(), sid.clone()));
         }
-        if let Some(id) = &self.get_last_event_id {
-            h.push(("Last-Event-ID".into(), id.clone()));
+        if let Some(id) = last_event_id {
+            h.push(("Last-Event-ID".into(), id));
         }
+        Some(h)
+    }
+
+    /// Opens (or reopens) the legacy standalone GET stream.
+    pub(super) fn open_get_stream(&mut self) {
+        let handshake = self.phase == Phase::Initializing && self.awaiting_initialized.is_some();
+        if !(self.phase == Phase::Ready || handshake) || self.get_stream.is_some() {
+            return;
+        }
+        let last_event_id = self.get_last_event_id.clone();
+        let Some(h) = self.legacy_get_headers(last_event_id) else {
+            return;
+        };
         let tid = self.push_http(
             Purpose::GetStream,
             HttpMethod::Get,

@@ -468,22 +468,9 @@ impl Session {
         {
             return;
         }
-        let Flavor::Legacy {
-            version,
-            session_id,
-        } = &self.flavor
-        else {
+        let Some(h) = self.legacy_get_headers(Some(last_event_id)) else {
             return;
         };
-        let mut h = self.base_headers();
-        h.push(("Accept".into(), "text/event-stream".into()));
-        if version.as_str() >= "2025-06-18" {
-            h.push(("MCP-Protocol-Version".into(), version.clone()));
-        }
-        if let Some(sid) = session_id {
-            h.push(("Mcp-Session-Id".into(), sid.clone()));
-        }
-        h.push(("Last-Event-ID".into(), last_event_id.clone()));
         let tid = self.push_http(
             Purpose::Resume(key),
             HttpMethod::Get,
