@@ -8,7 +8,7 @@ cd "$root"
 out=dist-pkg
 cargo build -p client-js -p client-element --release --locked --target wasm32-unknown-unknown
 rm -rf "$out"
-opt() { wasm-opt -Oz --enable-bulk-memory --enable-nontrapping-float-to-int --enable-sign-ext --enable-mutable-globals -o "$1" "$1"; }
+opt() { wasm-opt -Oz --enable-bulk-memory --enable-nontrapping-float-to-int --enable-sign-ext --enable-mutable-globals --enable-simd -o "$1" "$1"; }
 # The headless API ...
 wasm-bindgen --target web --out-dir "$out" --out-name mcp_client target/wasm32-unknown-unknown/release/client_js.wasm
 opt "$out/mcp_client_bg.wasm"

@@ -7,12 +7,17 @@
 //! Lines are split at the byte level (CR, LF and CRLF are ASCII and never occur inside a
 //! multi-byte UTF-8 sequence), so a character split across chunks is reassembled before it is
 //! decoded.
+//!
+//! Speed: decoded events are written into one reusable byte arena and handed out borrowed
+//! ([`SseDecoder::poll_ref`]), so a stream of events costs no allocation per event once the
+//! arena has grown to the size of one chunk's events. Line ends are found with `memchr`
+//! (SIMD when the target has it).
 
-use alloc::collections::VecDeque;
 use alloc::string::String;
 use alloc::vec::Vec;
+use core::ops::Range;
 
-/// One dispatched event.
+/// One dispatched event, owned.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SseEvent {
     /// The `event:` type; `None` for the default type `message` (absent or explicit).
@@ -21,6 +26,28 @@ pub struct SseEvent {
     pub data: String,
     /// The last event id in force when this event was dispatched.
     pub id: Option<String>,
+}
+
+/// One dispatched event, borrowed from the decoder until its next `poll_ref` or `push`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct SseEventRef<'a> {
+    /// The `event:` type; `None` for the default type `message` (absent or explicit).
+    pub event: Option<&'a str>,
+    /// The data lines joined with `\n` (may be empty: a "priming" event).
+    pub data: &'a str,
+    /// The last event id in force when this event was dispatched.
+    pub id: Option<&'a str>,
+}
+
+impl SseEventRef<'_> {
+    /// An owned copy.
+    pub fn to_event(&self) -> SseEvent {
+        SseEvent {
+            event: self.event.map(String::from),
+            data: String::from(self.data),
+            id: self.id.map(String::from),
+        }
+    }
 }
 
 /// A problem in the stream that the decoder skipped over.
@@ -34,8 +61,33 @@ pub enum SseError {
     },
 }
 
+/// A decoded event waiting in the queue: its data, id and type lie back to back in the arena,
+/// `start..data_end..id_end..event_end` (small and `Copy`: queueing it is a plain store).
+#[derive(Debug, Clone, Copy)]
+struct Queued {
+    start: usize,
+    data_end: usize,
+    id_end: usize,
+    event_end: usize,
+    has_id: bool,
+    has_event: bool,
+    too_large: bool,
+}
+
+impl Queued {
+    const TOO_LARGE: Queued = Queued {
+        start: 0,
+        data_end: 0,
+        id_end: 0,
+        event_end: 0,
+        has_id: false,
+        has_event: false,
+        too_large: true,
+    };
+}
+
 /// Push-based SSE decoder: feed bytes with [`SseDecoder::push`], take events with
-/// [`SseDecoder::poll`].
+/// [`SseDecoder::poll_ref`] (borrowed, no allocation) or [`SseDecoder::poll`] (owned).
 #[derive(Debug)]
 pub struct SseDecoder {
     limit: usize,
@@ -49,12 +101,18 @@ pub struct SseDecoder {
     discarding_line: bool,
     /// The current event overflowed the limit and is being discarded up to its end.
     discarding_event: bool,
-    data: String,
+    /// Queued events' text, then the data of the event being read (from `data_start`).
+    arena: String,
+    /// Where the data of the event being read begins in `arena`.
+    data_start: usize,
     has_data: bool,
     event_type: Option<String>,
     last_id: Option<String>,
     retry_ms: Option<u64>,
-    out: VecDeque<Result<SseEvent, SseError>>,
+    /// Events decoded and not yet taken, from `taken` on (a plain `Vec` read from the front:
+    /// cheaper than a ring buffer for a queue that is always drained whole).
+    out: Vec<Queued>,
+    taken: usize,
 }
 
 impl SseDecoder {
@@ -67,12 +125,14 @@ impl SseDecoder {
             at_start: true,
             discarding_line: false,
             discarding_event: false,
-            data: String::new(),
+            arena: String::new(),
+            data_start: 0,
             has_data: false,
             event_type: None,
             last_id: None,
             retry_ms: None,
-            out: VecDeque::new(),
+            out: Vec::new(),
+            taken: 0,
         }
     }
 
@@ -93,8 +153,26 @@ impl SseDecoder {
         self.retry_ms
     }
 
+    /// Length of the data of the event being read.
+    fn data_len(&self) -> usize {
+        self.arena.len() - self.data_start
+    }
+
+    /// Forgets the text of events already taken: keeps only the event being read.
+    fn compact(&mut self) {
+        if self.data_start > 0 {
+            self.arena.drain(..self.data_start);
+            self.data_start = 0;
+        }
+    }
+
     /// Feeds the next chunk of the stream.
     pub fn push(&mut self, mut chunk: &[u8]) {
+        if self.taken == self.out.len() {
+            self.out.clear();
+            self.taken = 0;
+            self.compact();
+        }
         if self.at_start && !chunk.is_empty() {
             // Skip a BOM, which may itself be split across chunks.
             const BOM: &[u8] = b"\xEF\xBB\xBF";
@@ -152,22 +230,47 @@ impl SseDecoder {
         self.at_start = false;
         if line.is_empty() {
             self.dispatch();
-        } else if line.len() + self.data.len() > self.limit.saturating_add(16) {
-            if !self.discarding_event {
-                self.discarding_event = true;
-                self.data.clear();
-                self.has_data = false;
-                self.out
-                    .push_back(Err(SseError::EventTooLarge { limit: self.limit }));
-            }
+        } else if line.len() + self.data_len() > self.limit.saturating_add(16) {
+            self.event_too_large();
         } else {
             self.process_field(line);
         }
     }
 
-    /// The next decoded event, or a note that one was dropped.
+    /// Drops the event being read (once) and reports it.
+    fn event_too_large(&mut self) {
+        if !self.discarding_event {
+            self.discarding_event = true;
+            self.arena.truncate(self.data_start);
+            self.has_data = false;
+            self.out.push(Queued::TOO_LARGE);
+        }
+    }
+
+    /// The next decoded event, borrowed, or a note that one was dropped.
+    pub fn poll_ref(&mut self) -> Option<Result<SseEventRef<'_>, SseError>> {
+        let Some(q) = self.out.get(self.taken) else {
+            self.out.clear();
+            self.taken = 0;
+            self.compact();
+            return None;
+        };
+        let q = *q;
+        self.taken += 1;
+        if q.too_large {
+            return Some(Err(SseError::EventTooLarge { limit: self.limit }));
+        }
+        let text = |r: Range<usize>| self.arena.get(r).unwrap_or_default();
+        Some(Ok(SseEventRef {
+            data: text(q.start..q.data_end),
+            id: q.has_id.then(|| text(q.data_end..q.id_end)),
+            event: q.has_event.then(|| text(q.id_end..q.event_end)),
+        }))
+    }
+
+    /// The next decoded event, owned, or a note that one was dropped.
     pub fn poll(&mut self) -> Option<Result<SseEvent, SseError>> {
-        self.out.pop_front()
+        self.poll_ref().map(|r| r.map(|e| e.to_event()))
     }
 
     /// Ends the stream. An event not terminated by a blank line is discarded, as the SSE
@@ -175,7 +278,7 @@ impl SseDecoder {
     pub fn finish(&mut self) -> bool {
         let pending = !self.line.is_empty() || self.has_data;
         self.line.clear();
-        self.data.clear();
+        self.arena.truncate(self.data_start);
         self.has_data = false;
         self.event_type = None;
         self.discarding_event = false;
@@ -187,14 +290,10 @@ impl SseDecoder {
         if bytes.is_empty() || self.discarding_line {
             return;
         }
-        if self.line.len() + bytes.len() + self.data.len() > self.limit.saturating_add(16) {
+        if self.line.len() + bytes.len() + self.data_len() > self.limit.saturating_add(16) {
             self.discarding_line = true;
             self.line.clear();
-            if !self.discarding_event {
-                self.discarding_event = true;
-                self.out
-                    .push_back(Err(SseError::EventTooLarge { limit: self.limit }));
-            }
+            self.event_too_large();
             return;
         }
         self.line.extend_from_slice(bytes);
@@ -222,7 +321,7 @@ impl SseDecoder {
         if line[0] == b':' {
             return; // comment
         }
-        let (name, value) = match line.iter().position(|&b| b == b':') {
+        let (name, value) = match memchr::memchr(b':', line) {
             Some(p) => {
                 let mut v = &line[p + 1..];
                 if v.first() == Some(&b' ') {
@@ -237,22 +336,18 @@ impl SseDecoder {
                 if self.discarding_event {
                     return;
                 }
-                if self.data.len() + value.len() + 1 > self.limit {
-                    self.discarding_event = true;
-                    self.data.clear();
-                    self.has_data = false;
-                    self.out
-                        .push_back(Err(SseError::EventTooLarge { limit: self.limit }));
+                if self.data_len() + value.len() + 1 > self.limit {
+                    self.event_too_large();
                     return;
                 }
                 if self.has_data {
-                    self.data.push('\n');
-                } else {
-                    // One allocation for the usual single-line event, not a series of
-                    // doublings.
-                    self.data.reserve(value.len());
+                    self.arena.push('\n');
                 }
-                self.data.push_str(&String::from_utf8_lossy(value));
+                match core::str::from_utf8(value) {
+                    Ok(text) => self.arena.push_str(text),
+                    // Invalid sequences become U+FFFD, as the standard's UTF-8 decode does.
+                    Err(_) => self.arena.push_str(&String::from_utf8_lossy(value)),
+                }
                 self.has_data = true;
             }
             // `message` is the default type: kept as `None` (no allocation per event).
@@ -260,8 +355,12 @@ impl SseDecoder {
             b"event" => self.event_type = Some(String::from_utf8_lossy(value).into_owned()),
             b"id" if !value.contains(&0) => {
                 // Most streams repeat or increment ids: reuse the buffer.
-                let id = String::from_utf8_lossy(value);
+                let id = match core::str::from_utf8(value) {
+                    Ok(id) => alloc::borrow::Cow::Borrowed(id),
+                    Err(_) => String::from_utf8_lossy(value),
+                };
                 match &mut self.last_id {
+                    Some(old) if old.as_str() == id => {}
                     Some(old) => {
                         old.clear();
                         old.push_str(&id);
@@ -285,7 +384,7 @@ impl SseDecoder {
         let event_type = self.event_type.take();
         if self.discarding_event {
             self.discarding_event = false;
-            self.data.clear();
+            self.arena.truncate(self.data_start);
             self.has_data = false;
             return;
         }
@@ -293,12 +392,26 @@ impl SseDecoder {
             return;
         }
         self.has_data = false;
-        let data = core::mem::take(&mut self.data);
-        self.out.push_back(Ok(SseEvent {
-            event: event_type,
-            data,
-            id: self.last_id.clone(),
-        }));
+        let start = self.data_start;
+        let data_end = self.arena.len();
+        if let Some(id) = &self.last_id {
+            self.arena.push_str(id);
+        }
+        let id_end = self.arena.len();
+        if let Some(t) = &event_type {
+            self.arena.push_str(t);
+        }
+        let event_end = self.arena.len();
+        self.data_start = event_end;
+        self.out.push(Queued {
+            start,
+            data_end,
+            id_end,
+            event_end,
+            has_id: self.last_id.is_some(),
+            has_event: event_type.is_some(),
+            too_large: false,
+        });
     }
 }
 
@@ -428,6 +541,38 @@ mod tests {
         // And when many small data lines add up past the limit.
         let many = alloc::format!("{}\ndata: ok\n\n", "data: 0123456789\n".repeat(10));
         assert_eq!(decode_all(&[many.as_bytes()], 50), out);
+    }
+
+    #[test]
+    fn invalid_utf8_becomes_replacement_character() {
+        let out = decode_all(&[b"data: a\xFFb\ndata: \xE2\x82\n\n"], 100);
+        assert_eq!(out, vec![ev(None, "a\u{FFFD}b\n\u{FFFD}", None)]);
+    }
+
+    #[test]
+    fn borrowed_events_survive_partial_draining_and_every_chunking() {
+        let stream = b"id: 1\nevent: progress\ndata: {\"a\":1}\n\ndata: x\r\ndata: y\r\n\r\n: c\nid: 22\ndata: \xC3\xA9\n\n";
+        let whole = decode_all(&[stream], 100);
+        assert_eq!(whole.len(), 3);
+        for size in 1..stream.len() {
+            let mut d = SseDecoder::new(100);
+            let mut got = vec![];
+            for (i, c) in stream.chunks(size).enumerate() {
+                d.push(c);
+                // Take at most one event after odd chunks: the rest waits across pushes.
+                let take = if i % 2 == 1 { 1 } else { usize::MAX };
+                let mut n = 0;
+                while n < take {
+                    let Some(e) = d.poll_ref() else { break };
+                    got.push(e.map(|e| e.to_event()));
+                    n += 1;
+                }
+            }
+            while let Some(e) = d.poll() {
+                got.push(e);
+            }
+            assert_eq!(got, whole, "chunk size {size}");
+        }
     }
 
     #[test]

@@ -270,9 +270,15 @@ mod tests {
     #[test]
     fn bearer_first_then_dpop() {
         let d = r#"DPoP algs="ES256", error="insufficient_scope", scope="more""#;
-        assert_eq!(mcp_challenge(d).and_then(|c| c.error).as_deref(), Some("insufficient_scope"));
+        assert_eq!(
+            mcp_challenge(d).and_then(|c| c.error).as_deref(),
+            Some("insufficient_scope")
+        );
         let both = r#"DPoP error="x", Bearer error="y""#;
-        assert_eq!(mcp_challenge(both).and_then(|c| c.error).as_deref(), Some("y"));
+        assert_eq!(
+            mcp_challenge(both).and_then(|c| c.error).as_deref(),
+            Some("y")
+        );
         assert!(mcp_challenge("Basic realm=\"a\"").is_none());
     }
 }

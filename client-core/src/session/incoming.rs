@@ -3,7 +3,7 @@
 use super::exchange::{Body, ERROR_BODY_LIMIT};
 use super::*;
 use crate::jsonrpc::{codes, Response};
-use crate::sse::{SseDecoder, SseEvent};
+use crate::sse::{SseDecoder, SseEventRef};
 use crate::types::{ServerNotification, ServerRequest};
 
 impl Session {
@@ -153,7 +153,6 @@ impl Session {
         let Some(ex) = self.exchanges.get_mut(&tid) else {
             return;
         };
-        let mut events = Vec::new();
         match &mut ex.body {
             Body::Json(buf) => {
                 if buf.len() + bytes.len() > max {
@@ -162,10 +161,31 @@ impl Session {
                 }
                 buf.extend_from_slice(bytes);
             }
-            Body::Sse(dec) => {
+            Body::Sse(_) => {
+                // The decoder leaves the exchange while its events are handled (they borrow
+                // from it and handling needs the whole session); it goes back unless handling
+                // ended the exchange.
+                let purpose = ex.purpose;
+                let Body::Sse(mut dec) = core::mem::replace(&mut ex.body, Body::Pending) else {
+                    return;
+                };
                 dec.push(bytes);
-                while let Some(ev) = dec.poll() {
-                    events.push(ev);
+                while let Some(ev) = dec.poll_ref() {
+                    if !self.exchanges.contains_key(&tid) {
+                        break;
+                    }
+                    match ev {
+                        Ok(ev) => self.on_sse_event(tid, purpose, ev, now),
+                        Err(e) => match purpose {
+                            Purpose::Call(_) | Purpose::Resume(_) => {
+                                self.fail_exchange(tid, RequestError::TooLarge { limit: max }, now);
+                            }
+                            _ => self.emit(Event::Warning(e.to_string())),
+                        },
+                    }
+                }
+                if let Some(ex) = self.exchanges.get_mut(&tid) {
+                    ex.body = Body::Sse(dec);
                 }
             }
             Body::Error(buf) => {
@@ -174,35 +194,28 @@ impl Session {
             }
             Body::Pending | Body::Discard => {}
         }
-        let purpose = ex.purpose;
-        for ev in events {
-            if !self.exchanges.contains_key(&tid) {
-                break;
-            }
-            match ev {
-                Ok(ev) => self.on_sse_event(tid, purpose, ev, now),
-                Err(e) => match purpose {
-                    Purpose::Call(_) | Purpose::Resume(_) => {
-                        self.fail_exchange(tid, RequestError::TooLarge { limit: max }, now);
-                    }
-                    _ => self.emit(Event::Warning(e.to_string())),
-                },
-            }
-        }
     }
 
-    fn on_sse_event(&mut self, tid: TransmitId, purpose: Purpose, ev: SseEvent, now: Instant) {
+    fn on_sse_event(
+        &mut self,
+        tid: TransmitId,
+        purpose: Purpose,
+        ev: SseEventRef<'_>,
+        now: Instant,
+    ) {
         if purpose == Purpose::GetStream {
-            if ev.id.is_some() {
-                self.get_last_event_id = ev.id.clone();
+            if let Some(id) = ev.id {
+                if self.get_last_event_id.as_deref() != Some(id) {
+                    self.get_last_event_id = Some(String::from(id));
+                }
             }
             self.get_reconnects = 0;
         }
-        if purpose == Purpose::SseMain && ev.event.as_deref() == Some("endpoint") {
-            self.on_endpoint_event(&ev.data, now);
+        if purpose == Purpose::SseMain && ev.event == Some("endpoint") {
+            self.on_endpoint_event(ev.data, now);
             return;
         }
-        if ev.data.is_empty() || !matches!(ev.event.as_deref(), None | Some("message")) {
+        if ev.data.is_empty() || !matches!(ev.event, None | Some("message")) {
             return; // priming event, or an event type that carries no JSON-RPC
         }
         match Message::decode_batch(ev.data.as_bytes(), self.config.max_message_bytes) {
