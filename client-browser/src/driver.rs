@@ -32,7 +32,8 @@ pub(crate) struct Inner {
     pub waiters: RefCell<HashMap<RequestHandle, oneshot::Sender<Reply>>>,
     pub progress: RefCell<HashMap<RequestHandle, ProgressCallback>>,
     pub aborts: RefCell<HashMap<TransmitId, web_sys::AbortController>>,
-    pub timer: RefCell<Option<gloo_timers::callback::Timeout>>,
+    /// The armed timer and the instant (ms) it fires at.
+    pub timer: RefCell<Option<(gloo_timers::callback::Timeout, u64)>>,
     pub listeners: RefCell<Vec<Listener>>,
     pub connected: RefCell<Option<oneshot::Sender<Result<ServerDetails, RequestError>>>>,
     pub socket: RefCell<Option<crate::websocket::Socket>>,
@@ -78,20 +79,32 @@ impl Inner {
         }
     }
 
+    /// Makes sure a timer fires no later than the session's next deadline. A timer already
+    /// armed for that deadline or an earlier one is kept: waking early is harmless (the
+    /// session finds nothing due and the timer is armed again), and it spares creating and
+    /// cancelling a browser timer on every input (each request moves the deadline).
     fn arm_timer(self: &Rc<Self>) {
-        let at = self.session.borrow().poll_timeout();
-        let timeout = at.map(|at| {
-            let delay = at.0.saturating_sub(now().0).min(u32::MAX as u64) as u32;
-            let weak = Rc::downgrade(self);
-            gloo_timers::callback::Timeout::new(delay, move || {
-                if let Some(inner) = weak.upgrade() {
-                    inner.timer.borrow_mut().take();
-                    inner.input(Input::Timeout);
-                }
-            })
+        let Some(at) = self.session.borrow().poll_timeout() else {
+            return;
+        };
+        if self
+            .timer
+            .borrow()
+            .as_ref()
+            .is_some_and(|(_, armed)| *armed <= at.0)
+        {
+            return;
+        }
+        let delay = at.0.saturating_sub(now().0).min(i32::MAX as u64) as u32;
+        let weak = Rc::downgrade(self);
+        let timeout = gloo_timers::callback::Timeout::new(delay, move || {
+            if let Some(inner) = weak.upgrade() {
+                inner.timer.borrow_mut().take();
+                inner.input(Input::Timeout);
+            }
         });
         // Replacing the old timer drops (cancels) it.
-        *self.timer.borrow_mut() = timeout;
+        *self.timer.borrow_mut() = Some((timeout, at.0));
     }
 
     pub(crate) fn emit(&self, e: ClientEvent) {

@@ -4,7 +4,6 @@
 use crate::driver::Inner;
 use client_core::http::{HttpRequest, ResponseHead, TransportFailure};
 use client_core::session::Input;
-use futures_util::StreamExt;
 use std::rc::Rc;
 use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_futures::JsFuture;
@@ -142,10 +141,23 @@ async fn deliver(
         }
         return Ok(());
     };
-    let mut stream = wasm_streams::ReadableStream::from_raw(body).into_stream();
-    while let Some(chunk) = stream.next().await {
-        let chunk = chunk.map_err(|e| TransportFailure::BodyInterrupted(js_message(&e)))?;
-        let bytes = js_sys::Uint8Array::new(&chunk).to_vec();
+    // The stream's own reader, read to its end. (Not `wasm-streams`: its stream adapter
+    // releases the reader's lock on every drop, a measurable cost per request.)
+    let interrupted = |e: JsValue| TransportFailure::BodyInterrupted(js_message(&e));
+    let reader = web_sys::ReadableStreamDefaultReader::new(&body).map_err(interrupted)?;
+    let mut bytes = Vec::new();
+    loop {
+        let step: web_sys::ReadableStreamReadResult = JsFuture::from(reader.read())
+            .await
+            .map_err(interrupted)?
+            .unchecked_into();
+        if step.get_done().unwrap_or(true) {
+            break;
+        }
+        let chunk = js_sys::Uint8Array::new(&step.get_value());
+        // One buffer per exchange, reused for every chunk.
+        bytes.resize(chunk.length() as usize, 0);
+        chunk.copy_to(&mut bytes);
         let Some(inner) = weak.upgrade() else {
             return Ok(());
         };
