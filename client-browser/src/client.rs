@@ -12,6 +12,7 @@ use client_core::types::*;
 use client_core::{Session, SessionConfig};
 use futures_channel::oneshot;
 use futures_util::future::{FutureExt, LocalBoxFuture};
+use litemap::LiteMap;
 use serde_json::{json, Value};
 use std::cell::RefCell;
 use std::collections::{BTreeSet, HashMap};
@@ -63,7 +64,7 @@ struct AuthRetries {
     /// Token generation whose `Authorization` header the session sends.
     applied: Option<u64>,
     /// A retried request's first handle → the handle of its latest attempt.
-    aliases: HashMap<RequestHandle, RequestHandle>,
+    aliases: LiteMap<RequestHandle, RequestHandle>,
     /// First handles of requests cancelled (so no retry goes out).
     cancelled: BTreeSet<RequestHandle>,
 }
@@ -105,9 +106,9 @@ impl Client {
         let inner = Rc::new(Inner {
             session: RefCell::new(Session::new(cfg)),
             options,
-            waiters: RefCell::new(HashMap::new()),
-            progress: RefCell::new(HashMap::new()),
-            aborts: RefCell::new(HashMap::new()),
+            waiters: RefCell::new(LiteMap::new()),
+            progress: RefCell::new(LiteMap::new()),
+            aborts: RefCell::new(LiteMap::new()),
             timer: RefCell::new(None),
             listeners: RefCell::new(Vec::new()),
             connected: RefCell::new(None),

@@ -13,8 +13,8 @@ use client_core::session::{
 use client_core::types::{ProgressParams, ServerRequest};
 use client_core::{ErrorObject, Session};
 use futures_channel::oneshot;
+use litemap::LiteMap;
 use std::cell::RefCell;
-use std::collections::HashMap;
 use std::rc::Rc;
 
 /// Completion of one request.
@@ -29,9 +29,9 @@ pub(crate) type Listener = Rc<dyn Fn(&ClientEvent)>;
 pub(crate) struct Inner {
     pub session: RefCell<Session>,
     pub options: ClientOptions,
-    pub waiters: RefCell<HashMap<RequestHandle, oneshot::Sender<Reply>>>,
-    pub progress: RefCell<HashMap<RequestHandle, ProgressCallback>>,
-    pub aborts: RefCell<HashMap<TransmitId, web_sys::AbortController>>,
+    pub waiters: RefCell<LiteMap<RequestHandle, oneshot::Sender<Reply>>>,
+    pub progress: RefCell<LiteMap<RequestHandle, ProgressCallback>>,
+    pub aborts: RefCell<LiteMap<TransmitId, web_sys::AbortController>>,
     /// The armed timer and the instant (ms) it fires at.
     pub timer: RefCell<Option<(gloo_timers::callback::Timeout, u64)>>,
     pub listeners: RefCell<Vec<Listener>>,

@@ -185,7 +185,7 @@ impl McpClient {
         let d = self.client.server();
         let v = d.map(|d| {
             serde_json::json!({
-                "era": format!("{:?}", d.era).to_lowercase(),
+                "era": d.era, // serialized in lowercase: "modern" / "legacy"
                 "protocolVersion": d.protocol_version,
                 "serverInfo": d.server_info,
                 "capabilities": d.capabilities,

@@ -27,11 +27,14 @@ use crate::http::{HttpMethod, HttpRequest, ResponseHead, TransmitId, TransportFa
 use crate::jsonrpc::{ErrorObject, Message, RequestId};
 use crate::time::{Duration, Instant};
 use crate::types::{meta_keys, Era, SubscriptionFilter};
-use alloc::collections::{BTreeMap, VecDeque};
+use alloc::collections::VecDeque;
 use alloc::string::{String, ToString};
 use alloc::vec::Vec;
 use exchange::{Exchange, Purpose};
 use serde_json::{Map, Value};
+
+/// The session's maps: sorted vectors (`litemap`), iterated in key order like a `BTreeMap`.
+pub(crate) type SortedMap<K, V> = litemap::LiteMap<K, V>;
 
 /// One input to the session.
 #[derive(Debug)]
@@ -97,7 +100,7 @@ enum PendingState {
     Resuming,
     /// MRTR: waiting for the application's answers.
     AwaitingInput {
-        waiting: BTreeMap<ServerRequestId, String>,
+        waiting: SortedMap<ServerRequestId, String>,
         responses: Map<String, Value>,
     },
 }
@@ -197,12 +200,12 @@ pub struct Session {
     post_url: String,
     details: Option<ServerDetails>,
     out: VecDeque<Output>,
-    exchanges: BTreeMap<TransmitId, Exchange>,
-    pending: BTreeMap<u64, Pending>,
-    by_rpc_id: BTreeMap<RequestId, u64>,
-    server_requests: BTreeMap<ServerRequestId, ServerRequestOrigin>,
+    exchanges: SortedMap<TransmitId, Exchange>,
+    pending: SortedMap<u64, Pending>,
+    by_rpc_id: SortedMap<RequestId, u64>,
+    server_requests: SortedMap<ServerRequestId, ServerRequestOrigin>,
     timers: Vec<(Instant, Timer)>,
-    tool_headers: BTreeMap<String, Vec<headers::ParamHeader>>,
+    tool_headers: SortedMap<String, Vec<headers::ParamHeader>>,
     next_transmit: u64,
     next_key: u64,
     next_rpc_id: i64,
@@ -249,12 +252,12 @@ impl Session {
             wire,
             details: None,
             out: VecDeque::new(),
-            exchanges: BTreeMap::new(),
-            pending: BTreeMap::new(),
-            by_rpc_id: BTreeMap::new(),
-            server_requests: BTreeMap::new(),
+            exchanges: SortedMap::new(),
+            pending: SortedMap::new(),
+            by_rpc_id: SortedMap::new(),
+            server_requests: SortedMap::new(),
             timers: Vec::new(),
-            tool_headers: BTreeMap::new(),
+            tool_headers: SortedMap::new(),
             next_transmit: 1,
             next_key: 1,
             next_rpc_id: 1,
@@ -1017,7 +1020,7 @@ impl Session {
             self.send_pending(key, now);
             return;
         }
-        let mut waiting = BTreeMap::new();
+        let mut waiting = SortedMap::new();
         let mut events = Vec::new();
         for (name, req) in requests {
             let id = ServerRequestId(self.next_server_request);
