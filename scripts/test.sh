@@ -26,8 +26,8 @@ step() {
   fi
 }
 
-step "client-core lints (clippy, warnings are errors)" cargo clippy -p client-core --all-targets --locked -- -D warnings
-step "client-core tests (unit, two-peer, spec examples, properties)" cargo test -p client-core --locked
+step "client-core lints (clippy, warnings are errors)" cargo clippy -p client-core -p client-core-sse --all-targets --locked -- -D warnings
+step "client-core tests (unit, two-peer, spec examples, properties; SSE decoder)" cargo test -p client-core -p client-core-sse --locked
 step "client-core builds with no std (x86_64-unknown-none)" cargo build -p client-core --locked --target x86_64-unknown-none
 step "client-core builds for wasm32-unknown-unknown" cargo build -p client-core --locked --target wasm32-unknown-unknown
 step "browser crates lints (clippy, wasm32: client-browser, client-js, client-element, web-ui)" cargo clippy -p client-browser -p client-js -p client-element -p web-ui --locked --target wasm32-unknown-unknown --all-targets -- -D warnings

@@ -25,7 +25,8 @@ pub mod http;
 pub mod jsonrpc;
 pub mod oauth;
 pub mod session;
-pub mod sse;
+/// Incremental Server-Sent Events decoder (the `client-core-sse` crate).
+pub use client_core_sse as sse;
 pub mod time;
 pub mod types;
 

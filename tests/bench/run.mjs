@@ -38,9 +38,16 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 export { Client, StreamableHTTPClientTransport };
 `);
+// The connect page's client declares what our app declares (sampling, elicitation, roots), so
+// that the server does the same work for both; its bundle is not the one measured for size.
+fs.writeFileSync(path.join(out, 'ts-page-entry.mjs'), `
+export { Client, StreamableHTTPClientTransport } from './ts-entry.mjs';
+export { ListRootsRequestSchema, CreateMessageRequestSchema, ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+`);
 fs.writeFileSync(path.join(out, 'sse-entry.mjs'), `export { createParser } from 'eventsource-parser';\n`);
 const nodePaths = [path.resolve(root, 'tests/node_modules')];
 await esbuild.build({ entryPoints: [path.join(out, 'ts-entry.mjs')], bundle: true, minify: true, format: 'esm', outfile: path.join(out, 'ts-sdk.js'), nodePaths, logLevel: 'error' });
+await esbuild.build({ entryPoints: [path.join(out, 'ts-page-entry.mjs')], bundle: true, minify: true, format: 'esm', outfile: path.join(out, 'ts-page.js'), nodePaths, logLevel: 'error' });
 await esbuild.build({ entryPoints: [path.join(out, 'sse-entry.mjs')], bundle: true, minify: true, format: 'esm', outfile: path.join(out, 'eventsource-parser.js'), nodePaths, logLevel: 'error' });
 fs.copyFileSync(path.join(root, 'tests/e2e/host/index.html'), path.join(out, 'index.html'));
 
@@ -92,9 +99,12 @@ async function connectOursIn(page) {
 async function connectTsIn(page) {
   await page.goto(`${host.url}/index.html`);
   return page.evaluate(async (url) => {
-    const { Client, StreamableHTTPClientTransport } = await import('/ts-sdk.js');
-    const c = new Client({ name: 'bench', version: '1' });
-    await c.connect(new StreamableHTTPClientTransport(new URL(url)));
+    const sdk = await import('/ts-page.js');
+    const c = new sdk.Client({ name: 'bench', version: '1' }, { capabilities: { sampling: {}, elicitation: { form: {}, url: {} }, roots: { listChanged: true } } });
+    c.setRequestHandler(sdk.ListRootsRequestSchema, async () => ({ roots: [] }));
+    c.setRequestHandler(sdk.CreateMessageRequestSchema, async () => { throw new Error('not in this benchmark'); });
+    c.setRequestHandler(sdk.ElicitRequestSchema, async () => ({ action: 'decline' }));
+    await c.connect(new sdk.StreamableHTTPClientTransport(new URL(url)));
     const t = await c.listTools();
     if (!t.tools.length) throw new Error('no tools');
     return performance.now();
@@ -251,9 +261,11 @@ The reference is the TypeScript SDK (\`@modelcontextprotocol/sdk\` 1.32.2: Clien
 | ours (the app) | ${f0(median(connectOurs))} | ${f0(median(revisitOurs))} |
 | TS SDK page | ${f0(median(connectTs))} | ${f0(median(revisitTs))} |
 
-A first visit loads and compiles the app's wasm and, not knowing the server yet, probes its
-protocol era (\`server/discover\`, then \`initialize\` for a 2025-era server). A return visit
-skips the probe (the era is remembered per server URL, as the spec recommends).
+Both clients declare the same capabilities (sampling, elicitation, roots; the server asks for
+the client's roots as soon as it is initialized). A first visit (fresh browser context) loads
+and compiles the app's wasm and, not knowing the server yet, probes its protocol era
+(\`server/discover\`, then \`initialize\` for a 2025-era server). A return visit (same context)
+skips the probe: the era is remembered per server URL, as the spec recommends.
 
 ## Calls (\`echo\`, ${N_CALLS} calls each, calls per second)
 

@@ -13,6 +13,12 @@
 //! arena has grown to the size of one chunk's events. Line ends are found with `memchr`
 //! (SIMD when the target has it).
 
+#![no_std]
+#![forbid(unsafe_code)]
+#![warn(missing_docs)]
+
+extern crate alloc;
+
 use alloc::string::String;
 use alloc::vec::Vec;
 use core::ops::Range;
@@ -201,36 +207,76 @@ impl SseDecoder {
                 chunk = &chunk[1..];
             }
         }
-        // Find line ends with memchr (word-at-a-time / SIMD), and decode lines that lie wholly
-        // inside this chunk straight from it, without copying them into the line buffer.
         let mut rest = chunk;
-        while let Some(pos) = memchr::memchr2(b'\n', b'\r', rest) {
-            let (line, tail) = rest.split_at(pos);
-            if self.line.is_empty() && !self.discarding_line {
-                self.complete_line(line);
+        // A line begun in an earlier chunk is completed first, from the line buffer.
+        if !self.line.is_empty() || self.discarding_line {
+            let Some(pos) = memchr::memchr2(b'\n', b'\r', rest) else {
+                self.append_line_bytes(rest);
+                return;
+            };
+            self.append_line_bytes(&rest[..pos]);
+            self.end_line();
+            rest = &rest[self.after_line_end(rest, pos)..];
+        }
+        // Fast path: the chunk is checked as UTF-8 once, in one pass, and its lines are then
+        // handled as `&str` slices of it, with no further checks and no copies. Line ends are
+        // found with memchr (SIMD).
+        let text = match simdutf8::basic::from_utf8(rest) {
+            Ok(text) => text,
+            // Rare (a character cut at the chunk's end, or invalid bytes): find the valid part.
+            Err(_) => match core::str::from_utf8(rest) {
+                Ok(text) => text,
+                Err(e) => core::str::from_utf8(&rest[..e.valid_up_to()]).unwrap_or_default(),
+            },
+        };
+        let bytes = text.as_bytes();
+        let mut at = 0;
+        loop {
+            // The blank line that ends an event needs no search.
+            let end = if bytes.get(at) == Some(&b'\n') {
+                at
+            } else if let Some(pos) = bytes
+                .get(at..)
+                .and_then(|t| memchr::memchr2(b'\n', b'\r', t))
+            {
+                at + pos
             } else {
-                self.append_line_bytes(line);
-                self.end_line();
-            }
-            let is_cr = tail[0] == b'\r';
-            rest = &tail[1..];
-            if is_cr {
-                match rest.first() {
-                    Some(b'\n') => rest = &rest[1..],
-                    Some(_) => {}
-                    None => self.after_cr = true,
-                }
-            }
+                break;
+            };
+            self.complete_line(text.get(at..end).unwrap_or_default(), end - at);
+            at = self.after_line_end(rest, end);
+        }
+        // Slow path, for what follows invalid UTF-8 (or a character cut at the chunk's end):
+        // line by line from the bytes, each line decoded on its own.
+        let mut rest = &rest[at..];
+        while let Some(pos) = memchr::memchr2(b'\n', b'\r', rest) {
+            self.complete_line(&String::from_utf8_lossy(&rest[..pos]), pos);
+            rest = &rest[self.after_line_end(rest, pos)..];
         }
         self.append_line_bytes(rest);
     }
 
-    /// A complete line that was not buffered.
-    fn complete_line(&mut self, line: &[u8]) {
+    /// Where the line ending at `bytes[end]` (a CR or LF) is over: past a CRLF pair; a CR at
+    /// the very end of the chunk may be the first half of one.
+    fn after_line_end(&mut self, bytes: &[u8], end: usize) -> usize {
+        let next = end + 1;
+        if bytes[end] == b'\r' {
+            match bytes.get(next) {
+                Some(b'\n') => return next + 1,
+                Some(_) => {}
+                None => self.after_cr = true,
+            }
+        }
+        next
+    }
+
+    /// A complete line (without its end), `raw_len` bytes long in the stream (the limit
+    /// counts the bytes received, before invalid UTF-8 became U+FFFD).
+    fn complete_line(&mut self, line: &str, raw_len: usize) {
         self.at_start = false;
         if line.is_empty() {
             self.dispatch();
-        } else if line.len() + self.data_len() > self.limit.saturating_add(16) {
+        } else if raw_len + self.data_len() > self.limit.saturating_add(16) {
             self.event_too_large();
         } else {
             self.process_field(line);
@@ -311,28 +357,23 @@ impl SseDecoder {
             return;
         }
         let line = core::mem::take(&mut self.line);
-        self.process_field(&line);
+        self.process_field(&String::from_utf8_lossy(&line));
         // Reuse the allocation.
         self.line = line;
         self.line.clear();
     }
 
-    fn process_field(&mut self, line: &[u8]) {
-        if line[0] == b':' {
+    /// One field line (not empty).
+    fn process_field(&mut self, line: &str) {
+        if line.starts_with(':') {
             return; // comment
         }
-        let (name, value) = match memchr::memchr(b':', line) {
-            Some(p) => {
-                let mut v = &line[p + 1..];
-                if v.first() == Some(&b' ') {
-                    v = &v[1..];
-                }
-                (&line[..p], v)
-            }
-            None => (line, &line[line.len()..]),
+        let (name, value) = match line.split_once(':') {
+            Some((name, value)) => (name, value.strip_prefix(' ').unwrap_or(value)),
+            None => (line, ""),
         };
         match name {
-            b"data" => {
+            "data" => {
                 if self.discarding_event {
                     return;
                 }
@@ -343,35 +384,25 @@ impl SseDecoder {
                 if self.has_data {
                     self.arena.push('\n');
                 }
-                match core::str::from_utf8(value) {
-                    Ok(text) => self.arena.push_str(text),
-                    // Invalid sequences become U+FFFD, as the standard's UTF-8 decode does.
-                    Err(_) => self.arena.push_str(&String::from_utf8_lossy(value)),
-                }
+                self.arena.push_str(value);
                 self.has_data = true;
             }
             // `message` is the default type: kept as `None` (no allocation per event).
-            b"event" if value == b"message" => self.event_type = None,
-            b"event" => self.event_type = Some(String::from_utf8_lossy(value).into_owned()),
-            b"id" if !value.contains(&0) => {
+            "event" if value == "message" => self.event_type = None,
+            "event" => self.event_type = Some(String::from(value)),
+            "id" if !value.contains('\0') => match &mut self.last_id {
                 // Most streams repeat or increment ids: reuse the buffer.
-                let id = match core::str::from_utf8(value) {
-                    Ok(id) => alloc::borrow::Cow::Borrowed(id),
-                    Err(_) => String::from_utf8_lossy(value),
-                };
-                match &mut self.last_id {
-                    Some(old) if old.as_str() == id => {}
-                    Some(old) => {
-                        old.clear();
-                        old.push_str(&id);
-                    }
-                    None => self.last_id = Some(id.into_owned()),
+                Some(old) if old.as_str() == value => {}
+                Some(old) => {
+                    old.clear();
+                    old.push_str(value);
                 }
-            }
-            b"retry" if !value.is_empty() && value.iter().all(u8::is_ascii_digit) => {
+                None => self.last_id = Some(String::from(value)),
+            },
+            "retry" if !value.is_empty() && value.bytes().all(|b| b.is_ascii_digit()) => {
                 // Saturate absurd values instead of overflowing.
                 let mut ms: u64 = 0;
-                for d in value {
+                for d in value.bytes() {
                     ms = ms.saturating_mul(10).saturating_add(u64::from(d - b'0'));
                 }
                 self.retry_ms = Some(ms);
@@ -572,6 +603,24 @@ mod tests {
                 got.push(e);
             }
             assert_eq!(got, whole, "chunk size {size}");
+        }
+    }
+
+    #[test]
+    fn invalid_bytes_count_as_received_against_the_limit() {
+        // 100 invalid bytes become 300 bytes of U+FFFD; the limit counts the 100 received, so
+        // the result is the same however the line is cut (found by the sse_decode fuzz target).
+        let mut stream = vec![b'x', b':'];
+        stream.extend([0x97u8; 100]);
+        stream.extend(b"\r\ndata: ok\n\n");
+        let whole = decode_all(&[&stream], 256);
+        assert_eq!(whole, vec![ev(None, "ok", None)]);
+        for cut in 0..stream.len() {
+            assert_eq!(
+                decode_all(&[&stream[..cut], &stream[cut..]], 256),
+                whole,
+                "cut at {cut}"
+            );
         }
     }
 
