@@ -313,18 +313,18 @@ impl McpClient {
 }
 
 /// Benchmark helper: decodes `data` as an SSE stream fed in `chunk`-byte pieces with the
-/// core's decoder, events taken borrowed as the session takes them; returns the number of events.
+/// core's decoder, events handed over borrowed as the session takes them; returns the number
+/// of events.
 #[wasm_bindgen(js_name = benchSseDecode)]
 pub fn bench_sse_decode(data: &[u8], chunk: usize) -> u32 {
     let mut d = client_browser::client_core::sse::SseDecoder::new(1 << 20);
     let mut n = 0;
     for piece in data.chunks(chunk.max(1)) {
-        d.push(piece);
-        while let Some(e) = d.poll_ref() {
+        d.push_with(piece, |e| {
             if e.is_ok() {
                 n += 1;
             }
-        }
+        });
     }
     n
 }

@@ -1,21 +1,19 @@
 //! Fuzzes the SSE decoder: never panics, and splitting the input at any point gives the same
-//! events as feeding it whole, whether events are taken owned after every chunk or borrowed
-//! one at a time (the rest waiting across chunks).
+//! events as feeding it whole, whether events are queued and taken owned (`push`/`poll`) or
+//! handed over borrowed as they are decoded (`push_with`).
 #![no_main]
 use client_core::sse::SseDecoder;
 use libfuzzer_sys::fuzz_target;
 
-fn run(parts: &[&[u8]], one_at_a_time: bool) -> Vec<String> {
+fn run(parts: &[&[u8]], borrowed: bool) -> Vec<String> {
     let mut d = SseDecoder::new(256);
     let mut out = Vec::new();
     for p in parts {
-        d.push(p);
-        if one_at_a_time {
-            if let Some(e) = d.poll_ref() {
-                out.push(format!("{:?}", e.map(|e| e.to_event())));
-            }
+        if borrowed {
+            d.push_with(p, |e| out.push(format!("{:?}", e.map(|e| e.to_event()))));
             continue;
         }
+        d.push(p);
         while let Some(e) = d.poll() {
             out.push(format!("{e:?}"));
         }

@@ -169,10 +169,9 @@ impl Session {
                 let Body::Sse(mut dec) = core::mem::replace(&mut ex.body, Body::Pending) else {
                     return;
                 };
-                dec.push(bytes);
-                while let Some(ev) = dec.poll_ref() {
+                dec.push_with(bytes, |ev| {
                     if !self.exchanges.contains_key(&tid) {
-                        break;
+                        return; // handling an earlier event ended the exchange
                     }
                     match ev {
                         Ok(ev) => self.on_sse_event(tid, purpose, ev, now),
@@ -183,7 +182,7 @@ impl Session {
                             _ => self.emit(Event::Warning(e.to_string())),
                         },
                     }
-                }
+                });
                 if let Some(ex) = self.exchanges.get_mut(&tid) {
                     ex.body = Body::Sse(dec);
                 }

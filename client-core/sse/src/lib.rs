@@ -8,10 +8,11 @@
 //! multi-byte UTF-8 sequence), so a character split across chunks is reassembled before it is
 //! decoded.
 //!
-//! Speed: decoded events are written into one reusable byte arena and handed out borrowed
-//! ([`SseDecoder::poll_ref`]), so a stream of events costs no allocation per event once the
-//! arena has grown to the size of one chunk's events. Line ends are found with `memchr`
-//! (SIMD when the target has it).
+//! Speed ([`SseDecoder::push_with`]): each chunk is checked as UTF-8 once (SIMD, `simdutf8`),
+//! its lines are found with `memchr` and handled as `&str` slices of it, and an event whose
+//! data is one line inside the chunk is handed to the caller borrowed from the chunk itself:
+//! no copy, no allocation. Only data spread over several lines or chunks is gathered in a
+//! buffer that is reused from event to event.
 
 #![no_std]
 #![forbid(unsafe_code)]
@@ -19,6 +20,7 @@
 
 extern crate alloc;
 
+use alloc::collections::VecDeque;
 use alloc::string::String;
 use alloc::vec::Vec;
 use core::ops::Range;
@@ -34,7 +36,7 @@ pub struct SseEvent {
     pub id: Option<String>,
 }
 
-/// One dispatched event, borrowed from the decoder until its next `poll_ref` or `push`.
+/// One dispatched event, borrowed for the duration of the [`SseDecoder::push_with`] callback.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct SseEventRef<'a> {
     /// The `event:` type; `None` for the default type `message` (absent or explicit).
@@ -67,33 +69,12 @@ pub enum SseError {
     },
 }
 
-/// A decoded event waiting in the queue: its data, id and type lie back to back in the arena,
-/// `start..data_end..id_end..event_end` (small and `Copy`: queueing it is a plain store).
-#[derive(Debug, Clone, Copy)]
-struct Queued {
-    start: usize,
-    data_end: usize,
-    id_end: usize,
-    event_end: usize,
-    has_id: bool,
-    has_event: bool,
-    too_large: bool,
-}
+/// Where decoded events go: the caller's callback.
+type Emit<'e> = dyn FnMut(Result<SseEventRef<'_>, SseError>) + 'e;
 
-impl Queued {
-    const TOO_LARGE: Queued = Queued {
-        start: 0,
-        data_end: 0,
-        id_end: 0,
-        event_end: 0,
-        has_id: false,
-        has_event: false,
-        too_large: true,
-    };
-}
-
-/// Push-based SSE decoder: feed bytes with [`SseDecoder::push`], take events with
-/// [`SseDecoder::poll_ref`] (borrowed, no allocation) or [`SseDecoder::poll`] (owned).
+/// Push-based SSE decoder. Feed bytes with [`SseDecoder::push_with`] and handle each event as
+/// it is decoded (borrowed, no allocation), or with [`SseDecoder::push`] and take owned events
+/// with [`SseDecoder::poll`].
 #[derive(Debug)]
 pub struct SseDecoder {
     limit: usize,
@@ -107,18 +88,16 @@ pub struct SseDecoder {
     discarding_line: bool,
     /// The current event overflowed the limit and is being discarded up to its end.
     discarding_event: bool,
-    /// Queued events' text, then the data of the event being read (from `data_start`).
-    arena: String,
-    /// Where the data of the event being read begins in `arena`.
-    data_start: usize,
+    /// The data of the event being read, unless it is `data_in_chunk`.
+    data: String,
+    /// While a chunk is being decoded: the event's data so far is this range of it.
+    data_in_chunk: Option<Range<usize>>,
     has_data: bool,
     event_type: Option<String>,
     last_id: Option<String>,
     retry_ms: Option<u64>,
-    /// Events decoded and not yet taken, from `taken` on (a plain `Vec` read from the front:
-    /// cheaper than a ring buffer for a queue that is always drained whole).
-    out: Vec<Queued>,
-    taken: usize,
+    /// Events decoded by [`SseDecoder::push`], waiting for [`SseDecoder::poll`].
+    queue: VecDeque<Result<SseEvent, SseError>>,
 }
 
 impl SseDecoder {
@@ -131,14 +110,13 @@ impl SseDecoder {
             at_start: true,
             discarding_line: false,
             discarding_event: false,
-            arena: String::new(),
-            data_start: 0,
+            data: String::new(),
+            data_in_chunk: None,
             has_data: false,
             event_type: None,
             last_id: None,
             retry_ms: None,
-            out: Vec::new(),
-            taken: 0,
+            queue: VecDeque::new(),
         }
     }
 
@@ -159,26 +137,26 @@ impl SseDecoder {
         self.retry_ms
     }
 
-    /// Length of the data of the event being read.
-    fn data_len(&self) -> usize {
-        self.arena.len() - self.data_start
+    /// Feeds the next chunk of the stream; its events wait for [`SseDecoder::poll`].
+    pub fn push(&mut self, chunk: &[u8]) {
+        let mut queue = core::mem::take(&mut self.queue);
+        self.push_with(chunk, |e| queue.push_back(e.map(|e| e.to_event())));
+        self.queue = queue;
     }
 
-    /// Forgets the text of events already taken: keeps only the event being read.
-    fn compact(&mut self) {
-        if self.data_start > 0 {
-            self.arena.drain(..self.data_start);
-            self.data_start = 0;
-        }
+    /// The next event decoded by [`SseDecoder::push`], or a note that one was dropped.
+    pub fn poll(&mut self) -> Option<Result<SseEvent, SseError>> {
+        self.queue.pop_front()
     }
 
-    /// Feeds the next chunk of the stream.
-    pub fn push(&mut self, mut chunk: &[u8]) {
-        if self.taken == self.out.len() {
-            self.out.clear();
-            self.taken = 0;
-            self.compact();
-        }
+    /// Feeds the next chunk of the stream and hands each event decoded from it to `emit`, in
+    /// order, as soon as it is complete.
+    pub fn push_with(
+        &mut self,
+        mut chunk: &[u8],
+        mut emit: impl FnMut(Result<SseEventRef<'_>, SseError>),
+    ) {
+        let emit: &mut Emit<'_> = &mut emit;
         if self.at_start && !chunk.is_empty() {
             // Skip a BOM, which may itself be split across chunks.
             const BOM: &[u8] = b"\xEF\xBB\xBF";
@@ -211,16 +189,15 @@ impl SseDecoder {
         // A line begun in an earlier chunk is completed first, from the line buffer.
         if !self.line.is_empty() || self.discarding_line {
             let Some(pos) = memchr::memchr2(b'\n', b'\r', rest) else {
-                self.append_line_bytes(rest);
+                self.append_line_bytes(rest, emit);
                 return;
             };
-            self.append_line_bytes(&rest[..pos]);
-            self.end_line();
+            self.append_line_bytes(&rest[..pos], emit);
+            self.end_line(emit);
             rest = &rest[self.after_line_end(rest, pos)..];
         }
         // Fast path: the chunk is checked as UTF-8 once, in one pass, and its lines are then
-        // handled as `&str` slices of it, with no further checks and no copies. Line ends are
-        // found with memchr (SIMD).
+        // handled as `&str` slices of it, with no further checks and no copies.
         let text = match simdutf8::basic::from_utf8(rest) {
             Ok(text) => text,
             // Rare (a character cut at the chunk's end, or invalid bytes): find the valid part.
@@ -233,27 +210,28 @@ impl SseDecoder {
         let mut at = 0;
         loop {
             // The blank line that ends an event needs no search.
-            let end = if bytes.get(at) == Some(&b'\n') {
-                at
-            } else if let Some(pos) = bytes
-                .get(at..)
-                .and_then(|t| memchr::memchr2(b'\n', b'\r', t))
-            {
-                at + pos
-            } else {
-                break;
+            let end = match bytes.get(at) {
+                Some(b'\n') => at,
+                Some(_) => match memchr::memchr2(b'\n', b'\r', &bytes[at..]) {
+                    Some(pos) => at + pos,
+                    None => break,
+                },
+                None => break,
             };
-            self.complete_line(text.get(at..end).unwrap_or_default(), end - at);
+            self.complete_line(text, at..end, emit);
             at = self.after_line_end(rest, end);
         }
         // Slow path, for what follows invalid UTF-8 (or a character cut at the chunk's end):
         // line by line from the bytes, each line decoded on its own.
-        let mut rest = &rest[at..];
-        while let Some(pos) = memchr::memchr2(b'\n', b'\r', rest) {
-            self.complete_line(&String::from_utf8_lossy(&rest[..pos]), pos);
-            rest = &rest[self.after_line_end(rest, pos)..];
+        let mut tail = &rest[at..];
+        while let Some(pos) = memchr::memchr2(b'\n', b'\r', tail) {
+            let line = String::from_utf8_lossy(&tail[..pos]);
+            self.complete_owned_line(text, &line, pos, emit);
+            tail = &tail[self.after_line_end(tail, pos)..];
         }
-        self.append_line_bytes(rest);
+        // The event goes on in the next chunk: its data can no longer point into this one.
+        self.own_data(text);
+        self.append_line_bytes(tail, emit);
     }
 
     /// Where the line ending at `bytes[end]` (a CR or LF) is over: past a CRLF pair; a CR at
@@ -270,53 +248,58 @@ impl SseDecoder {
         next
     }
 
-    /// A complete line (without its end), `raw_len` bytes long in the stream (the limit
-    /// counts the bytes received, before invalid UTF-8 became U+FFFD).
-    fn complete_line(&mut self, line: &str, raw_len: usize) {
-        self.at_start = false;
+    /// Length of the data of the event being read.
+    fn data_len(&self) -> usize {
+        match &self.data_in_chunk {
+            Some(r) => r.len(),
+            None => self.data.len(),
+        }
+    }
+
+    /// Moves data that points into the chunk `text` into the data buffer.
+    fn own_data(&mut self, text: &str) {
+        if let Some(r) = self.data_in_chunk.take() {
+            self.data.clear();
+            self.data.push_str(text.get(r).unwrap_or_default());
+        }
+    }
+
+    /// A complete line of the chunk `text` (the `line` range, without its end).
+    fn complete_line(&mut self, text: &str, line: Range<usize>, emit: &mut Emit<'_>) {
         if line.is_empty() {
-            self.dispatch();
-        } else if raw_len + self.data_len() > self.limit.saturating_add(16) {
-            self.event_too_large();
+            self.dispatch(text, emit);
+        } else if line.len() + self.data_len() > self.limit.saturating_add(16) {
+            self.event_too_large(emit);
         } else {
-            self.process_field(line);
+            self.process_field(text, FieldLine::InChunk(line), emit);
+        }
+    }
+
+    /// A complete line decoded on its own, `raw_len` bytes long in the stream (the limit
+    /// counts the bytes received, before invalid UTF-8 became U+FFFD).
+    fn complete_owned_line(&mut self, text: &str, line: &str, raw_len: usize, emit: &mut Emit<'_>) {
+        if line.is_empty() {
+            self.dispatch(text, emit);
+        } else if raw_len + self.data_len() > self.limit.saturating_add(16) {
+            self.event_too_large(emit);
+        } else {
+            self.process_field(text, FieldLine::Owned(line), emit);
         }
     }
 
     /// Drops the event being read (once) and reports it.
-    fn event_too_large(&mut self) {
+    fn event_too_large(&mut self, emit: &mut Emit<'_>) {
         if !self.discarding_event {
             self.discarding_event = true;
-            self.arena.truncate(self.data_start);
-            self.has_data = false;
-            self.out.push(Queued::TOO_LARGE);
+            self.clear_data();
+            emit(Err(SseError::EventTooLarge { limit: self.limit }));
         }
     }
 
-    /// The next decoded event, borrowed, or a note that one was dropped.
-    pub fn poll_ref(&mut self) -> Option<Result<SseEventRef<'_>, SseError>> {
-        let Some(q) = self.out.get(self.taken) else {
-            self.out.clear();
-            self.taken = 0;
-            self.compact();
-            return None;
-        };
-        let q = *q;
-        self.taken += 1;
-        if q.too_large {
-            return Some(Err(SseError::EventTooLarge { limit: self.limit }));
-        }
-        let text = |r: Range<usize>| self.arena.get(r).unwrap_or_default();
-        Some(Ok(SseEventRef {
-            data: text(q.start..q.data_end),
-            id: q.has_id.then(|| text(q.data_end..q.id_end)),
-            event: q.has_event.then(|| text(q.id_end..q.event_end)),
-        }))
-    }
-
-    /// The next decoded event, owned, or a note that one was dropped.
-    pub fn poll(&mut self) -> Option<Result<SseEvent, SseError>> {
-        self.poll_ref().map(|r| r.map(|e| e.to_event()))
+    fn clear_data(&mut self) {
+        self.data.clear();
+        self.data_in_chunk = None;
+        self.has_data = false;
     }
 
     /// Ends the stream. An event not terminated by a blank line is discarded, as the SSE
@@ -324,53 +307,68 @@ impl SseDecoder {
     pub fn finish(&mut self) -> bool {
         let pending = !self.line.is_empty() || self.has_data;
         self.line.clear();
-        self.arena.truncate(self.data_start);
-        self.has_data = false;
+        self.clear_data();
         self.event_type = None;
         self.discarding_event = false;
         self.discarding_line = false;
         pending
     }
 
-    fn append_line_bytes(&mut self, bytes: &[u8]) {
+    fn append_line_bytes(&mut self, bytes: &[u8], emit: &mut Emit<'_>) {
         if bytes.is_empty() || self.discarding_line {
             return;
         }
         if self.line.len() + bytes.len() + self.data_len() > self.limit.saturating_add(16) {
             self.discarding_line = true;
             self.line.clear();
-            self.event_too_large();
+            self.event_too_large(emit);
             return;
         }
         self.line.extend_from_slice(bytes);
     }
 
-    fn end_line(&mut self) {
-        self.at_start = false;
+    /// The buffered line is complete.
+    fn end_line(&mut self, emit: &mut Emit<'_>) {
         if self.discarding_line {
             self.discarding_line = false;
             self.line.clear();
             return;
         }
         if self.line.is_empty() {
-            self.dispatch();
+            self.dispatch("", emit);
             return;
         }
         let line = core::mem::take(&mut self.line);
-        self.process_field(&String::from_utf8_lossy(&line));
+        match core::str::from_utf8(&line) {
+            Ok(text) => self.process_field("", FieldLine::Owned(text), emit),
+            Err(_) => {
+                self.process_field("", FieldLine::Owned(&String::from_utf8_lossy(&line)), emit)
+            }
+        }
         // Reuse the allocation.
         self.line = line;
         self.line.clear();
     }
 
-    /// One field line (not empty).
-    fn process_field(&mut self, line: &str) {
-        if line.starts_with(':') {
-            return; // comment
-        }
-        let (name, value) = match line.split_once(':') {
-            Some((name, value)) => (name, value.strip_prefix(' ').unwrap_or(value)),
-            None => (line, ""),
+    /// One field line (not empty), from the chunk `text` or decoded on its own.
+    #[inline(always)]
+    fn process_field(&mut self, text: &str, line: FieldLine<'_>, emit: &mut Emit<'_>) {
+        let (start, s) = match &line {
+            FieldLine::InChunk(r) => (Some(r.start), text.get(r.clone()).unwrap_or_default()),
+            FieldLine::Owned(s) => (None, *s),
+        };
+        // Field names are short: a plain loop finds the colon sooner than `split_once`'s
+        // general pattern search.
+        let (name, value) = match s.as_bytes().iter().position(|&b| b == b':') {
+            Some(0) => return, // comment
+            Some(p) => {
+                let value = s.get(p + 1..).unwrap_or_default();
+                (
+                    s.get(..p).unwrap_or_default(),
+                    value.strip_prefix(' ').unwrap_or(value),
+                )
+            }
+            None => (s, ""),
         };
         match name {
             "data" => {
@@ -378,19 +376,29 @@ impl SseDecoder {
                     return;
                 }
                 if self.data_len() + value.len() + 1 > self.limit {
-                    self.event_too_large();
+                    self.event_too_large(emit);
                     return;
                 }
-                if self.has_data {
-                    self.arena.push('\n');
+                match start {
+                    // The first data line, in the chunk: point at it.
+                    Some(line_start) if !self.has_data => {
+                        let from = line_start + (s.len() - value.len());
+                        self.data_in_chunk = Some(from..from + value.len());
+                    }
+                    _ => {
+                        self.own_data(text);
+                        if self.has_data {
+                            self.data.push('\n');
+                        }
+                        self.data.push_str(value);
+                    }
                 }
-                self.arena.push_str(value);
                 self.has_data = true;
             }
             // `message` is the default type: kept as `None` (no allocation per event).
             "event" if value == "message" => self.event_type = None,
             "event" => self.event_type = Some(String::from(value)),
-            "id" if !value.contains('\0') => match &mut self.last_id {
+            "id" if !value.as_bytes().contains(&0) => match &mut self.last_id {
                 // Most streams repeat or increment ids: reuse the buffer.
                 Some(old) if old.as_str() == value => {}
                 Some(old) => {
@@ -411,39 +419,36 @@ impl SseDecoder {
         }
     }
 
-    fn dispatch(&mut self) {
-        let event_type = self.event_type.take();
+    /// A blank line: the event is complete.
+    fn dispatch(&mut self, text: &str, emit: &mut Emit<'_>) {
         if self.discarding_event {
             self.discarding_event = false;
-            self.arena.truncate(self.data_start);
-            self.has_data = false;
+            self.event_type = None;
+            self.clear_data();
             return;
         }
         if !self.has_data {
+            self.event_type = None;
             return;
         }
-        self.has_data = false;
-        let start = self.data_start;
-        let data_end = self.arena.len();
-        if let Some(id) = &self.last_id {
-            self.arena.push_str(id);
-        }
-        let id_end = self.arena.len();
-        if let Some(t) = &event_type {
-            self.arena.push_str(t);
-        }
-        let event_end = self.arena.len();
-        self.data_start = event_end;
-        self.out.push(Queued {
-            start,
-            data_end,
-            id_end,
-            event_end,
-            has_id: self.last_id.is_some(),
-            has_event: event_type.is_some(),
-            too_large: false,
-        });
+        let data = match &self.data_in_chunk {
+            Some(r) => text.get(r.clone()).unwrap_or_default(),
+            None => self.data.as_str(),
+        };
+        emit(Ok(SseEventRef {
+            event: self.event_type.as_deref(),
+            data,
+            id: self.last_id.as_deref(),
+        }));
+        self.event_type = None;
+        self.clear_data();
     }
+}
+
+/// A field line: a range of the chunk being decoded, or text decoded on its own.
+enum FieldLine<'a> {
+    InChunk(Range<usize>),
+    Owned(&'a str),
 }
 
 #[cfg(test)]
@@ -581,28 +586,31 @@ mod tests {
     }
 
     #[test]
-    fn borrowed_events_survive_partial_draining_and_every_chunking() {
-        let stream = b"id: 1\nevent: progress\ndata: {\"a\":1}\n\ndata: x\r\ndata: y\r\n\r\n: c\nid: 22\ndata: \xC3\xA9\n\n";
+    fn borrowed_and_queued_events_agree_for_every_chunking() {
+        let stream = b"id: 1\nevent: progress\ndata: {\"a\":1}\n\ndata: x\r\ndata: y\r\n\r\n: c\nid: 22\ndata: \xC3\xA9\n\ndata: \xFFz\ndata: w\n\n";
         let whole = decode_all(&[stream], 100);
-        assert_eq!(whole.len(), 3);
+        assert_eq!(whole.len(), 4);
         for size in 1..stream.len() {
             let mut d = SseDecoder::new(100);
             let mut got = vec![];
-            for (i, c) in stream.chunks(size).enumerate() {
-                d.push(c);
-                // Take at most one event after odd chunks: the rest waits across pushes.
-                let take = if i % 2 == 1 { 1 } else { usize::MAX };
-                let mut n = 0;
-                while n < take {
-                    let Some(e) = d.poll_ref() else { break };
-                    got.push(e.map(|e| e.to_event()));
-                    n += 1;
-                }
-            }
-            while let Some(e) = d.poll() {
-                got.push(e);
+            for c in stream.chunks(size) {
+                d.push_with(c, |e| got.push(e.map(|e| e.to_event())));
             }
             assert_eq!(got, whole, "chunk size {size}");
+            // Alternating between the two ways of taking events changes nothing either.
+            let mut d = SseDecoder::new(100);
+            let mut got = vec![];
+            for (i, c) in stream.chunks(size).enumerate() {
+                if i % 2 == 0 {
+                    d.push(c);
+                    while let Some(e) = d.poll() {
+                        got.push(e);
+                    }
+                } else {
+                    d.push_with(c, |e| got.push(e.map(|e| e.to_event())));
+                }
+            }
+            assert_eq!(got, whole, "chunk size {size}, alternating");
         }
     }
 
