@@ -6,7 +6,7 @@ use crate::driver::{Inner, Reply};
 use crate::error::ClientError;
 use crate::options::{CallOptions, ClientEvent, ClientOptions, Transport};
 use client_core::session::{
-    ConnectionState, McpResult, RequestError, RequestHandle, RequestOptions, ServerDetails,
+    ConnectionState, RequestError, RequestHandle, RequestOptions, ServerDetails,
 };
 use client_core::types::*;
 use client_core::{Session, SessionConfig};
@@ -36,21 +36,22 @@ struct Subscriptions {
     listen: Option<RequestHandle>,
 }
 
-/// A request in flight: await it for the result, or cancel it with [`Client::cancel`].
+/// A request in flight: await it for the raw result (type it with [`decode`]), or cancel it
+/// with [`Client::cancel`].
 pub struct PendingCall {
     /// The request's handle (for [`Client::cancel`]; stays valid across an authorization retry).
     pub handle: RequestHandle,
-    fut: LocalBoxFuture<'static, Result<McpResult, ClientError>>,
+    fut: LocalBoxFuture<'static, Result<Value, ClientError>>,
 }
 
 impl Future for PendingCall {
-    type Output = Result<McpResult, ClientError>;
+    type Output = Result<Value, ClientError>;
     fn poll(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Self::Output> {
         self.fut.as_mut().poll(cx)
     }
 }
 
-fn reply(r: Result<Reply, oneshot::Canceled>) -> Result<McpResult, ClientError> {
+fn reply(r: Result<Reply, oneshot::Canceled>) -> Result<Value, ClientError> {
     match r {
         Ok(Ok(v)) => Ok(v),
         Ok(Err(e)) => Err(e.into()),
@@ -316,12 +317,9 @@ impl Client {
         (handle, rx)
     }
 
-    /// Sends any request and waits for its typed result.
-    pub async fn request(
-        &self,
-        method: &str,
-        params: Option<Value>,
-    ) -> Result<McpResult, ClientError> {
+    /// Sends any request and waits for its result, as the server sent it (type it with
+    /// [`decode`]).
+    pub async fn request(&self, method: &str, params: Option<Value>) -> Result<Value, ClientError> {
         self.start(method, params, CallOptions::default()).await
     }
 
@@ -338,61 +336,59 @@ impl Client {
         self.inner.drive();
     }
 
-    async fn paginate<T>(
-        &self,
-        method: &str,
-        pick: impl Fn(McpResult) -> Option<(Vec<T>, Option<String>)>,
-    ) -> Result<Vec<T>, ClientError> {
+    /// Every item of a paginated list (`tools/list` → `"tools"`, ...), following
+    /// `nextCursor` for at most `max_pages` pages; items as the server sent them.
+    pub async fn list_all(&self, method: &str, key: &str) -> Result<Vec<Value>, ClientError> {
         let mut all = Vec::new();
         let mut cursor: Option<String> = None;
         for _ in 0..self.inner.options.max_pages {
             let params = cursor.as_ref().map(|c| json!({ "cursor": c }));
-            let r = self.request(method, params).await?;
-            let (items, next) =
-                pick(r).ok_or_else(|| ClientError::UnexpectedResult(format!("{method} result")))?;
+            let mut page = self.request(method, params).await?;
+            let Some(Value::Array(items)) = page.get_mut(key).map(Value::take) else {
+                return Err(ClientError::UnexpectedResult(format!(
+                    "the {method} result has no {key} list"
+                )));
+            };
             all.extend(items);
-            match next {
-                Some(n) if Some(&n) != cursor.as_ref() => cursor = Some(n),
+            match page.get("nextCursor").and_then(Value::as_str) {
+                Some(n) if Some(n) != cursor.as_deref() => cursor = Some(n.to_string()),
                 _ => return Ok(all),
             }
         }
         Ok(all)
     }
 
+    async fn list_typed<T: serde::de::DeserializeOwned>(
+        &self,
+        method: &str,
+        key: &str,
+    ) -> Result<Vec<T>, ClientError> {
+        self.list_all(method, key)
+            .await?
+            .into_iter()
+            .map(|item| decode(method, item))
+            .collect()
+    }
+
     /// Lists every tool (following pagination, at most `max_pages` pages).
     pub async fn list_tools(&self) -> Result<Vec<Tool>, ClientError> {
-        self.paginate("tools/list", |r| match r {
-            McpResult::ListTools(l) => Some((l.tools, l.next_cursor)),
-            _ => None,
-        })
-        .await
+        self.list_typed("tools/list", "tools").await
     }
 
     /// Lists every resource.
     pub async fn list_resources(&self) -> Result<Vec<Resource>, ClientError> {
-        self.paginate("resources/list", |r| match r {
-            McpResult::ListResources(l) => Some((l.resources, l.next_cursor)),
-            _ => None,
-        })
-        .await
+        self.list_typed("resources/list", "resources").await
     }
 
     /// Lists every resource template.
     pub async fn list_resource_templates(&self) -> Result<Vec<ResourceTemplate>, ClientError> {
-        self.paginate("resources/templates/list", |r| match r {
-            McpResult::ListResourceTemplates(l) => Some((l.resource_templates, l.next_cursor)),
-            _ => None,
-        })
-        .await
+        self.list_typed("resources/templates/list", "resourceTemplates")
+            .await
     }
 
     /// Lists every prompt.
     pub async fn list_prompts(&self) -> Result<Vec<Prompt>, ClientError> {
-        self.paginate("prompts/list", |r| match r {
-            McpResult::ListPrompts(l) => Some((l.prompts, l.next_cursor)),
-            _ => None,
-        })
-        .await
+        self.list_typed("prompts/list", "prompts").await
     }
 
     /// Calls a tool.
@@ -413,7 +409,10 @@ impl Client {
         arguments: Value,
         opts: CallOptions,
     ) -> Result<CallToolResult, ClientError> {
-        expect_call(self.start_tool_call(name, arguments, opts).await?)
+        decode(
+            "tools/call",
+            self.start_tool_call(name, arguments, opts).await?,
+        )
     }
 
     /// Starts a tool call and returns it in flight (with its handle for cancelling).
@@ -427,13 +426,10 @@ impl Client {
 
     /// Reads a resource.
     pub async fn read_resource(&self, uri: &str) -> Result<ReadResourceResult, ClientError> {
-        match self
+        let r = self
             .request("resources/read", Some(json!({ "uri": uri })))
-            .await?
-        {
-            McpResult::ReadResource(r) => Ok(r),
-            other => Err(unexpected(other)),
-        }
+            .await?;
+        decode("resources/read", r)
     }
 
     /// Gets a prompt with arguments.
@@ -442,16 +438,13 @@ impl Client {
         name: &str,
         arguments: HashMap<String, String>,
     ) -> Result<GetPromptResult, ClientError> {
-        match self
+        let r = self
             .request(
                 "prompts/get",
                 Some(json!({ "name": name, "arguments": arguments })),
             )
-            .await?
-        {
-            McpResult::GetPrompt(r) => Ok(r),
-            other => Err(unexpected(other)),
-        }
+            .await?;
+        decode("prompts/get", r)
     }
 
     /// Asks for completions of an argument (`reference` is a `ref/prompt` or
@@ -463,10 +456,8 @@ impl Client {
         value: &str,
     ) -> Result<Completion, ClientError> {
         let params = json!({ "ref": reference, "argument": { "name": argument, "value": value } });
-        match self.request("completion/complete", Some(params)).await? {
-            McpResult::Complete(r) => Ok(r.completion),
-            other => Err(unexpected(other)),
-        }
+        let r = self.request("completion/complete", Some(params)).await?;
+        decode::<CompleteResult>("completion/complete", r).map(|r| r.completion)
     }
 
     /// Sets the minimum log level: sent in every later request's `_meta` (modern), and with
@@ -584,13 +575,9 @@ impl Client {
     }
 }
 
-fn expect_call(r: McpResult) -> Result<CallToolResult, ClientError> {
-    match r {
-        McpResult::CallTool(c) => Ok(c),
-        other => Err(unexpected(other)),
-    }
-}
-
-fn unexpected(r: McpResult) -> ClientError {
-    ClientError::UnexpectedResult(format!("{r:?}").chars().take(200).collect())
+/// Types a raw result (or list item) of `method`; a result of the wrong shape is a
+/// [`ClientError::UnexpectedResult`] that names the method and what was wrong.
+pub fn decode<T: serde::de::DeserializeOwned>(method: &str, v: Value) -> Result<T, ClientError> {
+    serde_json::from_value(v)
+        .map_err(|e| ClientError::UnexpectedResult(format!("malformed {method} result: {e}")))
 }

@@ -7,8 +7,8 @@ use crate::clock::now;
 use crate::options::{ClientEvent, ClientOptions};
 use client_core::http::TransmitId;
 use client_core::session::{
-    ConnectionState, Direction, Event, Input, McpResult, Output, RequestError, RequestHandle,
-    ServerDetails, ServerRequestId,
+    ConnectionState, Direction, Event, Input, Output, RequestError, RequestHandle, ServerDetails,
+    ServerRequestId,
 };
 use client_core::types::{ProgressParams, ServerRequest};
 use client_core::{ErrorObject, Session};
@@ -18,7 +18,7 @@ use std::cell::RefCell;
 use std::rc::Rc;
 
 /// Completion of one request.
-pub(crate) type Reply = Result<McpResult, RequestError>;
+pub(crate) type Reply = Result<serde_json::Value, RequestError>;
 
 /// A progress callback.
 pub(crate) type ProgressCallback = Rc<dyn Fn(ProgressParams)>;
@@ -124,7 +124,7 @@ impl Inner {
             }
             Event::Connected(details) => {
                 if let Some(tx) = self.connected.borrow_mut().take() {
-                    let _ = tx.send(Ok(details));
+                    let _ = tx.send(Ok(*details));
                 }
             }
             Event::ConnectFailed(err) => {

@@ -23,8 +23,10 @@ pub mod options;
 mod websocket;
 
 pub use auth::{AuthFailure, Authorizer, LoginMode, OAuthOptions, TokenStorage};
-pub use client::{Client, PendingCall};
+pub use client::{decode, Client, PendingCall};
 pub use error::ClientError;
-pub use options::{Answer, CallOptions, ClientEvent, ClientOptions, Handlers, Transport};
+pub use options::{
+    typed_handler, Answer, CallOptions, ClientEvent, ClientOptions, Handlers, Transport,
+};
 
 pub use client_core;

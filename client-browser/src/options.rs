@@ -25,10 +25,34 @@ pub enum Transport {
 
 /// An answer the application gives to a server request.
 pub type Answer = Result<Value, ErrorObject>;
-/// A handler for sampling requests.
-pub type SamplingHandler = Rc<dyn Fn(CreateMessageParams) -> LocalBoxFuture<'static, Answer>>;
-/// A handler for elicitation requests (form and URL mode).
-pub type ElicitationHandler = Rc<dyn Fn(ElicitParams) -> LocalBoxFuture<'static, Answer>>;
+/// A handler for sampling requests: the parameters as the server sent them (checked for the
+/// required fields). [`typed_handler`] makes one from a handler of [`CreateMessageParams`].
+pub type SamplingHandler = Rc<dyn Fn(Value) -> LocalBoxFuture<'static, Answer>>;
+/// A handler for elicitation requests (form and URL mode): the parameters as the server sent
+/// them. [`typed_handler`] makes one from a handler of [`ElicitParams`].
+pub type ElicitationHandler = Rc<dyn Fn(Value) -> LocalBoxFuture<'static, Answer>>;
+
+/// A sampling or elicitation handler from one that takes typed parameters (e.g.
+/// [`CreateMessageParams`]); parameters that do not decode are answered with "invalid
+/// params" without calling it.
+pub fn typed_handler<P, F>(handler: F) -> Rc<dyn Fn(Value) -> LocalBoxFuture<'static, Answer>>
+where
+    P: serde::de::DeserializeOwned + 'static,
+    F: Fn(P) -> LocalBoxFuture<'static, Answer> + 'static,
+{
+    Rc::new(
+        move |params: Value| match serde_json::from_value::<P>(params) {
+            Ok(p) => handler(p),
+            Err(e) => {
+                let e = ErrorObject::new(
+                    client_core::jsonrpc::codes::INVALID_PARAMS,
+                    format!("invalid params: {e}"),
+                );
+                Box::pin(async move { Err(e) })
+            }
+        },
+    )
+}
 /// A handler for roots requests.
 pub type RootsHandler = Rc<dyn Fn() -> LocalBoxFuture<'static, Answer>>;
 

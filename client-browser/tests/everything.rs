@@ -28,7 +28,7 @@ const SSE: Option<&str> = option_env!("MCP_EVERYTHING_SSE_URL");
 
 fn handlers() -> Handlers {
     Handlers {
-        sampling: Some(Rc::new(|p: CreateMessageParams| {
+        sampling: Some(client_browser::typed_handler(|p: CreateMessageParams| {
             async move {
                 let asked = p.messages.first().and_then(|m| m.content.as_slice().first().and_then(|c| c.as_text().map(String::from)));
                 Ok(json!({"role": "assistant", "model": "test-model", "stopReason": "endTurn",
@@ -36,7 +36,7 @@ fn handlers() -> Handlers {
             }
             .boxed_local()
         })),
-        elicitation: Some(Rc::new(|p: ElicitParams| {
+        elicitation: Some(client_browser::typed_handler(|p: ElicitParams| {
             async move {
                 if p.is_url_mode() {
                     // URL mode: the user consented to open the URL (never fetched by us).

@@ -6,7 +6,7 @@
 #![cfg(target_arch = "wasm32")]
 
 use client_browser::client_core::http::TransportFailure;
-use client_browser::client_core::session::{McpResult, RequestError};
+use client_browser::client_core::session::RequestError;
 use client_browser::client_core::time::Duration;
 use client_browser::client_core::types::*;
 use client_browser::{CallOptions, Client, ClientError, ClientOptions};
@@ -190,9 +190,8 @@ async fn legacy_server_restarted_mid_call_is_recovered() {
     fault(base, json!({"kind": "restart"})).await;
     let r = within(30_000, "call after restart", call).await;
     let r = r.expect("the call is replayed on a fresh session");
-    let McpResult::CallTool(r) = r else {
-        panic!("{r:?}")
-    };
+    let r: client_browser::client_core::types::CallToolResult =
+        client_browser::decode("tools/call", r).expect("a tool result");
     assert!(text(&r).contains("completed"));
     let inits = log(base)
         .await

@@ -27,7 +27,7 @@ async fn connect() -> (Client, Rc<RefCell<Vec<ClientEvent>>>) {
     };
     let mut o = ClientOptions::new(url);
     o.handlers = Handlers {
-        elicitation: Some(Rc::new(|p: ElicitParams| {
+        elicitation: Some(client_browser::typed_handler(|p: ElicitParams| {
             async move {
                 assert_eq!(p.message, "Who are you?");
                 Ok(json!({"action": "accept", "content": {"name": "Grace"}}))

@@ -204,7 +204,7 @@ fn response<S: Server>(
     handle: RequestHandle,
 ) -> Option<Result<McpResult, RequestError>> {
     h.events.iter().find_map(|e| match e {
-        Event::Response { handle: x, result } if *x == handle => Some(result.clone()),
+        Event::Response { handle: x, result } if *x == handle => Some(result.clone().map(typed)),
         _ => None,
     })
 }
@@ -225,7 +225,7 @@ fn details<S: Server>(h: &Harness<S>) -> ServerDetails {
         .iter()
         .rev()
         .find_map(|e| match e {
-            Event::Connected(d) => Some(d.clone()),
+            Event::Connected(d) => Some((**d).clone()),
             _ => None,
         })
         .expect("connected")
@@ -757,4 +757,14 @@ fn the_get_stream_opens_with_the_handshake_and_requests_wait_for_its_answer() {
     h.connect();
     h.advance(5_001);
     assert_eq!(h.session.state(), ConnectionState::Connected);
+}
+
+/// Types a raw result the way the application would: these tests only list and call tools.
+fn typed(v: serde_json::Value) -> McpResult {
+    let method = if v.get("tools").is_some() {
+        "tools/list"
+    } else {
+        "tools/call"
+    };
+    McpResult::decode(method, v).expect("a well-formed result")
 }

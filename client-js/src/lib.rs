@@ -13,12 +13,11 @@
 pub mod model_tools;
 pub mod oauth_options;
 
-use client_browser::client_core::types::{CallToolResult, CreateMessageParams, ElicitParams, Tool};
 use client_browser::client_core::ErrorObject;
 use client_browser::{Answer, Client, ClientOptions, Handlers, Transport};
 use futures_util::FutureExt;
 use serde::Serialize;
-use serde_json::Value;
+use serde_json::{json, Value};
 use std::cell::RefCell;
 use std::collections::{BTreeSet, HashMap};
 use std::rc::Rc;
@@ -80,9 +79,25 @@ pub(crate) fn js_err(e: impl std::fmt::Display) -> JsError {
     JsError::new(&e.to_string())
 }
 
+/// Hands a value to JavaScript as JSON text parsed by the engine (`JSON.parse`): one copy of
+/// a string instead of one boundary crossing per field, and no converter in the package.
 fn to_js<T: Serialize>(v: &T) -> Result<JsValue, JsError> {
-    v.serialize(&serde_wasm_bindgen::Serializer::json_compatible())
-        .map_err(js_err)
+    let text = serde_json::to_string(v).map_err(js_err)?;
+    js_sys::JSON::parse(&text).map_err(|_| JsError::new("could not hand a result to JavaScript"))
+}
+
+/// Takes a JavaScript value as JSON (`JSON.stringify`); `what` names it in the error.
+fn json_of(v: &JsValue, what: &str) -> Result<Value, String> {
+    let text = js_sys::JSON::stringify(v)
+        .ok()
+        .and_then(|t| t.as_string())
+        .ok_or_else(|| format!("{what} is not JSON data"))?;
+    serde_json::from_str(&text).map_err(|e| format!("{what} is not JSON data: {e}"))
+}
+
+/// [`json_of`] for API arguments.
+fn from_js(v: &JsValue, what: &str) -> Result<Value, JsError> {
+    json_of(v, what).map_err(|e| JsError::new(&e))
 }
 
 pub(crate) fn get(obj: &JsValue, key: &str) -> Option<JsValue> {
@@ -100,7 +115,7 @@ async fn call_handler(f: &js_sys::Function, arg: JsValue) -> Answer {
     let v = JsFuture::from(js_sys::Promise::resolve(&ret))
         .await
         .map_err(|e| refused(format!("{e:?}")))?;
-    serde_wasm_bindgen::from_value::<Value>(v).map_err(|e| refused(e.to_string()))
+    json_of(&v, "the handler's answer").map_err(refused)
 }
 
 pub(crate) fn handler_of(options: &JsValue, key: &str) -> Option<js_sys::Function> {
@@ -134,8 +149,10 @@ impl McpClient {
             _ => Transport::Auto,
         };
         if let Some(h) = get(&options, "headers") {
-            let map: HashMap<String, String> = serde_wasm_bindgen::from_value(h).map_err(js_err)?;
-            o.headers = map.into_iter().collect();
+            o.headers = string_map(&h, "options.headers")?
+                .into_iter()
+                .map(|(k, v)| (k, v.as_str().unwrap_or_default().to_string()))
+                .collect();
         }
         if let Some(ms) = get(&options, "timeoutMs").and_then(|v| v.as_f64()) {
             o.timeout =
@@ -148,14 +165,14 @@ impl McpClient {
         );
         o.handlers = Handlers {
             sampling: sampling.map(|f| {
-                Rc::new(move |p: CreateMessageParams| {
+                Rc::new(move |p: Value| {
                     let f = f.clone();
                     async move { call_handler(&f, to_js(&p).unwrap_or(JsValue::NULL)).await }
                         .boxed_local()
                 }) as client_browser::options::SamplingHandler
             }),
             elicitation: elicitation.map(|f| {
-                Rc::new(move |p: ElicitParams| {
+                Rc::new(move |p: Value| {
                     let f = f.clone();
                     async move { call_handler(&f, to_js(&p).unwrap_or(JsValue::NULL)).await }
                         .boxed_local()
@@ -195,22 +212,22 @@ impl McpClient {
         to_js(&v)
     }
 
-    /// Every tool (pagination followed).
+    /// Every tool (pagination followed), as the server listed them.
     #[wasm_bindgen(js_name = listTools)]
     pub async fn list_tools(&self) -> Result<JsValue, JsError> {
-        to_js(&self.client.list_tools().await.map_err(js_err)?)
+        to_js(&self.list("tools/list", "tools").await?)
     }
 
     /// Every resource.
     #[wasm_bindgen(js_name = listResources)]
     pub async fn list_resources(&self) -> Result<JsValue, JsError> {
-        to_js(&self.client.list_resources().await.map_err(js_err)?)
+        to_js(&self.list("resources/list", "resources").await?)
     }
 
     /// Every prompt.
     #[wasm_bindgen(js_name = listPrompts)]
     pub async fn list_prompts(&self) -> Result<JsValue, JsError> {
-        to_js(&self.client.list_prompts().await.map_err(js_err)?)
+        to_js(&self.list("prompts/list", "prompts").await?)
     }
 
     /// Calls a tool by its MCP name; resolves to the CallToolResult. The `approve` hook runs
@@ -223,27 +240,37 @@ impl McpClient {
     /// Reads a resource.
     #[wasm_bindgen(js_name = readResource)]
     pub async fn read_resource(&self, uri: String) -> Result<JsValue, JsError> {
-        to_js(&self.client.read_resource(&uri).await.map_err(js_err)?)
+        let r = self
+            .client
+            .request("resources/read", Some(json!({ "uri": uri })));
+        to_js(&r.await.map_err(js_err)?)
     }
 
     /// Gets a prompt with string arguments.
     #[wasm_bindgen(js_name = getPrompt)]
     pub async fn get_prompt(&self, name: String, args: JsValue) -> Result<JsValue, JsError> {
-        let args: HashMap<String, String> = if args.is_undefined() || args.is_null() {
-            HashMap::new()
+        let args = if args.is_undefined() || args.is_null() {
+            Default::default()
         } else {
-            serde_wasm_bindgen::from_value(args).map_err(js_err)?
+            string_map(&args, "the prompt arguments")?
         };
-        to_js(&self.client.get_prompt(&name, args).await.map_err(js_err)?)
+        let params = json!({ "name": name, "arguments": args });
+        let r = self.client.request("prompts/get", Some(params));
+        to_js(&r.await.map_err(js_err)?)
     }
 
     /// The tools as function definitions for a model (`"openai"` or `"anthropic"`), named
     /// `namespace__tool`.
     #[wasm_bindgen(js_name = toolDefinitions)]
     pub async fn tool_definitions(&self, format: String) -> Result<JsValue, JsError> {
-        let tools: Vec<Tool> = self.client.list_tools().await.map_err(js_err)?;
+        let mut tools = self.list("tools/list", "tools").await?;
+        tools.retain(|t| model_tools::tool_name(t).is_some());
         let mut taken = BTreeSet::new();
-        let names = model_tools::namespaced_names(&self.namespace, &tools, &mut taken);
+        let names = model_tools::namespaced_names(
+            &self.namespace,
+            tools.iter().filter_map(model_tools::tool_name),
+            &mut taken,
+        );
         let mut map = self.names.borrow_mut();
         map.clear();
         let defs: Vec<Value> = names
@@ -285,12 +312,27 @@ impl McpClient {
     }
 }
 
+/// A JavaScript object of strings (headers, prompt arguments) as a map; `what` names it in the
+/// error.
+fn string_map(v: &JsValue, what: &str) -> Result<serde_json::Map<String, Value>, JsError> {
+    match from_js(v, what)? {
+        Value::Object(m) if m.values().all(Value::is_string) => Ok(m),
+        _ => Err(JsError::new(&format!(
+            "{what} must be an object of strings"
+        ))),
+    }
+}
+
 impl McpClient {
-    async fn call(&self, name: &str, args: JsValue) -> Result<CallToolResult, JsError> {
+    async fn list(&self, method: &str, key: &str) -> Result<Vec<Value>, JsError> {
+        self.client.list_all(method, key).await.map_err(js_err)
+    }
+
+    async fn call(&self, name: &str, args: JsValue) -> Result<Value, JsError> {
         let args_value: Value = if args.is_undefined() || args.is_null() {
             Value::Object(Default::default())
         } else {
-            serde_wasm_bindgen::from_value(args.clone()).map_err(js_err)?
+            from_js(&args, "the tool arguments")?
         };
         if let Some(approve) = &self.approve {
             let ok = approve
@@ -305,10 +347,9 @@ impl McpClient {
                 )));
             }
         }
-        self.client
-            .call_tool(name, args_value)
-            .await
-            .map_err(js_err)
+        let params = json!({ "name": name, "arguments": args_value });
+        let r = self.client.request("tools/call", Some(params)).await;
+        r.map_err(js_err)
     }
 }
 

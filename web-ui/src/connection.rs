@@ -348,10 +348,10 @@ impl Connection {
         let a1 = ask.clone();
         let a2 = ask.clone();
         Handlers {
-            sampling: Some(Rc::new(move |p: CreateMessageParams| {
-                a1(AskKind::Sampling(p)).boxed_local()
-            })),
-            elicitation: Some(Rc::new(move |p: ElicitParams| {
+            sampling: Some(client_browser::typed_handler(
+                move |p: CreateMessageParams| a1(AskKind::Sampling(p)).boxed_local(),
+            )),
+            elicitation: Some(client_browser::typed_handler(move |p: ElicitParams| {
                 a2(AskKind::Elicitation(p)).boxed_local()
             })),
             roots: Some(Rc::new(move || {

@@ -77,7 +77,7 @@ pub enum Event {
     /// The connection state changed.
     State(ConnectionState),
     /// Connected: era, version and server details.
-    Connected(ServerDetails),
+    Connected(alloc::boxed::Box<ServerDetails>),
     /// Connecting failed for good.
     ConnectFailed(RequestError),
     /// The server asks for authorization (HTTP 401, or 403 `insufficient_scope`).
@@ -91,8 +91,11 @@ pub enum Event {
     Response {
         /// The request.
         handle: RequestHandle,
-        /// Its typed result or why it failed.
-        result: Result<McpResult, RequestError>,
+        /// Its result, as the server sent it (decode it with [`McpResult::decode`] or
+        /// `serde_json::from_value`), or why it failed. Kept raw so that an application
+        /// that hands results on as JSON (the JavaScript API) never links the typed
+        /// decoders of every result type.
+        result: Result<Value, RequestError>,
     },
     /// Progress of a request.
     Progress {

@@ -302,7 +302,7 @@ impl Session {
     fn connected(&mut self, details: ServerDetails, now: Instant) {
         self.details = Some(details.clone());
         self.set_phase(Phase::Ready);
-        self.emit(Event::Connected(details));
+        self.emit(Event::Connected(alloc::boxed::Box::new(details)));
         let queued: Vec<u64> = self
             .pending
             .iter()

@@ -840,10 +840,8 @@ impl Session {
             }
             Internal::RefreshTools(call) => {
                 self.remove_pending(key);
-                if let Ok(v) = outcome {
-                    if let Ok(r) = McpResult::decode("tools/list", v) {
-                        let _ = self.filter_result(r);
-                    }
+                if let Ok(mut v) = outcome {
+                    self.filter_tools(&mut v);
                 }
                 if self.pending.contains_key(&call) {
                     self.send_pending(call, now.unwrap_or_default());
@@ -884,11 +882,16 @@ impl Session {
                         }
                         self.remove_pending(key);
                         self.reinit_used = false;
-                        let result = match McpResult::decode(&method, value) {
-                            Ok(r) => Ok(self.filter_result(r)),
-                            Err(e) => Err(RequestError::Protocol(alloc::format!(
-                                "malformed {method} result: {e}"
-                            ))),
+                        let result = if value.is_object() {
+                            let mut value = value;
+                            if method == "tools/list" {
+                                self.filter_tools(&mut value);
+                            }
+                            Ok(value)
+                        } else {
+                            Err(RequestError::Protocol(alloc::format!(
+                                "malformed {method} result: not a JSON object"
+                            )))
                         };
                         self.emit(Event::Response {
                             handle: RequestHandle(key),
@@ -933,35 +936,40 @@ impl Session {
         p
     }
 
-    /// Applies client-side rules to results: tools with invalid `x-mcp-header` annotations
-    /// are excluded (modern Streamable HTTP), valid annotations are remembered for calls.
-    fn filter_result(&mut self, r: McpResult) -> McpResult {
-        let McpResult::ListTools(mut list) = r else {
-            return r;
-        };
+    /// Applies the client-side rules to a `tools/list` result: tools with invalid
+    /// `x-mcp-header` annotations are removed (modern Streamable HTTP), valid annotations are
+    /// remembered for calls.
+    fn filter_tools(&mut self, list: &mut Value) {
         if self.modern_version().is_none() || self.wire == WireProtocol::Frames {
-            return McpResult::ListTools(list);
+            return;
         }
+        let Some(tools) = list.get_mut("tools").and_then(Value::as_array_mut) else {
+            return;
+        };
         let mut rejected = Vec::new();
-        list.tools
-            .retain(|tool| match headers::param_headers(&tool.input_schema) {
+        tools.retain(|tool| {
+            let Some(name) = tool.get("name").and_then(Value::as_str) else {
+                return true; // not a tool: the application's decoder reports it
+            };
+            let schema = tool.get("inputSchema").unwrap_or(&Value::Null);
+            match headers::param_headers(schema) {
                 Ok(hs) => {
                     if hs.is_empty() {
-                        self.tool_headers.remove(&tool.name);
+                        self.tool_headers.remove(name);
                     } else {
-                        self.tool_headers.insert(tool.name.clone(), hs);
+                        self.tool_headers.insert(name.into(), hs);
                     }
                     true
                 }
                 Err(e) => {
-                    rejected.push((tool.name.clone(), e.to_string()));
+                    rejected.push((name.into(), e.to_string()));
                     false
                 }
-            });
+            }
+        });
         for (name, reason) in rejected {
             self.emit(Event::ToolRejected { name, reason });
         }
-        McpResult::ListTools(list)
     }
 
     // ----- MRTR -----

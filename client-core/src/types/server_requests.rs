@@ -144,12 +144,18 @@ pub struct ListRootsResult {
 }
 
 /// A request from the server that the application answers.
+///
+/// Sampling and elicitation parameters are checked for the fields the specification
+/// requires and handed over as the server sent them: type them with
+/// `serde_json::from_value::<CreateMessageParams>` / `<ElicitParams>` (an application that
+/// passes them on as JSON, like the JavaScript API, never links those decoders).
 #[derive(Debug, Clone, PartialEq)]
 pub enum ServerRequest {
-    /// `sampling/createMessage`: generate a model reply (with the user's approval).
-    Sampling(CreateMessageParams),
-    /// `elicitation/create`: ask the user for input.
-    Elicitation(ElicitParams),
+    /// `sampling/createMessage`: generate a model reply (with the user's approval); the
+    /// parameters (a [`CreateMessageParams`]).
+    Sampling(Value),
+    /// `elicitation/create`: ask the user for input; the parameters (an [`ElicitParams`]).
+    Elicitation(Value),
     /// `roots/list`: list the client's roots.
     ListRoots,
     /// Any other method (answered with "method not found" unless the application knows it).
@@ -161,15 +167,65 @@ pub enum ServerRequest {
     },
 }
 
+/// Why a server request's parameters were refused.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{method} needs {needs}")]
+pub struct InvalidServerRequest {
+    /// The method.
+    pub method: &'static str,
+    /// What was missing or of the wrong type.
+    pub needs: &'static str,
+}
+
 impl ServerRequest {
-    /// Decodes a server request from its method and parameters.
-    pub fn decode(method: &str, params: Option<Value>) -> Result<ServerRequest, serde_json::Error> {
+    /// Decodes a server request from its method and parameters, checking the fields the
+    /// specification requires.
+    pub fn decode(
+        method: &str,
+        params: Option<Value>,
+    ) -> Result<ServerRequest, InvalidServerRequest> {
+        let field = |p: &Option<Value>, k: &str| p.as_ref().and_then(|p| p.get(k)).cloned();
+        let has = |p: &Option<Value>, k: &str, ok: fn(&Value) -> bool| {
+            p.as_ref().and_then(|p| p.get(k)).is_some_and(ok)
+        };
         Ok(match method {
             "sampling/createMessage" => {
-                ServerRequest::Sampling(serde_json::from_value(params.unwrap_or(Value::Null))?)
+                let invalid = |needs| InvalidServerRequest {
+                    method: "sampling/createMessage",
+                    needs,
+                };
+                if !has(&params, "messages", Value::is_array) {
+                    return Err(invalid("a messages array"));
+                }
+                if !has(&params, "maxTokens", Value::is_u64) {
+                    return Err(invalid("a maxTokens count"));
+                }
+                ServerRequest::Sampling(params.unwrap_or_default())
             }
             "elicitation/create" => {
-                ServerRequest::Elicitation(serde_json::from_value(params.unwrap_or(Value::Null))?)
+                let invalid = |needs| InvalidServerRequest {
+                    method: "elicitation/create",
+                    needs,
+                };
+                if !has(&params, "message", Value::is_string) {
+                    return Err(invalid("a message string"));
+                }
+                match field(&params, "mode").as_ref().map(Value::as_str) {
+                    Some(Some("url")) => {
+                        if !has(&params, "url", Value::is_string)
+                            || !has(&params, "elicitationId", Value::is_string)
+                        {
+                            return Err(invalid("a url and an elicitationId in url mode"));
+                        }
+                    }
+                    None | Some(Some("form")) => {
+                        if !has(&params, "requestedSchema", Value::is_object) {
+                            return Err(invalid("a requestedSchema object in form mode"));
+                        }
+                    }
+                    Some(_) => return Err(invalid("mode form or url")),
+                }
+                ServerRequest::Elicitation(params.unwrap_or_default())
             }
             "roots/list" => ServerRequest::ListRoots,
             other => ServerRequest::Other {
@@ -219,4 +275,58 @@ pub struct InputRequiredResult {
     /// Unknown fields.
     #[serde(flatten)]
     pub extra: Extra,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use alloc::string::ToString;
+    use serde_json::json;
+
+    #[test]
+    fn server_requests_are_checked_for_the_required_fields() {
+        let ok = |m: &str, p: Value| ServerRequest::decode(m, Some(p));
+        let sampling = json!({"messages": [], "maxTokens": 10, "x-new": 1});
+        assert_eq!(
+            ok("sampling/createMessage", sampling.clone()),
+            Ok(ServerRequest::Sampling(sampling))
+        );
+        assert!(ok("sampling/createMessage", json!({"messages": []})).is_err());
+        assert!(ok(
+            "sampling/createMessage",
+            json!({"messages": {}, "maxTokens": 1})
+        )
+        .is_err());
+        assert!(ServerRequest::decode("sampling/createMessage", None).is_err());
+        let form = json!({"message": "Who?", "requestedSchema": {"type": "object"}});
+        assert!(matches!(
+            ok("elicitation/create", form),
+            Ok(ServerRequest::Elicitation(_))
+        ));
+        let url = json!({"mode": "url", "message": "m", "url": "https://x", "elicitationId": "e"});
+        assert!(ok("elicitation/create", url).is_ok());
+        let e = ok("elicitation/create", json!({"mode": "url", "message": "m"}));
+        assert_eq!(
+            e.map_err(|e| e.to_string()),
+            Err("elicitation/create needs a url and an elicitationId in url mode".into())
+        );
+        assert!(ok("elicitation/create", json!({"message": "m"})).is_err());
+        assert!(ok(
+            "elicitation/create",
+            json!({"message": 1, "requestedSchema": {}})
+        )
+        .is_err());
+        assert!(ok(
+            "elicitation/create",
+            json!({"mode": "telepathy", "message": "m"})
+        )
+        .is_err());
+        assert_eq!(
+            ServerRequest::decode("roots/list", None),
+            Ok(ServerRequest::ListRoots)
+        );
+        // What passes the check decodes to the typed parameters.
+        let p: CreateMessageParams = serde_json::from_value(json!({"messages": [{"role": "user", "content": {"type": "text", "text": "hi"}}], "maxTokens": 5})).unwrap();
+        assert_eq!(p.max_tokens, 5);
+    }
 }

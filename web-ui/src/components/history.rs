@@ -2,7 +2,6 @@
 
 use crate::components::result_view::ResultView;
 use crate::connection::Connection;
-use client_browser::client_core::session::McpResult;
 use client_browser::client_core::types::CallToolResult;
 use leptos::prelude::*;
 
@@ -24,8 +23,8 @@ pub fn HistoryPanel(conn: Connection) -> impl IntoView {
                         leptos::task::spawn_local(async move {
                             let r = client.start_tool_call(&tool, args, Default::default()).await;
                             rerun.set(Some(match r {
-                                Ok(McpResult::CallTool(c)) => Ok(c),
-                                Ok(other) => Err(format!("unexpected result: {other:?}")),
+                                Ok(v) => client_browser::decode::<CallToolResult>("tools/call", v)
+                                    .map_err(|e| crate::doctor::explain(&e)),
                                 Err(e) => Err(crate::doctor::explain(&e)),
                             }));
                         });

@@ -4,7 +4,7 @@
 use crate::components::result_view::ResultView;
 use crate::connection::Connection;
 use crate::schema_form::{build_arguments, fields_of, initial_values, Field, FieldKind};
-use client_browser::client_core::session::{McpResult, RequestHandle};
+use client_browser::client_core::session::RequestHandle;
 use client_browser::client_core::types::{CallToolResult, ProgressParams, Tool};
 use client_browser::CallOptions;
 use leptos::prelude::*;
@@ -73,8 +73,8 @@ pub fn ToolRunner(conn: Connection, tool: Tool) -> impl IntoView {
             let r = call.await;
             running.set(None);
             let outcome = match r {
-                Ok(McpResult::CallTool(c)) => Ok(c),
-                Ok(other) => Err(format!("unexpected result: {other:?}")),
+                Ok(v) => client_browser::decode::<CallToolResult>("tools/call", v)
+                    .map_err(|e| crate::doctor::explain(&e)),
                 Err(e) => Err(crate::doctor::explain(&e)),
             };
             let summary = match &outcome {
