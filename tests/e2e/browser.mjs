@@ -1,6 +1,7 @@
 // Shared helpers for end-to-end tests: Debian's Chromium driven by playwright-core, static
 // file serving on 127.0.0.1, and polling with a deadline (no sleeps as synchronisation).
 import { chromium } from 'playwright-core';
+import crypto from 'node:crypto';
 import http from 'node:http';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -31,8 +32,18 @@ export function serveDir(dir) {
     if (fs.existsSync(file) && fs.statSync(file).isDirectory()) file = path.join(file, 'index.html');
     fs.readFile(file, (err, data) => {
       if (err) { res.writeHead(404).end('not found'); return; }
-      // Allow module imports from other origins (host pages that embed the package).
-      res.writeHead(200, { 'content-type': TYPES[path.extname(file)] || 'application/octet-stream', 'access-control-allow-origin': '*' });
+      // Like a static host: a validator on every file, revalidated on every use (so a page
+      // never runs stale files, and a browser keeps what it fetched, e.g. compiled wasm).
+      const etag = `"${crypto.createHash('sha1').update(data).digest('base64url')}"`;
+      const headers = {
+        'content-type': TYPES[path.extname(file)] || 'application/octet-stream',
+        // Allow module imports from other origins (host pages that embed the package).
+        'access-control-allow-origin': '*',
+        'cache-control': 'no-cache',
+        etag,
+      };
+      if (req.headers['if-none-match'] === etag) { res.writeHead(304, headers).end(); return; }
+      res.writeHead(200, headers);
       res.end(data);
     });
   });

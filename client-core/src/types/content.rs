@@ -8,8 +8,9 @@ use serde_json::{Map, Value};
 
 /// A piece of content in a tool result, prompt message or sampling message.
 ///
-/// A block whose `type` this crate does not know is kept verbatim as [`ContentBlock::Unknown`].
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+/// A block whose `type` this crate does not know (or a known type with fields of the wrong
+/// shape) is kept verbatim as [`ContentBlock::Unknown`].
+#[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(untagged)]
 #[allow(clippy::large_enum_variant)] // the unknown variant is rare; boxing the common one costs more
 pub enum ContentBlock {
@@ -20,7 +21,7 @@ pub enum ContentBlock {
 }
 
 /// The content types of the specification.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum KnownContent {
     /// Plain text.
@@ -146,7 +147,7 @@ pub struct SamplingMessage {
 }
 
 /// A field that may hold one value or an array of them.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(untagged)]
 pub enum OneOrMany<T> {
     /// A single value.
@@ -162,6 +163,94 @@ impl<T> OneOrMany<T> {
             OneOrMany::One(t) => core::slice::from_ref(t),
             OneOrMany::Many(v) => v,
         }
+    }
+}
+
+// Decoding by hand: serde's derived `untagged` and internally tagged enums buffer every
+// block into an intermediate tree and try each shape in turn, one of the largest pieces of
+// code in the package. Here the block is read once as JSON and its `type` picks the shape.
+
+impl KnownContent {
+    /// Decodes the fields of a block of type `kind` (`body` without its `type`).
+    fn decode(kind: &str, body: &Value) -> Result<KnownContent, serde_json::Error> {
+        use serde::de::Error;
+        Ok(match kind {
+            "text" => KnownContent::Text(TextContent::deserialize(body)?),
+            "image" => KnownContent::Image(MediaContent::deserialize(body)?),
+            "audio" => KnownContent::Audio(MediaContent::deserialize(body)?),
+            "resource" => KnownContent::Resource(EmbeddedResource::deserialize(body)?),
+            "resource_link" => KnownContent::ResourceLink(super::Resource::deserialize(body)?),
+            "tool_use" => KnownContent::ToolUse(ToolUseContent::deserialize(body)?),
+            "tool_result" => KnownContent::ToolResult(ToolResultContent::deserialize(body)?),
+            other => {
+                return Err(serde_json::Error::custom(alloc::format!(
+                    "unknown content type {other:?}"
+                )))
+            }
+        })
+    }
+}
+
+impl<'de> Deserialize<'de> for KnownContent {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        use serde::de::Error;
+        let Value::Object(mut body) = Value::deserialize(d)? else {
+            return Err(D::Error::custom("a content block must be an object"));
+        };
+        let Some(Value::String(kind)) = body.remove("type") else {
+            return Err(D::Error::custom("a content block needs a type"));
+        };
+        KnownContent::decode(&kind, &Value::Object(body)).map_err(D::Error::custom)
+    }
+}
+
+impl From<Value> for ContentBlock {
+    /// A known block if `v` is one, else `v` kept verbatim.
+    fn from(v: Value) -> ContentBlock {
+        let Value::Object(mut body) = v else {
+            return ContentBlock::Unknown(v);
+        };
+        let kind = match body.remove("type") {
+            Some(Value::String(kind)) => kind,
+            other => {
+                if let Some(t) = other {
+                    body.insert("type".into(), t);
+                }
+                return ContentBlock::Unknown(Value::Object(body));
+            }
+        };
+        let body = Value::Object(body);
+        match KnownContent::decode(&kind, &body) {
+            Ok(known) => ContentBlock::Known(known),
+            Err(_) => {
+                let Value::Object(mut body) = body else {
+                    return ContentBlock::Unknown(body);
+                };
+                body.insert("type".into(), Value::String(kind));
+                ContentBlock::Unknown(Value::Object(body))
+            }
+        }
+    }
+}
+
+impl<'de> Deserialize<'de> for ContentBlock {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        Value::deserialize(d).map(ContentBlock::from)
+    }
+}
+
+impl<'de, T: serde::de::DeserializeOwned> Deserialize<'de> for OneOrMany<T> {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        use serde::de::Error;
+        match Value::deserialize(d)? {
+            Value::Array(items) => items
+                .into_iter()
+                .map(T::deserialize)
+                .collect::<Result<Vec<T>, _>>()
+                .map(OneOrMany::Many),
+            one => T::deserialize(one).map(OneOrMany::One),
+        }
+        .map_err(D::Error::custom)
     }
 }
 

@@ -230,6 +230,48 @@ mod tests {
     }
 
     #[test]
+    fn content_blocks_decode_by_type_and_odd_ones_stay_verbatim() -> Result<(), serde_json::Error> {
+        let blocks = json!([
+            {"type": "text", "text": "hi", "x-new": 1},
+            {"type": "image", "data": "AA==", "mimeType": "image/png"},
+            {"type": "text"},
+            {"type": 7, "text": "t"},
+            "just a string",
+            {"type": "resource_link", "uri": "file:///a", "name": "a"}
+        ]);
+        let c: Vec<ContentBlock> = serde_json::from_value(blocks.clone())?;
+        assert_eq!(c[0].as_text(), Some("hi"));
+        assert!(
+            matches!(&c[1], ContentBlock::Known(KnownContent::Image(m)) if m.mime_type == "image/png")
+        );
+        assert!(
+            matches!(&c[2], ContentBlock::Unknown(_)),
+            "a text block without text"
+        );
+        assert!(matches!(&c[3], ContentBlock::Unknown(_)));
+        assert!(matches!(&c[4], ContentBlock::Unknown(_)));
+        assert!(matches!(
+            &c[5],
+            ContentBlock::Known(KnownContent::ResourceLink(_))
+        ));
+        assert_eq!(
+            serde_json::to_value(&c)?,
+            blocks,
+            "every block re-encodes as it came"
+        );
+        let one: OneOrMany<ContentBlock> =
+            serde_json::from_value(json!({"type": "text", "text": "a"}))?;
+        assert_eq!(one.as_slice().len(), 1);
+        let many: OneOrMany<ContentBlock> = serde_json::from_value(
+            json!([{"type": "text", "text": "a"}, {"type": "text", "text": "b"}]),
+        )?;
+        assert_eq!(many.as_slice()[1].as_text(), Some("b"));
+        assert!(serde_json::from_value::<KnownContent>(json!({"type": "hologram"})).is_err());
+        assert!(serde_json::from_value::<KnownContent>(json!({"text": "no type"})).is_err());
+        Ok(())
+    }
+
+    #[test]
     fn tasks_decode() -> Result<(), serde_json::Error> {
         let v =
             json!({"task": {"taskId": "a", "status": "working", "pollInterval": 500, "ttl": null}});
