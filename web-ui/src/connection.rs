@@ -244,7 +244,7 @@ impl Connection {
                     if let Some(sink) = &sink {
                         let detail = json!({
                             "url": c.url,
-                            "era": format!("{:?}", details.era).to_lowercase(),
+                            "era": format!("{:?}", details.era).to_ascii_lowercase(),
                             "protocolVersion": details.protocol_version,
                             "serverInfo": details.server_info,
                         });

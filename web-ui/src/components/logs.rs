@@ -65,7 +65,7 @@ pub fn LogsPanel(conn: Connection) -> impl IntoView {
     let filter = RwSignal::new(String::new());
     let (log, wire) = (conn.log, conn.wire);
     let shown = move || {
-        let f = filter.get().to_lowercase();
+        let f = crate::components::tools::lowercase(&filter.get());
         wire.with(|w| {
             w.iter()
                 .rev()
@@ -83,7 +83,9 @@ pub fn LogsPanel(conn: Connection) -> impl IntoView {
                         .join("\n");
                     (l.sent, l.message.to_string(), http, headers)
                 })
-                .filter(|(_, m, _, _)| f.is_empty() || m.to_lowercase().contains(&f))
+                .filter(|(_, m, _, _)| {
+                    f.is_empty() || crate::components::tools::lowercase(m).contains(&f)
+                })
                 .collect::<Vec<_>>()
         })
     };

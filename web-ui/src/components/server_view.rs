@@ -65,7 +65,7 @@ fn Tabs(conn: Connection) -> impl IntoView {
     let panels = use_context::<crate::embed::Panels>().unwrap_or_default();
     let button = move |t: Tab, label: &'static str| {
         view! {
-            <button role="tab" id=format!("tab-{}", label.to_lowercase()) aria-selected=move || (tab.get() == t).to_string() on:click=move |_| tab.set(t)>{label}</button>
+            <button role="tab" id=format!("tab-{}", label.to_ascii_lowercase()) aria-selected=move || (tab.get() == t).to_string() on:click=move |_| tab.set(t)>{label}</button>
         }
     };
     view! {

@@ -5,19 +5,41 @@ use crate::connection::Connection;
 use client_browser::client_core::types::Tool;
 use leptos::prelude::*;
 
-/// True when the tool matches every word of the query (name, title or description).
-pub fn matches(tool: &Tool, query: &str) -> bool {
-    let hay = format!(
+/// Lower-cases text for search. In the browser with the engine's own Unicode data: the
+/// standard library's case tables would add ~10 KB to the app.
+pub fn lowercase(s: &str) -> String {
+    #[cfg(target_arch = "wasm32")]
+    {
+        String::from(js_sys::JsString::from(s).to_lower_case())
+    }
+    #[cfg(not(target_arch = "wasm32"))]
+    {
+        s.to_lowercase()
+    }
+}
+
+/// What the search looks in (name, title and description), lower-cased: computed once per
+/// tool list, not per keystroke.
+pub fn haystack(tool: &Tool) -> String {
+    lowercase(&format!(
         "{} {} {}",
         tool.name,
         tool.title.as_deref().unwrap_or(""),
         tool.description.as_deref().unwrap_or("")
-    )
-    .to_lowercase();
-    query
-        .to_lowercase()
+    ))
+}
+
+/// The words of a search query, lower-cased.
+pub fn query_words(query: &str) -> Vec<String> {
+    lowercase(query)
         .split_whitespace()
-        .all(|w| hay.contains(w))
+        .map(str::to_string)
+        .collect()
+}
+
+/// True when a tool's [`haystack`] holds every word of the query.
+pub fn matches(haystack: &str, words: &[String]) -> bool {
+    words.iter().all(|w| haystack.contains(w.as_str()))
 }
 
 /// Hints the server claims about a tool, as short labels.
@@ -69,14 +91,28 @@ pub fn ToolsPanel(conn: Connection) -> impl IntoView {
     let query = RwSignal::new(String::new());
     let selected = RwSignal::new(None::<String>);
     let tools = conn.tools;
+    let haystacks = Memo::new(move |_| tools.with(|t| t.iter().map(haystack).collect::<Vec<_>>()));
+    let words = Memo::new(move |_| query_words(&query.get()));
+    // Indices of the tools that match the query.
+    let found = Memo::new(move |_| {
+        words.with(|w| {
+            haystacks.with(|h| {
+                h.iter()
+                    .enumerate()
+                    .filter(|(_, hay)| matches(hay, w))
+                    .map(|(i, _)| i)
+                    .collect::<Vec<_>>()
+            })
+        })
+    });
     let shown = move || {
-        let q = query.get();
-        tools.with(|t| {
-            t.iter()
-                .filter(|tool| matches(tool, &q))
-                .take(SHOWN)
-                .cloned()
-                .collect::<Vec<_>>()
+        found.with(|f| {
+            tools.with(|t| {
+                f.iter()
+                    .take(SHOWN)
+                    .filter_map(|&i| t.get(i).cloned())
+                    .collect::<Vec<_>>()
+            })
         })
     };
     let current = move || {
@@ -90,8 +126,7 @@ pub fn ToolsPanel(conn: Connection) -> impl IntoView {
                 <input id="tool-search" type="search" prop:value=query on:input=move |ev| query.set(event_target_value(&ev)) />
                 <p class="count">{move || format!("{} tools", tools.with(Vec::len))}</p>
                 {move || {
-                    let q = query.get();
-                    let n = tools.with(|t| t.iter().filter(|tool| matches(tool, &q)).count());
+                    let n = found.with(Vec::len);
                     (n > SHOWN).then(|| view! { <p class="more" role="status">{format!("showing {SHOWN} of {n}: refine the search")}</p> })
                 }}
                 <ul role="listbox" aria-label="Tool list">
@@ -120,5 +155,25 @@ pub fn ToolsPanel(conn: Connection) -> impl IntoView {
                 }}
             </div>
         </section>
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn search_matches_every_word_in_name_title_or_description_ignoring_case() {
+        let tool: Tool = serde_json::from_value(serde_json::json!({
+            "name": "get-sum", "title": "Ädd Numbers", "description": "Returns the SUM"
+        }))
+        .unwrap();
+        let hay = haystack(&tool);
+        for q in ["sum", "GET ädd", "  returns   numbers ", ""] {
+            assert!(matches(&hay, &query_words(q)), "{q:?}");
+        }
+        for q in ["product", "sum product"] {
+            assert!(!matches(&hay, &query_words(q)), "{q:?}");
+        }
     }
 }
