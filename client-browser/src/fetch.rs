@@ -125,11 +125,20 @@ async fn deliver(
     req: &HttpRequest,
     resp: web_sys::Response,
 ) -> Result<(), TransportFailure> {
-    let mut head = ResponseHead {
+    let all_headers = weak.upgrade().is_some_and(|i| i.options.wire_log);
+    let headers = resp.headers();
+    let head = ResponseHead {
         status: resp.status(),
-        headers: Vec::new(),
+        headers: if all_headers {
+            string_pairs(&headers)
+        } else {
+            // Just what the session reads: a host call per header, not per header sent.
+            client_core::http::RESPONSE_HEADERS_READ
+                .iter()
+                .filter_map(|&name| Some((name.to_string(), headers.get(name).ok()??)))
+                .collect()
+        },
     };
-    head.headers = string_pairs(&resp.headers());
     let tid = req.id;
     match weak.upgrade() {
         Some(inner) => inner.input(Input::ResponseHead(tid, head)),

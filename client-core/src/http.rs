@@ -60,6 +60,11 @@ pub struct ResponseHead {
     pub headers: Vec<(String, String)>,
 }
 
+/// The response headers the session reads. An I/O layer may hand over just these (reading
+/// every header costs a host call per header in a browser); hand over all of them when the
+/// application shows the wire traffic.
+pub const RESPONSE_HEADERS_READ: &[&str] = &["content-type", "mcp-session-id", "www-authenticate"];
+
 impl ResponseHead {
     /// A head with a status and headers.
     pub fn new(status: u16, headers: &[(&str, &str)]) -> Self {
