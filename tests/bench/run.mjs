@@ -298,6 +298,10 @@ skips the probe: the era is remembered per server URL, as the spec recommends.
 
 ## Targets
 
+Run-to-run spread on this 2-core machine (servers, browser and the benchmark share it) is about
+±5 % for calls, ±20 ms for connect and ±40 % for eventsource-parser's throughput; a target
+within that spread can read differently from one run to the next.
+
 | target | result |
 | --- | --- |
 | full app under 300 KB gzip | ${verdict(sizes.app.gz < 300 * 1024)} (${kb(sizes.app.gz)}) |

@@ -5,9 +5,13 @@ use crate::connection::Connection;
 use client_browser::client_core::types::Tool;
 use leptos::prelude::*;
 
-/// Lower-cases text for search. In the browser with the engine's own Unicode data: the
-/// standard library's case tables would add ~10 KB to the app.
+/// Lower-cases text for search. ASCII text (most tool names and descriptions) in place;
+/// other text in the browser with the engine's own Unicode data (the standard library's case
+/// tables would add ~10 KB to the app, and a host call per tool slows a long list down).
 pub fn lowercase(s: &str) -> String {
+    if s.is_ascii() {
+        return s.to_ascii_lowercase();
+    }
     #[cfg(target_arch = "wasm32")]
     {
         String::from(js_sys::JsString::from(s).to_lower_case())
