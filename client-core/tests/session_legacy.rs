@@ -758,13 +758,3 @@ fn the_get_stream_opens_with_the_handshake_and_requests_wait_for_its_answer() {
     h.advance(5_001);
     assert_eq!(h.session.state(), ConnectionState::Connected);
 }
-
-/// Types a raw result the way the application would: these tests only list and call tools.
-fn typed(v: serde_json::Value) -> McpResult {
-    let method = if v.get("tools").is_some() {
-        "tools/list"
-    } else {
-        "tools/call"
-    };
-    McpResult::decode(method, v).expect("a well-formed result")
-}

@@ -787,13 +787,3 @@ fn a_version_refused_in_passing_is_retried_once_with_the_same_version() {
         h.posted().len()
     );
 }
-
-/// Types a raw result the way the application would: these tests only list and call tools.
-fn typed(v: serde_json::Value) -> McpResult {
-    let method = if v.get("tools").is_some() {
-        "tools/list"
-    } else {
-        "tools/call"
-    };
-    McpResult::decode(method, v).expect("a well-formed result")
-}

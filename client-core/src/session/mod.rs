@@ -882,8 +882,8 @@ impl Session {
                         }
                         self.remove_pending(key);
                         self.reinit_used = false;
+                        let mut value = value;
                         let result = if value.is_object() {
-                            let mut value = value;
                             if method == "tools/list" {
                                 self.filter_tools(&mut value);
                             }

@@ -219,15 +219,14 @@ impl From<Value> for ContentBlock {
                 return ContentBlock::Unknown(Value::Object(body));
             }
         };
-        let body = Value::Object(body);
+        let mut body = Value::Object(body);
         match KnownContent::decode(&kind, &body) {
             Ok(known) => ContentBlock::Known(known),
             Err(_) => {
-                let Value::Object(mut body) = body else {
-                    return ContentBlock::Unknown(body);
-                };
-                body.insert("type".into(), Value::String(kind));
-                ContentBlock::Unknown(Value::Object(body))
+                if let Value::Object(fields) = &mut body {
+                    fields.insert("type".into(), Value::String(kind));
+                }
+                ContentBlock::Unknown(body)
             }
         }
     }

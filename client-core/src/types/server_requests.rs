@@ -184,20 +184,18 @@ impl ServerRequest {
         method: &str,
         params: Option<Value>,
     ) -> Result<ServerRequest, InvalidServerRequest> {
-        let field = |p: &Option<Value>, k: &str| p.as_ref().and_then(|p| p.get(k)).cloned();
-        let has = |p: &Option<Value>, k: &str, ok: fn(&Value) -> bool| {
-            p.as_ref().and_then(|p| p.get(k)).is_some_and(ok)
-        };
+        let get = |k: &str| params.as_ref().and_then(|p| p.get(k));
+        let has = |k: &str, ok: fn(&Value) -> bool| get(k).is_some_and(ok);
         Ok(match method {
             "sampling/createMessage" => {
                 let invalid = |needs| InvalidServerRequest {
                     method: "sampling/createMessage",
                     needs,
                 };
-                if !has(&params, "messages", Value::is_array) {
+                if !has("messages", Value::is_array) {
                     return Err(invalid("a messages array"));
                 }
-                if !has(&params, "maxTokens", Value::is_u64) {
+                if !has("maxTokens", Value::is_u64) {
                     return Err(invalid("a maxTokens count"));
                 }
                 ServerRequest::Sampling(params.unwrap_or_default())
@@ -207,19 +205,18 @@ impl ServerRequest {
                     method: "elicitation/create",
                     needs,
                 };
-                if !has(&params, "message", Value::is_string) {
+                if !has("message", Value::is_string) {
                     return Err(invalid("a message string"));
                 }
-                match field(&params, "mode").as_ref().map(Value::as_str) {
+                match get("mode").map(Value::as_str) {
                     Some(Some("url")) => {
-                        if !has(&params, "url", Value::is_string)
-                            || !has(&params, "elicitationId", Value::is_string)
+                        if !has("url", Value::is_string) || !has("elicitationId", Value::is_string)
                         {
                             return Err(invalid("a url and an elicitationId in url mode"));
                         }
                     }
                     None | Some(Some("form")) => {
-                        if !has(&params, "requestedSchema", Value::is_object) {
+                        if !has("requestedSchema", Value::is_object) {
                             return Err(invalid("a requestedSchema object in form mode"));
                         }
                     }
@@ -284,7 +281,7 @@ mod tests {
     use serde_json::json;
 
     #[test]
-    fn server_requests_are_checked_for_the_required_fields() {
+    fn server_requests_are_checked_for_the_required_fields() -> Result<(), serde_json::Error> {
         let ok = |m: &str, p: Value| ServerRequest::decode(m, Some(p));
         let sampling = json!({"messages": [], "maxTokens": 10, "x-new": 1});
         assert_eq!(
@@ -326,7 +323,10 @@ mod tests {
             Ok(ServerRequest::ListRoots)
         );
         // What passes the check decodes to the typed parameters.
-        let p: CreateMessageParams = serde_json::from_value(json!({"messages": [{"role": "user", "content": {"type": "text", "text": "hi"}}], "maxTokens": 5})).unwrap();
+        let p: CreateMessageParams = serde_json::from_value(
+            json!({"messages": [{"role": "user", "content": {"type": "text", "text": "hi"}}], "maxTokens": 5}),
+        )?;
         assert_eq!(p.max_tokens, 5);
+        Ok(())
     }
 }

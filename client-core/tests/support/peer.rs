@@ -323,3 +323,14 @@ impl<S: Server> Harness<S> {
             .collect()
     }
 }
+
+/// Types a raw result the way the application would: the session tests only list and call
+/// tools.
+pub fn typed(v: Value) -> client_core::session::McpResult {
+    let method = if v.get("tools").is_some() {
+        "tools/list"
+    } else {
+        "tools/call"
+    };
+    client_core::session::McpResult::decode(method, v).expect("a well-formed result")
+}

@@ -22,11 +22,10 @@ pub fn HistoryPanel(conn: Connection) -> impl IntoView {
                         let (tool, args) = (tool.clone(), args.clone());
                         leptos::task::spawn_local(async move {
                             let r = client.start_tool_call(&tool, args, Default::default()).await;
-                            rerun.set(Some(match r {
-                                Ok(v) => client_browser::decode::<CallToolResult>("tools/call", v)
+                            rerun.set(Some(
+                                r.and_then(|v| client_browser::decode::<CallToolResult>("tools/call", v))
                                     .map_err(|e| crate::doctor::explain(&e)),
-                                Err(e) => Err(crate::doctor::explain(&e)),
-                            }));
+                            ));
                         });
                     };
                     view! {

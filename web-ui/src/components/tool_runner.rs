@@ -72,11 +72,9 @@ pub fn ToolRunner(conn: Connection, tool: Tool) -> impl IntoView {
         leptos::task::spawn_local(async move {
             let r = call.await;
             running.set(None);
-            let outcome = match r {
-                Ok(v) => client_browser::decode::<CallToolResult>("tools/call", v)
-                    .map_err(|e| crate::doctor::explain(&e)),
-                Err(e) => Err(crate::doctor::explain(&e)),
-            };
+            let outcome = r
+                .and_then(|v| client_browser::decode::<CallToolResult>("tools/call", v))
+                .map_err(|e| crate::doctor::explain(&e));
             let summary = match &outcome {
                 Ok(c) if c.is_error == Some(true) => "tool error".to_string(),
                 Ok(_) => "ok".to_string(),
