@@ -92,7 +92,7 @@ fn json_of(v: &JsValue, what: &str) -> Result<Value, String> {
         .ok()
         .and_then(|t| t.as_string())
         .ok_or_else(|| format!("{what} is not JSON data"))?;
-    serde_json::from_str(&text).map_err(|e| format!("{what} is not JSON data: {e}"))
+    serde_json::from_slice(text.as_bytes()).map_err(|e| format!("{what} is not JSON data: {e}"))
 }
 
 /// [`json_of`] for API arguments.

@@ -1,7 +1,6 @@
 // Shared helpers for end-to-end tests: Debian's Chromium driven by playwright-core, static
 // file serving on 127.0.0.1, and polling with a deadline (no sleeps as synchronisation).
 import { chromium } from 'playwright-core';
-import crypto from 'node:crypto';
 import http from 'node:http';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -30,11 +29,12 @@ export function serveDir(dir) {
     let file = path.join(dir, rel);
     if (!file.startsWith(dir)) { res.writeHead(403).end(); return; }
     if (fs.existsSync(file) && fs.statSync(file).isDirectory()) file = path.join(file, 'index.html');
-    fs.readFile(file, (err, data) => {
-      if (err) { res.writeHead(404).end('not found'); return; }
-      // Like a static host: a validator on every file, revalidated on every use (so a page
-      // never runs stale files, and a browser keeps what it fetched, e.g. compiled wasm).
-      const etag = `"${crypto.createHash('sha1').update(data).digest('base64url')}"`;
+    fs.stat(file, (err, st) => {
+      if (err || !st.isFile()) { res.writeHead(404).end('not found'); return; }
+      // Like a static host (nginx's validator is the same): an ETag from size and modification
+      // time on every file, revalidated on every use (so a page never runs stale files, and a
+      // browser keeps what it fetched, e.g. compiled wasm); a 304 costs no file read.
+      const etag = `"${st.size.toString(16)}-${Math.floor(st.mtimeMs).toString(16)}"`;
       const headers = {
         'content-type': TYPES[path.extname(file)] || 'application/octet-stream',
         // Allow module imports from other origins (host pages that embed the package).
@@ -43,8 +43,11 @@ export function serveDir(dir) {
         etag,
       };
       if (req.headers['if-none-match'] === etag) { res.writeHead(304, headers).end(); return; }
-      res.writeHead(200, headers);
-      res.end(data);
+      fs.readFile(file, (readErr, data) => {
+        if (readErr) { res.writeHead(404).end('not found'); return; }
+        res.writeHead(200, headers);
+        res.end(data);
+      });
     });
   });
   return new Promise((resolve) => {

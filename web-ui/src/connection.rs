@@ -237,23 +237,14 @@ impl Connection {
         leptos::task::spawn_local(async move {
             match client.reconnect().await {
                 Ok(details) => {
-                    c.auth_needed.set(None);
-                    c.logged_in
-                        .set(c.auth.get_value().is_some_and(|a| a.has_credentials()));
-                    crate::saved::remember_era(&c.url, details.era);
-                    if let Some(sink) = &sink {
-                        let detail = json!({
-                            "url": c.url,
-                            "era": format!("{:?}", details.era).to_ascii_lowercase(),
-                            "protocolVersion": details.protocol_version,
-                            "serverInfo": details.server_info,
-                        });
-                        (sink.0)("connected", detail);
-                    }
-                    c.details.set(Some(details));
-                    c.refresh_tools().await;
-                }
-                Err(e) => {
+                    // The tool list is asked for first, and the page updates while the
+                    // server answers (not the other way round: rendering the server's
+                    // details would delay the request by a frame's work).
+                    let show = async {
+                        c.show_connected(details, sink.as_ref());
+                    };
+                    futures_util::join!(c.refresh_tools(), show);
+                }                Err(e) => {
                     if let ClientError::AuthRequired {
                         www_authenticate, ..
                     } = &e
@@ -270,6 +261,25 @@ impl Connection {
                 }
             }
         });
+    }
+
+    /// Shows a successful connection: login state, the remembered era, the `connected` event
+    /// for an embedding page, and the server's details.
+    fn show_connected(&self, details: ServerDetails, sink: Option<&crate::embed::EventSink>) {
+        self.auth_needed.set(None);
+        self.logged_in
+            .set(self.auth.get_value().is_some_and(|a| a.has_credentials()));
+        crate::saved::remember_era(&self.url, details.era);
+        if let Some(sink) = sink {
+            let detail = json!({
+                "url": self.url,
+                "era": format!("{:?}", details.era).to_ascii_lowercase(),
+                "protocolVersion": details.protocol_version,
+                "serverInfo": details.server_info,
+            });
+            (sink.0)("connected", detail);
+        }
+        self.details.set(Some(details));
     }
 
     /// Starts a login: the page goes to the authorization server and comes back (the app),

@@ -63,7 +63,7 @@ async fn fetch_json(url: &str) -> Option<serde_json::Value> {
         return None;
     }
     let text = JsFuture::from(resp.text().ok()?).await.ok()?.as_string()?;
-    serde_json::from_str(&text).ok()
+    serde_json::from_slice(text.as_bytes()).ok()
 }
 
 #[cfg(test)]

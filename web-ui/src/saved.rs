@@ -28,7 +28,7 @@ fn storage() -> Option<web_sys::Storage> {
 /// The era a server was found to speak last time (saves the era probe on reconnect).
 pub fn remembered_era(url: &str) -> Option<client_browser::client_core::types::Era> {
     let text = storage()?.get_item(ERAS_KEY).ok().flatten()?;
-    let map: serde_json::Map<String, Value> = serde_json::from_str(&text).ok()?;
+    let map: serde_json::Map<String, Value> = serde_json::from_slice(text.as_bytes()).ok()?;
     serde_json::from_value(map.get(url)?.clone()).ok()
 }
 
@@ -39,7 +39,7 @@ pub fn remember_era(url: &str, era: client_browser::client_core::types::Era) {
         .get_item(ERAS_KEY)
         .ok()
         .flatten()
-        .and_then(|t| serde_json::from_str(&t).ok())
+        .and_then(|t| serde_json::from_slice(t.as_bytes()).ok())
         .unwrap_or_default();
     map.insert(
         url.to_string(),
@@ -78,7 +78,7 @@ pub fn export(servers: &[SavedServer]) -> String {
 /// Reads an export (or any `mcpServers` config). Entries without an http(s)/ws(s) URL (e.g.
 /// stdio commands, which a browser cannot run) are skipped and named in the second list.
 pub fn import(text: &str) -> Result<(Vec<SavedServer>, Vec<String>), String> {
-    let doc: Value = serde_json::from_str(text).map_err(|e| format!("not valid JSON: {e}"))?;
+    let doc: Value = serde_json::from_slice(text.as_bytes()).map_err(|e| format!("not valid JSON: {e}"))?;
     let servers = doc
         .get("mcpServers")
         .or_else(|| doc.get("servers"))

@@ -239,7 +239,7 @@ fn parse_number(text: &str) -> Option<serde_json::Number> {
     let (sign, digits) = t.strip_prefix('-').map_or(("", t), |d| ("-", d));
     let digits = digits.strip_suffix('.').unwrap_or(digits);
     let zero = if digits.starts_with('.') { "0" } else { "" };
-    serde_json::from_str(&format!("{sign}{zero}{digits}")).ok()
+    serde_json::from_slice(format!("{sign}{zero}{digits}").as_bytes()).ok()
 }
 
 fn parse_value(kind: &FieldKind, text: &str) -> Result<Value, String> {
@@ -270,7 +270,7 @@ fn parse_value(kind: &FieldKind, text: &str) -> Result<Value, String> {
             .map(|l| parse_value(item, l))
             .collect::<Result<Vec<_>, _>>()
             .map(Value::Array),
-        FieldKind::Json => serde_json::from_str(text).map_err(|e| format!("invalid JSON: {e}")),
+        FieldKind::Json => serde_json::from_slice(text.as_bytes()).map_err(|e| format!("invalid JSON: {e}")),
         FieldKind::Object(_) => Err("nested object".into()),
     }
 }

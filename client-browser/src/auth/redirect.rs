@@ -91,7 +91,7 @@ pub async fn complete_redirect(
         .get_item(PENDING_KEY)
         .ok()
         .flatten()
-        .and_then(|j| serde_json::from_str(&j).ok());
+        .and_then(|j| serde_json::from_slice(j.as_bytes()).ok());
     let Some(record) = record else {
         on_trace("an authorization answer arrived, but no login was in progress in this tab");
         return Some(RedirectOutcome {

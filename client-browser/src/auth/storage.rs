@@ -46,7 +46,7 @@ pub(crate) fn load(kind: TokenStorage, server_url: &str) -> Option<TokenSet> {
         .get_item(&format!("{PREFIX}{server_url}"))
         .ok()
         .flatten()?;
-    serde_json::from_str(&json).ok()
+    serde_json::from_slice(json.as_bytes()).ok()
 }
 
 /// Forgets everything kept for `server_url`, in every storage.

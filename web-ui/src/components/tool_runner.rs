@@ -30,7 +30,7 @@ pub fn ToolRunner(conn: Connection, tool: Tool) -> impl IntoView {
     let conn_run = conn.clone();
     let run = move |_| {
         let args = if raw_mode.get_untracked() {
-            match serde_json::from_str::<serde_json::Value>(&raw.get_untracked()) {
+            match serde_json::from_slice::<serde_json::Value>(raw.get_untracked().as_bytes()) {
                 Ok(v) if v.is_object() => v,
                 _ => {
                     errors.set(BTreeMap::from([(
