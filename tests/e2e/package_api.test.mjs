@@ -50,6 +50,9 @@ test('a host script lists tools, calls one, and gets model definitions that matc
   assert.equal(out.server.era, 'legacy');
   // Definitions match the server's schemas, verbatim.
   const echoTool = out.tools.find((t) => t.name === 'echo');
+  // Results are the server's JSON verbatim, keys in the server's order (not re-sorted).
+  assert.equal(Object.keys(echoTool)[0], 'name');
+  assert.notDeepEqual(Object.keys(echoTool), [...Object.keys(echoTool)].sort());
   const echoDef = out.defsA.find((d) => d.function.name === 'alpha__echo');
   assert.deepEqual(echoDef.function.parameters, echoTool.inputSchema);
   assert.equal(echoDef.type, 'function');
