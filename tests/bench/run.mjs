@@ -19,6 +19,8 @@ const N_CALLS = Number(process.env.BENCH_CALLS || 2000);
 const N_MEMORY = Number(process.env.BENCH_MEMORY_CALLS || 10000);
 
 const median = (xs) => { const s = [...xs].sort((a, b) => a - b); return s[Math.floor(s.length / 2)]; };
+// The middle half of the samples (25th to 75th percentile): how much one run's samples spread.
+const spread = (xs) => { const s = [...xs].sort((a, b) => a - b); const at = (q) => s[Math.min(s.length - 1, Math.floor(q * s.length))]; return `${at(0.25).toFixed(0)}–${at(0.75).toFixed(0)}`; };
 const kb = (n) => `${(n / 1024).toFixed(1)} KB`;
 const sizeOf = (files) => {
   let raw = 0; let gz = 0;
@@ -268,10 +270,10 @@ The reference is the TypeScript SDK (\`@modelcontextprotocol/sdk\` 1.32.2: Clien
 
 ## Connect (navigation to "tools listed", server-everything, median of ${N_CONNECT})
 
-| client | first visit, ms | return visit, ms |
-| --- | ---: | ---: |
-| ours (the app) | ${f0(median(connectOurs))} | ${f0(median(revisitOurs))} |
-| TS SDK page | ${f0(median(connectTs))} | ${f0(median(revisitTs))} |
+| client | first visit, ms | (middle half) | return visit, ms | (middle half) |
+| --- | ---: | ---: | ---: | ---: |
+| ours (the app) | ${f0(median(connectOurs))} | ${spread(connectOurs)} | ${f0(median(revisitOurs))} | ${spread(revisitOurs)} |
+| TS SDK page | ${f0(median(connectTs))} | ${spread(connectTs)} | ${f0(median(revisitTs))} | ${spread(revisitTs)} |
 
 Both clients declare the same capabilities (sampling, elicitation, roots; the server asks for
 the client's roots as soon as it is initialized). A first visit (fresh browser context) loads
