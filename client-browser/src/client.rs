@@ -578,6 +578,6 @@ impl Client {
 /// Types a raw result (or list item) of `method`; a result of the wrong shape is a
 /// [`ClientError::UnexpectedResult`] that names the method and what was wrong.
 pub fn decode<T: serde::de::DeserializeOwned>(method: &str, v: Value) -> Result<T, ClientError> {
-    serde_json::from_value(v)
+    T::deserialize(&v)
         .map_err(|e| ClientError::UnexpectedResult(format!("malformed {method} result: {e}")))
 }

@@ -41,7 +41,7 @@ where
     F: Fn(P) -> LocalBoxFuture<'static, Answer> + 'static,
 {
     Rc::new(
-        move |params: Value| match serde_json::from_value::<P>(params) {
+        move |params: Value| match P::deserialize(&params) {
             Ok(p) => handler(p),
             Err(e) => {
                 let e = ErrorObject::new(

@@ -251,7 +251,7 @@ impl Message {
                 }))
             }
             (None, Some(error)) => {
-                let error: ErrorObject = serde_json::from_value(error)
+                let error = ErrorObject::deserialize(&error)
                     .map_err(|_| DecodeError::InvalidMessage("malformed error object"))?;
                 Ok(Message::Response(Response {
                     id,

@@ -28,8 +28,8 @@ fn storage() -> Option<web_sys::Storage> {
 /// The era a server was found to speak last time (saves the era probe on reconnect).
 pub fn remembered_era(url: &str) -> Option<client_browser::client_core::types::Era> {
     let text = storage()?.get_item(ERAS_KEY).ok().flatten()?;
-    let map: serde_json::Map<String, Value> = serde_json::from_slice(text.as_bytes()).ok()?;
-    serde_json::from_value(map.get(url)?.clone()).ok()
+    let map: Value = serde_json::from_slice(text.as_bytes()).ok()?;
+    serde::Deserialize::deserialize(map.get(url)?).ok()
 }
 
 /// Remembers the era of a server.
@@ -39,7 +39,10 @@ pub fn remember_era(url: &str, era: client_browser::client_core::types::Era) {
         .get_item(ERAS_KEY)
         .ok()
         .flatten()
-        .and_then(|t| serde_json::from_slice(t.as_bytes()).ok())
+        .and_then(|t| match serde_json::from_slice(t.as_bytes()) {
+            Ok(Value::Object(map)) => Some(map),
+            _ => None,
+        })
         .unwrap_or_default();
     map.insert(
         url.to_string(),

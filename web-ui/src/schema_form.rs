@@ -239,7 +239,10 @@ fn parse_number(text: &str) -> Option<serde_json::Number> {
     let (sign, digits) = t.strip_prefix('-').map_or(("", t), |d| ("-", d));
     let digits = digits.strip_suffix('.').unwrap_or(digits);
     let zero = if digits.starts_with('.') { "0" } else { "" };
-    serde_json::from_slice(format!("{sign}{zero}{digits}").as_bytes()).ok()
+    match serde_json::from_slice(format!("{sign}{zero}{digits}").as_bytes()) {
+        Ok(Value::Number(n)) => Some(n),
+        _ => None,
+    }
 }
 
 fn parse_value(kind: &FieldKind, text: &str) -> Result<Value, String> {

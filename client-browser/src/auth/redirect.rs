@@ -91,7 +91,8 @@ pub async fn complete_redirect(
         .get_item(PENDING_KEY)
         .ok()
         .flatten()
-        .and_then(|j| serde_json::from_slice(j.as_bytes()).ok());
+        .and_then(|j| serde_json::from_slice::<serde_json::Value>(j.as_bytes()).ok())
+        .and_then(|v| PendingRecord::deserialize(&v).ok());
     let Some(record) = record else {
         on_trace("an authorization answer arrived, but no login was in progress in this tab");
         return Some(RedirectOutcome {

@@ -46,7 +46,8 @@ pub(crate) fn load(kind: TokenStorage, server_url: &str) -> Option<TokenSet> {
         .get_item(&format!("{PREFIX}{server_url}"))
         .ok()
         .flatten()?;
-    serde_json::from_slice(json.as_bytes()).ok()
+    let v: serde_json::Value = serde_json::from_slice(json.as_bytes()).ok()?;
+    TokenSet::deserialize(&v).ok()
 }
 
 /// Forgets everything kept for `server_url`, in every storage.

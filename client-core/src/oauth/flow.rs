@@ -691,7 +691,9 @@ impl AuthFlow {
             .unwrap_or_default();
         self.trace(format!("  → HTTP {status}"));
         let parsed = if status == 200 {
-            serde_json::from_slice::<T>(body).ok()
+            serde_json::from_slice::<Value>(body)
+                .ok()
+                .and_then(|v| T::deserialize(&v).ok())
         } else {
             None
         };

@@ -238,7 +238,9 @@ pub enum McpResult {
 impl McpResult {
     /// Decodes `value` as the result of `method`.
     pub fn decode(method: &str, value: Value) -> Result<McpResult, serde_json::Error> {
-        use serde_json::from_value as f;
+        fn f<T: serde::de::DeserializeOwned>(v: Value) -> Result<T, serde_json::Error> {
+            T::deserialize(&v)
+        }
         Ok(match method {
             "server/discover" => McpResult::Discover(f(value)?),
             "initialize" => McpResult::Initialize(f(value)?),

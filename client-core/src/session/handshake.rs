@@ -95,7 +95,7 @@ impl Session {
             return;
         }
         match outcome {
-            Ok(value) => match serde_json::from_value::<DiscoverResult>(value) {
+            Ok(value) => match DiscoverResult::deserialize(&value) {
                 Ok(d) => {
                     if let Some(v) = MODERN_VERSIONS
                         .iter()
@@ -123,7 +123,7 @@ impl Session {
                     .data
                     .as_ref()
                     .and_then(|d| d.get("supported"))
-                    .and_then(|s| serde_json::from_value(s.clone()).ok())
+                    .and_then(|s| Deserialize::deserialize(s).ok())
                     .unwrap_or_default();
                 // Prefer another version we speak; else the same one again (the server may
                 // have refused it in passing): either way, one retry only.
@@ -170,7 +170,7 @@ impl Session {
             return;
         }
         match outcome {
-            Ok(value) => match serde_json::from_value::<InitializeResult>(value) {
+            Ok(value) => match InitializeResult::deserialize(&value) {
                 Ok(init) if LEGACY_VERSIONS.contains(&init.protocol_version.as_str()) => {
                     self.become_legacy(init, now)
                 }

@@ -633,7 +633,7 @@ impl Session {
             .as_ref()
             .and_then(|p| p.get("_meta"))
             .and_then(|m| m.get(meta_keys::SUBSCRIPTION_ID))
-            .and_then(|v| serde_json::from_value::<RequestId>(v.clone()).ok());
+            .and_then(|v| RequestId::deserialize(v).ok());
         let notification = match ServerNotification::decode(&n.method, n.params) {
             Ok(x) => x,
             Err(e) => {

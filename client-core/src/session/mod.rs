@@ -23,6 +23,7 @@ pub use config::{SessionConfig, TransportMode};
 pub use event::*;
 
 use crate::headers;
+use serde::Deserialize;
 use crate::http::{HttpMethod, HttpRequest, ResponseHead, TransmitId, TransportFailure};
 use crate::jsonrpc::{ErrorObject, Message, RequestId};
 use crate::time::{Duration, Instant};
@@ -991,7 +992,7 @@ impl Session {
             );
             return;
         }
-        let parsed: Result<crate::types::InputRequiredResult, _> = serde_json::from_value(value);
+        let parsed = crate::types::InputRequiredResult::deserialize(&value);
         let Ok(ir) = parsed else {
             self.finish_err(
                 key,

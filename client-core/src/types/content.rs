@@ -244,10 +244,10 @@ impl<'de, T: serde::de::DeserializeOwned> Deserialize<'de> for OneOrMany<T> {
         match Value::deserialize(d)? {
             Value::Array(items) => items
                 .into_iter()
-                .map(T::deserialize)
+                .map(|item| T::deserialize(&item))
                 .collect::<Result<Vec<T>, _>>()
                 .map(OneOrMany::Many),
-            one => T::deserialize(one).map(OneOrMany::One),
+            one => T::deserialize(&one).map(OneOrMany::One),
         }
         .map_err(D::Error::custom)
     }

@@ -71,6 +71,6 @@ impl DiscoverResult {
             .meta
             .as_ref()?
             .get(super::meta_keys::SERVER_INFO)?;
-        serde_json::from_value(v.clone()).ok()
+        Deserialize::deserialize(v).ok()
     }
 }

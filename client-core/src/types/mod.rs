@@ -4,6 +4,11 @@
 //! Every struct keeps fields it does not know in `extra`, so decoding and re-encoding a
 //! message never loses data. JSON Schemas (`inputSchema`, `outputSchema`, `requestedSchema`)
 //! are kept as verbatim [`Value`]s: never rewritten, never dereferenced.
+//!
+//! Inside this workspace JSON text is only ever parsed into a [`Value`], and typed values are
+//! read from a borrowed one (`T::deserialize(&value)`), never from text or an owned `Value`:
+//! each way in would put a second copy of every type's decoding code into the wasm binary
+//! (measured: one way in keeps the app 45 KB smaller).
 
 use alloc::string::String;
 use alloc::vec::Vec;

@@ -132,23 +132,24 @@ pub enum ServerNotification {
 impl ServerNotification {
     /// Decodes a notification from its method and parameters.
     pub fn decode(method: &str, params: Option<Value>) -> Result<Self, serde_json::Error> {
-        let p = || params.clone().unwrap_or(Value::Object(Map::new()));
+        let empty = Value::Object(Map::new());
+        let p = || params.as_ref().unwrap_or(&empty);
         Ok(match method {
-            "notifications/progress" => ServerNotification::Progress(serde_json::from_value(p())?),
+            "notifications/progress" => ServerNotification::Progress(Deserialize::deserialize(p())?),
             "notifications/message" => {
-                ServerNotification::LoggingMessage(serde_json::from_value(p())?)
+                ServerNotification::LoggingMessage(Deserialize::deserialize(p())?)
             }
             "notifications/cancelled" => {
-                ServerNotification::Cancelled(serde_json::from_value(p())?)
+                ServerNotification::Cancelled(Deserialize::deserialize(p())?)
             }
             "notifications/tools/list_changed" => ServerNotification::ToolListChanged,
             "notifications/prompts/list_changed" => ServerNotification::PromptListChanged,
             "notifications/resources/list_changed" => ServerNotification::ResourceListChanged,
             "notifications/resources/updated" => {
-                ServerNotification::ResourceUpdated(serde_json::from_value(p())?)
+                ServerNotification::ResourceUpdated(Deserialize::deserialize(p())?)
             }
             "notifications/subscriptions/acknowledged" => {
-                ServerNotification::SubscriptionsAcknowledged(serde_json::from_value(p())?)
+                ServerNotification::SubscriptionsAcknowledged(Deserialize::deserialize(p())?)
             }
             other => ServerNotification::Other {
                 method: other.into(),
