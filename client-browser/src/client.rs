@@ -448,14 +448,24 @@ impl Client {
     }
 
     /// Asks for completions of an argument (`reference` is a `ref/prompt` or
-    /// `ref/resource` object).
+    /// `ref/resource` object). `context` holds the values of the other arguments filled in so
+    /// far (sent as `context.arguments`), so that a server can narrow one argument by another.
     pub async fn complete(
         &self,
         reference: Value,
         argument: &str,
         value: &str,
+        context: &[(&str, &str)],
     ) -> Result<Completion, ClientError> {
-        let params = json!({ "ref": reference, "argument": { "name": argument, "value": value } });
+        let mut params =
+            json!({ "ref": reference, "argument": { "name": argument, "value": value } });
+        if !context.is_empty() {
+            let arguments: serde_json::Map<String, Value> = context
+                .iter()
+                .map(|(k, v)| (k.to_string(), Value::String(v.to_string())))
+                .collect();
+            params["context"] = json!({ "arguments": arguments });
+        }
         let r = self.request("completion/complete", Some(params)).await?;
         decode::<CompleteResult>("completion/complete", r).map(|r| r.completion)
     }

@@ -40,18 +40,16 @@ where
     P: serde::de::DeserializeOwned + 'static,
     F: Fn(P) -> LocalBoxFuture<'static, Answer> + 'static,
 {
-    Rc::new(
-        move |params: Value| match P::deserialize(&params) {
-            Ok(p) => handler(p),
-            Err(e) => {
-                let e = ErrorObject::new(
-                    client_core::jsonrpc::codes::INVALID_PARAMS,
-                    format!("invalid params: {e}"),
-                );
-                Box::pin(async move { Err(e) })
-            }
-        },
-    )
+    Rc::new(move |params: Value| match P::deserialize(&params) {
+        Ok(p) => handler(p),
+        Err(e) => {
+            let e = ErrorObject::new(
+                client_core::jsonrpc::codes::INVALID_PARAMS,
+                format!("invalid params: {e}"),
+            );
+            Box::pin(async move { Err(e) })
+        }
+    })
 }
 /// A handler for roots requests.
 pub type RootsHandler = Rc<dyn Fn() -> LocalBoxFuture<'static, Answer>>;

@@ -231,11 +231,31 @@ async fn resources_prompts_completion_logging(client: &Client) {
             json!({"type": "ref/prompt", "name": "completable-prompt"}),
             "department",
             "Eng",
+            &[],
         ),
     )
     .await
     .unwrap();
     assert_eq!(c.values, ["Engineering"]);
+    // The second argument's completions depend on the first (sent as context.arguments).
+    let prompt = json!({"type": "ref/prompt", "name": "completable-prompt"});
+    let sales = [("department", "Sales")];
+    let c = within(
+        10_000,
+        "complete with context",
+        client.complete(prompt.clone(), "name", "", &sales),
+    )
+    .await
+    .unwrap();
+    assert_eq!(c.values, ["David", "Eve", "Frank"]);
+    let c = within(
+        10_000,
+        "complete without context",
+        client.complete(prompt, "name", "", &[]),
+    )
+    .await
+    .unwrap();
+    assert!(c.values.is_empty(), "{:?}", c.values);
 
     within(
         10_000,

@@ -237,7 +237,12 @@ async fn modern_server_end_to_end() {
     let c = within(
         10_000,
         "complete",
-        client.complete(json!({"type": "ref/prompt", "name": "greet"}), "name", "A"),
+        client.complete(
+            json!({"type": "ref/prompt", "name": "greet"}),
+            "name",
+            "A",
+            &[],
+        ),
     )
     .await
     .unwrap();

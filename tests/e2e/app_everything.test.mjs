@@ -202,6 +202,22 @@ test('gets a prompt with arguments', async () => {
   await page.locator('.prompt-messages', { hasText: 'Lisbon' }).waitFor({ timeout: 10_000 });
 });
 
+test('completes a prompt argument narrowed by the one filled in before', async () => {
+  await page.locator('#tab-prompts').click();
+  await page.locator('button.prompt[data-prompt="completable-prompt"]').click();
+  const options = (id) => page.locator(`#${id}-list option`).evaluateAll((os) => os.map((o) => o.value));
+  await page.locator('#prompt-arg-department').fill('Sa');
+  await waitFor(async () => (await options('prompt-arg-department')).join() === 'Sales', 10_000, 'department suggestions');
+  await page.locator('#prompt-arg-department').fill('Sales');
+  // The server only suggests team members of the department sent as context.
+  await page.locator('#prompt-arg-name').fill('');
+  await page.locator('#prompt-arg-name').pressSequentially('E');
+  await waitFor(async () => (await options('prompt-arg-name')).join() === 'Eve', 10_000, 'name suggestions from the Sales team');
+  await page.locator('#prompt-arg-name').fill('Eve');
+  await page.locator('button.get-prompt').click();
+  await page.locator('.prompt-messages', { hasText: 'Please promote Eve to the head of the Sales team.' }).waitFor({ timeout: 10_000 });
+});
+
 test('logs every message on the wire and exports it', async () => {
   await page.locator('#tab-logs').click();
   const lines = await page.locator('ol.wire li').count();

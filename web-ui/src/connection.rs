@@ -244,7 +244,8 @@ impl Connection {
                         c.show_connected(details, sink.as_ref());
                     };
                     futures_util::join!(c.refresh_tools(), show);
-                }                Err(e) => {
+                }
+                Err(e) => {
                     if let ClientError::AuthRequired {
                         www_authenticate, ..
                     } = &e

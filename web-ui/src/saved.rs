@@ -81,7 +81,8 @@ pub fn export(servers: &[SavedServer]) -> String {
 /// Reads an export (or any `mcpServers` config). Entries without an http(s)/ws(s) URL (e.g.
 /// stdio commands, which a browser cannot run) are skipped and named in the second list.
 pub fn import(text: &str) -> Result<(Vec<SavedServer>, Vec<String>), String> {
-    let doc: Value = serde_json::from_slice(text.as_bytes()).map_err(|e| format!("not valid JSON: {e}"))?;
+    let doc: Value =
+        serde_json::from_slice(text.as_bytes()).map_err(|e| format!("not valid JSON: {e}"))?;
     let servers = doc
         .get("mcpServers")
         .or_else(|| doc.get("servers"))

@@ -273,7 +273,9 @@ fn parse_value(kind: &FieldKind, text: &str) -> Result<Value, String> {
             .map(|l| parse_value(item, l))
             .collect::<Result<Vec<_>, _>>()
             .map(Value::Array),
-        FieldKind::Json => serde_json::from_slice(text.as_bytes()).map_err(|e| format!("invalid JSON: {e}")),
+        FieldKind::Json => {
+            serde_json::from_slice(text.as_bytes()).map_err(|e| format!("invalid JSON: {e}"))
+        }
         FieldKind::Object(_) => Err("nested object".into()),
     }
 }

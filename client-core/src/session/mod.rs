@@ -23,7 +23,6 @@ pub use config::{SessionConfig, TransportMode};
 pub use event::*;
 
 use crate::headers;
-use serde::Deserialize;
 use crate::http::{HttpMethod, HttpRequest, ResponseHead, TransmitId, TransportFailure};
 use crate::jsonrpc::{ErrorObject, Message, RequestId};
 use crate::time::{Duration, Instant};
@@ -32,6 +31,7 @@ use alloc::collections::VecDeque;
 use alloc::string::{String, ToString};
 use alloc::vec::Vec;
 use exchange::{Exchange, Purpose};
+use serde::Deserialize;
 use serde_json::{Map, Value};
 
 /// The session's maps: sorted vectors (`litemap`), iterated in key order like a `BTreeMap`.

@@ -135,7 +135,9 @@ impl ServerNotification {
         let empty = Value::Object(Map::new());
         let p = || params.as_ref().unwrap_or(&empty);
         Ok(match method {
-            "notifications/progress" => ServerNotification::Progress(Deserialize::deserialize(p())?),
+            "notifications/progress" => {
+                ServerNotification::Progress(Deserialize::deserialize(p())?)
+            }
             "notifications/message" => {
                 ServerNotification::LoggingMessage(Deserialize::deserialize(p())?)
             }

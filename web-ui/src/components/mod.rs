@@ -2,6 +2,7 @@
 
 pub mod asks;
 pub mod auth_panel;
+pub mod completing_input;
 pub mod connect_form;
 pub mod history;
 pub mod logs;

@@ -1,5 +1,6 @@
 //! Prompts: the list, an argument form with completions, and the returned messages.
 
+use crate::components::completing_input::CompletingInput;
 use crate::components::result_view::ContentView;
 use crate::connection::Connection;
 use client_browser::client_core::types::{GetPromptResult, Prompt};
@@ -46,38 +47,18 @@ pub fn PromptsPanel(conn: Connection) -> impl IntoView {
 #[component]
 fn PromptRunner(conn: Connection, prompt: Prompt) -> impl IntoView {
     let values = RwSignal::new(BTreeMap::<String, String>::new());
-    let suggestions = RwSignal::new(BTreeMap::<String, Vec<String>>::new());
     let result = RwSignal::new(None::<Result<GetPromptResult, String>>);
     let args = prompt.arguments.clone().unwrap_or_default();
+    let reference = json!({"type": "ref/prompt", "name": prompt.name});
     let inputs = args
         .iter()
         .map(|a| {
             let id = format!("prompt-arg-{}", a.name);
-            let list = format!("{id}-list");
-            let (n1, n2, n3) = (a.name.clone(), a.name.clone(), a.name.clone());
-            let conn = conn.clone();
-            let prompt_name = prompt.name.clone();
-            let on_input = move |ev| {
-                let value = event_target_value(&ev);
-                values.update(|m| {
-                    m.insert(n1.clone(), value.clone());
-                });
-                let Some(client) = conn.client.get_value() else { return };
-                let (arg, name) = (n1.clone(), prompt_name.clone());
-                leptos::task::spawn_local(async move {
-                    if let Ok(c) = client.complete(json!({"type": "ref/prompt", "name": name}), &arg, &value).await {
-                        suggestions.update(|s| {
-                            s.insert(arg, c.values);
-                        });
-                    }
-                });
-            };
             let label = format!("{}{}", a.title.clone().unwrap_or(a.name.clone()), if a.required == Some(true) { " *" } else { "" });
             view! {
                 <div class="field">
                     <label for=id.clone()>{label}</label>
-                    <input id=id.clone() list=list.clone() prop:value=move || values.with(|m| m.get(&n2).cloned().unwrap_or_default()) on:input=on_input />
-                    <datalist id=list>{move || suggestions.with(|s| s.get(&n3).cloned().unwrap_or_default()).into_iter().map(|o| view! { <option value=o></option> }).collect_view()}</datalist>
+                    <CompletingInput conn=conn.clone() reference=reference.clone() name=a.name.clone() id=id values=values />
                     {a.description.clone().map(|d| view! { <small class="help">{d}</small> })}
                 </div>
             }

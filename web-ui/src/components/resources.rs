@@ -1,6 +1,7 @@
 //! Resources: the list, templates with a form for their variables (with completions),
 //! reading text and binary contents with preview and download, and subscriptions.
 
+use crate::components::completing_input::CompletingInput;
 use crate::components::result_view::safe_data_url;
 use crate::connection::Connection;
 use crate::uri_template;
@@ -121,39 +122,18 @@ fn TemplateForm(
 ) -> impl IntoView {
     let vars = uri_template::variables(&template.uri_template);
     let values = RwSignal::new(BTreeMap::<String, String>::new());
-    let suggestions = RwSignal::new(BTreeMap::<String, Vec<String>>::new());
     let uri_template = template.uri_template.clone();
     let tpl = uri_template.clone();
     let expanded = move || values.with(|v| uri_template::expand(&tpl, |n| v.get(n).cloned()));
     let expanded2 = expanded.clone();
+    let reference = json!({"type": "ref/resource", "uri": uri_template});
     let inputs = vars
         .into_iter()
         .map(|var| {
             let id = format!("tpl-{}-{}", template.name, var);
-            let list = format!("{id}-list");
-            let (v1, v2, v3) = (var.clone(), var.clone(), var.clone());
-            let conn = conn.clone();
-            let tpl = uri_template.clone();
-            let on_input = move |ev| {
-                let value = event_target_value(&ev);
-                values.update(|m| {
-                    m.insert(v1.clone(), value.clone());
-                });
-                let Some(client) = conn.client.get_value() else { return };
-                let (var, tpl) = (v1.clone(), tpl.clone());
-                leptos::task::spawn_local(async move {
-                    let reference = json!({"type": "ref/resource", "uri": tpl});
-                    if let Ok(c) = client.complete(reference, &var, &value).await {
-                        suggestions.update(|s| {
-                            s.insert(var, c.values);
-                        });
-                    }
-                });
-            };
             view! {
                 <label for=id.clone()>{var.clone()}</label>
-                <input id=id.clone() list=list.clone() prop:value=move || values.with(|m| m.get(&v2).cloned().unwrap_or_default()) on:input=on_input />
-                <datalist id=list>{move || suggestions.with(|s| s.get(&v3).cloned().unwrap_or_default()).into_iter().map(|o| view! { <option value=o></option> }).collect_view()}</datalist>
+                <CompletingInput conn=conn.clone() reference=reference.clone() name=var id=id values=values />
             }
         })
         .collect_view();
