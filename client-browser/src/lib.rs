@@ -26,7 +26,8 @@ pub use auth::{AuthFailure, Authorizer, LoginMode, OAuthOptions, TokenStorage};
 pub use client::{decode, Client, PendingCall};
 pub use error::ClientError;
 pub use options::{
-    typed_handler, Answer, CallOptions, ClientEvent, ClientOptions, Handlers, Transport,
+    typed_handler, Answer, CallOptions, ClientEvent, ClientOptions, Handlers, TaskListener,
+    Transport,
 };
 
 pub use client_core;

@@ -154,4 +154,10 @@ pub struct CallOptions {
     pub timeout: Option<Duration>,
     /// Called with each progress notification (the timeout restarts on progress).
     pub on_progress: Option<Rc<dyn Fn(ProgressParams)>>,
+    /// Called with the task's state while a tool runs as a task (2025-11-25 tasks): when the
+    /// server creates it and at each poll.
+    pub on_task: Option<TaskListener>,
 }
+
+/// Called with a task's state (see [`CallOptions::on_task`]).
+pub type TaskListener = Rc<dyn Fn(&Task)>;

@@ -267,6 +267,66 @@ async fn resources_prompts_completion_logging(client: &Client) {
     within(10_000, "ping", client.ping()).await.unwrap();
 }
 
+/// A tool with `taskSupport: "required"` runs as a task (a plain call is refused with
+/// -32601): its states are reported, its result arrives through `tasks/result`, and
+/// cancelling the call cancels the task.
+async fn tool_tasks(client: &Client) {
+    within(10_000, "tools/list", client.list_tools())
+        .await
+        .unwrap();
+    let states = Rc::new(RefCell::new(Vec::<String>::new()));
+    let seen = states.clone();
+    let opts = CallOptions {
+        on_task: Some(Rc::new(move |t: &Task| {
+            seen.borrow_mut().push(t.status.clone())
+        })),
+        ..Default::default()
+    };
+    let args = json!({"topic": "tides"});
+    let r = within(
+        20_000,
+        "task-augmented call",
+        client.call_tool_with("simulate-research-query", args.clone(), opts),
+    )
+    .await
+    .unwrap();
+    assert!(text(&r).contains("Research Report: tides"), "{}", text(&r));
+    assert_eq!(states.borrow().first().map(String::as_str), Some("working"));
+
+    // Cancelled while it works: the server is asked to cancel the task, and the call ends.
+    let states = Rc::new(RefCell::new(Vec::<Task>::new()));
+    let seen = states.clone();
+    let opts = CallOptions {
+        on_task: Some(Rc::new(move |t: &Task| seen.borrow_mut().push(t.clone()))),
+        ..Default::default()
+    };
+    let call = client.start_tool_call("simulate-research-query", args, opts);
+    let handle = call.handle;
+    let (ended, outcome) = futures_channel::oneshot::channel();
+    wasm_bindgen_futures::spawn_local(async move {
+        let _ = ended.send(call.await);
+    });
+    let running = within(5_000, "the task is created", async {
+        loop {
+            if let Some(t) = states.borrow().first() {
+                return t.task_id.clone();
+            }
+            gloo_timers::future::TimeoutFuture::new(20).await;
+        }
+    })
+    .await;
+    client.cancel(handle);
+    let _ = within(10_000, "the cancelled call ends", outcome).await;
+    let state = within(
+        10_000,
+        "tasks/get",
+        client.request("tasks/get", Some(json!({ "taskId": running }))),
+    )
+    .await
+    .unwrap();
+    assert_eq!(state["status"], "cancelled", "{state}");
+}
+
 #[wasm_bindgen_test]
 async fn streamable_http_everything() {
     let Some(url) = STREAMABLE else {
@@ -287,6 +347,7 @@ async fn streamable_http_everything() {
     progress_and_cancel(&client).await;
     server_requests(&client).await;
     resources_prompts_completion_logging(&client).await;
+    tool_tasks(&client).await;
     client.close();
 }
 

@@ -138,6 +138,7 @@ async fn server_everything_cut_stream_resumption_is_attempted_and_bounded() {
     let opts = CallOptions {
         timeout: Some(Duration::from_secs(4)),
         on_progress: Some(Rc::new(|_| ())),
+        ..Default::default()
     };
     let r = within(
         10_000,

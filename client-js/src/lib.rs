@@ -14,7 +14,7 @@ pub mod model_tools;
 pub mod oauth_options;
 
 use client_browser::client_core::ErrorObject;
-use client_browser::{Answer, Client, ClientOptions, Handlers, Transport};
+use client_browser::{Answer, CallOptions, Client, ClientOptions, Handlers, Transport};
 use futures_util::FutureExt;
 use serde::Serialize;
 use serde_json::{json, Value};
@@ -347,9 +347,11 @@ impl McpClient {
                 )));
             }
         }
-        let params = json!({ "name": name, "arguments": args_value });
-        let r = self.client.request("tools/call", Some(params)).await;
-        r.map_err(js_err)
+        // A tool that must run as a task (see listTools) runs as one.
+        let call = self
+            .client
+            .start_tool_call(name, args_value, CallOptions::default());
+        call.await.map_err(js_err)
     }
 }
 

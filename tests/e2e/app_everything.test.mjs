@@ -119,6 +119,27 @@ test('shows a URL elicitation in full, asks consent, and lets the person decline
   await page.locator('.runner .result', { hasText: 'declined' }).waitFor({ timeout: 10_000 });
 });
 
+test('runs a tool that requires a task: its status while it works, an elicitation on the way, the report at the end', async () => {
+  await openTool('simulate-research-query');
+  await page.locator('#arg-topic').fill('tides');
+  await page.locator('#arg-ambiguous').check();
+  await page.locator('button.run').click();
+  // Called as a task (the plain call is refused with -32601), followed with tasks/get.
+  await page.locator('.runner .task-status', { hasText: /^Task working/ }).waitFor({ timeout: 10_000 });
+  // The server asks for a clarification through the task (tasks/result stream).
+  const form = page.locator('form.ask.elicitation');
+  await form.waitFor({ timeout: 20_000 });
+  const choice = form.locator('#arg-interpretation');
+  const values = await choice.locator('option').evaluateAll((os) => os.map((o) => o.value).filter(Boolean));
+  assert.ok(values.length > 1, `interpretations offered: ${values}`);
+  await choice.selectOption(values[0]);
+  await form.locator('button.accept').click();
+  const report = page.locator('.runner .result', { hasText: 'Research Report: tides' });
+  await report.waitFor({ timeout: 20_000 });
+  assert.ok((await report.innerText()).includes(`**Clarification**: ${values[0]}`), 'the report names the chosen interpretation');
+  assert.equal(await page.locator('.runner .task-status').count(), 0);
+});
+
 test('checks structured content against the output schema', async () => {
   await openTool('get-structured-content');
   await page.locator('#arg-location').selectOption('Chicago');

@@ -41,8 +41,10 @@ test('a host script lists tools, calls one, and gets model definitions that matc
     let refused = null;
     try { await one.callTool('get-env', {}); } catch (e) { refused = String(e.message || e); }
     const server = one.server();
+    // A tool that must run as a task (listed above) runs as one.
+    const research = await one.callTool('simulate-research-query', { topic: 'tides' });
     one.close(); two.close();
-    return { tools, echo, defsA, defsB, modelText, refused, approvals, server };
+    return { tools, echo, defsA, defsB, modelText, refused, approvals, server, research };
   }, { pkgUrl: pkg.url, urlA: a.url, urlB: b.url });
 
   assert.ok(out.tools.some((t) => t.name === 'echo'));
@@ -65,6 +67,7 @@ test('a host script lists tools, calls one, and gets model definitions that matc
   // Model-facing results are fenced as untrusted data.
   assert.match(out.modelText, /^<untrusted-data source="mcp" server="alpha" tool="get-sum">\n.*is 3\.\n<\/untrusted-data>$/s);
   // The approval hook saw every call and could refuse one.
-  assert.deepEqual(out.approvals, ['echo', 'get-sum', 'get-env']);
+  assert.deepEqual(out.approvals, ['echo', 'get-sum', 'get-env', 'simulate-research-query']);
+  assert.match(out.research.content[0].text, /^# Research Report: tides/);
   assert.match(out.refused, /not approved/);
 });

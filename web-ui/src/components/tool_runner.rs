@@ -5,7 +5,7 @@ use crate::components::result_view::ResultView;
 use crate::connection::Connection;
 use crate::schema_form::{build_arguments, fields_of, initial_values, Field, FieldKind};
 use client_browser::client_core::session::RequestHandle;
-use client_browser::client_core::types::{CallToolResult, ProgressParams, Tool};
+use client_browser::client_core::types::{CallToolResult, ProgressParams, Task, Tool};
 use client_browser::CallOptions;
 use leptos::prelude::*;
 use std::collections::BTreeMap;
@@ -21,6 +21,8 @@ pub fn ToolRunner(conn: Connection, tool: Tool) -> impl IntoView {
     let raw = RwSignal::new(String::from("{}"));
     let running = RwSignal::new(None::<RequestHandle>);
     let progress = RwSignal::new(None::<(f64, Option<f64>, Option<String>)>);
+    // A tool running as a task: its status and the server's message about it.
+    let task = RwSignal::new(None::<(String, Option<String>)>);
     let result = RwSignal::new(None::<Result<CallToolResult, String>>);
     let name = tool.name.clone();
     let output_schema = tool.output_schema.clone();
@@ -54,8 +56,12 @@ pub fn ToolRunner(conn: Connection, tool: Tool) -> impl IntoView {
             return;
         };
         progress.set(None);
+        task.set(None);
         result.set(None);
         let opts = CallOptions {
+            on_task: Some(Rc::new(move |t: &Task| {
+                task.set(Some((t.status.clone(), t.status_message.clone())));
+            })),
             on_progress: Some(Rc::new(move |p: ProgressParams| {
                 progress.set(Some((
                     p.progress.as_f64().unwrap_or(0.0),
@@ -72,6 +78,8 @@ pub fn ToolRunner(conn: Connection, tool: Tool) -> impl IntoView {
         leptos::task::spawn_local(async move {
             let r = call.await;
             running.set(None);
+            // The result (or error) now says how the task ended.
+            task.set(None);
             let outcome = r
                 .and_then(|v| client_browser::decode::<CallToolResult>("tools/call", v))
                 .map_err(|e| crate::doctor::explain(&e));
@@ -123,6 +131,9 @@ pub fn ToolRunner(conn: Connection, tool: Tool) -> impl IntoView {
                     <progress max=total.unwrap_or(0.0).to_string() value=p.to_string() aria-label="Progress"></progress>
                     <span>{match total { Some(t) => format!("{p} / {t}"), None => format!("{p}") }} " " {msg.unwrap_or_default()}</span>
                 </div>
+            })}
+            {move || task.get().map(|(status, message)| view! {
+                <p class="task-status" role="status">"Task " {status} {message.map(|m| format!(": {m}"))}</p>
             })}
             {move || result.get().map(|r| match r {
                 Ok(c) => view! { <ResultView result=c output_schema=output_schema.clone() /> }.into_any(),
