@@ -1,0 +1,64 @@
+// The app against a 2026-07-28 (stateless) server built on the PyPI `mcp` 2.x SDK, on
+// 127.0.0.1: the era is detected, a tool's questions arrive as one MRTR round
+// (`input_required`) and are answered in the UI, and progress and log messages are shown.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { launch, serveDir, startPeer } from './browser.mjs';
+
+const dist = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../dist');
+let browser, site, server, page;
+
+before(async () => {
+  process.env.MANY_TOOLS = '0';
+  site = await serveDir(dist);
+  server = await startPeer('many_tools.sh');
+  browser = await launch();
+  page = await browser.newPage({ viewport: { width: 1200, height: 900 } });
+  page.on('pageerror', (e) => { throw e; });
+  await page.goto(`${site.url}/?url=${encodeURIComponent(server.url)}`);
+  await page.locator('#connection-state', { hasText: 'connected' }).waitFor({ timeout: 30_000 });
+});
+after(async () => {
+  await browser?.close();
+  server?.stop();
+  await site?.close();
+});
+
+async function openTool(name) {
+  await page.locator(`button.tool[data-tool="${name}"]`).click();
+  await page.locator('.runner .tool-name', { hasText: name }).waitFor();
+}
+
+test('detects the modern era', async () => {
+  assert.match(await page.locator('.server-head').innerText(), /Modern era · 2026-07-28/);
+});
+
+test('answers a tool\'s elicitation and sampling questions (one MRTR round) in the page', async () => {
+  await openTool('interview');
+  await page.locator('button.run').click();
+  const form = page.locator('form.ask.elicitation');
+  await form.waitFor({ timeout: 10_000 });
+  assert.match(await form.innerText(), /Who are you\?/);
+  await form.locator('#arg-name').fill('Ada');
+  await form.locator('button.accept').click();
+  const sampling = page.locator('.ask.sampling');
+  await sampling.waitFor({ timeout: 10_000 });
+  assert.match(await sampling.innerText(), /Capital of France\?/);
+  await sampling.locator('textarea').fill('Paris');
+  await sampling.locator('button.approve').click();
+  const result = page.locator('.runner .result');
+  await result.waitFor({ timeout: 10_000 });
+  const text = await result.innerText();
+  assert.match(text, /name=.*Ada/);
+  assert.match(text, /capital=.*Paris/);
+});
+
+test('shows progress while a tool counts', async () => {
+  await openTool('count');
+  await page.locator('#arg-steps').fill('5');
+  await page.locator('button.run').click();
+  await page.locator('.runner .result', { hasText: 'counted to 5' }).waitFor({ timeout: 10_000 });
+  assert.match(await page.locator('.runner .progress').innerText(), /5 \/ 5 step 5/);
+});
