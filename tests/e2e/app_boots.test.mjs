@@ -32,3 +32,21 @@ test('the app mounts and reads the deep link', async () => {
   assert.match(await page.locator('.doctor').innerText(), /could not be reached|Network/);
   assert.deepEqual(errors, []);
 });
+
+test('the app boots when hosted in a sub-directory (relative asset paths)', async () => {
+  const sub = await serveDir(dist, '/app');
+  try {
+    const page = await browser.newPage();
+    const errors = [];
+    const missing = [];
+    page.on('pageerror', (e) => errors.push(String(e)));
+    page.on('response', (r) => { if (r.status() === 404) missing.push(r.url()); });
+    await page.goto(`${sub.url}/app/?url=${encodeURIComponent('http://127.0.0.1:9/mcp')}`);
+    await page.locator('#server-url').waitFor({ timeout: 15_000 });
+    assert.deepEqual(missing, []);
+    assert.deepEqual(errors, []);
+    await page.close();
+  } finally {
+    await sub.close();
+  }
+});

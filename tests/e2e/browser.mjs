@@ -22,10 +22,15 @@ const TYPES = {
   '.wasm': 'application/wasm', '.css': 'text/css', '.json': 'application/json', '.png': 'image/png',
 };
 
-/** Serves `dir` on 127.0.0.1 (a free port); resolves to { url, close }. */
-export function serveDir(dir) {
+/** Serves `dir` on 127.0.0.1 (a free port), under the path `prefix` (e.g. '/app', like a
+ * site hosted in a sub-directory; nothing else is served); resolves to { url, close }. */
+export function serveDir(dir, prefix = '') {
   const server = http.createServer((req, res) => {
-    const rel = decodeURIComponent(new URL(req.url, 'http://x').pathname);
+    let rel = decodeURIComponent(new URL(req.url, 'http://x').pathname);
+    if (prefix) {
+      if (!rel.startsWith(`${prefix}/`)) { res.writeHead(404).end('not found'); return; }
+      rel = rel.slice(prefix.length);
+    }
     let file = path.join(dir, rel);
     if (!file.startsWith(dir)) { res.writeHead(403).end(); return; }
     if (fs.existsSync(file) && fs.statSync(file).isDirectory()) file = path.join(file, 'index.html');
