@@ -259,6 +259,35 @@ impl McpClient {
         to_js(&r.await.map_err(js_err)?)
     }
 
+    /// Completions for argument `argument` of `reference` (`{type: 'ref/prompt', name}` or
+    /// `{type: 'ref/resource', uri}`) typed so far as `value`; `context` holds the other
+    /// arguments filled in (an object of strings, sent as `context.arguments`). Resolves to
+    /// the server's `completion` object (`values`, `total`, `hasMore`).
+    pub async fn complete(
+        &self,
+        reference: JsValue,
+        argument: String,
+        value: String,
+        context: JsValue,
+    ) -> Result<JsValue, JsError> {
+        let reference = from_js(&reference, "the reference")?;
+        let context = if context.is_undefined() || context.is_null() {
+            Default::default()
+        } else {
+            string_map(&context, "the context")?
+        };
+        let known: Vec<(&str, &str)> = context
+            .iter()
+            .filter_map(|(k, v)| Some((k.as_str(), v.as_str()?)))
+            .collect();
+        let c = self
+            .client
+            .complete(reference, &argument, &value, &known)
+            .await
+            .map_err(js_err)?;
+        to_js(&c)
+    }
+
     /// The tools as function definitions for a model (`"openai"` or `"anthropic"`), named
     /// `namespace__tool`.
     #[wasm_bindgen(js_name = toolDefinitions)]

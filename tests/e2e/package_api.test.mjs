@@ -41,10 +41,13 @@ test('a host script lists tools, calls one, and gets model definitions that matc
     let refused = null;
     try { await one.callTool('get-env', {}); } catch (e) { refused = String(e.message || e); }
     const server = one.server();
+    const team = { type: 'ref/prompt', name: 'completable-prompt' };
+    const sales = await one.complete(team, 'name', '', { department: 'Sales' });
+    const nobody = await one.complete(team, 'name', '');
     // A tool that must run as a task (listed above) runs as one.
     const research = await one.callTool('simulate-research-query', { topic: 'tides' });
     one.close(); two.close();
-    return { tools, echo, defsA, defsB, modelText, refused, approvals, server, research };
+    return { tools, echo, defsA, defsB, modelText, refused, approvals, server, research, sales, nobody };
   }, { pkgUrl: pkg.url, urlA: a.url, urlB: b.url });
 
   assert.ok(out.tools.some((t) => t.name === 'echo'));
@@ -69,5 +72,8 @@ test('a host script lists tools, calls one, and gets model definitions that matc
   // The approval hook saw every call and could refuse one.
   assert.deepEqual(out.approvals, ['echo', 'get-sum', 'get-env', 'simulate-research-query']);
   assert.match(out.research.content[0].text, /^# Research Report: tides/);
+  // Completions with the other arguments as context narrow the suggestions.
+  assert.deepEqual(out.sales.values, ['David', 'Eve', 'Frank']);
+  assert.deepEqual(out.nobody.values, []);
   assert.match(out.refused, /not approved/);
 });
