@@ -485,7 +485,7 @@ impl Client {
             t.required.clear();
         }
         t.required.extend(tools.iter().filter_map(|tool| {
-            let support = tool.pointer("/execution/taskSupport")?.as_str()?;
+            let support = tool.get("execution")?.get("taskSupport")?.as_str()?;
             (support == "required").then(|| tool.get("name")?.as_str().map(str::to_string))?
         }));
     }
@@ -499,7 +499,7 @@ impl Client {
                 d.capabilities
                     .tasks
                     .as_ref()
-                    .and_then(|t| t.pointer("/requests/tools/call"))
+                    .and_then(|t| t.get("requests")?.get("tools")?.get("call"))
                     .is_some()
             })
     }
@@ -611,15 +611,7 @@ impl Client {
         value: &str,
         context: &[(&str, &str)],
     ) -> Result<Completion, ClientError> {
-        let mut params =
-            json!({ "ref": reference, "argument": { "name": argument, "value": value } });
-        if !context.is_empty() {
-            let arguments: serde_json::Map<String, Value> = context
-                .iter()
-                .map(|(k, v)| (k.to_string(), Value::String(v.to_string())))
-                .collect();
-            params["context"] = json!({ "arguments": arguments });
-        }
+        let params = completion_params(reference, argument, value, context);
         let r = self.request("completion/complete", Some(params)).await?;
         decode::<CompleteResult>("completion/complete", r).map(|r| r.completion)
     }
@@ -737,6 +729,24 @@ impl Client {
         self.inner.drive();
         self.inner.timer.borrow_mut().take();
     }
+}
+
+/// The parameters of `completion/complete` (see [`Client::complete`]).
+pub fn completion_params(
+    reference: Value,
+    argument: &str,
+    value: &str,
+    context: &[(&str, &str)],
+) -> Value {
+    let mut params = json!({ "ref": reference, "argument": { "name": argument, "value": value } });
+    if !context.is_empty() {
+        let arguments: serde_json::Map<String, Value> = context
+            .iter()
+            .map(|(k, v)| (k.to_string(), Value::String(v.to_string())))
+            .collect();
+        params["context"] = json!({ "arguments": arguments });
+    }
+    params
 }
 
 /// Types a raw result (or list item) of `method`; a result of the wrong shape is a

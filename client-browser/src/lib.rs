@@ -23,7 +23,7 @@ pub mod options;
 mod websocket;
 
 pub use auth::{AuthFailure, Authorizer, LoginMode, OAuthOptions, TokenStorage};
-pub use client::{decode, Client, PendingCall};
+pub use client::{completion_params, decode, Client, PendingCall};
 pub use error::ClientError;
 pub use options::{
     typed_handler, Answer, CallOptions, ClientEvent, ClientOptions, Handlers, TaskListener,

@@ -262,7 +262,7 @@ impl McpClient {
     /// Completions for argument `argument` of `reference` (`{type: 'ref/prompt', name}` or
     /// `{type: 'ref/resource', uri}`) typed so far as `value`; `context` holds the other
     /// arguments filled in (an object of strings, sent as `context.arguments`). Resolves to
-    /// the server's `completion` object (`values`, `total`, `hasMore`).
+    /// the server's `completion` object as sent (`values`, `total`, `hasMore`).
     pub async fn complete(
         &self,
         reference: JsValue,
@@ -280,12 +280,18 @@ impl McpClient {
             .iter()
             .filter_map(|(k, v)| Some((k.as_str(), v.as_str()?)))
             .collect();
-        let c = self
+        let params = client_browser::completion_params(reference, &argument, &value, &known);
+        let mut r = self
             .client
-            .complete(reference, &argument, &value, &known)
+            .request("completion/complete", Some(params))
             .await
             .map_err(js_err)?;
-        to_js(&c)
+        match r.get_mut("completion").map(Value::take) {
+            Some(completion @ Value::Object(_)) => to_js(&completion),
+            _ => Err(JsError::new(
+                "the server's completion/complete result has no completion object",
+            )),
+        }
     }
 
     /// The tools as function definitions for a model (`"openai"` or `"anthropic"`), named
