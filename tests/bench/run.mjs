@@ -14,7 +14,7 @@ import { serveDir, startPeer } from '../e2e/browser.mjs';
 const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.resolve(here, '../..');
 const out = path.join(here, 'build');
-const N_CONNECT = Number(process.env.BENCH_CONNECT_RUNS || 15);
+const N_CONNECT = Number(process.env.BENCH_CONNECT_RUNS || 31);
 const N_CALLS = Number(process.env.BENCH_CALLS || 2000);
 const N_MEMORY = Number(process.env.BENCH_MEMORY_CALLS || 10000);
 
