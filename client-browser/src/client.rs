@@ -8,7 +8,6 @@ use crate::options::{CallOptions, ClientEvent, ClientOptions, Transport};
 use client_core::session::{
     ConnectionState, RequestError, RequestHandle, RequestOptions, ServerDetails,
 };
-use client_core::time::Duration;
 use client_core::types::*;
 use client_core::{Session, SessionConfig};
 use futures_channel::oneshot;
@@ -25,24 +24,10 @@ use std::task::{Context, Poll};
 /// An MCP client connected to one server. Cheap to clone; all clones share the connection.
 #[derive(Clone)]
 pub struct Client {
-    inner: Rc<Inner>,
+    pub(crate) inner: Rc<Inner>,
     subscriptions: Rc<RefCell<Subscriptions>>,
     retries: Rc<RefCell<AuthRetries>>,
-    tasks: Rc<RefCell<Tasks>>,
-}
-
-/// How long the server is asked to keep a task-augmented tool call (milliseconds).
-const TASK_TTL_MS: u64 = 10 * 60 * 1000;
-/// Bounds on the `tasks/get` polling interval the server suggests (milliseconds).
-const TASK_POLL_MS: (u64, u64) = (250, 5_000);
-
-/// Tool calls that run as tasks (2025-11-25 tasks).
-#[derive(Default)]
-struct Tasks {
-    /// Tools the last `tools/list` marked `execution.taskSupport: "required"`.
-    required: Vec<String>,
-    /// Tool calls now running as a task: the call's handle → the task id (for cancelling).
-    running: LiteMap<RequestHandle, String>,
+    pub(crate) tasks: Rc<RefCell<crate::tasks::Tasks>>,
 }
 
 /// What the client listens for on a modern `subscriptions/listen` stream.
@@ -342,19 +327,7 @@ impl Client {
 
     /// Cancels a request started with [`Client::start`] or [`Client::call_tool_with`].
     pub fn cancel(&self, handle: RequestHandle) {
-        let task = self.tasks.borrow().running.get(&handle).cloned();
-        if let Some(task_id) = task {
-            // The call already became a task: ask the server to cancel it; the call ends
-            // with what `tasks/result` answers for a cancelled task.
-            let client = self.clone();
-            wasm_bindgen_futures::spawn_local(async move {
-                let params = json!({ "taskId": task_id });
-                if let Err(e) = client.request("tasks/cancel", Some(params)).await {
-                    client.inner.emit(ClientEvent::Warning(format!(
-                        "could not cancel the task: {e}"
-                    )));
-                }
-            });
+        if self.cancel_task(handle) {
             return;
         }
         let current = {
@@ -462,7 +435,7 @@ impl Client {
         if !self.runs_as_task(name) {
             return self.start("tools/call", Some(params), opts);
         }
-        params["task"] = json!({ "ttl": TASK_TTL_MS });
+        params["task"] = json!({ "ttl": crate::tasks::TASK_TTL_MS });
         let first = self.start("tools/call", Some(params), opts.clone());
         let handle = first.handle;
         let client = self.clone();
@@ -476,106 +449,6 @@ impl Client {
             handle,
             fut: fut.boxed_local(),
         }
-    }
-
-    /// Remembers which tools must run as tasks, from a page of a `tools/list` result.
-    fn note_task_tools(&self, first_page: bool, tools: &[Value]) {
-        let mut t = self.tasks.borrow_mut();
-        if first_page {
-            t.required.clear();
-        }
-        t.required.extend(tools.iter().filter_map(|tool| {
-            let support = tool.get("execution")?.get("taskSupport")?.as_str()?;
-            (support == "required").then(|| tool.get("name")?.as_str().map(str::to_string))?
-        }));
-    }
-
-    /// True when tool `name` must be called as a task and the server accepts that (its
-    /// `tasks.requests.tools.call` capability); otherwise it is called plainly.
-    fn runs_as_task(&self, name: &str) -> bool {
-        // The list first: it is usually empty, and the details are cloned to be read.
-        self.tasks.borrow().required.iter().any(|t| t == name)
-            && self.server().is_some_and(|d| {
-                d.capabilities
-                    .tasks
-                    .as_ref()
-                    .and_then(|t| t.get("requests")?.get("tools")?.get("call"))
-                    .is_some()
-            })
-    }
-
-    /// Follows the task a task-augmented call created to its result: `tasks/result` (which
-    /// the server answers once the task is over) while `tasks/get` reports progress.
-    async fn follow_task(
-        &self,
-        handle: RequestHandle,
-        created: Value,
-        opts: CallOptions,
-    ) -> Result<Value, ClientError> {
-        // A server may also answer a task-augmented call with the plain result.
-        let Some(task) = created.get("task") else {
-            return Ok(created);
-        };
-        let task: Task = decode("tools/call", task.clone())?;
-        self.tasks
-            .borrow_mut()
-            .running
-            .insert(handle, task.task_id.clone());
-        if let Some(report) = &opts.on_task {
-            report(&task);
-        }
-        let wait = CallOptions {
-            // The result may take as long as the task lives.
-            timeout: Some(Duration::from_millis(
-                task.ttl_ms().unwrap_or(TASK_TTL_MS).max(
-                    opts.timeout
-                        .unwrap_or(self.inner.options.timeout)
-                        .as_millis(),
-                ),
-            )),
-            on_progress: opts.on_progress.clone(),
-            on_task: None,
-        };
-        let result = self.start(
-            "tasks/result",
-            Some(json!({ "taskId": task.task_id })),
-            wait,
-        );
-        let result_handle = result.handle;
-        let polling = self.poll_task(task, opts.on_task).boxed_local();
-        match futures_util::future::select(result, polling).await {
-            futures_util::future::Either::Left((outcome, _)) => outcome,
-            // Over: the result is on its way.
-            futures_util::future::Either::Right((Ok(()), result)) => result.await,
-            // The task is gone (expired, or the server forgot it): stop waiting.
-            futures_util::future::Either::Right((Err(e), _)) => {
-                self.cancel(result_handle);
-                Err(e)
-            }
-        }
-    }
-
-    /// Polls `tasks/get` at the server's suggested interval (bounded) until the task is over.
-    async fn poll_task(
-        &self,
-        mut task: Task,
-        report: Option<crate::options::TaskListener>,
-    ) -> Result<(), ClientError> {
-        while !task.is_terminal() {
-            let every = task
-                .poll_interval
-                .unwrap_or(1_000)
-                .clamp(TASK_POLL_MS.0, TASK_POLL_MS.1);
-            gloo_timers::future::TimeoutFuture::new(every as u32).await;
-            let state = self
-                .request("tasks/get", Some(json!({ "taskId": task.task_id })))
-                .await?;
-            task = decode("tasks/get", state)?;
-            if let Some(report) = &report {
-                report(&task);
-            }
-        }
-        Ok(())
     }
 
     /// Reads a resource.

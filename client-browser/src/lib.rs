@@ -20,6 +20,7 @@ mod driver;
 mod error;
 mod fetch;
 pub mod options;
+mod tasks;
 mod websocket;
 
 pub use auth::{AuthFailure, Authorizer, LoginMode, OAuthOptions, TokenStorage};

@@ -1,0 +1,147 @@
+//! Tool calls that run as tasks (2025-11-25 tasks): which tools need one, and following a
+//! task from its creation to its result.
+
+use crate::client::{decode, Client};
+use crate::error::ClientError;
+use crate::options::{CallOptions, ClientEvent, TaskListener};
+use client_core::session::RequestHandle;
+use client_core::time::Duration;
+use client_core::types::Task;
+use futures_util::future::{Either, FutureExt};
+use litemap::LiteMap;
+use serde_json::{json, Value};
+
+/// How long the server is asked to keep a task-augmented tool call (milliseconds).
+pub(crate) const TASK_TTL_MS: u64 = 10 * 60 * 1000;
+/// Bounds on the `tasks/get` polling interval the server suggests (milliseconds).
+const TASK_POLL_MS: (u64, u64) = (250, 5_000);
+
+/// Tool calls that run as tasks (2025-11-25 tasks).
+#[derive(Default)]
+pub(crate) struct Tasks {
+    /// Tools the last `tools/list` marked `execution.taskSupport: "required"`.
+    pub(crate) required: Vec<String>,
+    /// Tool calls now running as a task: the call's handle → the task id (for cancelling).
+    pub(crate) running: LiteMap<RequestHandle, String>,
+}
+
+impl Client {
+    /// If the call `handle` became a task, asks the server to cancel the task (the call then
+    /// ends with what `tasks/result` answers for a cancelled task) and returns true.
+    pub(crate) fn cancel_task(&self, handle: RequestHandle) -> bool {
+        let task = self.tasks.borrow().running.get(&handle).cloned();
+        if let Some(task_id) = task {
+            let client = self.clone();
+            wasm_bindgen_futures::spawn_local(async move {
+                let params = json!({ "taskId": task_id });
+                if let Err(e) = client.request("tasks/cancel", Some(params)).await {
+                    client.inner.emit(ClientEvent::Warning(format!(
+                        "could not cancel the task: {e}"
+                    )));
+                }
+            });
+            return true;
+        }
+        false
+    }
+
+    /// Remembers which tools must run as tasks, from a page of a `tools/list` result.
+    pub(crate) fn note_task_tools(&self, first_page: bool, tools: &[Value]) {
+        let mut t = self.tasks.borrow_mut();
+        if first_page {
+            t.required.clear();
+        }
+        t.required.extend(tools.iter().filter_map(|tool| {
+            let support = tool.get("execution")?.get("taskSupport")?.as_str()?;
+            (support == "required").then(|| tool.get("name")?.as_str().map(str::to_string))?
+        }));
+    }
+
+    /// True when tool `name` must be called as a task and the server accepts that (its
+    /// `tasks.requests.tools.call` capability); otherwise it is called plainly.
+    pub(crate) fn runs_as_task(&self, name: &str) -> bool {
+        // The list first: it is usually empty, and the details are cloned to be read.
+        self.tasks.borrow().required.iter().any(|t| t == name)
+            && self.server().is_some_and(|d| {
+                d.capabilities
+                    .tasks
+                    .as_ref()
+                    .and_then(|t| t.get("requests")?.get("tools")?.get("call"))
+                    .is_some()
+            })
+    }
+
+    /// Follows the task a task-augmented call created to its result: `tasks/result` (which
+    /// the server answers once the task is over) while `tasks/get` reports progress.
+    pub(crate) async fn follow_task(
+        &self,
+        handle: RequestHandle,
+        created: Value,
+        opts: CallOptions,
+    ) -> Result<Value, ClientError> {
+        // A server may also answer a task-augmented call with the plain result.
+        let Some(task) = created.get("task") else {
+            return Ok(created);
+        };
+        let task: Task = decode("tools/call", task.clone())?;
+        self.tasks
+            .borrow_mut()
+            .running
+            .insert(handle, task.task_id.clone());
+        if let Some(report) = &opts.on_task {
+            report(&task);
+        }
+        let wait = CallOptions {
+            // The result may take as long as the task lives.
+            timeout: Some(Duration::from_millis(
+                task.ttl_ms().unwrap_or(TASK_TTL_MS).max(
+                    opts.timeout
+                        .unwrap_or(self.inner.options.timeout)
+                        .as_millis(),
+                ),
+            )),
+            on_progress: opts.on_progress.clone(),
+            on_task: None,
+        };
+        let result = self.start(
+            "tasks/result",
+            Some(json!({ "taskId": task.task_id })),
+            wait,
+        );
+        let result_handle = result.handle;
+        let polling = self.poll_task(task, opts.on_task).boxed_local();
+        match futures_util::future::select(result, polling).await {
+            Either::Left((outcome, _)) => outcome,
+            // Over: the result is on its way.
+            Either::Right((Ok(()), result)) => result.await,
+            // The task is gone (expired, or the server forgot it): stop waiting.
+            Either::Right((Err(e), _)) => {
+                self.cancel(result_handle);
+                Err(e)
+            }
+        }
+    }
+
+    /// Polls `tasks/get` at the server's suggested interval (bounded) until the task is over.
+    async fn poll_task(
+        &self,
+        mut task: Task,
+        report: Option<TaskListener>,
+    ) -> Result<(), ClientError> {
+        while !task.is_terminal() {
+            let every = task
+                .poll_interval
+                .unwrap_or(1_000)
+                .clamp(TASK_POLL_MS.0, TASK_POLL_MS.1);
+            gloo_timers::future::TimeoutFuture::new(every as u32).await;
+            let state = self
+                .request("tasks/get", Some(json!({ "taskId": task.task_id })))
+                .await?;
+            task = decode("tasks/get", state)?;
+            if let Some(report) = &report {
+                report(&task);
+            }
+        }
+        Ok(())
+    }
+}
