@@ -13,8 +13,12 @@
 pub mod model_tools;
 pub mod oauth_options;
 
+use client_browser::client_core::time::Duration;
+use client_browser::client_core::types::{ProgressParams, Task};
 use client_browser::client_core::ErrorObject;
-use client_browser::{Answer, CallOptions, Client, ClientOptions, Handlers, Transport};
+use client_browser::{
+    Answer, CallOptions, Client, ClientOptions, Handlers, TaskListener, Transport,
+};
 use futures_util::FutureExt;
 use serde::Serialize;
 use serde_json::{json, Value};
@@ -104,6 +108,27 @@ pub(crate) fn get(obj: &JsValue, key: &str) -> Option<JsValue> {
     js_sys::Reflect::get(obj, &key.into())
         .ok()
         .filter(|v| !v.is_undefined() && !v.is_null())
+}
+
+/// The options of a tool call from the JavaScript `options` object (see `callTool`).
+fn call_options(options: &JsValue) -> CallOptions {
+    let callback = |key: &str| handler_of(options, key);
+    CallOptions {
+        timeout: get(options, "timeoutMs")
+            .and_then(|v| v.as_f64())
+            .filter(|ms| ms.is_finite() && *ms > 0.0)
+            .map(|ms| Duration::from_millis(ms as u64)),
+        on_progress: callback("onProgress").map(|f| {
+            Rc::new(move |p: ProgressParams| {
+                let _ = f.call1(&JsValue::NULL, &to_js(&p).unwrap_or(JsValue::NULL));
+            }) as Rc<dyn Fn(ProgressParams)>
+        }),
+        on_task: callback("onTask").map(|f| {
+            Rc::new(move |t: &Task| {
+                let _ = f.call1(&JsValue::NULL, &to_js(t).unwrap_or(JsValue::NULL));
+            }) as TaskListener
+        }),
+    }
 }
 
 /// Calls a JS callback returning a promise, and converts its result to an answer.
@@ -231,10 +256,17 @@ impl McpClient {
     }
 
     /// Calls a tool by its MCP name; resolves to the CallToolResult. The `approve` hook runs
-    /// first and may refuse.
+    /// first and may refuse. `options` (all optional): `onProgress(params)` for progress
+    /// notifications, `onTask(task)` for the state of a tool that runs as a task,
+    /// `timeoutMs`, and `signal` (an `AbortSignal`: aborting cancels the call).
     #[wasm_bindgen(js_name = callTool)]
-    pub async fn call_tool(&self, name: String, args: JsValue) -> Result<JsValue, JsError> {
-        to_js(&self.call(&name, args).await?)
+    pub async fn call_tool(
+        &self,
+        name: String,
+        args: JsValue,
+        options: JsValue,
+    ) -> Result<JsValue, JsError> {
+        to_js(&self.call(&name, args, &options).await?)
     }
 
     /// Reads a resource.
@@ -337,7 +369,7 @@ impl McpClient {
                     "unknown tool {model_name}: call toolDefinitions first"
                 ))
             })?;
-        let r = self.call(&mcp, args).await?;
+        let r = self.call(&mcp, args, &JsValue::UNDEFINED).await?;
         Ok(model_tools::result_text(&self.namespace, &mcp, &r))
     }
 
@@ -363,7 +395,7 @@ impl McpClient {
         self.client.list_all(method, key).await.map_err(js_err)
     }
 
-    async fn call(&self, name: &str, args: JsValue) -> Result<Value, JsError> {
+    async fn call(&self, name: &str, args: JsValue, options: &JsValue) -> Result<Value, JsError> {
         let args_value: Value = if args.is_undefined() || args.is_null() {
             Value::Object(Default::default())
         } else {
@@ -382,11 +414,32 @@ impl McpClient {
                 )));
             }
         }
+        let signal = get(options, "signal");
+        if signal.as_ref().is_some_and(|s| {
+            js_sys::Reflect::get(s, &"aborted".into()).is_ok_and(|a| a.is_truthy())
+        }) {
+            return Err(JsError::new(&format!("the call to {name} was aborted")));
+        }
         // A tool that must run as a task (see listTools) runs as one.
         let call = self
             .client
-            .start_tool_call(name, args_value, CallOptions::default());
-        call.await.map_err(js_err)
+            .start_tool_call(name, args_value, call_options(options));
+        let Some(signal) = signal else {
+            return call.await.map_err(js_err);
+        };
+        // Aborting the signal cancels the call (a task is cancelled on the server too).
+        let (client, handle) = (self.client.clone(), call.handle);
+        let on_abort = Closure::<dyn FnMut()>::new(move || client.cancel(handle));
+        let listen = |method: &str| {
+            js_sys::Reflect::get(&signal, &method.into())
+                .ok()
+                .and_then(|f| f.dyn_into::<js_sys::Function>().ok())
+                .map(|f| f.call2(&signal, &"abort".into(), on_abort.as_ref()))
+        };
+        listen("addEventListener");
+        let outcome = call.await;
+        listen("removeEventListener");
+        outcome.map_err(js_err)
     }
 }
 

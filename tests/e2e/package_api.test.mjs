@@ -77,3 +77,43 @@ test('a host script lists tools, calls one, and gets model definitions that matc
   assert.deepEqual(out.nobody.values, []);
   assert.match(out.refused, /not approved/);
 });
+
+test('a host script follows a call (progress, task states), cancels one with an AbortSignal, and limits one in time', async () => {
+  const out = await page.evaluate(async ({ pkgUrl, urlA }) => {
+    const m = await import(`${pkgUrl}/mcp_client.js`);
+    await m.default();
+    const client = await m.McpClient.connect({ url: urlA });
+    await client.listTools();
+    const progress = [];
+    const done = await client.callTool('trigger-long-running-operation', { duration: 0.3, steps: 3 },
+      { onProgress: (p) => progress.push(p.progress) });
+    const states = [];
+    await client.callTool('simulate-research-query', { topic: 'tides' }, { onTask: (t) => states.push(t.status) });
+    // Aborted once the first progress arrives: the call is cancelled and rejects.
+    const abort = new AbortController();
+    let aborted = null;
+    const t0 = performance.now();
+    try {
+      await client.callTool('trigger-long-running-operation', { duration: 20, steps: 20 },
+        { signal: abort.signal, onProgress: () => abort.abort() });
+    } catch (e) { aborted = String(e.message || e); }
+    const abortMs = performance.now() - t0;
+    let timedOut = null;
+    try {
+      await client.callTool('trigger-long-running-operation', { duration: 20, steps: 2 }, { timeoutMs: 300 });
+    } catch (e) { timedOut = String(e.message || e); }
+    let early = null;
+    try {
+      await client.callTool('echo', { message: 'x' }, { signal: AbortSignal.abort() });
+    } catch (e) { early = String(e.message || e); }
+    client.close();
+    return { progress, done: done.content[0].text, states, aborted, abortMs, timedOut, early };
+  }, { pkgUrl: pkg.url, urlA: a.url });
+  assert.deepEqual(out.progress, [1, 2, 3]);
+  assert.match(out.done, /Long running operation completed/);
+  assert.equal(out.states[0], 'working');
+  assert.match(out.aborted, /cancel/i);
+  assert.ok(out.abortMs < 10_000, `the aborted call took ${out.abortMs} ms`);
+  assert.match(out.timedOut, /no answer after 300 ms/);
+  assert.match(out.early, /aborted/);
+});
