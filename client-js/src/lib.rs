@@ -105,6 +105,11 @@ fn from_js(v: &JsValue, what: &str) -> Result<Value, JsError> {
 }
 
 pub(crate) fn get(obj: &JsValue, key: &str) -> Option<JsValue> {
+    // Reading a property of `undefined` throws, and every exception that crosses into wasm
+    // leaves memory behind (measured: ~36 bytes a call when `callTool` had no options).
+    if !obj.is_object() && !obj.is_function() {
+        return None;
+    }
     js_sys::Reflect::get(obj, &key.into())
         .ok()
         .filter(|v| !v.is_undefined() && !v.is_null())
