@@ -91,8 +91,7 @@ pub async fn complete_redirect(
         .get_item(PENDING_KEY)
         .ok()
         .flatten()
-        .and_then(|j| serde_json::from_slice::<serde_json::Value>(j.as_bytes()).ok())
-        .and_then(|v| PendingRecord::deserialize(&v).ok());
+        .and_then(|j| client_core::types::from_json(j.as_bytes()).ok());
     let Some(record) = record else {
         on_trace("an authorization answer arrived, but no login was in progress in this tab");
         return Some(RedirectOutcome {

@@ -46,8 +46,7 @@ pub(crate) fn load(kind: TokenStorage, server_url: &str) -> Option<TokenSet> {
         .get_item(&format!("{PREFIX}{server_url}"))
         .ok()
         .flatten()?;
-    let v: serde_json::Value = serde_json::from_slice(json.as_bytes()).ok()?;
-    TokenSet::deserialize(&v).ok()
+    client_core::types::from_json(json.as_bytes()).ok()
 }
 
 /// Forgets everything kept for `server_url`, in every storage.

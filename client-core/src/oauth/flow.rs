@@ -691,9 +691,7 @@ impl AuthFlow {
             .unwrap_or_default();
         self.trace(format!("  → HTTP {status}"));
         let parsed = if status == 200 {
-            serde_json::from_slice::<Value>(body)
-                .ok()
-                .and_then(|v| T::deserialize(&v).ok())
+            crate::types::from_json::<T>(body).ok()
         } else {
             None
         };

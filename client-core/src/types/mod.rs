@@ -35,6 +35,12 @@ pub use server_requests::*;
 pub use tasks::*;
 pub use tools::*;
 
+/// Decodes JSON text as a `T` the one way this workspace does (see the module docs): parsed
+/// into a [`Value`], then read from it by reference.
+pub fn from_json<T: serde::de::DeserializeOwned>(text: &[u8]) -> Result<T, serde_json::Error> {
+    T::deserialize(&serde_json::from_slice::<Value>(text)?)
+}
+
 /// Fields this crate does not model, kept so that re-encoding loses nothing.
 pub type Extra = Map<String, Value>;
 
