@@ -26,7 +26,7 @@ use std::task::{Context, Poll};
 pub struct Client {
     pub(crate) inner: Rc<Inner>,
     subscriptions: Rc<RefCell<Subscriptions>>,
-    retries: Rc<RefCell<AuthRetries>>,
+    pub(crate) retries: Rc<RefCell<Retries>>,
     pub(crate) tasks: Rc<RefCell<crate::tasks::Tasks>>,
 }
 
@@ -42,7 +42,7 @@ struct Subscriptions {
 pub struct PendingCall {
     /// The request's handle (for [`Client::cancel`]; stays valid across an authorization retry).
     pub handle: RequestHandle,
-    fut: LocalBoxFuture<'static, Result<Value, ClientError>>,
+    pub(crate) fut: LocalBoxFuture<'static, Result<Value, ClientError>>,
 }
 
 impl Future for PendingCall {
@@ -60,13 +60,13 @@ fn reply(r: Result<Reply, oneshot::Canceled>) -> Result<Value, ClientError> {
     }
 }
 
-/// What the client tracks for authorization retries.
+/// What the client tracks for requests made again (after a login, or as a task).
 #[derive(Default)]
-struct AuthRetries {
+pub(crate) struct Retries {
     /// Token generation whose `Authorization` header the session sends.
     applied: Option<u64>,
-    /// A retried request's first handle → the handle of its latest attempt.
-    aliases: LiteMap<RequestHandle, RequestHandle>,
+    /// A request made again: its first handle → the handle of its latest attempt.
+    pub(crate) aliases: LiteMap<RequestHandle, RequestHandle>,
     /// First handles of requests cancelled (so no retry goes out).
     cancelled: BTreeSet<RequestHandle>,
 }
@@ -327,16 +327,25 @@ impl Client {
 
     /// Cancels a request started with [`Client::start`] or [`Client::call_tool_with`].
     pub fn cancel(&self, handle: RequestHandle) {
-        if self.cancel_task(handle) {
+        // A request made again (the call after listing tools, an attempt after a login) is
+        // found through the chain of aliases from its first handle.
+        let current = {
+            let r = self.retries.borrow();
+            let mut current = handle;
+            for _ in 0..4 {
+                match r.aliases.get(&current) {
+                    Some(next) => current = *next,
+                    None => break,
+                }
+            }
+            current
+        };
+        if self.cancel_task(handle) || (current != handle && self.cancel_task(current)) {
             return;
         }
-        let current = {
-            let mut r = self.retries.borrow_mut();
-            if self.inner.options.auth.is_some() {
-                r.cancelled.insert(handle);
-            }
-            r.aliases.get(&handle).copied().unwrap_or(handle)
-        };
+        if self.inner.options.auth.is_some() {
+            self.retries.borrow_mut().cancelled.insert(handle);
+        }
         self.inner.session.borrow_mut().cancel(current, now());
         self.inner.drive();
     }
@@ -344,11 +353,28 @@ impl Client {
     /// Every item of a paginated list (`tools/list` → `"tools"`, ...), following
     /// `nextCursor` for at most `max_pages` pages; items as the server sent them.
     pub async fn list_all(&self, method: &str, key: &str) -> Result<Vec<Value>, ClientError> {
+        let first = self.start(method, None, CallOptions::default());
+        self.list_from(first, method, key).await
+    }
+
+    /// [`Client::list_all`] from the request for its first page, already started.
+    pub(crate) async fn list_from(
+        &self,
+        first: PendingCall,
+        method: &str,
+        key: &str,
+    ) -> Result<Vec<Value>, ClientError> {
         let mut all = Vec::new();
         let mut cursor: Option<String> = None;
+        let mut first = Some(first);
         for _ in 0..self.inner.options.max_pages {
-            let params = cursor.as_ref().map(|c| json!({ "cursor": c }));
-            let mut page = self.request(method, params).await?;
+            let mut page = match first.take() {
+                Some(request) => request.await?,
+                None => {
+                    let params = cursor.as_ref().map(|c| json!({ "cursor": c }));
+                    self.request(method, params).await?
+                }
+            };
             let Some(Value::Array(items)) = page.get_mut(key).map(Value::take) else {
                 return Err(ClientError::UnexpectedResult(format!(
                     "the {method} result has no {key} list"
@@ -429,25 +455,28 @@ impl Client {
     /// is called as a task when the server accepts task-augmented tool calls (2025-11-25
     /// tasks): the server answers with a task, which is followed with `tasks/get` (reported
     /// to [`CallOptions::on_task`]) and `tasks/result` (the call's result); cancelling the
-    /// call cancels the task.
+    /// call cancels the task. On such a server, a first call made before the tools were ever
+    /// listed lists them first (a tool that needs a task is refused when called plainly).
     pub fn start_tool_call(&self, name: &str, arguments: Value, opts: CallOptions) -> PendingCall {
-        let mut params = json!({ "name": name, "arguments": arguments });
+        let params = json!({ "name": name, "arguments": arguments });
+        if self.task_support_unknown() {
+            return self.list_then_call(name, params, opts);
+        }
         if !self.runs_as_task(name) {
             return self.start("tools/call", Some(params), opts);
         }
-        params["task"] = json!({ "ttl": crate::tasks::TASK_TTL_MS });
-        let first = self.start("tools/call", Some(params), opts.clone());
+        let first = self.start(
+            "tools/call",
+            Some(crate::tasks::as_task(params)),
+            opts.clone(),
+        );
         let handle = first.handle;
-        let client = self.clone();
-        let fut = async move {
-            let created = first.await?;
-            let outcome = client.follow_task(handle, created, opts).await;
-            client.tasks.borrow_mut().running.remove(&handle);
-            outcome
-        };
         PendingCall {
             handle,
-            fut: fut.boxed_local(),
+            fut: self
+                .clone()
+                .finish_task_call(handle, first, opts)
+                .boxed_local(),
         }
     }
 

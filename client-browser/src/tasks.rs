@@ -1,10 +1,10 @@
 //! Tool calls that run as tasks (2025-11-25 tasks): which tools need one, and following a
 //! task from its creation to its result.
 
-use crate::client::{decode, Client};
+use crate::client::{decode, Client, PendingCall};
 use crate::error::ClientError;
 use crate::options::{CallOptions, ClientEvent, TaskListener};
-use client_core::session::RequestHandle;
+use client_core::session::{RequestError, RequestHandle};
 use client_core::time::Duration;
 use client_core::types::Task;
 use futures_util::future::{Either, FutureExt};
@@ -21,8 +21,19 @@ const TASK_POLL_MS: (u64, u64) = (250, 5_000);
 pub(crate) struct Tasks {
     /// Tools the last `tools/list` marked `execution.taskSupport: "required"`.
     pub(crate) required: Vec<String>,
+    /// Whether the tools were listed (else `required` is not known).
+    pub(crate) listed: bool,
     /// Tool calls now running as a task: the call's handle → the task id (for cancelling).
     pub(crate) running: LiteMap<RequestHandle, String>,
+    /// Calls whose task the application cancelled: they end as cancelled, whatever the
+    /// server then answers to `tasks/result` (server-everything: "no result stored").
+    pub(crate) cancelled: Vec<RequestHandle>,
+}
+
+/// `tools/call` params asking for a task.
+pub(crate) fn as_task(mut params: Value) -> Value {
+    params["task"] = json!({ "ttl": TASK_TTL_MS });
+    params
 }
 
 impl Client {
@@ -31,6 +42,7 @@ impl Client {
     pub(crate) fn cancel_task(&self, handle: RequestHandle) -> bool {
         let task = self.tasks.borrow().running.get(&handle).cloned();
         if let Some(task_id) = task {
+            self.tasks.borrow_mut().cancelled.push(handle);
             let client = self.clone();
             wasm_bindgen_futures::spawn_local(async move {
                 let params = json!({ "taskId": task_id });
@@ -51,6 +63,7 @@ impl Client {
         if first_page {
             t.required.clear();
         }
+        t.listed = true;
         t.required.extend(tools.iter().filter_map(|tool| {
             let support = tool.get("execution")?.get("taskSupport")?.as_str()?;
             (support == "required").then(|| tool.get("name")?.as_str().map(str::to_string))?
@@ -61,14 +74,88 @@ impl Client {
     /// `tasks.requests.tools.call` capability); otherwise it is called plainly.
     pub(crate) fn runs_as_task(&self, name: &str) -> bool {
         // The list first: it is usually empty, and the details are cloned to be read.
-        self.tasks.borrow().required.iter().any(|t| t == name)
-            && self.server().is_some_and(|d| {
-                d.capabilities
-                    .tasks
-                    .as_ref()
-                    .and_then(|t| t.get("requests")?.get("tools")?.get("call"))
-                    .is_some()
-            })
+        self.tasks.borrow().required.iter().any(|t| t == name) && self.accepts_task_calls()
+    }
+
+    /// True when the server accepts task-augmented tool calls but the tools were never
+    /// listed, so which of them need a task is not known.
+    pub(crate) fn task_support_unknown(&self) -> bool {
+        !self.tasks.borrow().listed && self.accepts_task_calls()
+    }
+
+    fn accepts_task_calls(&self) -> bool {
+        self.server().is_some_and(|d| {
+            d.capabilities
+                .tasks
+                .as_ref()
+                .and_then(|t| t.get("requests")?.get("tools")?.get("call"))
+                .is_some()
+        })
+    }
+
+    /// The first tool call made before the tools were listed, on a server that accepts
+    /// task-augmented calls: lists the tools (which tells the tools that need a task), then
+    /// makes the call. The returned handle cancels the listing, then the call.
+    pub(crate) fn list_then_call(
+        &self,
+        name: &str,
+        params: Value,
+        opts: CallOptions,
+    ) -> PendingCall {
+        let listing = self.start("tools/list", None, CallOptions::default());
+        let handle = listing.handle;
+        let client = self.clone();
+        let name = name.to_string();
+        let fut = async move {
+            match client.list_from(listing, "tools/list", "tools").await {
+                Err(ClientError::Request(RequestError::Cancelled)) => {
+                    return Err(ClientError::Request(RequestError::Cancelled))
+                }
+                // Listing failed for another reason: the call is made as it is.
+                Err(_) => client.tasks.borrow_mut().listed = true,
+                Ok(_) => {}
+            }
+            let arguments = params.get("arguments").cloned().unwrap_or(Value::Null);
+            let call = client.start_tool_call(&name, arguments, opts);
+            client
+                .retries
+                .borrow_mut()
+                .aliases
+                .insert(handle, call.handle);
+            let outcome = call.await;
+            client.retries.borrow_mut().aliases.remove(&handle);
+            outcome
+        };
+        // Runs on its own, like any started request: the call is made once the list is in,
+        // whether or not (or whenever) the caller polls the returned call.
+        let (done, outcome) = futures_channel::oneshot::channel();
+        wasm_bindgen_futures::spawn_local(async move {
+            let _ = done.send(fut.await);
+        });
+        PendingCall {
+            handle,
+            fut: async move { outcome.await.unwrap_or(Err(ClientError::Closed)) }.boxed_local(),
+        }
+    }
+
+    /// Awaits the answer to a task-augmented call and follows the task it created; `handle`
+    /// is the one the caller cancels with.
+    pub(crate) async fn finish_task_call(
+        self,
+        handle: RequestHandle,
+        first: PendingCall,
+        opts: CallOptions,
+    ) -> Result<Value, ClientError> {
+        let created = first.await?;
+        let outcome = self.follow_task(handle, created, opts).await;
+        let mut tasks = self.tasks.borrow_mut();
+        tasks.running.remove(&handle);
+        let before = tasks.cancelled.len();
+        tasks.cancelled.retain(|h| *h != handle);
+        if tasks.cancelled.len() < before {
+            return Err(ClientError::Request(RequestError::Cancelled));
+        }
+        outcome
     }
 
     /// Follows the task a task-augmented call created to its result: `tasks/result` (which

@@ -269,8 +269,8 @@ async fn resources_prompts_completion_logging(client: &Client) {
 
 /// A tool with `taskSupport: "required"` runs as a task (a plain call is refused with
 /// -32601): its states are reported, its result arrives through `tasks/result`, and
-/// cancelling the call cancels the task.
-async fn tool_tasks(client: &Client) {
+/// cancelling the call cancels the task, also on a client that never listed the tools.
+async fn tool_tasks(client: &Client, url: &str) {
     within(10_000, "tools/list", client.list_tools())
         .await
         .unwrap();
@@ -293,7 +293,18 @@ async fn tool_tasks(client: &Client) {
     assert!(text(&r).contains("Research Report: tides"), "{}", text(&r));
     assert_eq!(states.borrow().first().map(String::as_str), Some("working"));
 
-    // Cancelled while it works: the server is asked to cancel the task, and the call ends.
+    cancel_while_working(client).await;
+    // A fresh client that never listed tools: the call lists them first (a plain call would
+    // be refused), runs as a task, and its first handle still cancels the task.
+    let fresh = connect(url, Transport::Auto).await;
+    cancel_while_working(&fresh).await;
+    fresh.close();
+}
+
+/// Starts `simulate-research-query` (a tool that must run as a task), cancels the call once
+/// the task exists, and checks that the server cancelled the task.
+async fn cancel_while_working(client: &Client) {
+    let args = json!({"topic": "tides"});
     let states = Rc::new(RefCell::new(Vec::<Task>::new()));
     let seen = states.clone();
     let opts = CallOptions {
@@ -316,7 +327,14 @@ async fn tool_tasks(client: &Client) {
     })
     .await;
     client.cancel(handle);
-    let _ = within(10_000, "the cancelled call ends", outcome).await;
+    let ended = within(10_000, "the cancelled call ends", outcome).await;
+    assert!(
+        matches!(
+            ended,
+            Ok(Err(ClientError::Request(RequestError::Cancelled)))
+        ),
+        "{ended:?}"
+    );
     let state = within(
         10_000,
         "tasks/get",
@@ -347,7 +365,7 @@ async fn streamable_http_everything() {
     progress_and_cancel(&client).await;
     server_requests(&client).await;
     resources_prompts_completion_logging(&client).await;
-    tool_tasks(&client).await;
+    tool_tasks(&client, url).await;
     client.close();
 }
 

@@ -118,6 +118,36 @@ test('a host script follows a call (progress, task states), cancels one with an 
   assert.match(out.early, /aborted/);
 });
 
+test('a tool that must run as a task works without listing tools first, and aborting it cancels the task', async () => {
+  const out = await page.evaluate(async ({ pkgUrl, urlA }) => {
+    const m = await import(`${pkgUrl}/mcp_client.js`);
+    await m.default();
+    // Never lists tools: the server would refuse a plain call (-32601, as an error result);
+    // the client lists the tools first, learns which need a task and calls this one as one.
+    const client = await m.McpClient.connect({ url: urlA });
+    const states = [];
+    const research = await client.callTool('simulate-research-query', { topic: 'tides' },
+      { onTask: (t) => states.push(t.status) });
+    // The same on a second fresh client, aborted once the task is running.
+    const other = await m.McpClient.connect({ url: urlA });
+    const abort = new AbortController();
+    let aborted = null;
+    const seen = [];
+    try {
+      await other.callTool('simulate-research-query', { topic: 'reefs' },
+        { signal: abort.signal, onTask: (t) => { seen.push(t.status); abort.abort(); } });
+    } catch (e) { aborted = String(e.message || e); }
+    client.close();
+    other.close();
+    return { text: research.content.map((c) => c.text || '').join(' '), isError: research.isError, states, aborted, seen };
+  }, { pkgUrl: pkg.url, urlA: a.url });
+  assert.equal(out.states[0], 'working');
+  assert.notEqual(out.isError, true, out.text);
+  assert.match(out.text, /tides/i);
+  assert.equal(out.seen[0], 'working');
+  assert.match(out.aborted, /cancel/i);
+});
+
 test('thousands of calls leave no wasm memory behind', async () => {
   const out = await page.evaluate(async ({ pkgUrl, urlA }) => {
     const m = await import(`${pkgUrl}/mcp_client.js`);
