@@ -403,10 +403,13 @@ fn timeout_sends_notifications_cancelled_in_the_legacy_era() {
     let mut h = connected(Legacy::new(ProbeAnswer::NotInitialized));
     let c = call(&mut h, "slow");
     let sent_id = h.posted_method("tools/call")[0]["id"].clone();
-    h.advance(60_001);
+    h.advance(59_000);
+    assert!(response(&h, c).is_none());
+    h.fire_late(7);
+    // The message names the limit (60 s), not the moment the (late) timer ran.
     assert!(matches!(
         response(&h, c),
-        Some(Err(RequestError::Timeout { .. }))
+        Some(Err(RequestError::Timeout { after_ms: 60_000 }))
     ));
     let cancel = h.posted_method("notifications/cancelled");
     assert_eq!(cancel.len(), 1);

@@ -169,7 +169,7 @@ pub enum RequestError {
     /// No answer in time; the request was cancelled.
     #[error("no answer after {after_ms} ms; the request was cancelled")]
     Timeout {
-        /// How long we waited.
+        /// The time limit that ran out, in milliseconds.
         after_ms: u64,
     },
     /// Cancelled by the application.

@@ -1118,10 +1118,12 @@ impl Session {
             .map(|(k, _)| *k)
             .collect();
         for key in expired {
-            let after_ms = self
-                .pending
-                .get(&key)
-                .map_or(0, |p| (now - p.started).as_millis());
+            // The time limit the request had (a browser timer fires a little late: the
+            // message names the limit, not the moment the timer ran).
+            let after_ms = self.pending.get(&key).map_or(0, |p| {
+                p.timeout
+                    .map_or((now - p.started).as_millis(), |t| t.as_millis())
+            });
             self.abandon(key, "timed out");
             self.finish(key, Err(RequestError::Timeout { after_ms }), Some(now));
         }

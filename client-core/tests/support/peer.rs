@@ -287,6 +287,15 @@ impl<S: Server> Harness<S> {
         self.now = target;
     }
 
+    /// Delivers the next timeout `late` ms after it was due (a busy browser's timer).
+    pub fn fire_late(&mut self, late: u64) {
+        if let Some(t) = self.session.poll_timeout() {
+            self.now = std::cmp::max(self.now, Instant(t.0 + late));
+            self.session.handle_input(Input::Timeout, self.now);
+            self.pump();
+        }
+    }
+
     /// Takes the events recorded so far.
     pub fn take_events(&mut self) -> Vec<Event> {
         std::mem::take(&mut self.events)
