@@ -105,6 +105,19 @@ impl Client {
         if h.roots.is_some() {
             cfg.capabilities.roots = Some(json!({"listChanged": true}));
         }
+        // Sampling and elicitation may run as tasks (2025-11-25): the server gets the task at
+        // once and polls it while the user takes their time (see driver::run_as_task).
+        let mut task_requests = serde_json::Map::new();
+        if h.sampling.is_some() {
+            task_requests.insert("sampling".into(), json!({"createMessage": {}}));
+        }
+        if h.elicitation.is_some() {
+            task_requests.insert("elicitation".into(), json!({"create": {}}));
+        }
+        if !task_requests.is_empty() {
+            cfg.capabilities.tasks =
+                Some(json!({"list": {}, "cancel": {}, "requests": task_requests}));
+        }
         let inner = Rc::new(Inner {
             session: RefCell::new(Session::new(cfg)),
             options,
@@ -116,6 +129,8 @@ impl Client {
             connected: RefCell::new(None),
             socket: RefCell::new(None),
             auth: RefCell::new(None),
+            received_tasks: RefCell::new(Default::default()),
+            task_handlers: RefCell::new(LiteMap::new()),
         });
         Client {
             inner,

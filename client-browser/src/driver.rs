@@ -10,9 +10,11 @@ use client_core::session::{
     ConnectionState, Direction, Event, Input, Output, RequestError, RequestHandle, ServerDetails,
     ServerRequestId,
 };
+use client_core::task_receiver::{TaskAnswer, TaskReceiver};
 use client_core::types::{ProgressParams, ServerRequest};
 use client_core::{ErrorObject, Session};
 use futures_channel::oneshot;
+use futures_util::future::{AbortHandle, Abortable};
 use litemap::LiteMap;
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -38,6 +40,10 @@ pub(crate) struct Inner {
     pub connected: RefCell<Option<oneshot::Sender<Result<ServerDetails, RequestError>>>>,
     pub socket: RefCell<Option<crate::websocket::Socket>>,
     pub auth: RefCell<Option<(u16, Option<String>)>>,
+    /// Sampling and elicitation requests the server asked to run as tasks.
+    pub received_tasks: RefCell<TaskReceiver>,
+    /// The handlers of those tasks, by task id (stopped when the server cancels the task).
+    pub task_handlers: RefCell<LiteMap<String, AbortHandle>>,
 }
 
 impl Inner {
@@ -191,12 +197,36 @@ impl Inner {
 
     /// Runs the application's handler for a server request and answers with its result.
     fn on_server_request(self: &Rc<Self>, id: ServerRequestId, request: ServerRequest) {
+        if let ServerRequest::Other { method, params } = &request {
+            if TaskReceiver::handles(method) {
+                let answers = self.received_tasks.borrow_mut().handle(
+                    id,
+                    method,
+                    params.as_ref(),
+                    now(),
+                    &wall_clock(),
+                );
+                self.stop_cancelled_task_handlers();
+                self.send_answers(answers);
+                return;
+            }
+        }
+        let as_task = match &request {
+            ServerRequest::Sampling(p) | ServerRequest::Elicitation(p) => {
+                TaskReceiver::wants_task(p).then(|| p.clone())
+            }
+            _ => None,
+        };
         let h = &self.options.handlers;
         let fut = match request {
             ServerRequest::Sampling(p) => h.sampling.as_ref().map(|f| f(p)),
             ServerRequest::Elicitation(p) => h.elicitation.as_ref().map(|f| f(p)),
             ServerRequest::ListRoots => h.roots.as_ref().map(|f| f()),
             ServerRequest::Other { .. } => None,
+        };
+        let fut = match (as_task, fut) {
+            (Some(params), Some(handler)) => return self.run_as_task(id, &params, handler),
+            (_, fut) => fut,
         };
         let weak = Rc::downgrade(self);
         wasm_bindgen_futures::spawn_local(async move {
@@ -213,4 +243,80 @@ impl Inner {
             }
         });
     }
+
+    /// A task-augmented request (2025-11-25 tasks): answered at once with the task, while the
+    /// handler runs; the server polls the task and fetches the handler's result.
+    fn run_as_task(
+        self: &Rc<Self>,
+        id: ServerRequestId,
+        params: &serde_json::Value,
+        handler: futures_util::future::LocalBoxFuture<'static, crate::options::Answer>,
+    ) {
+        let created = self
+            .received_tasks
+            .borrow_mut()
+            .create(params, now(), &wall_clock());
+        let task_id = match created {
+            Ok((task_id, answer)) => {
+                self.send_answers(vec![(id, Ok(answer))]);
+                task_id
+            }
+            Err(e) => {
+                self.send_answers(vec![(id, Err(e))]);
+                return;
+            }
+        };
+        let (stop, registration) = AbortHandle::new_pair();
+        self.task_handlers
+            .borrow_mut()
+            .insert(task_id.clone(), stop);
+        let weak = Rc::downgrade(self);
+        wasm_bindgen_futures::spawn_local(async move {
+            // Stopped (Err) when the server cancelled the task.
+            let outcome = Abortable::new(handler, registration).await;
+            let Some(inner) = weak.upgrade() else { return };
+            inner.task_handlers.borrow_mut().remove(&task_id);
+            if let Ok(outcome) = outcome {
+                let answers =
+                    inner
+                        .received_tasks
+                        .borrow_mut()
+                        .finish(&task_id, outcome, &wall_clock());
+                inner.send_answers(answers);
+            }
+        });
+    }
+
+    /// Stops the handlers of tasks that no longer run (the server cancelled them).
+    fn stop_cancelled_task_handlers(&self) {
+        let tasks = self.received_tasks.borrow();
+        self.task_handlers.borrow_mut().retain(|task_id, stop| {
+            let running = tasks.is_running(task_id);
+            if !running {
+                stop.abort();
+            }
+            running
+        });
+    }
+
+    fn send_answers(self: &Rc<Self>, answers: Vec<TaskAnswer>) {
+        if answers.is_empty() {
+            return;
+        }
+        {
+            let mut session = self.session.borrow_mut();
+            for (id, answer) in answers {
+                session.answer(id, answer, now());
+            }
+        }
+        self.drive();
+    }
+}
+
+/// The wall-clock time as ISO 8601 (for tasks' `createdAt` and `lastUpdatedAt`).
+fn wall_clock() -> String {
+    js_sys::Date::new_0()
+        .to_iso_string()
+        .as_string()
+        .unwrap_or_default()
 }

@@ -301,6 +301,45 @@ async fn tool_tasks(client: &Client, url: &str) {
     fresh.close();
 }
 
+/// The server asks this client to run sampling and elicitation as tasks (2025-11-25; it
+/// offers the `trigger-*-async` tools only to a client that declared that): the client
+/// answers with a task at once, the server polls `tasks/get` and fetches `tasks/result`.
+async fn requests_run_as_tasks(client: &Client) {
+    let tools = within(10_000, "tools/list", client.list_tools())
+        .await
+        .unwrap();
+    let names: Vec<&str> = tools.iter().map(|t| t.name.as_str()).collect();
+    assert!(
+        names.contains(&"trigger-sampling-request-async")
+            && names.contains(&"trigger-elicitation-request-async"),
+        "{names:?}"
+    );
+    let r = within(
+        20_000,
+        "async sampling",
+        client.call_tool(
+            "trigger-sampling-request-async",
+            json!({"prompt": "tides", "maxTokens": 5}),
+        ),
+    )
+    .await
+    .unwrap();
+    let t = text(&r);
+    assert!(t.starts_with("[COMPLETED]"), "{t}");
+    assert!(t.contains("Task created: client-task-"), "{t}");
+    assert!(t.contains("sampled[") && t.contains("tides"), "{t}");
+    let r = within(
+        20_000,
+        "async elicitation",
+        client.call_tool("trigger-elicitation-request-async", json!({})),
+    )
+    .await
+    .unwrap();
+    let t = text(&r);
+    assert!(t.starts_with("[COMPLETED]"), "{t}");
+    assert!(t.contains("Ada Lovelace"), "{t}");
+}
+
 /// Starts `simulate-research-query` (a tool that must run as a task), cancels the call once
 /// the task exists, and checks that the server cancelled the task.
 async fn cancel_while_working(client: &Client) {
@@ -366,6 +405,7 @@ async fn streamable_http_everything() {
     server_requests(&client).await;
     resources_prompts_completion_logging(&client).await;
     tool_tasks(&client, url).await;
+    requests_run_as_tasks(&client).await;
     client.close();
 }
 

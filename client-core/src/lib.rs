@@ -25,6 +25,7 @@ pub mod http;
 pub mod jsonrpc;
 pub mod oauth;
 pub mod session;
+pub mod task_receiver;
 /// Incremental Server-Sent Events decoder (the `client-core-sse` crate).
 pub use client_core_sse as sse;
 pub mod time;

@@ -107,6 +107,21 @@ test('answers an elicitation with a form built from the requested schema', async
   await page.locator('.result', { hasText: 'Grace Hopper' }).waitFor({ timeout: 10_000 });
 });
 
+test('answers an elicitation the server runs as a task on the client, while the server polls it', async () => {
+  // Offered only to a client that declared task-augmented elicitation.
+  await openTool('trigger-elicitation-request-async');
+  await page.locator('button.run').click();
+  const form = page.locator('form.ask.elicitation');
+  await form.waitFor({ timeout: 10_000 });
+  await form.locator('#arg-name').fill('Katherine Johnson');
+  await form.locator('button.accept').click();
+  const result = page.locator('.runner .result', { hasText: '[COMPLETED]' });
+  await result.waitFor({ timeout: 20_000 });
+  const text = await result.innerText();
+  assert.match(text, /Katherine Johnson/);
+  assert.match(text, /Task created: client-task-\d+/);
+});
+
 test('shows a URL elicitation in full, asks consent, and lets the person decline', async () => {
   await openTool('trigger-url-elicitation');
   await page.locator('#arg-url').fill('https://example.com/consent?step=1');

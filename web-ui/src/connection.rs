@@ -350,9 +350,10 @@ impl Connection {
                 })
             });
             async move {
-                let answer = rx.await.unwrap_or_else(|_| Ok(json!({"action": "cancel"})));
-                asks.update(|a| a.retain(|x| x.id != id));
-                answer
+                // The dialog goes when the request is answered, or when it is dropped
+                // unanswered (the server cancelled the task it ran as).
+                let _dismiss = DismissAsk { asks, id };
+                rx.await.unwrap_or_else(|_| Ok(json!({"action": "cancel"})))
             }
         };
         let ask = Rc::new(ask);
@@ -374,6 +375,19 @@ impl Connection {
                 async move { Ok(json!({ "roots": list })) }.boxed_local()
             })),
         }
+    }
+}
+
+/// Removes a request's dialog when dropped.
+struct DismissAsk {
+    asks: RwSignal<Vec<Ask>, LocalStorage>,
+    id: u32,
+}
+
+impl Drop for DismissAsk {
+    fn drop(&mut self) {
+        let id = self.id;
+        self.asks.try_update(|a| a.retain(|x| x.id != id));
     }
 }
 

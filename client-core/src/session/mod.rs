@@ -568,10 +568,13 @@ impl Session {
                     meta_keys::CLIENT_INFO.into(),
                     serde_json::to_value(&self.config.client_info).unwrap_or(Value::Null),
                 );
-                meta.insert(
-                    meta_keys::CLIENT_CAPABILITIES.into(),
-                    serde_json::to_value(&self.config.capabilities).unwrap_or(Value::Null),
-                );
+                let mut caps =
+                    serde_json::to_value(&self.config.capabilities).unwrap_or(Value::Null);
+                if let Value::Object(c) = &mut caps {
+                    // Tasks are a 2025-11-25 capability (an extension from 2026-07-28 on).
+                    c.remove("tasks");
+                }
+                meta.insert(meta_keys::CLIENT_CAPABILITIES.into(), caps);
                 if let Some(level) = self.config.log_level {
                     meta.insert(
                         meta_keys::LOG_LEVEL.into(),
