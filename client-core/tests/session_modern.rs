@@ -29,7 +29,10 @@ impl Server for Modern {
             body["params"]["_meta"]["io.modelcontextprotocol/protocolVersion"],
             "2026-07-28"
         );
-        assert!(body["params"]["_meta"]["io.modelcontextprotocol/clientCapabilities"].is_object());
+        let caps = &body["params"]["_meta"]["io.modelcontextprotocol/clientCapabilities"];
+        assert!(caps.is_object());
+        // Tasks are a 2025-11-25 capability; the config below declares them.
+        assert!(caps.get("tasks").is_none(), "{caps}");
         assert!(req.header("mcp-session-id").is_none());
         match method {
             "server/discover" => Reply::Json(
@@ -220,6 +223,7 @@ fn config() -> SessionConfig {
     let mut c = SessionConfig::new("http://127.0.0.1:1/mcp");
     c.capabilities.elicitation = Some(json!({"form": {}}));
     c.capabilities.sampling = Some(json!({}));
+    c.capabilities.tasks = Some(json!({"requests": {"sampling": {"createMessage": {}}}}));
     c.max_message_bytes = 1024;
     c
 }
