@@ -473,10 +473,10 @@ impl Client {
     /// call cancels the task. On such a server, a first call made before the tools were ever
     /// listed lists them first (a tool that needs a task is refused when called plainly).
     pub fn start_tool_call(&self, name: &str, arguments: Value, opts: CallOptions) -> PendingCall {
-        let params = json!({ "name": name, "arguments": arguments });
         if self.task_support_unknown() {
-            return self.list_then_call(name, params, opts);
+            return self.list_then_call(name, arguments, opts);
         }
+        let params = json!({ "name": name, "arguments": arguments });
         if !self.runs_as_task(name) {
             return self.start("tools/call", Some(params), opts);
         }

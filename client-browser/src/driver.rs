@@ -207,7 +207,7 @@ impl Inner {
                     &wall_clock(),
                 );
                 self.stop_cancelled_task_handlers();
-                self.send_answers(answers);
+                self.answer(answers);
                 return;
             }
         }
@@ -258,11 +258,11 @@ impl Inner {
             .create(params, now(), &wall_clock());
         let task_id = match created {
             Ok((task_id, answer)) => {
-                self.send_answers(vec![(id, Ok(answer))]);
+                self.answer(vec![(id, Ok(answer))]);
                 task_id
             }
             Err(e) => {
-                self.send_answers(vec![(id, Err(e))]);
+                self.answer(vec![(id, Err(e))]);
                 return;
             }
         };
@@ -282,7 +282,8 @@ impl Inner {
                         .received_tasks
                         .borrow_mut()
                         .finish(&task_id, outcome, &wall_clock());
-                inner.send_answers(answers);
+                inner.answer(answers);
+                inner.drive();
             }
         });
     }
@@ -299,17 +300,13 @@ impl Inner {
         });
     }
 
-    fn send_answers(self: &Rc<Self>, answers: Vec<TaskAnswer>) {
-        if answers.is_empty() {
-            return;
+    /// Hands answers to the session. Called from inside the run loop, which then sends them
+    /// (elsewhere, call [`Inner::drive`] after).
+    fn answer(&self, answers: Vec<TaskAnswer>) {
+        let mut session = self.session.borrow_mut();
+        for (id, answer) in answers {
+            session.answer(id, answer, now());
         }
-        {
-            let mut session = self.session.borrow_mut();
-            for (id, answer) in answers {
-                session.answer(id, answer, now());
-            }
-        }
-        self.drive();
     }
 }
 

@@ -99,7 +99,7 @@ impl Client {
     pub(crate) fn list_then_call(
         &self,
         name: &str,
-        params: Value,
+        arguments: Value,
         opts: CallOptions,
     ) -> PendingCall {
         let listing = self.start("tools/list", None, CallOptions::default());
@@ -115,7 +115,6 @@ impl Client {
                 Err(_) => client.tasks.borrow_mut().listed = true,
                 Ok(_) => {}
             }
-            let arguments = params.get("arguments").cloned().unwrap_or(Value::Null);
             let call = client.start_tool_call(&name, arguments, opts);
             client
                 .retries

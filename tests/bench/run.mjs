@@ -117,7 +117,7 @@ async function connectTsIn(page) {
   await page.goto(`${host.url}/index.html`);
   return page.evaluate(async (url) => {
     const sdk = await import('/ts-page.js');
-    const c = new sdk.Client({ name: 'bench', version: '1' }, { capabilities: { sampling: {}, elicitation: { form: {}, url: {} }, roots: { listChanged: true } } });
+    const c = new sdk.Client({ name: 'bench', version: '1' }, { capabilities: { sampling: {}, elicitation: { form: {}, url: {} }, roots: { listChanged: true }, tasks: { list: {}, cancel: {}, requests: { sampling: { createMessage: {} }, elicitation: { create: {} } } } } });
     c.setRequestHandler(sdk.ListRootsRequestSchema, async () => ({ roots: [] }));
     c.setRequestHandler(sdk.CreateMessageRequestSchema, async () => { throw new Error('not in this benchmark'); });
     c.setRequestHandler(sdk.ElicitRequestSchema, async () => ({ action: 'decline' }));
@@ -275,7 +275,7 @@ The reference is the TypeScript SDK (\`@modelcontextprotocol/sdk\` 1.32.2: Clien
 | ours (the app) | ${f0(median(connectOurs))} | ${spread(connectOurs)} | ${f0(median(revisitOurs))} | ${spread(revisitOurs)} |
 | TS SDK page | ${f0(median(connectTs))} | ${spread(connectTs)} | ${f0(median(revisitTs))} | ${spread(revisitTs)} |
 
-Both clients declare the same capabilities (sampling, elicitation, roots; the server asks for
+Both clients declare the same capabilities (sampling, elicitation, roots, tasks; the server asks for
 the client's roots as soon as it is initialized). A first visit (fresh browser context) loads
 and compiles the app's wasm and, not knowing the server yet, probes its protocol era
 (\`server/discover\`, then \`initialize\` for a 2025-era server). A return visit (same context)
