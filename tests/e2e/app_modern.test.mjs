@@ -1,6 +1,7 @@
 // The app against a 2026-07-28 (stateless) server built on the PyPI `mcp` 2.x SDK, on
 // 127.0.0.1: the era is detected, a tool's questions arrive as one MRTR round
-// (`input_required`) and are answered in the UI, and progress and log messages are shown.
+// (`input_required`) and are answered in the UI, progress and log messages are shown, and a
+// changed tool list is listed again.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
@@ -61,4 +62,15 @@ test('shows progress while a tool counts', async () => {
   await page.locator('button.run').click();
   await page.locator('.runner .result', { hasText: 'counted to 5' }).waitFor({ timeout: 10_000 });
   assert.match(await page.locator('.runner .progress').innerText(), /5 \/ 5 step 5/);
+});
+
+test('lists the tools again when the server says they changed', async () => {
+  assert.equal(await page.locator('button.tool[data-tool="added-later"]').count(), 0);
+  // `retool` adds a tool and announces the change (on the subscriptions/listen stream).
+  await openTool('retool');
+  await page.locator('button.run').click();
+  await page.locator('.runner .result', { hasText: 'announced' }).waitFor({ timeout: 10_000 });
+  await page.locator('button.tool[data-tool="added-later"]').waitFor({ timeout: 10_000 });
+  // The runner and its result stay (the chosen tool did not change).
+  assert.equal(await page.locator('.runner .result', { hasText: 'announced' }).count(), 1);
 });

@@ -179,9 +179,16 @@ async def touch(uri: str) -> str:
     return "touched"
 
 
+_added: set[str] = set()
+
+
 @server.tool()
 async def retool() -> str:
-    """Announces that the tool list changed."""
+    """Adds the tool `added-later` (once) and announces that the tool list changed."""
+    if "added-later" not in _added:
+        server.add_tool(lambda: "I was added later", name="added-later",
+                        description="Added by retool")
+        _added.add("added-later")
     await bus.publish(ToolsListChanged())
     return "announced"
 

@@ -106,7 +106,24 @@ pub struct Connection {
     pub logged_in: RwSignal<bool>,
     /// Where DOM events go when embedded.
     sink: StoredValue<Option<crate::embed::EventSink>, LocalStorage>,
+    /// Listing the tools again after the server said they changed.
+    relist: StoredValue<Relist>,
 }
+
+/// Listing the tools again after `notifications/tools/list_changed`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Relist {
+    /// Not listing.
+    Idle,
+    /// Listing.
+    Running,
+    /// Listing, and the list changed again meanwhile: one more listing follows.
+    Again,
+}
+
+/// Listings in a row at most for changes announced while listing (a server announcing
+/// changes without end does not keep the page listing).
+const RELIST_ROUNDS: usize = 5;
 
 /// What the connect form collected.
 #[derive(Clone, Debug, PartialEq, Default)]
@@ -152,6 +169,7 @@ impl Connection {
             auth_needed: RwSignal::new(None),
             logged_in: RwSignal::new(false),
             sink: StoredValue::new_local(None),
+            relist: StoredValue::new(Relist::Idle),
         };
         let mut o = ClientOptions::new(req.url.clone());
         o.transport = req.transport;
@@ -194,6 +212,7 @@ impl Connection {
         let (state, log, wire) = (conn.state, conn.log, conn.wire);
         let url = req.url.clone();
         let sink2 = sink.clone();
+        let this = conn.clone();
         client.on_event(move |e| match e {
             ClientEvent::State(s) => {
                 state.set(*s);
@@ -203,7 +222,12 @@ impl Connection {
                     }
                 }
             }
-            ClientEvent::Notification(n) => log.update(|l| l.push(describe(n))),
+            ClientEvent::Notification(n) => {
+                if matches!(n, ServerNotification::ToolListChanged) {
+                    this.tools_changed();
+                }
+                log.update(|l| l.push(describe(n)))
+            }
             ClientEvent::Warning(w) => log.update(|l| l.push(format!("warning: {w}"))),
             ClientEvent::Wire {
                 sent,
@@ -316,6 +340,29 @@ impl Connection {
         self.error
             .set(Some("Logged out. Log in again to use this server.".into()));
         self.auth_needed.set(Some(None));
+    }
+
+    /// The server said its tool list changed: lists the tools again, one listing at a time
+    /// (changes announced during a listing are picked up by one more).
+    pub fn tools_changed(&self) {
+        match self.relist.get_value() {
+            Relist::Idle => self.relist.set_value(Relist::Running),
+            Relist::Running | Relist::Again => {
+                self.relist.set_value(Relist::Again);
+                return;
+            }
+        }
+        let c = self.clone();
+        leptos::task::spawn_local(async move {
+            for _ in 0..RELIST_ROUNDS {
+                c.refresh_tools().await;
+                if c.relist.get_value() != Relist::Again {
+                    break;
+                }
+                c.relist.set_value(Relist::Running);
+            }
+            c.relist.set_value(Relist::Idle);
+        });
     }
 
     /// Reloads the tool list.

@@ -119,10 +119,12 @@ pub fn ToolsPanel(conn: Connection) -> impl IntoView {
             })
         })
     };
-    let current = move || {
+    // A memo: listing the tools again (the server said they changed) keeps the open runner,
+    // and the result on it, unless the chosen tool itself changed.
+    let current = Memo::new(move |_| {
         let name = selected.get()?;
         tools.with(|t| t.iter().find(|x| x.name == name).cloned())
-    };
+    });
     view! {
         <section class="tools" aria-label="Tools">
             <div class="list">
@@ -153,7 +155,7 @@ pub fn ToolsPanel(conn: Connection) -> impl IntoView {
                 </ul>
             </div>
             <div class="detail">
-                {move || match current() {
+                {move || match current.get() {
                     Some(tool) => view! { <ToolRunner conn=conn.clone() tool=tool /> }.into_any(),
                     None => view! { <p class="hint">"Choose a tool."</p> }.into_any(),
                 }}
