@@ -74,3 +74,24 @@ test('lists the tools again when the server says they changed', async () => {
   // The runner and its result stay (the chosen tool did not change).
   assert.equal(await page.locator('.runner .result', { hasText: 'announced' }).count(), 1);
 });
+
+test('lists prompts and resources again while their tab is open when the server says they changed', async () => {
+  const cases = [
+    ['prompt', '#tab-prompts', 'button.prompt[data-prompt="greet"]', 'button.prompt[data-prompt="added-later"]'],
+    ['resource', '#tab-resources', 'button.read-resource[data-uri="test://greeting"]', 'button.read-resource[data-uri="test://added-later"]'],
+  ];
+  for (const [what, tab, present, added] of cases) {
+    await page.locator('#tab-tools').click();
+    // The server changes the list a few seconds later, while the tab is open.
+    await openTool('change_later');
+    await page.locator('#arg-what').fill(what);
+    await page.locator('#arg-seconds').fill('3');
+    await page.locator('button.run').click();
+    await page.locator('.runner .result', { hasText: 'scheduled' }).waitFor({ timeout: 10_000 });
+    await page.locator(tab).click();
+    await page.locator(present).waitFor({ timeout: 10_000 });
+    assert.equal(await page.locator(added).count(), 0, `${what}: not there before the change`);
+    await page.locator(added).waitFor({ timeout: 15_000 });
+  }
+  await page.locator('#tab-tools').click();
+});

@@ -9,6 +9,7 @@ another origin). Binds 127.0.0.1 only.
 Usage: python modern_server.py PORT  (or PORT in the environment)
 """
 
+import asyncio
 import os
 import sys
 from typing import Annotated
@@ -17,7 +18,13 @@ import anyio
 import uvicorn
 from mcp.server.mcpserver import Context, MCPServer
 from mcp.server.streamable_http import EventMessage, EventStore
-from mcp.server.subscriptions import InMemorySubscriptionBus, ResourceUpdated, ToolsListChanged
+from mcp.server.subscriptions import (
+    InMemorySubscriptionBus,
+    PromptsListChanged,
+    ResourcesListChanged,
+    ResourceUpdated,
+    ToolsListChanged,
+)
 from mcp_types import (
     CreateMessageRequest,
     CreateMessageRequestParams,
@@ -191,6 +198,31 @@ async def retool() -> str:
         _added.add("added-later")
     await bus.publish(ToolsListChanged())
     return "announced"
+
+
+_later: set = set()  # background changes in flight (a reference keeps each task alive)
+
+
+@server.tool()
+async def change_later(what: str, seconds: float = 1.0) -> str:
+    """After `seconds`, adds the prompt or the resource `added-later` (`what`: "prompt" or
+    "resource") and announces that that list changed."""
+
+    async def change() -> None:
+        await anyio.sleep(seconds)
+        if what == "prompt":
+            server.prompt(name="added-later")(lambda: "added later")
+            await bus.publish(PromptsListChanged())
+        else:
+            server.resource("test://added-later", name="added-later", mime_type="text/plain")(
+                lambda: "added later"
+            )
+            await bus.publish(ResourcesListChanged())
+
+    task = asyncio.get_running_loop().create_task(change())
+    _later.add(task)
+    task.add_done_callback(_later.discard)
+    return "scheduled"
 
 
 @server.resource("test://greeting", mime_type="text/plain")

@@ -108,6 +108,10 @@ pub struct Connection {
     sink: StoredValue<Option<crate::embed::EventSink>, LocalStorage>,
     /// Listing the tools again after the server said they changed.
     relist: StoredValue<Relist>,
+    /// Counts the server's `prompts/list_changed` (the prompts tab lists again on each).
+    pub prompts_changed: RwSignal<u32>,
+    /// Counts the server's `resources/list_changed` (the resources tab lists again on each).
+    pub resources_changed: RwSignal<u32>,
 }
 
 /// Listing the tools again after `notifications/tools/list_changed`.
@@ -170,6 +174,8 @@ impl Connection {
             logged_in: RwSignal::new(false),
             sink: StoredValue::new_local(None),
             relist: StoredValue::new(Relist::Idle),
+            prompts_changed: RwSignal::new(0),
+            resources_changed: RwSignal::new(0),
         };
         let mut o = ClientOptions::new(req.url.clone());
         o.transport = req.transport;
@@ -223,8 +229,15 @@ impl Connection {
                 }
             }
             ClientEvent::Notification(n) => {
-                if matches!(n, ServerNotification::ToolListChanged) {
-                    this.tools_changed();
+                match n {
+                    ServerNotification::ToolListChanged => this.tools_changed(),
+                    ServerNotification::PromptListChanged => {
+                        this.prompts_changed.update(|n| *n += 1)
+                    }
+                    ServerNotification::ResourceListChanged => {
+                        this.resources_changed.update(|n| *n += 1)
+                    }
+                    _ => {}
                 }
                 log.update(|l| l.push(describe(n)))
             }
