@@ -41,6 +41,9 @@ test('connects from the deep link and shows the server', async () => {
   assert.match(head, /Legacy era · 2025-11-25/);
   const count = await page.locator('.tools .count').innerText();
   assert.ok(Number.parseInt(count, 10) >= 10, count);
+  // The page asked the browser to open the connection to the server while the app loaded.
+  const hints = await page.evaluate(() => [...document.querySelectorAll('link[rel=preconnect]')].map((l) => [l.href, l.crossOrigin]));
+  assert.deepEqual(hints, [[`${new URL(everything.url).origin}/`, 'anonymous']]);
   fs.mkdirSync(shots, { recursive: true });
   await page.screenshot({ path: path.join(shots, 'tools.png') });
 });
