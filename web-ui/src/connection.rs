@@ -438,6 +438,36 @@ impl Connection {
     }
 }
 
+/// Lists with `client` now and again each time `changed` moves (the server said the list
+/// changed); `apply` gets a listing's answer only if no newer listing started since.
+pub fn list_on_change<T, F, Fut>(
+    conn: &Connection,
+    changed: RwSignal<u32>,
+    list: F,
+    apply: impl Fn(T) + Clone + 'static,
+) where
+    T: 'static,
+    F: Fn(Client) -> Fut + Clone + 'static,
+    Fut: std::future::Future<Output = T> + 'static,
+{
+    let client = conn.client;
+    let generation = StoredValue::new(0u32);
+    Effect::new(move |_| {
+        let now = changed.get();
+        generation.set_value(now);
+        let (list, apply) = (list.clone(), apply.clone());
+        leptos::task::spawn_local(async move {
+            let Some(client) = client.get_value() else {
+                return;
+            };
+            let listed = list(client).await;
+            if generation.get_value() == now {
+                apply(listed);
+            }
+        });
+    });
+}
+
 /// Removes a request's dialog when dropped.
 struct DismissAsk {
     asks: RwSignal<Vec<Ask>, LocalStorage>,

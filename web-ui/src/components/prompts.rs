@@ -14,28 +14,16 @@ pub fn PromptsPanel(conn: Connection) -> impl IntoView {
     let prompts = RwSignal::new(Vec::<Prompt>::new());
     let selected = RwSignal::new(None::<String>);
     let error = RwSignal::new(None::<String>);
-    let c = conn.clone();
-    // Listed when the tab opens and again whenever the server says the prompts changed; an
-    // answer to an older listing never replaces a newer one.
-    let generation = StoredValue::new(0u32);
-    Effect::new(move |_| {
-        let now = conn.prompts_changed.get();
-        generation.set_value(now);
-        let c = c.clone();
-        leptos::task::spawn_local(async move {
-            let Some(client) = c.client.get_value() else {
-                return;
-            };
-            let listed = client.list_prompts().await;
-            if generation.get_value() != now {
-                return;
-            }
-            match listed {
-                Ok(p) => prompts.set(p),
-                Err(e) => error.set(Some(crate::doctor::explain(&e))),
-            }
-        });
-    });
+    // Listed when the tab opens and again whenever the server says the prompts changed.
+    crate::connection::list_on_change(
+        &conn,
+        conn.prompts_changed,
+        |client| async move { client.list_prompts().await },
+        move |listed| match listed {
+            Ok(p) => prompts.set(p),
+            Err(e) => error.set(Some(crate::doctor::explain(&e))),
+        },
+    );
     let current = move || {
         let name = selected.get()?;
         prompts.with(|p| p.iter().find(|x| x.name == name).cloned())

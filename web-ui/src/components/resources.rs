@@ -39,34 +39,24 @@ pub fn ResourcesPanel(conn: Connection) -> impl IntoView {
     let templates = RwSignal::new(Vec::<ResourceTemplate>::new());
     let contents = RwSignal::new(None::<Result<ReadResourceResult, String>>);
     let error = RwSignal::new(None::<String>);
-    let c = conn.clone();
-    // Listed when the tab opens and again whenever the server says the resources changed;
-    // an answer to an older listing never replaces a newer one.
-    let generation = StoredValue::new(0u32);
-    let changed = conn.resources_changed;
-    Effect::new(move |_| {
-        let now = changed.get();
-        generation.set_value(now);
-        let c = c.clone();
-        leptos::task::spawn_local(async move {
-            let Some(client) = c.client.get_value() else {
-                return;
-            };
+    // Listed when the tab opens and again whenever the server says the resources changed.
+    crate::connection::list_on_change(
+        &conn,
+        conn.resources_changed,
+        |client| async move {
             let listed = client.list_resources().await;
-            if generation.get_value() != now {
-                return;
-            }
+            (listed, client.list_resource_templates().await.ok())
+        },
+        move |(listed, listed_templates)| {
             match listed {
                 Ok(r) => resources.set(r),
                 Err(e) => error.set(Some(crate::doctor::explain(&e))),
             }
-            if let Ok(t) = client.list_resource_templates().await {
-                if generation.get_value() == now {
-                    templates.set(t);
-                }
+            if let Some(t) = listed_templates {
+                templates.set(t);
             }
-        });
-    });
+        },
+    );
     let reader = conn.clone();
     let read = move |uri: String| {
         let Some(client) = reader.client.get_value() else {
