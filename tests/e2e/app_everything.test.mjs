@@ -44,6 +44,10 @@ test('connects from the deep link and shows the server', async () => {
   // The page asked the browser to open the connection to the server while the app loaded.
   const hints = await page.evaluate(() => [...document.querySelectorAll('link[rel=preconnect]')].map((l) => [l.href, l.crossOrigin]));
   assert.deepEqual(hints, [[`${new URL(everything.url).origin}/`, 'anonymous']]);
+  // Nothing fetched that connecting does not need (the OAuth metadata document is looked
+  // for only when a login may follow).
+  const fetched = await page.evaluate(() => performance.getEntriesByType('resource').map((e) => e.name));
+  assert.ok(!fetched.some((u) => u.includes('client-metadata.json')), fetched.join('\n'));
   fs.mkdirSync(shots, { recursive: true });
   await page.screenshot({ path: path.join(shots, 'tools.png') });
 });

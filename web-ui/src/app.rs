@@ -53,7 +53,6 @@ pub fn App(
         connections.update(|c| c.push(conn));
         selected.set(Some(id));
     });
-    leptos::task::spawn_local(crate::oauth_setup::detect_metadata_document());
     let login_result = RwSignal::new(None::<String>);
     let login_trace = RwSignal::new(Vec::<String>::new());
     if client_browser::auth::has_redirect_callback() {

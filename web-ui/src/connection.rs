@@ -287,8 +287,13 @@ impl Connection {
                         www_authenticate, ..
                     } = &e
                     {
-                        if c.auth.get_value().is_some() {
+                        if let Some(auth) = c.auth.get_value() {
                             c.auth_needed.set(Some(www_authenticate.clone()));
+                            // A login may follow: find our metadata document for it now.
+                            leptos::task::spawn_local(async move {
+                                let found = crate::oauth_setup::metadata_document().await;
+                                auth.set_metadata_document_url(found);
+                            });
                         }
                     }
                     let message = crate::doctor::explain(&e);
@@ -329,6 +334,11 @@ impl Connection {
         let www = self.auth_needed.get_untracked().flatten();
         let c = self.clone();
         leptos::task::spawn_local(async move {
+            // A full-page login may wait for the look for our metadata document; a popup must
+            // open within the click (no await first), with what was found by then.
+            if auth.mode() == client_browser::LoginMode::Redirect {
+                auth.set_metadata_document_url(crate::oauth_setup::metadata_document().await);
+            }
             match auth.login(www.as_deref()).await {
                 // Popup: logged in here. Full page: the page is leaving.
                 Ok(()) if auth.mode() == client_browser::LoginMode::Popup => c.connect(),

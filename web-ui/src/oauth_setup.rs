@@ -5,18 +5,25 @@ use client_browser::{LoginMode, OAuthOptions, TokenStorage};
 use std::cell::RefCell;
 
 thread_local! {
-    static METADATA_DOCUMENT: RefCell<Option<String>> = const { RefCell::new(None) };
+    /// What the look for our Client ID Metadata Document found (`None`: not looked yet).
+    static METADATA_DOCUMENT: RefCell<Option<Option<String>>> = const { RefCell::new(None) };
 }
 
 /// The app's OAuth options: full-page login, the callback page beside the app, refresh
-/// material in `sessionStorage`, and our Client ID Metadata Document when it is hosted.
+/// material in `sessionStorage`, and our Client ID Metadata Document if it was found already
+/// (see [`metadata_document`]).
 pub fn options(allow_local: bool) -> OAuthOptions {
     let mut o = OAuthOptions::for_page();
     o.mode = LoginMode::Redirect;
     o.storage = TokenStorage::Session;
     o.allow_local = allow_local;
-    o.metadata_document_url = METADATA_DOCUMENT.with(|m| m.borrow().clone());
+    o.metadata_document_url = found_metadata_document();
     o
+}
+
+/// Our Client ID Metadata Document, if the look for it found one (no lookup here).
+pub fn found_metadata_document() -> Option<String> {
+    METADATA_DOCUMENT.with(|m| m.borrow().clone().flatten())
 }
 
 /// Whether a fetched `client-metadata.json` may serve as our client id: its `client_id` must
@@ -34,20 +41,26 @@ pub fn metadata_document_usable(
     id_matches && lists_redirect && fetched_from.starts_with("https://")
 }
 
-/// Looks for `client-metadata.json` beside the app and uses it as client id if it describes
-/// this deployment (see README, "Hosting"). Otherwise logins register dynamically.
-pub async fn detect_metadata_document() {
-    let o = OAuthOptions::for_page();
-    let Some(url) = client_browser::ascii_url::join_url(&o.redirect_uri, "client-metadata.json")
-    else {
-        return;
-    };
-    let Some(doc) = fetch_json(&url).await else {
-        return;
-    };
-    if metadata_document_usable(&url, &doc, &o.redirect_uri) {
-        METADATA_DOCUMENT.with(|m| *m.borrow_mut() = Some(url));
+/// Looks for `client-metadata.json` beside the app (once; the answer is kept) and returns its
+/// URL if it describes this deployment (see README, "Hosting"); otherwise logins register
+/// dynamically. Looked for only when a login may need it (not on every page load), and only
+/// on an `https:` page: a document fetched over `http:` cannot serve as a client id.
+pub async fn metadata_document() -> Option<String> {
+    if let Some(found) = METADATA_DOCUMENT.with(|m| m.borrow().clone()) {
+        return found;
     }
+    let o = OAuthOptions::for_page();
+    let url = client_browser::ascii_url::join_url(&o.redirect_uri, "client-metadata.json")
+        .filter(|u| u.starts_with("https://"));
+    let found = match url {
+        Some(url) => fetch_json(&url)
+            .await
+            .filter(|doc| metadata_document_usable(&url, doc, &o.redirect_uri))
+            .map(|_| url),
+        None => None,
+    };
+    METADATA_DOCUMENT.with(|m| *m.borrow_mut() = Some(found.clone()));
+    found
 }
 
 async fn fetch_json(url: &str) -> Option<serde_json::Value> {

@@ -148,6 +148,8 @@ pub struct Authorizer {
     dpop_key: RefCell<Option<Rc<dpop::DpopKey>>>,
     /// The latest `DPoP-Nonce` of the authorization server and of the MCP server.
     dpop_nonces: RefCell<(Option<String>, Option<String>)>,
+    /// The Client ID Metadata Document to use as client id (from the options; settable).
+    metadata_document_url: RefCell<Option<String>>,
 }
 
 /// How many trace lines are kept.
@@ -158,9 +160,11 @@ impl Authorizer {
     pub fn new(server_url: impl Into<String>, options: OAuthOptions) -> Rc<Authorizer> {
         let server_url = server_url.into();
         let kept = storage::load(options.storage, &server_url);
+        let metadata_document_url = RefCell::new(options.metadata_document_url.clone());
         Rc::new(Authorizer {
             server_url,
             options,
+            metadata_document_url,
             tokens: RefCell::new(kept),
             generation: RefCell::new(0),
             refreshing: RefCell::new(None),
@@ -169,6 +173,12 @@ impl Authorizer {
             dpop_key: RefCell::new(None),
             dpop_nonces: RefCell::new((None, None)),
         })
+    }
+
+    /// Sets the Client ID Metadata Document URL that logins started from now on use as client
+    /// id (`None`: register dynamically), e.g. once the page found its document hosted.
+    pub fn set_metadata_document_url(&self, url: Option<String>) {
+        *self.metadata_document_url.borrow_mut() = url;
     }
 
     /// The MCP server this is for.
@@ -489,7 +499,7 @@ impl Authorizer {
             server_url: crate::ascii_url::ascii_url(&self.server_url),
             redirect_uri: self.options.redirect_uri.clone(),
             client_name: self.options.client_name.clone(),
-            metadata_document_url: self.options.metadata_document_url.clone(),
+            metadata_document_url: self.metadata_document_url.borrow().clone(),
             preregistered: known,
             application_type: "web".into(),
             policy: UrlPolicy {
