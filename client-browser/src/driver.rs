@@ -211,8 +211,15 @@ impl Inner {
                 return;
             }
         }
+        // Tasks are a 2025-11-25 feature: a modern (2026-07-28) server's request is answered
+        // as it is, even if it carries a `task` field.
+        let legacy = self
+            .session
+            .borrow()
+            .server_details()
+            .is_some_and(|d| d.era == client_core::types::Era::Legacy);
         let as_task = match &request {
-            ServerRequest::Sampling(p) | ServerRequest::Elicitation(p) => {
+            ServerRequest::Sampling(p) | ServerRequest::Elicitation(p) if legacy => {
                 TaskReceiver::wants_task(p).then(|| p.clone())
             }
             _ => None,
