@@ -132,11 +132,24 @@ impl Client {
             received_tasks: RefCell::new(Default::default()),
             task_handlers: RefCell::new(LiteMap::new()),
         });
+        let tasks: Rc<RefCell<crate::tasks::Tasks>> = Rc::default();
+        let changes = tasks.clone();
+        inner
+            .listeners
+            .borrow_mut()
+            .push(Rc::new(move |e: &ClientEvent| {
+                if matches!(
+                    e,
+                    ClientEvent::Notification(ServerNotification::ToolListChanged)
+                ) {
+                    Client::forget_task_tools(&changes);
+                }
+            }));
         Client {
             inner,
             subscriptions: Rc::new(RefCell::new(Subscriptions::default())),
             retries: Rc::default(),
-            tasks: Rc::default(),
+            tasks,
         }
     }
 
@@ -342,6 +355,9 @@ impl Client {
 
     /// Cancels a request started with [`Client::start`] or [`Client::call_tool_with`].
     pub fn cancel(&self, handle: RequestHandle) {
+        if self.cancel_waiting_call(handle) {
+            return;
+        }
         // A request made again (the call after listing tools, an attempt after a login) is
         // found through the chain of aliases from its first handle.
         let current = {
@@ -395,14 +411,22 @@ impl Client {
                     "the {method} result has no {key} list"
                 )));
             };
+            let next = match page.get("nextCursor").and_then(Value::as_str) {
+                Some(n) if Some(n) != cursor.as_deref() => Some(n.to_string()),
+                _ => None,
+            };
             if method == "tools/list" {
-                self.note_task_tools(cursor.is_none(), &items);
+                self.note_task_tools(cursor.is_none(), next.is_none(), &items);
             }
             all.extend(items);
-            match page.get("nextCursor").and_then(Value::as_str) {
-                Some(n) if Some(n) != cursor.as_deref() => cursor = Some(n.to_string()),
-                _ => return Ok(all),
+            match next {
+                Some(n) => cursor = Some(n),
+                None => return Ok(all),
             }
+        }
+        if method == "tools/list" {
+            // As much of the list as will be read.
+            self.tasks.borrow_mut().listed = true;
         }
         Ok(all)
     }
@@ -470,12 +494,23 @@ impl Client {
     /// is called as a task when the server accepts task-augmented tool calls (2025-11-25
     /// tasks): the server answers with a task, which is followed with `tasks/get` (reported
     /// to [`CallOptions::on_task`]) and `tasks/result` (the call's result); cancelling the
-    /// call cancels the task. On such a server, a first call made before the tools were ever
-    /// listed lists them first (a tool that needs a task is refused when called plainly).
+    /// call cancels the task. On such a server, a call made before the tools were listed
+    /// (or after the server said they changed) lists them first (a tool that needs a task is
+    /// refused when called plainly); calls made meanwhile wait for the same listing.
     pub fn start_tool_call(&self, name: &str, arguments: Value, opts: CallOptions) -> PendingCall {
         if self.task_support_unknown() {
             return self.list_then_call(name, arguments, opts);
         }
+        self.start_listed_tool_call(name, arguments, opts)
+    }
+
+    /// [`Client::start_tool_call`] with what is known of the tools now, without listing them.
+    pub(crate) fn start_listed_tool_call(
+        &self,
+        name: &str,
+        arguments: Value,
+        opts: CallOptions,
+    ) -> PendingCall {
         let params = json!({ "name": name, "arguments": arguments });
         if !self.runs_as_task(name) {
             return self.start("tools/call", Some(params), opts);

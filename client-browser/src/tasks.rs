@@ -7,7 +7,7 @@ use crate::options::{CallOptions, ClientEvent, TaskListener};
 use client_core::session::{RequestError, RequestHandle};
 use client_core::time::Duration;
 use client_core::types::Task;
-use futures_util::future::{Either, FutureExt};
+use futures_util::future::{Either, FutureExt, LocalBoxFuture, Shared};
 use litemap::LiteMap;
 use serde_json::{json, Value};
 
@@ -21,8 +21,14 @@ const TASK_POLL_MS: (u64, u64) = (250, 5_000);
 pub(crate) struct Tasks {
     /// Tools the last `tools/list` marked `execution.taskSupport: "required"`.
     pub(crate) required: Vec<String>,
-    /// Whether the tools were listed (else `required` is not known).
+    /// Whether the tools were listed since the server last said they changed (else
+    /// `required` is not known).
     pub(crate) listed: bool,
+    /// The `tools/list` that calls made before the tools were listed wait for: one at a time,
+    /// shared by all of them.
+    listing: Option<Shared<LocalBoxFuture<'static, ()>>>,
+    /// Calls waiting for that listing: each one's handle → what ends its wait (cancelling).
+    waiting: LiteMap<RequestHandle, futures_channel::oneshot::Sender<()>>,
     /// Tool calls now running as a task: the call's handle → the task id (for cancelling).
     pub(crate) running: LiteMap<RequestHandle, String>,
     /// Calls whose task the application cancelled: they end as cancelled, whatever the
@@ -57,17 +63,24 @@ impl Client {
         false
     }
 
-    /// Remembers which tools must run as tasks, from a page of a `tools/list` result.
-    pub(crate) fn note_task_tools(&self, first_page: bool, tools: &[Value]) {
+    /// Remembers which tools must run as tasks, from a page of a `tools/list` result; `last`
+    /// when no page follows.
+    pub(crate) fn note_task_tools(&self, first_page: bool, last: bool, tools: &[Value]) {
         let mut t = self.tasks.borrow_mut();
         if first_page {
             t.required.clear();
         }
-        t.listed = true;
+        t.listed |= last;
         t.required.extend(tools.iter().filter_map(|tool| {
             let support = tool.get("execution")?.get("taskSupport")?.as_str()?;
             (support == "required").then(|| tool.get("name")?.as_str().map(str::to_string))?
         }));
+    }
+
+    /// The server said its tools changed: which of them need a task is known again only
+    /// once they are listed again (by the application, or before the next call).
+    pub(crate) fn forget_task_tools(tasks: &std::cell::RefCell<Tasks>) {
+        tasks.borrow_mut().listed = false;
     }
 
     /// True when tool `name` must be called as a task and the server accepts that (its
@@ -93,29 +106,33 @@ impl Client {
         })
     }
 
-    /// The first tool call made before the tools were listed, on a server that accepts
-    /// task-augmented calls: lists the tools (which tells the tools that need a task), then
-    /// makes the call. The returned handle cancels the listing, then the call.
+    /// A tool call made before the tools were listed, on a server that accepts
+    /// task-augmented calls: waits for a listing of the tools (which tells the tools that need
+    /// a task; one listing serves every call made meanwhile), then makes the call. The
+    /// returned handle cancels the wait, then the call.
     pub(crate) fn list_then_call(
         &self,
         name: &str,
         arguments: Value,
         opts: CallOptions,
     ) -> PendingCall {
-        let listing = self.start("tools/list", None, CallOptions::default());
-        let handle = listing.handle;
+        let handle = self.inner.session.borrow_mut().reserve_handle();
+        let listing = self.tools_listing();
+        let (stop, stopped) = futures_channel::oneshot::channel();
+        self.tasks.borrow_mut().waiting.insert(handle, stop);
         let client = self.clone();
         let name = name.to_string();
         let fut = async move {
-            match client.list_from(listing, "tools/list", "tools").await {
-                Err(ClientError::Request(RequestError::Cancelled)) => {
-                    return Err(ClientError::Request(RequestError::Cancelled))
-                }
-                // Listing failed for another reason: the call is made as it is.
-                Err(_) => client.tasks.borrow_mut().listed = true,
-                Ok(_) => {}
+            let cancelled = matches!(
+                futures_util::future::select(listing, stopped).await,
+                Either::Right(_)
+            );
+            // Gone from `waiting` when cancelled meanwhile.
+            if cancelled || client.tasks.borrow_mut().waiting.remove(&handle).is_none() {
+                return Err(ClientError::Request(RequestError::Cancelled));
             }
-            let call = client.start_tool_call(&name, arguments, opts);
+            // With what the listing told (even if the tools changed again meanwhile).
+            let call = client.start_listed_tool_call(&name, arguments, opts);
             client
                 .retries
                 .borrow_mut()
@@ -135,6 +152,35 @@ impl Client {
             handle,
             fut: async move { outcome.await.unwrap_or(Err(ClientError::Closed)) }.boxed_local(),
         }
+    }
+
+    /// The listing of the tools now in flight for calls that wait for one, or a new one.
+    fn tools_listing(&self) -> Shared<LocalBoxFuture<'static, ()>> {
+        if let Some(listing) = &self.tasks.borrow().listing {
+            return listing.clone();
+        }
+        let client = self.clone();
+        let listing = async move {
+            if client.list_all("tools/list", "tools").await.is_err() {
+                // Not known, then: the calls are made as they are.
+                client.tasks.borrow_mut().listed = true;
+            }
+            client.tasks.borrow_mut().listing = None;
+        }
+        .boxed_local()
+        .shared();
+        self.tasks.borrow_mut().listing = Some(listing.clone());
+        // Runs to its end even when every call waiting for it was cancelled (it then lets go
+        // of the client it holds).
+        wasm_bindgen_futures::spawn_local(listing.clone());
+        listing
+    }
+
+    /// Ends the wait of a call made before the tools were listed (it ends as cancelled);
+    /// false when `handle` is not such a call.
+    pub(crate) fn cancel_waiting_call(&self, handle: RequestHandle) -> bool {
+        let stop = self.tasks.borrow_mut().waiting.remove(&handle);
+        stop.map(|s| s.send(())).is_some()
     }
 
     /// Awaits the answer to a task-augmented call and follows the task it created; `handle`

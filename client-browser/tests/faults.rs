@@ -290,6 +290,75 @@ async fn slow_server_times_out_and_gets_notifications_cancelled() {
     client.close();
 }
 
+/// On a server that accepts tool calls as tasks (server-everything), calls made together before
+/// the tools were listed wait for one `tools/list`; one cancelled meanwhile ends as cancelled
+/// and is never sent. Once the server says its tools changed, the next call lists them first,
+/// and the one after does not.
+#[wasm_bindgen_test]
+async fn calls_before_listing_share_one_listing_and_a_change_relists() {
+    let base = LEGACY_PROXY.expect("MCP_FAULT_LEGACY not set");
+    let client = connect(format!("{base}/mcp")).await;
+    let echo = |message: &str| {
+        client.start_tool_call(
+            "echo",
+            json!({ "message": message }),
+            CallOptions::default(),
+        )
+    };
+    let mark = log(base).await.len();
+    let task = client.start_tool_call(
+        "simulate-research-query",
+        json!({"topic": "tides"}),
+        CallOptions::default(),
+    );
+    let doomed = echo("doomed");
+    let kept = echo("kept");
+    client.cancel(doomed.handle);
+    let doomed = within(5_000, "the cancelled call ends", doomed).await;
+    assert!(
+        matches!(doomed, Err(ClientError::Request(RequestError::Cancelled))),
+        "{doomed:?}"
+    );
+    let kept = within(10_000, "echo", kept).await.unwrap();
+    assert_eq!(kept["content"][0]["text"], "Echo: kept");
+    let research = within(20_000, "the call that runs as a task", task)
+        .await
+        .unwrap();
+    let report = research["content"][0]["text"].as_str().unwrap_or_default();
+    assert!(report.contains("Research Report: tides"), "{research}");
+    let seen = log(base).await[mark..].to_vec();
+    let count = |m: &str| seen.iter().filter(|l| *l == m).count();
+    assert_eq!(
+        (count("tools/list"), count("tools/call")),
+        (1, 2),
+        "{seen:?}"
+    );
+
+    // The server's own list changes come right after initialization: list once more, then
+    // have the next call's answer say the tools changed.
+    within(10_000, "tools/list", client.list_tools())
+        .await
+        .unwrap();
+    let changed = json!({"jsonrpc": "2.0", "method": "notifications/tools/list_changed"});
+    fault(
+        base,
+        json!({"kind": "prepend", "method": "tools/call", "message": changed}),
+    )
+    .await;
+    let mark = log(base).await.len();
+    for message in ["a", "b", "c"] {
+        let r = within(10_000, "echo", echo(message)).await.unwrap();
+        assert_eq!(r["content"][0]["text"], format!("Echo: {message}"));
+    }
+    let seen = log(base).await[mark..].to_vec();
+    assert_eq!(
+        seen,
+        ["tools/call", "tools/list", "tools/call", "tools/call"],
+        "the call after the change lists the tools first, the next one does not"
+    );
+    client.close();
+}
+
 #[wasm_bindgen_test]
 async fn malformed_bodies_are_protocol_errors() {
     let base = LEGACY_PROXY.expect("MCP_FAULT_LEGACY not set");

@@ -286,6 +286,26 @@ fn requests_carry_session_and_version_and_skip_priming_events() {
 }
 
 #[test]
+fn a_reserved_handle_is_unique_and_cancelling_it_sends_nothing() {
+    let mut h = connected(Legacy::new(ProbeAnswer::NotInitialized));
+    let reserved = h.session.reserve_handle();
+    let sent = h.sent.len();
+    let events = h.events.len();
+    h.session.cancel(reserved, h.now);
+    h.pump();
+    assert_eq!(
+        (h.sent.len(), h.events.len()),
+        (sent, events),
+        "{:?}",
+        h.events
+    );
+    let c = call(&mut h, "echo");
+    assert_ne!(c, reserved);
+    assert!(matches!(response(&h, c), Some(Ok(McpResult::CallTool(_)))));
+    assert!(response(&h, reserved).is_none());
+}
+
+#[test]
 fn server_requests_on_a_stream_are_answered_and_ping_is_automatic() {
     let mut h = connected(Legacy::new(ProbeAnswer::NotInitialized));
     let c = call(&mut h, "needs-roots");

@@ -8,6 +8,9 @@
 //   POST /__fault  {"kind": "malformed", "method": "tools/call", "body": "..."}
 //                  answer the next matching request with this body instead (200, JSON)
 //   POST /__fault  {"kind": "status", "method": "tools/call", "status": 404, "body": "..."}
+//   POST /__fault  {"kind": "prepend", "method": "tools/call", "message": {...}}
+//                  send this JSON-RPC message as an SSE event first on the next matching
+//                  SSE response (e.g. a notification the server would send there)
 //   POST /__fault  {"kind": "restart"}   kill the server now and start a fresh one
 //   GET  /__log    the JSON-RPC methods (and ids of notifications/cancelled) seen so far
 //
@@ -121,7 +124,9 @@ const server = http.createServer(async (req, res) => {
   }
   const headers = { ...req.headers, host: `127.0.0.1:${upstreamPort}` };
   delete headers.origin;
-  const up = http.request({ host: '127.0.0.1', port: upstreamPort, method: req.method, path, headers }, (ur) => {
+  // A connection of its own per request (agent: false): a kept-alive upstream socket that the
+  // server or a cut fault is closing could otherwise be reused and fail as a spurious 502.
+  const up = http.request({ host: '127.0.0.1', port: upstreamPort, method: req.method, path, headers, agent: false }, (ur) => {
     const out = { ...ur.headers };
     for (const k of Object.keys(out)) if (k.startsWith('access-control-')) delete out[k];
     res.writeHead(ur.statusCode, noCors ? out : { ...out, ...cors });
@@ -143,6 +148,9 @@ const server = http.createServer(async (req, res) => {
       };
       ur.on('data', onData);
       return;
+    }
+    if (fault?.kind === 'prepend' && String(ur.headers['content-type']).startsWith('text/event-stream')) {
+      res.write(`event: message\ndata: ${JSON.stringify(fault.message)}\n\n`);
     }
     ur.pipe(res);
   });

@@ -385,6 +385,15 @@ impl Session {
         RequestHandle(key)
     }
 
+    /// A handle that names no request yet, unique among this session's handles: for a
+    /// request the application makes later (after another one completes) and may cancel
+    /// before it exists. Cancelling it with [`Session::cancel`] does nothing.
+    pub fn reserve_handle(&mut self) -> RequestHandle {
+        let key = self.next_key;
+        self.next_key += 1;
+        RequestHandle(key)
+    }
+
     /// Opens a modern `subscriptions/listen` stream (legacy servers: use the GET stream and
     /// `resources/subscribe` instead). Notifications arrive with `subscription: Some(handle)`.
     pub fn listen(&mut self, filter: SubscriptionFilter, now: Instant) -> RequestHandle {
