@@ -138,11 +138,13 @@ impl Client {
             .listeners
             .borrow_mut()
             .push(Rc::new(move |e: &ClientEvent| {
+                // Which tools need a task is known again once they are listed again (by the
+                // application, or before the next call).
                 if matches!(
                     e,
                     ClientEvent::Notification(ServerNotification::ToolListChanged)
                 ) {
-                    Client::forget_task_tools(&changes);
+                    changes.borrow_mut().listed = false;
                 }
             }));
         Client {
@@ -416,16 +418,16 @@ impl Client {
                 _ => None,
             };
             if method == "tools/list" {
-                self.note_task_tools(cursor.is_none(), next.is_none(), &items);
+                self.note_task_tools(cursor.is_none(), &items);
             }
             all.extend(items);
             match next {
                 Some(n) => cursor = Some(n),
-                None => return Ok(all),
+                None => break,
             }
         }
         if method == "tools/list" {
-            // As much of the list as will be read.
+            // The whole list (or as much of it as is read): which tools need a task is known.
             self.tasks.borrow_mut().listed = true;
         }
         Ok(all)

@@ -63,24 +63,16 @@ impl Client {
         false
     }
 
-    /// Remembers which tools must run as tasks, from a page of a `tools/list` result; `last`
-    /// when no page follows.
-    pub(crate) fn note_task_tools(&self, first_page: bool, last: bool, tools: &[Value]) {
+    /// Remembers which tools must run as tasks, from a page of a `tools/list` result.
+    pub(crate) fn note_task_tools(&self, first_page: bool, tools: &[Value]) {
         let mut t = self.tasks.borrow_mut();
         if first_page {
             t.required.clear();
         }
-        t.listed |= last;
         t.required.extend(tools.iter().filter_map(|tool| {
             let support = tool.get("execution")?.get("taskSupport")?.as_str()?;
             (support == "required").then(|| tool.get("name")?.as_str().map(str::to_string))?
         }));
-    }
-
-    /// The server said its tools changed: which of them need a task is known again only
-    /// once they are listed again (by the application, or before the next call).
-    pub(crate) fn forget_task_tools(tasks: &std::cell::RefCell<Tasks>) {
-        tasks.borrow_mut().listed = false;
     }
 
     /// True when tool `name` must be called as a task and the server accepts that (its
