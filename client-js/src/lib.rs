@@ -448,19 +448,26 @@ impl McpClient {
     }
 }
 
-/// Benchmark helper: decodes `data` as an SSE stream fed in `chunk`-byte pieces with the
-/// core's decoder, events handed over borrowed as the session takes them; returns the number
-/// of events.
+/// Benchmark helper: decodes `data` as an SSE stream with the core's decoder, the way the
+/// transport feeds it: `chunk` bytes at a time, each copied from the JS array into one reused
+/// buffer in wasm memory, its events handed over borrowed. Returns the number of events.
 #[wasm_bindgen(js_name = benchSseDecode)]
-pub fn bench_sse_decode(data: &[u8], chunk: usize) -> u32 {
+pub fn bench_sse_decode(data: &js_sys::Uint8Array, chunk: u32) -> u32 {
     let mut d = client_browser::client_core::sse::SseDecoder::new(1 << 20);
     let mut n = 0;
-    for piece in data.chunks(chunk.max(1)) {
-        d.push_with(piece, |e| {
+    let mut bytes = Vec::new();
+    let (len, chunk) = (data.length(), chunk.max(1));
+    let mut at = 0;
+    while at < len {
+        let piece = data.subarray(at, len.min(at.saturating_add(chunk)));
+        bytes.resize(piece.length() as usize, 0);
+        piece.copy_to(&mut bytes);
+        d.push_with(&bytes, |e| {
             if e.is_ok() {
                 n += 1;
             }
         });
+        at = at.saturating_add(chunk);
     }
     n
 }

@@ -293,6 +293,11 @@ skips the probe: the era is remembered per server URL, as the spec recommends.
 
 ## SSE decoding (${f1(sse.mb)} MB of events in 16 KiB chunks, in the page; median of 7 after 2 warm-up rounds)
 
+Each decoder is fed the way its client's transport feeds it: ours copies each chunk from the
+JS array into one reused buffer in wasm memory (as \`client-browser\`'s fetch reader does);
+eventsource-parser is given each chunk decoded by a streaming \`TextDecoder\` (as the TS SDK's
+\`TextDecoderStream\` does).
+
 | decoder | MB/s |
 | --- | ---: |
 | ours (client-core, wasm) | ${f1(sse.ours)} |
