@@ -781,3 +781,228 @@ fn the_get_stream_opens_with_the_handshake_and_requests_wait_for_its_answer() {
     h.advance(5_001);
     assert_eq!(h.session.state(), ConnectionState::Connected);
 }
+
+// ----- first contact: `initialize` alongside the probe -----
+
+/// Holds the answers to the first `server/discover` and `initialize` until the test releases
+/// them, so that a test chooses the order they arrive in.
+struct HoldFirst<S> {
+    inner: S,
+    held: Vec<(String, client_core::http::TransmitId, Reply)>,
+    seen: Vec<String>,
+}
+
+impl<S: Server> HoldFirst<S> {
+    fn new(inner: S) -> Self {
+        HoldFirst {
+            inner,
+            held: vec![],
+            seen: vec![],
+        }
+    }
+}
+
+impl<S: Server> Server for HoldFirst<S> {
+    fn handle(&mut self, req: &HttpRequest, body: Option<&Value>) -> Reply {
+        let method = body
+            .and_then(|b| b["method"].as_str())
+            .unwrap_or("")
+            .to_string();
+        let reply = self.inner.handle(req, body);
+        if (method == "server/discover" || method == "initialize") && !self.seen.contains(&method) {
+            self.seen.push(method.clone());
+            self.held.push((method, req.id, reply));
+            return Reply::Hang;
+        }
+        reply
+    }
+}
+
+/// Delivers the held answer to `method`.
+fn release<S: Server>(h: &mut Harness<HoldFirst<S>>, method: &str) {
+    let at = h
+        .server
+        .held
+        .iter()
+        .position(|(m, _, _)| m == method)
+        .expect("held");
+    let (_, tid, reply) = h.server.held.remove(at);
+    h.hanging.retain(|t| *t != tid);
+    h.deliver(tid, reply);
+    h.pump();
+}
+
+/// Both first requests went out before either was answered.
+fn connect_holding<S: Server>(server: S) -> Harness<HoldFirst<S>> {
+    let mut h = Harness::new(Session::new(config()), HoldFirst::new(server));
+    h.connect();
+    let held: Vec<&str> = h.server.held.iter().map(|(m, _, _)| m.as_str()).collect();
+    assert_eq!(held, ["server/discover", "initialize"], "sent together");
+    assert_eq!(h.session.state(), ConnectionState::Connecting);
+    h
+}
+
+#[test]
+fn first_contact_sends_initialize_with_the_probe_and_a_legacy_server_costs_no_extra_round_trip() {
+    for initialize_first in [false, true] {
+        let mut h = connect_holding(Legacy::new(ProbeAnswer::NotInitialized));
+        if initialize_first {
+            release(&mut h, "initialize");
+            // Not used before the probe has answered.
+            assert!(h.posted_method("notifications/initialized").is_empty());
+            assert_eq!(h.session.state(), ConnectionState::Connecting);
+            release(&mut h, "server/discover");
+        } else {
+            release(&mut h, "server/discover");
+            // The probe failed: the initialize already on its way is the legacy handshake.
+            assert_eq!(h.posted_method("initialize").len(), 1);
+            release(&mut h, "initialize");
+        }
+        assert_eq!(
+            h.session.state(),
+            ConnectionState::Connected,
+            "{:?}",
+            h.events
+        );
+        assert_eq!(details(&h).era, Era::Legacy);
+        assert_eq!(h.session.session_id(), Some("sess-1"));
+        assert_eq!(h.server.inner.inits, 1, "one initialize in all");
+        let initialized = h.requests_for("notifications/initialized");
+        assert_eq!(initialized.len(), 1);
+        assert_eq!(initialized[0].header("mcp-session-id"), Some("sess-1"));
+        assert!(!h.sent.iter().any(|r| r.method == HttpMethod::Delete));
+    }
+}
+
+/// Speaks 2026-07-28 and 2025-11-25 (like PyPI `mcp` 2.x): answers both first requests.
+#[derive(Default)]
+struct DualEra {
+    deleted: Vec<String>,
+}
+
+impl Server for DualEra {
+    fn handle(&mut self, req: &HttpRequest, body: Option<&Value>) -> Reply {
+        if req.method == HttpMethod::Delete {
+            let sid = req.header("mcp-session-id").unwrap_or("-").to_string();
+            self.deleted.push(sid);
+            return Reply::Accepted;
+        }
+        let body = body.expect("POST");
+        let id = &body["id"];
+        match body["method"].as_str().unwrap_or("") {
+            "server/discover" => Reply::Json(
+                200,
+                json_ct(),
+                result(
+                    id,
+                    json!({"resultType": "complete", "supportedVersions": ["2026-07-28", "2025-11-25"],
+                           "capabilities": {"tools": {}},
+                           "_meta": {"io.modelcontextprotocol/serverInfo": {"name": "dual", "version": "1"}}}),
+                ),
+            ),
+            "initialize" => Reply::Json(
+                200,
+                vec![
+                    ("Content-Type".into(), "application/json".into()),
+                    ("Mcp-Session-Id".into(), "dual-1".into()),
+                ],
+                result(
+                    id,
+                    json!({"protocolVersion": "2025-11-25", "capabilities": {"tools": {}},
+                           "serverInfo": {"name": "dual", "version": "1"}}),
+                ),
+            ),
+            _ => Reply::Json(404, json_ct(), error(id, -32601, "Method not found")),
+        }
+    }
+}
+
+#[test]
+fn a_server_speaking_both_eras_is_used_as_modern_and_the_unused_legacy_session_is_ended() {
+    for initialize_first in [false, true] {
+        let mut h = connect_holding(DualEra::default());
+        let order = if initialize_first {
+            ["initialize", "server/discover"]
+        } else {
+            ["server/discover", "initialize"]
+        };
+        release(&mut h, order[0]);
+        release(&mut h, order[1]);
+        assert_eq!(
+            h.session.state(),
+            ConnectionState::Connected,
+            "{:?}",
+            h.events
+        );
+        let d = details(&h);
+        assert_eq!(
+            (d.era, d.protocol_version.as_str()),
+            (Era::Modern, "2026-07-28")
+        );
+        assert_eq!(h.session.session_id(), None);
+        assert_eq!(
+            h.server.inner.deleted,
+            ["dual-1"],
+            "initialize first: {initialize_first}"
+        );
+        assert!(h.posted_method("notifications/initialized").is_empty());
+        assert!(!h.events.iter().any(|e| matches!(e, Event::Warning(_))));
+    }
+}
+
+/// Asks for authorization on everything.
+struct Locked;
+
+impl Server for Locked {
+    fn handle(&mut self, _: &HttpRequest, _: Option<&Value>) -> Reply {
+        Reply::Json(
+            401,
+            vec![(
+                "WWW-Authenticate".into(),
+                "Bearer resource_metadata=\"http://127.0.0.1:1/.well-known/oauth-protected-resource\"".into(),
+            )],
+            json!({}),
+        )
+    }
+}
+
+#[test]
+fn an_auth_challenge_on_both_first_requests_is_reported_once() {
+    for initialize_first in [false, true] {
+        let mut h = connect_holding(Locked);
+        let order = if initialize_first {
+            ["initialize", "server/discover"]
+        } else {
+            ["server/discover", "initialize"]
+        };
+        release(&mut h, order[0]);
+        release(&mut h, order[1]);
+        assert_eq!(h.session.state(), ConnectionState::AuthRequired);
+        let challenges: Vec<&Event> = h
+            .events
+            .iter()
+            .filter(|e| matches!(e, Event::AuthRequired { status: 401, www_authenticate: Some(w) } if w.contains("resource_metadata")))
+            .collect();
+        assert_eq!(
+            challenges.len(),
+            1,
+            "initialize first: {initialize_first}: {:?}",
+            h.events
+        );
+    }
+    // Logging in and connecting again races once more, and still reports once.
+    let mut h = connect_holding(Locked);
+    release(&mut h, "initialize");
+    h.session.connect(h.now);
+    h.pump();
+    assert_eq!(
+        h.events
+            .iter()
+            .filter(|e| matches!(e, Event::AuthRequired { .. }))
+            .count(),
+        1,
+        "the new probe's challenge only, not the old initialize's: {:?}",
+        h.events
+    );
+    assert_eq!(h.session.state(), ConnectionState::AuthRequired);
+}
