@@ -13,9 +13,6 @@ use support::peer::*;
 struct Modern {
     /// Versions listed in discover.
     versions: Option<Vec<&'static str>>,
-    /// `initialize` requests received (sent alongside the first probe): rejected, as a
-    /// modern-only server rejects legacy traffic.
-    initializes: u32,
     /// Cut the stream of tool `cut` this many times before answering.
     cuts_left: u32,
     calls: u32,
@@ -26,15 +23,6 @@ impl Server for Modern {
         let body = body.expect("modern requests are POSTs");
         let id = &body["id"];
         let method = body["method"].as_str().unwrap_or("");
-        if method == "initialize" {
-            assert!(req.header("mcp-method").is_none());
-            self.initializes += 1;
-            return Reply::Json(
-                400,
-                json_ct(),
-                error(id, -32020, "Header mismatch: Mcp-Method is required"),
-            );
-        }
         assert_eq!(req.header("mcp-protocol-version"), Some("2026-07-28"));
         assert_eq!(req.header("mcp-method"), Some(method));
         assert_eq!(
@@ -287,19 +275,7 @@ fn connects_with_server_discover_and_reports_details() {
     assert_eq!(d.server_info.name, "scripted");
     assert_eq!(d.instructions.as_deref(), Some("<b>be nice</b>"));
     assert!(d.capabilities.tools_list_changed());
-    // First contact: `initialize` went alongside the probe; the modern server rejected it
-    // and it was not used (no second try, no session to end, nothing reported).
-    assert_eq!(h.posted_method("server/discover").len(), 1);
-    assert_eq!(h.server.initializes, 1);
-    assert_eq!(
-        h.sent.len(),
-        2,
-        "one discover, one initialize, nothing else"
-    );
-    assert!(!h.events.iter().any(|e| matches!(
-        e,
-        Event::Warning(_) | Event::ConnectFailed(_) | Event::AuthRequired { .. }
-    )));
+    assert_eq!(h.sent.len(), 1, "one discover, no initialize");
     assert!(h
         .events
         .contains(&Event::State(ConnectionState::Connecting)));
@@ -730,18 +706,6 @@ fn a_wrong_remembered_legacy_era_is_corrected_by_probing() {
 }
 
 #[test]
-fn a_remembered_modern_era_sends_no_initialize() {
-    let mut cfg = config();
-    cfg.era_hint = Some(Era::Modern);
-    let mut h = Harness::new(Session::new(cfg), Modern::default());
-    h.connect();
-    assert_eq!(h.session.state(), ConnectionState::Connected);
-    let methods: Vec<Value> = h.posted().iter().map(|m| m["method"].clone()).collect();
-    assert_eq!(methods, [json!("server/discover")]);
-    assert_eq!(h.server.initializes, 0);
-}
-
-#[test]
 fn a_header_mismatch_refreshes_the_tool_list_and_retries_once() {
     let mut h = connected(Modern::default());
     // The client never listed tools, so it does not know `zone` goes into a header.
@@ -755,7 +719,7 @@ fn a_header_mismatch_refreshes_the_tool_list_and_retries_once() {
     let methods: Vec<Value> = h
         .posted()
         .iter()
-        .skip(2)
+        .skip(1)
         .map(|m| m["method"].clone())
         .collect();
     assert_eq!(
@@ -765,7 +729,7 @@ fn a_header_mismatch_refreshes_the_tool_list_and_retries_once() {
             json!("tools/list"),
             json!("tools/call")
         ],
-        "after server/discover and the initialize sent alongside it"
+        "after server/discover"
     );
     // A call that can never satisfy the server fails after one retry.
     let c = call(&mut h, "strict", json!({}), RequestOptions::default());
@@ -808,12 +772,7 @@ fn a_version_refused_in_passing_is_retried_once_with_the_same_version() {
     let methods: Vec<Value> = h.posted().iter().map(|m| m["method"].clone()).collect();
     assert_eq!(
         methods,
-        [
-            json!("server/discover"),
-            json!("initialize"),
-            json!("server/discover")
-        ],
-        "the probe is retried; the initialize sent alongside the first one is not"
+        [json!("server/discover"), json!("server/discover")]
     );
 
     // Refused again: no endless loop, a clear failure.

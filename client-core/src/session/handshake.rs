@@ -5,44 +5,14 @@ use super::*;
 use crate::jsonrpc::codes;
 use crate::types::{DiscoverResult, InitializeResult, LEGACY_VERSIONS, MODERN_VERSIONS};
 
-/// On first contact over Streamable HTTP, the `initialize` sent alongside the
-/// `server/discover` probe.
-#[derive(Debug)]
-pub(super) enum RacedInitialize {
-    /// None (a remembered era, another transport, or the race is over).
-    None,
-    /// Sent (this pending key); no answer yet.
-    InFlight(u64),
-    /// Answered before the probe did.
-    Answered {
-        outcome: Result<Value, RequestError>,
-        /// The `Mcp-Session-Id` its response carried.
-        session_id: Option<String>,
-    },
-}
-
 impl Session {
     /// Starts era detection: probe with `server/discover` unless the caller remembers a
     /// legacy server.
-    ///
-    /// On first contact over Streamable HTTP (no remembered era), `initialize` is sent
-    /// alongside the probe rather than after it: a legacy server (most servers deployed
-    /// today) then costs no extra round trip. Its answer is used only if the probe finds a
-    /// legacy server; a legacy session it opened on a server that speaks both eras is ended
-    /// with DELETE.
     pub(super) fn start_handshake(&mut self, now: Instant) {
         if self.config.era_hint == Some(Era::Legacy) && !self.probed {
             self.start_initialize(now);
         } else {
-            let race = self.wire == WireProtocol::StreamableHttp
-                && self.config.era_hint.is_none()
-                && !self.probed
-                && matches!(self.raced, RacedInitialize::None);
             self.start_probe(now);
-            if race {
-                let key = self.send_initialize(now);
-                self.raced = RacedInitialize::InFlight(key);
-            }
         }
     }
 
@@ -61,39 +31,6 @@ impl Session {
     pub(super) fn start_initialize(&mut self, now: Instant) {
         self.flavor = Flavor::Unknown;
         self.set_phase(Phase::Initializing);
-        match core::mem::replace(&mut self.raced, RacedInitialize::None) {
-            // Sent with the probe and still on its way: handled when it answers.
-            RacedInitialize::InFlight(key) => self.raced = RacedInitialize::InFlight(key),
-            // Sent with the probe and answered already.
-            RacedInitialize::Answered {
-                outcome,
-                session_id,
-            } => {
-                if let Err(RequestError::Http {
-                    status,
-                    www_authenticate,
-                    ..
-                }) = &outcome
-                {
-                    if Self::is_auth_challenge(*status, www_authenticate.as_deref()) {
-                        // Held back while the probe was out (its own challenge came first).
-                        self.emit(Event::AuthRequired {
-                            status: *status,
-                            www_authenticate: www_authenticate.clone(),
-                        });
-                    }
-                }
-                self.pending_session_id = session_id;
-                self.on_initialize_outcome(outcome, now);
-            }
-            RacedInitialize::None => {
-                self.send_initialize(now);
-            }
-        }
-    }
-
-    /// Sends `initialize`; returns its pending key.
-    fn send_initialize(&mut self, now: Instant) -> u64 {
         let params = serde_json::json!({
             "protocolVersion": LEGACY_VERSIONS[0],
             "capabilities": self.config.capabilities,
@@ -108,91 +45,6 @@ impl Session {
             now,
         );
         self.send_pending(key, now);
-        key
-    }
-
-    /// An `initialize` answered: the raced one is kept while the probe is out, and dropped
-    /// once the probe found a modern server (or connecting ended).
-    pub(super) fn on_initialize_answer(
-        &mut self,
-        key: u64,
-        outcome: Result<Value, RequestError>,
-        now: Instant,
-    ) {
-        if matches!(self.raced, RacedInitialize::InFlight(k) if k == key) {
-            self.raced = RacedInitialize::None;
-            match self.phase {
-                Phase::Probing => {
-                    self.raced = RacedInitialize::Answered {
-                        outcome,
-                        session_id: self.pending_session_id.take(),
-                    };
-                    return;
-                }
-                // The probe found a legacy server: this is its answer.
-                Phase::Initializing => {}
-                _ => {
-                    let session_id = self.pending_session_id.take();
-                    self.end_unused_session(&outcome, session_id);
-                    return;
-                }
-            }
-        }
-        self.on_initialize_outcome(outcome, now);
-    }
-
-    /// Whether the `initialize` with this key was sent alongside the probe and its answer
-    /// is not (yet) the one in use: an authentication challenge on it is not reported on
-    /// its own.
-    pub(super) fn is_unsettled_raced_initialize(&self, key: u64) -> bool {
-        matches!(self.raced, RacedInitialize::InFlight(k) if k == key)
-            && self.phase != Phase::Initializing
-    }
-
-    /// The probe found a modern server, or connecting ended: a raced `initialize` that
-    /// already answered is not used. (One still in flight is dropped when it answers.)
-    pub(super) fn discard_raced_answer(&mut self) {
-        if !matches!(self.raced, RacedInitialize::Answered { .. }) {
-            return;
-        }
-        if let RacedInitialize::Answered {
-            outcome,
-            session_id,
-        } = core::mem::replace(&mut self.raced, RacedInitialize::None)
-        {
-            self.end_unused_session(&outcome, session_id);
-        }
-    }
-
-    /// Connecting starts over (or the session closes): a raced `initialize` is not used.
-    pub(super) fn drop_raced_initialize(&mut self) {
-        if let RacedInitialize::InFlight(key) = self.raced {
-            self.raced = RacedInitialize::None;
-            self.abandon(key, "connecting again");
-            self.remove_pending(key);
-        }
-        self.discard_raced_answer();
-    }
-
-    /// Ends the legacy session a server that speaks both eras opened for an `initialize`
-    /// this client does not use.
-    fn end_unused_session(
-        &mut self,
-        outcome: &Result<Value, RequestError>,
-        session_id: Option<String>,
-    ) {
-        let (Ok(_), Some(sid)) = (outcome, session_id) else {
-            return;
-        };
-        let mut headers = self.base_headers();
-        headers.push(("Mcp-Session-Id".into(), sid));
-        self.push_http(
-            Purpose::Delete,
-            HttpMethod::Delete,
-            self.config.endpoint.clone(),
-            headers,
-            None,
-        );
     }
 
     /// Opens the 2024-11-05 HTTP+SSE stream; `initialize` follows the `endpoint` event.
@@ -358,7 +210,6 @@ impl Session {
     }
 
     fn become_modern(&mut self, version: &str, d: DiscoverResult, now: Instant) {
-        self.discard_raced_answer();
         self.flavor = Flavor::Modern {
             version: version.into(),
         };
@@ -465,7 +316,6 @@ impl Session {
 
     pub(super) fn fail_connect(&mut self, err: RequestError) {
         self.set_phase(Phase::Failed);
-        self.discard_raced_answer();
         let keys: Vec<u64> = self.pending.keys().copied().collect();
         for key in keys {
             self.abandon(key, "connection failed");

@@ -7,13 +7,6 @@ use crate::sse::{SseDecoder, SseEventRef};
 use crate::types::{ServerNotification, ServerRequest};
 
 impl Session {
-    /// Whether a response with this status and `WWW-Authenticate` asks the client to log in
-    /// (again, or with more scopes).
-    pub(super) fn is_auth_challenge(status: u16, www_authenticate: Option<&str>) -> bool {
-        status == 401
-            || (status == 403 && www_authenticate.is_some_and(|w| w.contains("insufficient_scope")))
-    }
-
     pub(super) fn on_head(&mut self, tid: TransmitId, head: ResponseHead, now: Instant) {
         let max = self.config.max_message_bytes;
         let Some(ex) = self.exchanges.get_mut(&tid) else {
@@ -44,18 +37,18 @@ impl Session {
             _ => None,
         };
         ex.head = Some(head);
-        let auth = Self::is_auth_challenge(status, www.as_deref());
+        let auth = status == 401
+            || (status == 403
+                && www
+                    .as_deref()
+                    .is_some_and(|w| w.contains("insufficient_scope")));
         if auth && purpose != Purpose::Fire {
             self.exchanges.remove(&tid);
             self.out.push_back(Output::Abort(tid));
-            let raced =
-                matches!(purpose, Purpose::Call(key) if self.is_unsettled_raced_initialize(key));
-            if !raced {
-                self.emit(Event::AuthRequired {
-                    status,
-                    www_authenticate: www.clone(),
-                });
-            }
+            self.emit(Event::AuthRequired {
+                status,
+                www_authenticate: www.clone(),
+            });
             let err = RequestError::Http {
                 status,
                 body: String::new(),

@@ -226,8 +226,6 @@ pub struct Session {
     tried_http_sse: bool,
     /// `Mcp-Session-Id` of the `initialize` response, until the result is accepted.
     pending_session_id: Option<String>,
-    /// First contact over Streamable HTTP: the `initialize` sent alongside the probe.
-    raced: handshake::RacedInitialize,
     /// The head of the exchange whose JSON body is being dispatched (for the wire log).
     ended_head: Option<(TransmitId, ResponseHead)>,
     /// Legacy HTTP: the `notifications/initialized` POST, and the details to announce once
@@ -276,7 +274,6 @@ impl Session {
             probed: false,
             tried_http_sse: false,
             pending_session_id: None,
-            raced: handshake::RacedInitialize::None,
             ended_head: None,
             awaiting_initialized: None,
             initialized_acked: false,
@@ -355,7 +352,6 @@ impl Session {
         self.probe_retried = false;
         self.tried_http_sse = false;
         self.probe_transport_failure = None;
-        self.drop_raced_initialize();
         self.set_phase(Phase::Idle);
         match self.config.transport {
             TransportMode::Frames => {
@@ -451,7 +447,6 @@ impl Session {
         if self.phase == Phase::Closed {
             return;
         }
-        self.drop_raced_initialize();
         let keys: Vec<u64> = self.pending.keys().copied().collect();
         for key in keys {
             self.abandon(key, "the client is closing");
@@ -845,7 +840,7 @@ impl Session {
                 if p.internal == Internal::Probe {
                     self.on_probe_outcome(outcome, now);
                 } else {
-                    self.on_initialize_answer(key, outcome, now);
+                    self.on_initialize_outcome(outcome, now);
                 }
             }
             Internal::Quiet => {
