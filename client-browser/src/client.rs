@@ -144,7 +144,9 @@ impl Client {
                     e,
                     ClientEvent::Notification(ServerNotification::ToolListChanged)
                 ) {
-                    changes.borrow_mut().listed = false;
+                    let mut tasks = changes.borrow_mut();
+                    tasks.listed = false;
+                    tasks.changes += 1;
                 }
             }));
         Client {
@@ -400,6 +402,7 @@ impl Client {
         let mut all = Vec::new();
         let mut cursor: Option<String> = None;
         let mut first = Some(first);
+        let changes = self.tasks.borrow().changes;
         for _ in 0..self.inner.options.max_pages {
             let mut page = match first.take() {
                 Some(request) => request.await?,
@@ -427,8 +430,10 @@ impl Client {
             }
         }
         if method == "tools/list" {
-            // The whole list (or as much of it as is read): which tools need a task is known.
-            self.tasks.borrow_mut().listed = true;
+            // The whole list (or as much of it as is read): which tools need a task is known,
+            // unless the server said the tools changed while it was being read.
+            let mut tasks = self.tasks.borrow_mut();
+            tasks.listed = tasks.changes == changes;
         }
         Ok(all)
     }

@@ -24,6 +24,9 @@ pub(crate) struct Tasks {
     /// Whether the tools were listed since the server last said they changed (else
     /// `required` is not known).
     pub(crate) listed: bool,
+    /// How many times the server said the tools changed: a listing counts only if no change
+    /// came while it was on its way (its answer may predate the change).
+    pub(crate) changes: u64,
     /// The `tools/list` that calls made before the tools were listed wait for: one at a time,
     /// shared by all of them.
     listing: Option<Shared<LocalBoxFuture<'static, ()>>>,
@@ -153,9 +156,11 @@ impl Client {
         }
         let client = self.clone();
         let listing = async move {
+            let changes = client.tasks.borrow().changes;
             if client.list_all("tools/list", "tools").await.is_err() {
                 // Not known, then: the calls are made as they are.
-                client.tasks.borrow_mut().listed = true;
+                let mut tasks = client.tasks.borrow_mut();
+                tasks.listed = tasks.changes == changes;
             }
             client.tasks.borrow_mut().listing = None;
         }

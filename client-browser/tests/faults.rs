@@ -356,6 +356,28 @@ async fn calls_before_listing_share_one_listing_and_a_change_relists() {
         ["tools/call", "tools/list", "tools/call", "tools/call"],
         "the call after the change lists the tools first, the next one does not"
     );
+
+    // A change announced while a listing is on its way: that listing's answer may predate it,
+    // so the next call lists again.
+    fault(
+        base,
+        json!({"kind": "prepend", "method": "tools/list", "message": changed}),
+    )
+    .await;
+    let mark = log(base).await.len();
+    within(10_000, "tools/list", client.list_tools())
+        .await
+        .unwrap();
+    for message in ["d", "e"] {
+        let r = within(10_000, "echo", echo(message)).await.unwrap();
+        assert_eq!(r["content"][0]["text"], format!("Echo: {message}"));
+    }
+    let seen = log(base).await[mark..].to_vec();
+    assert_eq!(
+        seen,
+        ["tools/list", "tools/list", "tools/call", "tools/call"],
+        "a listing overtaken by a change does not count"
+    );
     client.close();
 }
 
