@@ -266,6 +266,34 @@ fn falls_back_to_initialize_and_runs_a_legacy_session() {
 }
 
 #[test]
+fn the_get_stream_asks_for_the_same_cors_headers_as_the_posts() {
+    // Browsers keep one CORS preflight result per URL: a GET whose preflight asked for fewer
+    // headers than the POSTs would replace theirs, and the next POST would need its own.
+    let h = connected(Legacy::new(ProbeAnswer::NotInitialized));
+    let names = |r: &HttpRequest| {
+        let mut n: Vec<String> = r
+            .headers
+            .iter()
+            .map(|(k, _)| k.to_ascii_lowercase())
+            .filter(|k| k != "accept")
+            .collect();
+        n.sort();
+        n
+    };
+    let get = h
+        .sent
+        .iter()
+        .find(|r| r.method == HttpMethod::Get)
+        .expect("the GET stream is opened");
+    let post = &h.requests_for("notifications/initialized")[0];
+    assert_eq!(names(get), names(post));
+    assert_eq!(
+        names(get),
+        ["content-type", "mcp-protocol-version", "mcp-session-id"]
+    );
+}
+
+#[test]
 fn a_remembered_legacy_era_skips_the_probe() {
     let mut cfg = config();
     cfg.era_hint = Some(Era::Legacy);

@@ -342,6 +342,11 @@ impl Session {
         };
         let mut h = self.base_headers();
         h.push(("Accept".into(), "text/event-stream".into()));
+        // Meaningless on a GET, and harmless: it makes a browser's CORS preflight for this GET
+        // ask for the same headers as the session's POSTs. Browsers keep one preflight result
+        // per URL, so a GET preflight that asked for fewer headers would replace the POSTs'
+        // and cost the next POST a preflight round trip of its own.
+        h.push(("Content-Type".into(), "application/json".into()));
         if version.as_str() >= "2025-06-18" {
             h.push(("MCP-Protocol-Version".into(), version.clone()));
         }
