@@ -123,6 +123,17 @@ proptest! {
     }
 
     #[test]
+    fn urls_with_hostile_hosts_never_panic(
+        u in "(https?:|HTTP:)?(//|\\\\|/)?([a-zA-Z0-9@:.%-]|%[0-9a-fA-F]{2}|é|\t){0,14}(/[ -~]{0,6})?"
+    ) {
+        let _ = client_core::url_text::parse(&u);
+        let _ = client_core::oauth::check_url(&u, client_core::oauth::UrlPolicy::default());
+        if let Ok(base) = client_core::url_text::parse("https://example.com/mcp") {
+            let _ = client_core::url_text::join(&base, &u);
+        }
+    }
+
+    #[test]
     fn quoted_challenge_params_round_trip(v in "[ -~]{0,30}") {
         let quoted = v.replace('\\', "\\\\").replace('"', "\\\"");
         let header = format!("Bearer scope=\"{quoted}\", error=\"x\"");

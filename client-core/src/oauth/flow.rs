@@ -290,7 +290,7 @@ fn form(pairs: &[(&str, &str)]) -> String {
 impl AuthFlow {
     /// A flow for `config`; `random` supplies 64 random bytes (PKCE verifier and `state`).
     pub fn new(config: AuthConfig, random: [u8; 64], now: Instant) -> Result<AuthFlow, AuthError> {
-        let server = Url::parse(&config.server_url)
+        let server = crate::url_text::parse(&config.server_url)
             .map_err(|_| AuthError::Malformed(config.server_url.clone()))?;
         let resource = canonical_resource(&server);
         Ok(AuthFlow {
@@ -802,7 +802,7 @@ impl AuthFlow {
         verifier_bytes.copy_from_slice(&self.random[..32]);
         let pkce = Pkce::from_random(&verifier_bytes);
         let state = b64url(&self.random[32..]);
-        let Ok(mut url) = Url::parse(&meta.authorization_endpoint) else {
+        let Ok(mut url) = crate::url_text::parse(&meta.authorization_endpoint) else {
             return self.fail(AuthError::Malformed(meta.authorization_endpoint));
         };
         {

@@ -88,7 +88,7 @@ pub fn host_is_internal(host: &Host<&str>) -> bool {
 
 /// Checks a URL against the policy; returns it parsed.
 pub fn check_url(raw: &str, policy: UrlPolicy) -> Result<Url, UrlError> {
-    let url = Url::parse(raw.trim()).map_err(|_| UrlError::Invalid(raw.to_string()))?;
+    let url = crate::url_text::parse(raw.trim()).map_err(|_| UrlError::Invalid(raw.to_string()))?;
     match url.scheme() {
         "https" => {}
         "http" if policy.allow_http => {}

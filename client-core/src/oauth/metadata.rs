@@ -115,7 +115,7 @@ pub fn canonical_resource(server: &Url) -> String {
 /// True when a Protected Resource Metadata `resource` identifies this server: equal, or a
 /// prefix of it on a path boundary (a resource may cover several endpoints).
 pub fn resource_matches(resource: &str, server: &Url) -> bool {
-    let Ok(r) = Url::parse(resource) else {
+    let Ok(r) = crate::url_text::parse(resource) else {
         return false;
     };
     let (r, s) = (canonical_resource(&r), canonical_resource(server));

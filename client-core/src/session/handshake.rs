@@ -67,11 +67,12 @@ impl Session {
 
     /// The `endpoint` event of the HTTP+SSE transport arrived.
     pub(super) fn on_endpoint_event(&mut self, data: &str, now: Instant) {
-        let base = url::Url::parse(&self.config.endpoint);
-        let joined = base
-            .as_ref()
-            .ok()
-            .and_then(|b| b.join(data.trim()).ok().map(|u| (b.clone(), u)));
+        let base = crate::url_text::parse(&self.config.endpoint);
+        let joined = base.as_ref().ok().and_then(|b| {
+            crate::url_text::join(b, data.trim())
+                .ok()
+                .map(|u| (b.clone(), u))
+        });
         match joined {
             Some((base, url)) if base.origin() == url.origin() => {
                 self.post_url = url.into();
