@@ -6,6 +6,7 @@
 //! builds (tests, development), an `IdnaError` in release builds. Such hosts are refused here,
 //! before the `url` crate sees them, with the error a release build gives anyway.
 
+use alloc::string::String;
 use url::{ParseError, Url};
 
 /// `Url::parse`, refusing hosts with non-ASCII or percent-encoded characters.
@@ -28,7 +29,16 @@ pub fn join(base: &Url, input: &str) -> Result<Url, ParseError> {
 /// parser does: any number of slashes or backslashes, tabs and newlines ignored) has a host
 /// with a non-ASCII character or a `%`. Errs on the side of refusing.
 fn has_suspect_host(input: &str) -> bool {
-    let s = input.trim_matches(|c: char| c <= ' ');
+    // The URL parser drops tabs and newlines anywhere before it reads anything.
+    let cleaned: String;
+    let s = if input.contains(['\t', '\n', '\r']) {
+        cleaned = input.replace(['\t', '\n', '\r'], "");
+        cleaned.as_str()
+    } else {
+        input
+    };
+    let s = s.trim_matches(|c: char| c <= ' ');
+    let slash = |b: u8| b == b'/' || b == b'\\';
     // After `scheme:`, if there is one.
     let rest = match s.find(':') {
         Some(i)
@@ -40,20 +50,11 @@ fn has_suspect_host(input: &str) -> bool {
         {
             &s[i + 1..]
         }
-        _ => {
-            // A relative reference has an authority only when it starts with two slashes.
-            let t = s.trim_start_matches(['\t', '\n', '\r']);
-            if !(t.starts_with("//")
-                || t.starts_with("\\\\")
-                || t.starts_with("/\\")
-                || t.starts_with("\\/"))
-            {
-                return false;
-            }
-            t
-        }
+        // A relative reference has an authority only when it starts with two slashes.
+        _ if s.len() >= 2 && s.bytes().take(2).all(slash) => s,
+        _ => return false,
     };
-    let rest = rest.trim_start_matches(['/', '\\', '\t', '\n', '\r']);
+    let rest = rest.trim_start_matches(['/', '\\']);
     let end = rest.find(['/', '\\', '?', '#']).unwrap_or(rest.len());
     let authority = &rest[..end];
     let host = authority.rsplit('@').next().unwrap_or(authority);
@@ -75,6 +76,8 @@ mod tests {
             "  http:///a\t%41%aa?x",
             "http://user@A%aa:80/",
             "//A%aa/path",
+            "ht\ttp://A%aa",
+            "/\t/A%aa",
         ] {
             assert_eq!(parse(bad), Err(ParseError::IdnaError), "{bad}");
         }
