@@ -149,6 +149,7 @@ impl Server for Legacy {
         }
         match method {
             "logging/setLevel" => Reply::Json(200, json_ct(), result(id, json!({}))),
+            "tools/list" => Reply::Json(200, json_ct(), result(id, json!({"tools": []}))),
             "tools/call" => match body["params"]["name"].as_str().unwrap_or("") {
                 "echo" => Reply::Sse(
                     vec![],
@@ -737,7 +738,7 @@ fn requests_wait_until_the_server_accepted_notifications_initialized() {
 }
 
 #[test]
-fn the_get_stream_opens_with_the_handshake_and_requests_wait_for_its_answer() {
+fn the_get_stream_opens_with_the_handshake_and_calls_wait_for_its_answer_listings_do_not() {
     /// Holds the GET stream's answer (a slow server), then sends a server request on it the
     /// moment it opens, as servers do with requests that belong to no client request.
     struct SlowGet(Legacy);
@@ -765,11 +766,25 @@ fn the_get_stream_opens_with_the_handshake_and_requests_wait_for_its_answer() {
         .iter()
         .position(|r| r.method == HttpMethod::Get)
         .expect("GET opened during the handshake");
+    // Connected once the server accepted `notifications/initialized`; a tool call (which may
+    // make the server send a request on the GET stream) waits for that stream's answer, ...
+    assert_eq!(h.session.state(), ConnectionState::Connected);
     assert!(
         h.posted_method("tools/call").is_empty(),
-        "no request before the GET stream answered"
+        "no tool call before the GET stream answered"
     );
-    assert_eq!(h.session.state(), ConnectionState::Connecting);
+    assert_eq!(response(&h, c), None);
+    // ... a listing does not.
+    let list = h
+        .session
+        .request("tools/list", None, RequestOptions::default(), h.now);
+    h.pump();
+    assert_eq!(h.posted_method("tools/list").len(), 1);
+    assert!(matches!(
+        response(&h, list),
+        Some(Ok(McpResult::ListTools(_)))
+    ));
+    assert!(h.posted_method("tools/call").is_empty());
     let tid = *h.hanging.last().unwrap();
     h.hanging.clear();
     h.deliver(
@@ -781,7 +796,6 @@ fn the_get_stream_opens_with_the_handshake_and_requests_wait_for_its_answer() {
         ),
     );
     h.pump();
-    assert_eq!(h.session.state(), ConnectionState::Connected);
     assert!(matches!(response(&h, c), Some(Ok(_))));
     let first_call = h
         .sent
@@ -806,6 +820,15 @@ fn the_get_stream_opens_with_the_handshake_and_requests_wait_for_its_answer() {
         SlowGet(Legacy::new(ProbeAnswer::NotInitialized)),
     );
     h.connect();
+    let c = h.session.request(
+        "tools/call",
+        Some(json!({"name": "echo"})),
+        RequestOptions::default(),
+        h.now,
+    );
+    h.pump();
+    assert_eq!(response(&h, c), None);
     h.advance(5_001);
     assert_eq!(h.session.state(), ConnectionState::Connected);
+    assert!(matches!(response(&h, c), Some(Ok(_))));
 }

@@ -130,6 +130,9 @@ const server = http.createServer(async (req, res) => {
     const out = { ...ur.headers };
     for (const k of Object.keys(out)) if (k.startsWith('access-control-')) delete out[k];
     res.writeHead(ur.statusCode, noCors ? out : { ...out, ...cors });
+    // Forward the head as soon as the server sent it, as the server itself does (Node holds a
+    // head back until the first body bytes otherwise: an event stream would look unanswered).
+    res.flushHeaders();
     // The upstream died mid-response (e.g. killed): reset the client's connection too, as a
     // real server crash would, instead of ending the response cleanly.
     ur.on('aborted', () => res.destroy());

@@ -247,9 +247,9 @@ impl Session {
             let tid = TransmitId(self.next_transmit - 1);
             self.awaiting_initialized = Some((tid, details));
             self.initialized_acked = false;
-            // Open the GET stream now and wait for its answer too: servers send requests
-            // (elicitation, sampling) that belong to no request on it, and drop them while it
-            // is not open yet.
+            // Open the GET stream now; requests that may make the server send something on
+            // it wait for its answer (see `may_send`): servers send requests (elicitation,
+            // sampling) that belong to no request on it, and drop them while it is not open.
             self.awaiting_get_head = false;
             if self.wire == WireProtocol::StreamableHttp && self.config.open_get_stream {
                 self.get_reconnects = 0;
@@ -263,18 +263,78 @@ impl Session {
         self.finish_legacy_handshake(details, now);
     }
 
-    /// Ends the legacy handshake once the server accepted `notifications/initialized` and the
-    /// GET stream answered (or failed, or was never opened).
+    /// Ends the legacy handshake once the server accepted `notifications/initialized`.
+    /// Requests that need the GET stream wait for it to answer as well (see
+    /// [`Session::get_stream_answered`]).
     pub(super) fn try_finish_handshake(&mut self, now: Instant) {
-        if !self.initialized_acked || (self.awaiting_get_head && self.get_stream.is_some()) {
+        if !self.initialized_acked {
             return;
         }
         if let Some((_, details)) = self.awaiting_initialized.take() {
-            self.timers
-                .retain(|(_, t)| !matches!(t, Timer::InitializedWait));
+            if !self.get_head_pending() {
+                self.cancel_initialized_wait();
+            }
             if self.phase == Phase::Initializing {
                 self.finish_legacy_handshake(details, now);
             }
+        }
+    }
+
+    /// The GET stream opened with the handshake answered (or failed, or is given up on):
+    /// the requests held for it go out.
+    pub(super) fn get_stream_answered(&mut self, now: Instant) {
+        if !self.awaiting_get_head {
+            return;
+        }
+        self.awaiting_get_head = false;
+        if self.awaiting_initialized.is_none() {
+            self.cancel_initialized_wait();
+        }
+        if self.phase == Phase::Ready {
+            self.send_queued(now);
+        }
+    }
+
+    fn cancel_initialized_wait(&mut self) {
+        self.timers
+            .retain(|(_, t)| !matches!(t, Timer::InitializedWait));
+    }
+
+    /// The handshake's GET stream is open but has not answered yet.
+    pub(super) fn get_head_pending(&self) -> bool {
+        self.awaiting_get_head && self.get_stream.is_some()
+    }
+
+    /// Whether a request with this method may be sent now. Once connected, everything may,
+    /// except while the handshake's GET stream has not answered: servers drop the requests
+    /// that belong to no client request (elicitation, sampling, roots) while that stream is
+    /// not open, and a tool call or a read may make them send one. Listings, `ping` and
+    /// completions make them send nothing of the kind, so they go out at once: the first
+    /// `tools/list` does not wait a round trip for the GET stream.
+    pub(super) fn may_send(&self, method: &str) -> bool {
+        self.phase == Phase::Ready
+            && (!self.get_head_pending()
+                || matches!(
+                    method,
+                    "tools/list"
+                        | "resources/list"
+                        | "resources/templates/list"
+                        | "prompts/list"
+                        | "ping"
+                        | "completion/complete"
+                ))
+    }
+
+    /// Sends the queued requests that may go out now.
+    fn send_queued(&mut self, now: Instant) {
+        let queued: Vec<u64> = self
+            .pending
+            .iter()
+            .filter(|(_, p)| matches!(p.state, PendingState::Queued) && self.may_send(&p.method))
+            .map(|(k, _)| *k)
+            .collect();
+        for key in queued {
+            self.send_pending(key, now);
         }
     }
 
@@ -296,7 +356,9 @@ impl Session {
                 &opts,
                 now,
             );
-            self.send_pending(key, now);
+            if self.may_send("logging/setLevel") {
+                self.send_pending(key, now);
+            }
         }
     }
 
@@ -304,15 +366,7 @@ impl Session {
         self.details = Some(details.clone());
         self.set_phase(Phase::Ready);
         self.emit(Event::Connected(alloc::boxed::Box::new(details)));
-        let queued: Vec<u64> = self
-            .pending
-            .iter()
-            .filter(|(_, p)| matches!(p.state, PendingState::Queued))
-            .map(|(k, _)| *k)
-            .collect();
-        for key in queued {
-            self.send_pending(key, now);
-        }
+        self.send_queued(now);
     }
 
     pub(super) fn fail_connect(&mut self, err: RequestError) {

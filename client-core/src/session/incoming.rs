@@ -16,9 +16,8 @@ impl Session {
         let media = head.media_type();
         let www = head.header("www-authenticate").map(String::from);
         let purpose = ex.purpose;
-        if purpose == Purpose::GetStream && self.awaiting_get_head {
-            self.awaiting_get_head = false;
-            self.try_finish_handshake(now);
+        if purpose == Purpose::GetStream {
+            self.get_stream_answered(now);
         }
         let Some(ex) = self.exchanges.get_mut(&tid) else {
             return;
@@ -135,8 +134,8 @@ impl Session {
                 self.emit(Event::Warning(alloc::format!(
                     "the server's event stream failed: {err}"
                 )));
-                // A GET stream that failed before answering no longer holds up the handshake.
-                self.try_finish_handshake(now);
+                // A GET stream that failed before answering no longer holds requests up.
+                self.get_stream_answered(now);
             }
             Purpose::Fire | Purpose::Delete => {}
         }

@@ -371,7 +371,9 @@ impl Session {
         options: RequestOptions,
         now: Instant,
     ) -> RequestHandle {
-        let key = self.add_pending(Internal::No, method.into(), params, &options, now);
+        let method = method.into();
+        let send_now = self.may_send(&method);
+        let key = self.add_pending(Internal::No, method, params, &options, now);
         if matches!(self.phase, Phase::Closed | Phase::Failed) {
             let why = if self.phase == Phase::Closed {
                 "the session is closed"
@@ -379,7 +381,7 @@ impl Session {
                 "not connected"
             };
             self.finish_err(key, RequestError::Unavailable(why.into()));
-        } else if self.phase == Phase::Ready {
+        } else if send_now {
             self.send_pending(key, now);
         }
         RequestHandle(key)
@@ -1157,6 +1159,8 @@ impl Session {
                             self.finish_legacy_handshake(details, now);
                         }
                     }
+                    // Nor wait longer for a GET stream that does not answer.
+                    self.get_stream_answered(now);
                 }
                 Timer::ProbeTimeout => {
                     let probe = self
