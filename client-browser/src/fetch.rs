@@ -25,7 +25,8 @@ pub(crate) fn start(inner: &Rc<Inner>, req: HttpRequest) {
     inner.aborts.borrow_mut().insert(tid, ctrl);
     let weak = Rc::downgrade(inner);
     let with_credentials = inner.options.with_credentials;
-    wasm_bindgen_futures::spawn_local(async move {
+    // Started now: `fetch` is called before this returns, not after the caller's work.
+    crate::spawn::spawn_started(async move {
         let result = run(&weak, &req, &signal, with_credentials).await;
         let Some(inner) = weak.upgrade() else { return };
         inner.aborts.borrow_mut().remove(&tid);

@@ -20,6 +20,7 @@ mod driver;
 mod error;
 mod fetch;
 pub mod options;
+mod spawn;
 mod tasks;
 mod websocket;
 
@@ -30,5 +31,6 @@ pub use options::{
     typed_handler, Answer, CallOptions, ClientEvent, ClientOptions, Handlers, TaskListener,
     Transport,
 };
+pub use spawn::spawn_started;
 
 pub use client_core;

@@ -423,3 +423,46 @@ async fn http_sse_everything() {
     resources_prompts_completion_logging(&client).await;
     client.close();
 }
+
+/// Counts the page's `fetch` calls until the returned function is called.
+fn count_fetches() -> (js_sys::Function, js_sys::Function) {
+    let install = js_sys::Function::new_no_args(
+        "const original = globalThis.fetch; let n = 0;
+         globalThis.fetch = function (...args) { n += 1; return original.apply(this, args); };
+         return [() => n, () => { globalThis.fetch = original; }];",
+    );
+    let pair: js_sys::Array = install
+        .call0(&wasm_bindgen::JsValue::NULL)
+        .expect("wrap fetch")
+        .into();
+    (pair.get(0).into(), pair.get(1).into())
+}
+
+#[wasm_bindgen_test]
+async fn a_connection_started_with_spawn_started_sends_before_it_returns() {
+    let Some(url) = STREAMABLE else {
+        panic!("MCP_EVERYTHING_URL was not set at build time")
+    };
+    let (count, restore) = count_fetches();
+    let fetches = move || count.call0(&wasm_bindgen::JsValue::NULL).ok()?.as_f64();
+    let client = Client::new(ClientOptions::new(url));
+    let (tx, rx) = futures_channel::oneshot::channel();
+    let c = client.clone();
+    let before = fetches();
+    client_browser::spawn_started(async move {
+        let _ = tx.send(c.reconnect().await);
+    });
+    // The first request went out during the call, before the code after it (a page's first
+    // render) runs; `spawn_local` would send it only after that code.
+    let after = fetches();
+    restore
+        .call0(&wasm_bindgen::JsValue::NULL)
+        .expect("restore fetch");
+    assert_eq!((before, after), (Some(0.0), Some(1.0)));
+    let details = within(10_000, "connected", rx)
+        .await
+        .expect("the task ran to its end")
+        .expect("connected");
+    assert_eq!(details.wire, WireProtocol::StreamableHttp);
+    client.close();
+}

@@ -271,7 +271,9 @@ impl Connection {
         let c = self.clone();
         let sink = self.sink.get_value();
         self.error.set(None);
-        leptos::task::spawn_local(async move {
+        // Started now, so the first request goes out before the page renders (the app's
+        // first render takes about 10 ms, and a deep link connects while it runs).
+        client_browser::spawn_started(async move {
             match client.reconnect().await {
                 Ok(details) => {
                     // The tool list is asked for first, and the page updates while the
