@@ -256,7 +256,9 @@ impl Session {
                 self.open_get_stream();
                 self.awaiting_get_head = self.get_stream.is_some();
             }
-            // Do not wait forever on a server that never answers the notification.
+            // Do not wait forever on a server that never answers the notification (nor on a
+            // GET stream that never answers; one timer, this handshake's).
+            self.cancel_initialized_wait();
             self.schedule(now + self.config.probe_timeout, Timer::InitializedWait);
             return;
         }
