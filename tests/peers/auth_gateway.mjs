@@ -102,6 +102,9 @@ http.createServer(async (req, res) => {
     const out = { ...ur.headers };
     for (const k of Object.keys(out)) if (k.startsWith('access-control-')) delete out[k];
     res.writeHead(ur.statusCode, { ...out, ...cors });
+    // The head goes out as soon as the server sent it (Node would hold it until the first
+    // body bytes, and an event stream would look unanswered).
+    res.flushHeaders();
     ur.pipe(res);
   });
   up.on('error', () => { if (!res.headersSent) res.writeHead(502, cors); res.end(); });
