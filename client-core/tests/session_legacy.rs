@@ -149,7 +149,12 @@ impl Server for Legacy {
         }
         match method {
             "logging/setLevel" => Reply::Json(200, json_ct(), result(id, json!({}))),
-            "tools/list" => Reply::Json(200, json_ct(), result(id, json!({"tools": []}))),
+            // A caching hint, which only 2026-07-28 results may give (ignored here).
+            "tools/list" => Reply::Json(
+                200,
+                json_ct(),
+                result(id, json!({"tools": [], "ttlMs": 60_000})),
+            ),
             "tools/call" => match body["params"]["name"].as_str().unwrap_or("") {
                 "echo" => Reply::Sse(
                     vec![],
@@ -831,4 +836,20 @@ fn the_get_stream_opens_with_the_handshake_and_calls_wait_for_its_answer_listing
     h.advance(5_001);
     assert_eq!(h.session.state(), ConnectionState::Connected);
     assert!(matches!(response(&h, c), Some(Ok(_))));
+}
+
+#[test]
+fn legacy_results_are_never_served_from_the_cache() {
+    let mut h = connected(Legacy::new(ProbeAnswer::NotInitialized));
+    for _ in 0..2 {
+        let list = h
+            .session
+            .request("tools/list", None, RequestOptions::default(), h.now);
+        h.pump();
+        assert!(matches!(
+            response(&h, list),
+            Some(Ok(McpResult::ListTools(_)))
+        ));
+    }
+    assert_eq!(h.posted_method("tools/list").len(), 2);
 }

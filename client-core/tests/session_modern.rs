@@ -16,6 +16,8 @@ struct Modern {
     /// Cut the stream of tool `cut` this many times before answering.
     cuts_left: u32,
     calls: u32,
+    /// `ttlMs` on `tools/list` and `resources/read` results (caching hints).
+    ttl: Option<Value>,
 }
 
 impl Server for Modern {
@@ -49,12 +51,13 @@ impl Server for Modern {
                     }),
                 ),
             ),
+            "resources/read" => self.read(id, &body["params"]),
             "tools/list" => Reply::Json(
                 200,
                 json_ct(),
                 result(
                     id,
-                    json!({"tools": [
+                    json!({"ttlMs": self.ttl, "tools": [
                         {"name": "echo", "inputSchema": {"type": "object", "properties": {"m": {"type": "string"}}}},
                         {"name": "sql", "inputSchema": {"type": "object", "properties": {
                             "region": {"type": "string", "x-mcp-header": "Region"},
@@ -87,6 +90,18 @@ impl Server for Modern {
 }
 
 impl Modern {
+    fn read(&self, id: &Value, params: &Value) -> Reply {
+        let uri = params["uri"].as_str().unwrap_or("");
+        let contents = json!([{"uri": uri, "text": "hello"}]);
+        let complete = json!({"contents": contents, "ttlMs": self.ttl, "cacheScope": "public"});
+        // `test://state` needs one MRTR round (requestState only) before it answers.
+        let answer = match (uri, params.get("requestState")) {
+            ("test://state", None) => json!({"resultType": "input_required", "requestState": "r"}),
+            _ => complete,
+        };
+        Reply::Json(200, json_ct(), result(id, answer))
+    }
+
     fn call(&mut self, req: &HttpRequest, id: &Value, params: &Value) -> Reply {
         self.calls += 1;
         let name = params["name"].as_str().unwrap_or("");
@@ -790,4 +805,161 @@ fn a_version_refused_in_passing_is_retried_once_with_the_same_version() {
         "bounded retries: {}",
         h.posted().len()
     );
+}
+
+fn request(
+    h: &mut Harness<Modern>,
+    method: &str,
+    params: Option<Value>,
+    cache: CacheMode,
+) -> Value {
+    let opts = RequestOptions {
+        cache,
+        ..Default::default()
+    };
+    let handle = h.session.request(method, params, opts, h.now);
+    h.pump();
+    let outcome = h.events.iter().rev().find_map(|e| match e {
+        Event::Response { handle: x, result } if *x == handle => Some(result.clone()),
+        _ => None,
+    });
+    match outcome {
+        Some(Ok(v)) => v,
+        other => panic!("{method}: expected a result, got {other:?}"),
+    }
+}
+
+#[test]
+fn results_are_served_from_the_cache_while_their_ttl_says_they_are_fresh() {
+    let mut h = connected(Modern {
+        ttl: Some(json!(1000)),
+        ..Default::default()
+    });
+    let listed = |h: &Harness<Modern>| h.posted_method("tools/list").len();
+    let first = request(&mut h, "tools/list", None, CacheMode::Use);
+    assert_eq!(listed(&h), 1);
+    assert_eq!(request(&mut h, "tools/list", None, CacheMode::Use), first);
+    assert_eq!(listed(&h), 1, "fresh: answered from the cache");
+    h.advance(999);
+    request(&mut h, "tools/list", None, CacheMode::Use);
+    assert_eq!(listed(&h), 1);
+    request(&mut h, "tools/list", None, CacheMode::Refresh);
+    assert_eq!(listed(&h), 2, "refresh always asks the server");
+    request(&mut h, "tools/list", None, CacheMode::Bypass);
+    assert_eq!(listed(&h), 3, "bypass always asks the server");
+    h.advance(999);
+    request(&mut h, "tools/list", None, CacheMode::Use);
+    assert_eq!(
+        listed(&h),
+        3,
+        "the refreshed answer is fresh from when it came"
+    );
+    h.advance(1);
+    request(&mut h, "tools/list", None, CacheMode::Use);
+    assert_eq!(listed(&h), 4, "stale after ttlMs");
+    // A continuation page is never served from the cache.
+    request(
+        &mut h,
+        "tools/list",
+        Some(json!({"cursor": "2"})),
+        CacheMode::Use,
+    );
+    request(
+        &mut h,
+        "tools/list",
+        Some(json!({"cursor": "2"})),
+        CacheMode::Use,
+    );
+    assert_eq!(listed(&h), 6);
+
+    // Reads are kept per URI.
+    let read = |uri: &str| Some(json!({ "uri": uri }));
+    let a = request(&mut h, "resources/read", read("test://a"), CacheMode::Use);
+    assert_eq!(a["contents"][0]["uri"], "test://a");
+    let b = request(&mut h, "resources/read", read("test://b"), CacheMode::Use);
+    assert_eq!(b["contents"][0]["uri"], "test://b");
+    assert_eq!(
+        request(&mut h, "resources/read", read("test://a"), CacheMode::Use),
+        a
+    );
+    assert_eq!(h.posted_method("resources/read").len(), 2);
+}
+
+#[test]
+fn no_ttl_or_a_zero_ttl_means_every_request_reaches_the_server() {
+    for ttl in [None, Some(json!(0)), Some(json!(-1))] {
+        let mut h = connected(Modern {
+            ttl: ttl.clone(),
+            ..Default::default()
+        });
+        request(&mut h, "tools/list", None, CacheMode::Use);
+        request(&mut h, "tools/list", None, CacheMode::Use);
+        assert_eq!(h.posted_method("tools/list").len(), 2, "ttlMs {ttl:?}");
+    }
+}
+
+#[test]
+fn a_change_notification_makes_the_cached_list_stale() {
+    let mut h = connected(Modern {
+        ttl: Some(json!(60_000)),
+        ..Default::default()
+    });
+    request(&mut h, "tools/list", None, CacheMode::Use);
+    request(&mut h, "tools/list", None, CacheMode::Use);
+    assert_eq!(h.posted_method("tools/list").len(), 1);
+    // The test server's listen stream announces that the tools changed.
+    let filter = SubscriptionFilter {
+        tools_list_changed: Some(true),
+        ..Default::default()
+    };
+    h.session.listen(filter, h.now);
+    h.pump();
+    assert!(h.events.iter().any(|e| matches!(
+        e,
+        Event::Notification {
+            notification: ServerNotification::ToolListChanged,
+            ..
+        }
+    )));
+    request(&mut h, "tools/list", None, CacheMode::Use);
+    assert_eq!(h.posted_method("tools/list").len(), 2);
+}
+
+#[test]
+fn new_credentials_drop_private_results_and_reconnecting_drops_all() {
+    let mut h = connected(Modern {
+        ttl: Some(json!(60_000)),
+        ..Default::default()
+    });
+    // tools/list results carry no cacheScope (private); reads are "public".
+    let read = Some(json!({ "uri": "test://a" }));
+    request(&mut h, "tools/list", None, CacheMode::Use);
+    request(&mut h, "resources/read", read.clone(), CacheMode::Use);
+    h.session
+        .set_extra_headers(vec![("X-Custom".into(), "1".into())]);
+    request(&mut h, "tools/list", None, CacheMode::Use);
+    assert_eq!(h.posted_method("tools/list").len(), 1, "same credentials");
+    h.session
+        .set_extra_headers(vec![("Authorization".into(), "Bearer other".into())]);
+    request(&mut h, "tools/list", None, CacheMode::Use);
+    request(&mut h, "resources/read", read.clone(), CacheMode::Use);
+    assert_eq!(h.posted_method("tools/list").len(), 2, "private: dropped");
+    assert_eq!(h.posted_method("resources/read").len(), 1, "public: kept");
+    h.connect();
+    request(&mut h, "resources/read", read, CacheMode::Use);
+    assert_eq!(h.posted_method("resources/read").len(), 2);
+}
+
+#[test]
+fn results_reached_through_mrtr_rounds_are_not_cached() {
+    let mut h = connected(Modern {
+        ttl: Some(json!(60_000)),
+        ..Default::default()
+    });
+    let read = Some(json!({ "uri": "test://state" }));
+    let r = request(&mut h, "resources/read", read.clone(), CacheMode::Use);
+    assert_eq!(r["contents"][0]["text"], "hello");
+    assert_eq!(h.posted_method("resources/read").len(), 2, "one MRTR round");
+    request(&mut h, "resources/read", read, CacheMode::Use);
+    assert_eq!(h.posted_method("resources/read").len(), 4);
 }

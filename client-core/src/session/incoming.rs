@@ -643,6 +643,9 @@ impl Session {
                 return;
             }
         };
+        // A change makes what the cache holds of it stale before anyone hears of it (an
+        // application relisting on this notification must reach the server).
+        self.cache.evict_for(&notification);
         match notification {
             ServerNotification::Progress(progress) => {
                 let key = self

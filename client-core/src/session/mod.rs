@@ -13,12 +13,14 @@
 //! arm a timer for [`Session::poll_timeout`]; when it fires, pass [`Input::Timeout`].
 //! Time is always a parameter; the session never reads a clock.
 
+mod cache;
 mod config;
 mod event;
 mod exchange;
 mod handshake;
 mod incoming;
 
+pub use cache::CacheMode;
 pub use config::{SessionConfig, TransportMode};
 pub use event::*;
 
@@ -124,6 +126,8 @@ struct Pending {
     header_retry: bool,
     /// MRTR: answers and state to send with the next attempt.
     retry_extra: Option<RetryExtra>,
+    /// A cacheable request (not [`CacheMode::Bypass`]): its answer may be kept.
+    cache_ticket: Option<cache::CacheTicket>,
 }
 
 /// What an MRTR retry adds to the original request's params.
@@ -144,6 +148,9 @@ pub struct RequestOptions {
     pub no_timeout: bool,
     /// Ask for progress notifications.
     pub progress: bool,
+    /// How the request uses the response cache (2026-07-28 servers' `ttlMs`; results of other
+    /// servers are never kept).
+    pub cache: CacheMode,
 }
 
 #[derive(Debug, Clone)]
@@ -235,6 +242,8 @@ pub struct Session {
     initialized_acked: bool,
     /// The GET stream opened with the handshake has not answered yet.
     awaiting_get_head: bool,
+    /// Fresh results of cacheable requests (modern era).
+    cache: cache::ResultCache,
 }
 
 impl Session {
@@ -278,6 +287,7 @@ impl Session {
             awaiting_initialized: None,
             initialized_acked: false,
             awaiting_get_head: false,
+            cache: cache::ResultCache::default(),
         }
     }
 
@@ -288,6 +298,16 @@ impl Session {
 
     /// Replaces the extra headers (e.g. a new `Authorization` after logging in).
     pub fn set_extra_headers(&mut self, headers: Vec<(String, String)>) {
+        let authorization = |hs: &[(String, String)]| {
+            hs.iter()
+                .find(|(k, _)| k.eq_ignore_ascii_case("authorization"))
+                .map(|(_, v)| v.clone())
+        };
+        if authorization(&headers) != authorization(&self.config.extra_headers) {
+            // Another authorization context: results the server scoped to the previous one
+            // may not be served in this one.
+            self.cache.drop_private();
+        }
         self.config.extra_headers = headers;
     }
 
@@ -350,6 +370,7 @@ impl Session {
         }
         self.probed = false;
         self.probe_retried = false;
+        self.cache.clear();
         self.tried_http_sse = false;
         self.probe_transport_failure = None;
         self.set_phase(Phase::Idle);
@@ -372,8 +393,26 @@ impl Session {
         now: Instant,
     ) -> RequestHandle {
         let method = method.into();
+        let cache_key = match options.cache {
+            CacheMode::Bypass => None,
+            _ => cache::CacheKey::of(&method, params.as_ref()),
+        };
+        if let Some(k) = &cache_key {
+            if options.cache == CacheMode::Use && self.phase == Phase::Ready {
+                if let Some(v) = self.cache.lookup(k, now) {
+                    // Fresh: answered without asking the server, as an answer would be.
+                    let result = Ok(v.clone());
+                    let handle = self.reserve_handle();
+                    self.emit(Event::Response { handle, result });
+                    return handle;
+                }
+            }
+        }
         let send_now = self.may_send(&method);
         let key = self.add_pending(Internal::No, method, params, &options, now);
+        if let (Some(k), Some(p)) = (cache_key, self.pending.get_mut(&key)) {
+            p.cache_ticket = Some(self.cache.ticket(k));
+        }
         if matches!(self.phase, Phase::Closed | Phase::Failed) {
             let why = if self.phase == Phase::Closed {
                 "the session is closed"
@@ -539,6 +578,7 @@ impl Session {
                 input_rounds: 0,
                 header_retry: false,
                 retry_extra: None,
+                cache_ticket: None,
             },
         );
         key
@@ -895,12 +935,21 @@ impl Session {
                             self.on_input_required(key, value, now.unwrap_or_default());
                             return;
                         }
-                        self.remove_pending(key);
+                        let p = self.remove_pending(key);
                         self.reinit_used = false;
                         let mut value = value;
                         let result = if value.is_object() {
                             if method == "tools/list" {
                                 self.filter_tools(&mut value);
+                            }
+                            // Kept only from a modern server, and never the outcome of MRTR
+                            // rounds (it depends on answers the cache key does not cover).
+                            if let (Some(ticket), true, 0) = (
+                                p.cache_ticket,
+                                self.modern_version().is_some(),
+                                p.input_rounds,
+                            ) {
+                                self.cache.store(ticket, &value, now.unwrap_or(p.started));
                             }
                             Ok(value)
                         } else {
@@ -942,6 +991,7 @@ impl Session {
             input_rounds: 0,
             header_retry: false,
             retry_extra: None,
+            cache_ticket: None,
         });
         self.by_rpc_id.remove(&p.rpc_id);
         self.server_requests

@@ -1,0 +1,420 @@
+//! The response cache of the 2026-07-28 era ("Caching" utility): results of `tools/list`,
+//! `prompts/list`, `resources/list`, `resources/templates/list` and `resources/read` carry
+//! `ttlMs` (how long the client may consider them fresh) and `cacheScope`.
+//!
+//! Rules kept here (the specification's, `server/utilities/caching`):
+//! - the key is the method and the parameters that affect the result: the `uri` of
+//!   `resources/read`; for the lists only the first page (no `cursor`) is kept, later pages
+//!   always go to the server, so a listing is never stitched from pages of different ages;
+//! - fresh while `now < received + ttlMs`; an absent, zero or negative `ttlMs` is
+//!   "immediately stale" (nothing kept), and a fresh result replaces an older one;
+//! - results of MRTR retries (`inputResponses` / `requestState`) and interim `input_required`
+//!   results are never kept (the session checks that before [`ResultCache::store`]);
+//! - `cacheScope: "private"` (or absent) results belong to one authorization context: they
+//!   are dropped when the credentials change ([`ResultCache::drop_private`]); `"public"` ones
+//!   survive that;
+//! - a change notification makes the matching entries stale at once
+//!   ([`ResultCache::evict_for`]), and a fetch that was under way when that happened does not
+//!   write its (possibly older) answer back (a generation per key).
+//!
+//! Bounded: at most [`MAX_ENTRIES`] entries and [`MAX_BYTES`] of (estimated) result size; a
+//! result larger than [`MAX_ENTRY_BYTES`] is not kept; the oldest entry goes first.
+
+use crate::time::{Duration, Instant};
+use alloc::string::String;
+use alloc::vec::Vec;
+use serde_json::Value;
+
+/// Longest freshness honoured (24 hours); a larger `ttlMs` is clamped to it.
+pub const MAX_TTL: Duration = Duration::from_secs(24 * 60 * 60);
+/// Most entries kept at once.
+pub const MAX_ENTRIES: usize = 64;
+/// Most (estimated) bytes of results kept at once.
+pub const MAX_BYTES: usize = 8 << 20;
+/// Results estimated larger than this are never kept.
+pub const MAX_ENTRY_BYTES: usize = 1 << 20;
+
+/// How one request uses the response cache (a per-request option).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum CacheMode {
+    /// Serve a fresh cached result without asking the server; otherwise ask and keep the
+    /// answer for as long as the server says it stays fresh.
+    #[default]
+    Use,
+    /// Always ask the server; keep the answer (it replaces what was kept).
+    Refresh,
+    /// Always ask the server and keep nothing.
+    Bypass,
+}
+
+/// What a cacheable request is: its method and the key of its parameters.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct CacheKey {
+    method: &'static str,
+    /// The `uri` of `resources/read`; empty for a list's first page.
+    key: String,
+}
+
+/// A ticket taken when a cacheable request starts; storing its answer needs it, and an
+/// eviction of the same key in the meantime voids it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct CacheTicket {
+    key: CacheKey,
+    generation: u64,
+}
+
+#[derive(Debug)]
+struct Entry {
+    key: CacheKey,
+    value: Value,
+    fresh_until: Instant,
+    public: bool,
+    bytes: usize,
+}
+
+/// Fresh results of cacheable requests, owned by one session.
+#[derive(Debug, Default)]
+pub(crate) struct ResultCache {
+    /// Oldest first.
+    entries: Vec<Entry>,
+    /// Keys evicted while possibly being fetched, with their eviction count.
+    generations: Vec<(CacheKey, u64)>,
+    bytes: usize,
+}
+
+const LIST_METHODS: [&str; 4] = [
+    "tools/list",
+    "prompts/list",
+    "resources/list",
+    "resources/templates/list",
+];
+
+impl CacheKey {
+    /// The key of a request, or `None` if its result may not be cached: another method, a
+    /// continuation page, or parameters the key does not cover (`_meta`, MRTR answers, ...).
+    pub(crate) fn of(method: &str, params: Option<&Value>) -> Option<CacheKey> {
+        let params = match params {
+            None => None,
+            Some(Value::Object(m)) => Some(m),
+            Some(_) => return None,
+        };
+        if let Some(&list) = LIST_METHODS.iter().find(|m| **m == method) {
+            return match params {
+                Some(m) if !m.is_empty() => None,
+                _ => Some(CacheKey {
+                    method: list,
+                    key: String::new(),
+                }),
+            };
+        }
+        if method != "resources/read" {
+            return None;
+        }
+        let m = params?;
+        match (m.len(), m.get("uri")) {
+            (1, Some(Value::String(uri))) => Some(CacheKey {
+                method: "resources/read",
+                key: uri.clone(),
+            }),
+            _ => None,
+        }
+    }
+}
+
+impl ResultCache {
+    /// A fresh result for `key`, if one is kept.
+    pub(crate) fn lookup(&self, key: &CacheKey, now: Instant) -> Option<&Value> {
+        self.entries
+            .iter()
+            .find(|e| &e.key == key && now < e.fresh_until)
+            .map(|e| &e.value)
+    }
+
+    /// Takes the ticket for a request of `key` about to be sent.
+    pub(crate) fn ticket(&self, key: CacheKey) -> CacheTicket {
+        let generation = self.generation(&key);
+        CacheTicket { key, generation }
+    }
+
+    /// Keeps `result` (the server's answer to the ticket's request, received at `now`) for as
+    /// long as its `ttlMs` says; an answer that may not be kept removes the older entry it
+    /// supersedes. Does nothing if the key was evicted since the ticket was taken.
+    pub(crate) fn store(&mut self, ticket: CacheTicket, result: &Value, now: Instant) {
+        if self.generation(&ticket.key) != ticket.generation {
+            return;
+        }
+        self.remove(&ticket.key);
+        let ttl = match result.get("ttlMs").and_then(Value::as_i64) {
+            Some(ms) if ms > 0 => core::cmp::min(Duration::from_millis(ms as u64), MAX_TTL),
+            _ => return,
+        };
+        let bytes = estimated_size(result);
+        if bytes > MAX_ENTRY_BYTES {
+            return;
+        }
+        let public = result.get("cacheScope").and_then(Value::as_str) == Some("public");
+        while !self.entries.is_empty()
+            && (self.entries.len() >= MAX_ENTRIES || self.bytes + bytes > MAX_BYTES)
+        {
+            let old = self.entries.remove(0);
+            self.bytes -= old.bytes;
+        }
+        self.bytes += bytes;
+        self.entries.push(Entry {
+            key: ticket.key,
+            value: result.clone(),
+            fresh_until: now + ttl,
+            public,
+            bytes,
+        });
+    }
+
+    /// Makes the entries a server notification says changed stale (and voids tickets of
+    /// fetches under way for them).
+    pub(crate) fn evict_for(&mut self, notification: &crate::types::ServerNotification) {
+        use crate::types::ServerNotification as N;
+        match notification {
+            N::ToolListChanged => self.evict(list_key("tools/list")),
+            N::PromptListChanged => self.evict(list_key("prompts/list")),
+            N::ResourceListChanged => {
+                // Templates describe the same set of resources.
+                self.evict(list_key("resources/list"));
+                self.evict(list_key("resources/templates/list"));
+            }
+            N::ResourceUpdated(p) => self.evict(CacheKey {
+                method: "resources/read",
+                key: p.uri.clone(),
+            }),
+            _ => {}
+        }
+    }
+
+    /// Drops every entry the server scoped to one authorization context (the credentials
+    /// changed).
+    pub(crate) fn drop_private(&mut self) {
+        self.entries.retain(|e| e.public);
+        self.bytes = self.entries.iter().map(|e| e.bytes).sum();
+    }
+
+    /// Drops everything (a new connection: the server, its era or its version may differ).
+    pub(crate) fn clear(&mut self) {
+        self.entries.clear();
+        self.bytes = 0;
+    }
+
+    fn evict(&mut self, key: CacheKey) {
+        self.remove(&key);
+        match self.generations.iter_mut().find(|(k, _)| *k == key) {
+            Some((_, g)) => *g += 1,
+            None => {
+                // Bounded: a key evicted long ago whose count is forgotten can at worst let
+                // one fetch that was under way then write back (it would be fresh anyway).
+                if self.generations.len() >= MAX_ENTRIES {
+                    self.generations.remove(0);
+                }
+                self.generations.push((key, 1));
+            }
+        }
+    }
+
+    fn generation(&self, key: &CacheKey) -> u64 {
+        self.generations
+            .iter()
+            .find(|(k, _)| k == key)
+            .map_or(0, |(_, g)| *g)
+    }
+
+    fn remove(&mut self, key: &CacheKey) {
+        if let Some(i) = self.entries.iter().position(|e| &e.key == key) {
+            let old = self.entries.remove(i);
+            self.bytes -= old.bytes;
+        }
+    }
+}
+
+fn list_key(method: &'static str) -> CacheKey {
+    CacheKey {
+        method,
+        key: String::new(),
+    }
+}
+
+/// A cheap estimate of the memory a JSON value holds: its strings' bytes plus a fixed cost
+/// per value.
+fn estimated_size(v: &Value) -> usize {
+    const NODE: usize = 32;
+    match v {
+        Value::String(s) => NODE + s.len(),
+        Value::Array(a) => NODE + a.iter().map(estimated_size).sum::<usize>(),
+        Value::Object(m) => {
+            NODE + m
+                .iter()
+                .map(|(k, v)| k.len() + estimated_size(v))
+                .sum::<usize>()
+        }
+        _ => NODE,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::types::{ResourceUpdatedParams, ServerNotification};
+    use serde_json::json;
+
+    fn key(method: &str, params: Option<Value>) -> CacheKey {
+        match CacheKey::of(method, params.as_ref()) {
+            Some(k) => k,
+            None => panic!("{method} {params:?} should be cacheable"),
+        }
+    }
+
+    fn tools(ttl: Value) -> Value {
+        json!({ "tools": [{ "name": "echo" }], "ttlMs": ttl, "cacheScope": "private" })
+    }
+
+    #[test]
+    fn only_first_pages_and_plain_reads_are_cacheable() {
+        assert!(CacheKey::of("tools/list", None).is_some());
+        assert!(CacheKey::of("prompts/list", Some(&json!({}))).is_some());
+        assert!(CacheKey::of("resources/templates/list", None).is_some());
+        assert!(CacheKey::of("tools/list", Some(&json!({ "cursor": "2" }))).is_none());
+        assert!(CacheKey::of("tools/list", Some(&json!({ "_meta": {} }))).is_none());
+        assert!(CacheKey::of("tools/call", None).is_none());
+        assert!(CacheKey::of("resources/read", Some(&json!({ "uri": "a://b" }))).is_some());
+        assert!(CacheKey::of("resources/read", None).is_none());
+        assert!(CacheKey::of("resources/read", Some(&json!({ "uri": 5 }))).is_none());
+        let with_answers = json!({ "uri": "a://b", "inputResponses": {} });
+        assert!(CacheKey::of("resources/read", Some(&with_answers)).is_none());
+        assert_ne!(
+            key("resources/read", Some(json!({ "uri": "a://b" }))),
+            key("resources/read", Some(json!({ "uri": "a://c" })))
+        );
+    }
+
+    #[test]
+    fn a_result_is_fresh_for_its_ttl_and_then_stale() {
+        let mut c = ResultCache::default();
+        let k = key("tools/list", None);
+        c.store(c.ticket(k.clone()), &tools(json!(1000)), Instant(5000));
+        assert_eq!(c.lookup(&k, Instant(5000)), Some(&tools(json!(1000))));
+        assert!(c.lookup(&k, Instant(5999)).is_some());
+        assert!(c.lookup(&k, Instant(6000)).is_none());
+    }
+
+    #[test]
+    fn absent_zero_negative_or_malformed_ttls_keep_nothing_and_drop_the_older_entry() {
+        for ttl in [Value::Null, json!(0), json!(-5), json!("60000"), json!(1.5)] {
+            let mut c = ResultCache::default();
+            let k = key("tools/list", None);
+            c.store(c.ticket(k.clone()), &tools(json!(60_000)), Instant(0));
+            c.store(c.ticket(k.clone()), &tools(ttl.clone()), Instant(10));
+            assert!(c.lookup(&k, Instant(20)).is_none(), "ttlMs {ttl}");
+        }
+    }
+
+    #[test]
+    fn huge_ttls_are_clamped_to_a_day() {
+        let mut c = ResultCache::default();
+        let k = key("tools/list", None);
+        c.store(c.ticket(k.clone()), &tools(json!(i64::MAX)), Instant(0));
+        assert!(c.lookup(&k, Instant(MAX_TTL.as_millis() - 1)).is_some());
+        assert!(c.lookup(&k, Instant(MAX_TTL.as_millis())).is_none());
+    }
+
+    #[test]
+    fn notifications_evict_what_they_name_and_void_fetches_under_way() {
+        let mut c = ResultCache::default();
+        let read = key("resources/read", Some(json!({ "uri": "a://b" })));
+        let other = key("resources/read", Some(json!({ "uri": "a://c" })));
+        let res = json!({ "contents": [], "ttlMs": 60_000 });
+        for k in [&read, &other] {
+            c.store(c.ticket(k.clone()), &res, Instant(0));
+        }
+        let under_way = c.ticket(read.clone());
+        let updated = ServerNotification::ResourceUpdated(ResourceUpdatedParams {
+            uri: "a://b".into(),
+            extra: Default::default(),
+        });
+        c.evict_for(&updated);
+        assert!(c.lookup(&read, Instant(1)).is_none());
+        assert!(c.lookup(&other, Instant(1)).is_some());
+        // The answer of a read sent before the notification may predate the change.
+        c.store(under_way, &res, Instant(2));
+        assert!(c.lookup(&read, Instant(3)).is_none());
+        // One sent after it is kept.
+        c.store(c.ticket(read.clone()), &res, Instant(4));
+        assert!(c.lookup(&read, Instant(5)).is_some());
+
+        let (list, templates) = (
+            key("resources/list", None),
+            key("resources/templates/list", None),
+        );
+        c.store(c.ticket(list.clone()), &res, Instant(0));
+        c.store(c.ticket(templates.clone()), &res, Instant(0));
+        c.evict_for(&ServerNotification::ResourceListChanged);
+        assert!(c.lookup(&list, Instant(1)).is_none());
+        assert!(c.lookup(&templates, Instant(1)).is_none());
+        let tools_key = key("tools/list", None);
+        c.store(
+            c.ticket(tools_key.clone()),
+            &tools(json!(60_000)),
+            Instant(0),
+        );
+        c.evict_for(&ServerNotification::PromptListChanged);
+        assert!(c.lookup(&tools_key, Instant(1)).is_some());
+        c.evict_for(&ServerNotification::ToolListChanged);
+        assert!(c.lookup(&tools_key, Instant(1)).is_none());
+    }
+
+    #[test]
+    fn new_credentials_drop_private_entries_and_keep_public_ones() {
+        let mut c = ResultCache::default();
+        let (tools_key, prompts_key) = (key("tools/list", None), key("prompts/list", None));
+        c.store(
+            c.ticket(tools_key.clone()),
+            &tools(json!(60_000)),
+            Instant(0),
+        );
+        let public = json!({ "prompts": [], "ttlMs": 60_000, "cacheScope": "public" });
+        c.store(c.ticket(prompts_key.clone()), &public, Instant(0));
+        c.drop_private();
+        assert!(c.lookup(&tools_key, Instant(1)).is_none());
+        assert!(c.lookup(&prompts_key, Instant(1)).is_some());
+        c.clear();
+        assert!(c.lookup(&prompts_key, Instant(1)).is_none());
+    }
+
+    #[test]
+    fn the_cache_is_bounded_in_entries_and_bytes() {
+        let mut c = ResultCache::default();
+        let read = |i: usize| {
+            key(
+                "resources/read",
+                Some(json!({ "uri": alloc::format!("a://{i}") })),
+            )
+        };
+        let small = json!({ "contents": [], "ttlMs": 60_000 });
+        for i in 0..MAX_ENTRIES + 10 {
+            c.store(c.ticket(read(i)), &small, Instant(0));
+        }
+        assert_eq!(c.entries.len(), MAX_ENTRIES);
+        assert!(
+            c.lookup(&read(0), Instant(1)).is_none(),
+            "the oldest went first"
+        );
+        assert!(c.lookup(&read(MAX_ENTRIES + 9), Instant(1)).is_some());
+
+        let text = "x".repeat(MAX_ENTRY_BYTES / 2);
+        let half = json!({ "contents": [{ "uri": "a://big", "text": text }], "ttlMs": 60_000 });
+        for i in 0..40 {
+            c.store(c.ticket(read(1000 + i)), &half, Instant(0));
+            assert!(c.bytes <= MAX_BYTES);
+        }
+        assert!(c.lookup(&read(1039), Instant(1)).is_some());
+        let too_big =
+            json!({ "contents": [{ "text": "x".repeat(MAX_ENTRY_BYTES) }], "ttlMs": 60_000 });
+        c.store(c.ticket(read(2000)), &too_big, Instant(0));
+        assert!(c.lookup(&read(2000), Instant(1)).is_none());
+    }
+}
