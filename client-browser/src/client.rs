@@ -6,7 +6,7 @@ use crate::driver::{Inner, Reply};
 use crate::error::ClientError;
 use crate::options::{CallOptions, ClientEvent, ClientOptions, Transport};
 use client_core::session::{
-    ConnectionState, RequestError, RequestHandle, RequestOptions, ServerDetails,
+    CacheMode, ConnectionState, RequestError, RequestHandle, RequestOptions, ServerDetails,
 };
 use client_core::types::*;
 use client_core::{Session, SessionConfig};
@@ -337,6 +337,7 @@ impl Client {
             timeout: opts.timeout,
             no_timeout: false,
             progress: opts.on_progress.is_some(),
+            cache: opts.cache,
         };
         let handle = self
             .inner
@@ -388,7 +389,22 @@ impl Client {
     /// Every item of a paginated list (`tools/list` → `"tools"`, ...), following
     /// `nextCursor` for at most `max_pages` pages; items as the server sent them.
     pub async fn list_all(&self, method: &str, key: &str) -> Result<Vec<Value>, ClientError> {
-        let first = self.start(method, None, CallOptions::default());
+        self.list_all_with(method, key, CacheMode::Use).await
+    }
+
+    /// [`Client::list_all`], its first page using the response cache as `cache` says (later
+    /// pages always come from the server).
+    pub async fn list_all_with(
+        &self,
+        method: &str,
+        key: &str,
+        cache: CacheMode,
+    ) -> Result<Vec<Value>, ClientError> {
+        let opts = CallOptions {
+            cache,
+            ..Default::default()
+        };
+        let first = self.start(method, None, opts);
         self.list_from(first, method, key).await
     }
 

@@ -34,3 +34,5 @@ pub use options::{
 pub use spawn::spawn_started;
 
 pub use client_core;
+/// How a request uses the response cache (see [`CallOptions::cache`]).
+pub use client_core::session::CacheMode;

@@ -1,7 +1,7 @@
 //! How a [`crate::Client`] is configured, and what it reports.
 
 use client_core::jsonrpc::ErrorObject;
-use client_core::session::{ConnectionState, RequestHandle};
+use client_core::session::{CacheMode, ConnectionState, RequestHandle};
 use client_core::time::Duration;
 use client_core::types::*;
 use futures_util::future::LocalBoxFuture;
@@ -157,6 +157,10 @@ pub struct CallOptions {
     /// Called with the task's state while a tool runs as a task (2025-11-25 tasks): when the
     /// server creates it and at each poll.
     pub on_task: Option<TaskListener>,
+    /// How a cacheable request (a list's first page, `resources/read`) uses the response
+    /// cache: by default a result a 2026-07-28 server said is still fresh (`ttlMs`) is
+    /// served without asking it again.
+    pub cache: CacheMode,
 }
 
 /// Called with a task's state (see [`CallOptions::on_task`]).

@@ -231,6 +231,7 @@ impl Client {
             )),
             on_progress: opts.on_progress.clone(),
             on_task: None,
+            cache: Default::default(),
         };
         let result = self.start(
             "tasks/result",

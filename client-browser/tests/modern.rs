@@ -6,7 +6,9 @@
 use client_browser::client_core::session::{RequestError, WireProtocol};
 use client_browser::client_core::time::Duration;
 use client_browser::client_core::types::*;
-use client_browser::{CallOptions, Client, ClientError, ClientEvent, ClientOptions, Handlers};
+use client_browser::{
+    CacheMode, CallOptions, Client, ClientError, ClientEvent, ClientOptions, Handlers,
+};
 use futures_util::FutureExt;
 use serde_json::json;
 use std::cell::RefCell;
@@ -278,5 +280,114 @@ async fn a_50_mib_result_arrives_whole() {
     let t = r.content.first().and_then(|c| c.as_text()).unwrap_or("");
     assert_eq!(t.len(), 50 << 20);
     assert!(t.bytes().all(|b| b == b'x'));
+    client.close();
+}
+
+/// The server's caching hints (`ttlMs`: a minute for lists and reads) against a real
+/// 2026-07-28 server: a fresh result is served without a request, "refresh" asks again, and a
+/// change the server announces makes the cached result stale at once.
+#[wasm_bindgen_test]
+async fn fresh_results_come_from_the_cache_until_the_server_announces_a_change() {
+    let Some(url) = MODERN else {
+        panic!("MCP_MODERN_URL was not set at build time")
+    };
+    let mut o = ClientOptions::new(url);
+    o.wire_log = true;
+    let client = Client::new(o);
+    let events = Rc::new(RefCell::new(Vec::new()));
+    let e = events.clone();
+    client.on_event(move |ev| e.borrow_mut().push(ev.clone()));
+    within(15_000, "connect", client.reconnect())
+        .await
+        .expect("connects");
+    let sent = |method: &str| {
+        events
+            .borrow()
+            .iter()
+            .filter(|e| matches!(e, ClientEvent::Wire { sent: true, message, .. } if message["method"] == method))
+            .count()
+    };
+    let has = |f: &dyn Fn(&ServerNotification) -> bool| {
+        events
+            .borrow()
+            .iter()
+            .any(|e| matches!(e, ClientEvent::Notification(n) if f(n)))
+    };
+    let names = |tools: Vec<Tool>| tools.into_iter().map(|t| t.name).collect::<Vec<_>>();
+
+    let first = names(within(10_000, "list", client.list_tools()).await.unwrap());
+    assert_eq!(sent("tools/list"), 1);
+    let again = names(
+        within(10_000, "list again", client.list_tools())
+            .await
+            .unwrap(),
+    );
+    assert_eq!(again, first);
+    assert_eq!(sent("tools/list"), 1, "fresh for ttlMs: no second request");
+    within(
+        10_000,
+        "refresh",
+        client.list_all_with("tools/list", "tools", CacheMode::Refresh),
+    )
+    .await
+    .unwrap();
+    assert_eq!(sent("tools/list"), 2, "refresh asks the server");
+
+    within(
+        10_000,
+        "subscribe",
+        client.subscribe_resource("test://greeting"),
+    )
+    .await
+    .unwrap();
+    until(5_000, "listening", || {
+        has(&|n| {
+            matches!(n, ServerNotification::SubscriptionsAcknowledged(a)
+            if a.notifications.resource_subscriptions.is_some())
+        })
+    })
+    .await;
+    for _ in 0..2 {
+        let read = within(10_000, "read", client.read_resource("test://greeting"))
+            .await
+            .unwrap();
+        assert_eq!(
+            read.contents[0].text.as_deref(),
+            Some("hello from the modern server")
+        );
+    }
+    assert_eq!(sent("resources/read"), 1);
+
+    // Announced changes: the resource was updated, the tool list changed.
+    within(
+        10_000,
+        "touch",
+        client.call_tool("touch", json!({"uri": "test://greeting"})),
+    )
+    .await
+    .unwrap();
+    within(10_000, "retool", client.call_tool("retool", json!({})))
+        .await
+        .unwrap();
+    until(5_000, "both announced", || {
+        has(&|n| matches!(n, ServerNotification::ResourceUpdated(u) if u.uri == "test://greeting"))
+            && has(&|n| matches!(n, ServerNotification::ToolListChanged))
+    })
+    .await;
+    within(
+        10_000,
+        "read after the update",
+        client.read_resource("test://greeting"),
+    )
+    .await
+    .unwrap();
+    assert_eq!(sent("resources/read"), 2);
+    let changed = names(
+        within(10_000, "list after the change", client.list_tools())
+            .await
+            .unwrap(),
+    );
+    assert_eq!(sent("tools/list"), 3);
+    assert!(changed.iter().any(|n| n == "added-later"), "{changed:?}");
     client.close();
 }

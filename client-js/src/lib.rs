@@ -17,7 +17,7 @@ use client_browser::client_core::time::Duration;
 use client_browser::client_core::types::{ProgressParams, Task};
 use client_browser::client_core::ErrorObject;
 use client_browser::{
-    Answer, CallOptions, Client, ClientOptions, Handlers, TaskListener, Transport,
+    Answer, CacheMode, CallOptions, Client, ClientOptions, Handlers, TaskListener, Transport,
 };
 use futures_util::FutureExt;
 use serde::Serialize;
@@ -52,6 +52,15 @@ export interface McpClientOptions {
   approve?: (tool: string, args: any) => Promise<boolean>;
   /** OAuth: log in through a popup when the server asks (true for the defaults). */
   oauth?: boolean | McpOAuthOptions;
+}
+
+/** Options of the lists and of readResource. */
+export interface McpCacheOptions {
+  /** How the response cache is used. A 2026-07-28 server says how long a list's first page or
+   * a resource stays fresh (`ttlMs`); "use" (default) serves a fresh result without asking
+   * the server again (change notifications make it stale at once), "refresh" always asks and
+   * keeps the answer, "bypass" always asks and keeps nothing. */
+  cache?: "use" | "refresh" | "bypass";
 }
 
 /** OAuth options. The callback page oauth-callback.html (shipped with the package) must be
@@ -115,6 +124,23 @@ pub(crate) fn get(obj: &JsValue, key: &str) -> Option<JsValue> {
         .filter(|v| !v.is_undefined() && !v.is_null())
 }
 
+/// How a list or read uses the response cache, from `options.cache`: `"use"` (the default:
+/// a result a 2026-07-28 server said is still fresh is served without asking it again),
+/// `"refresh"` (ask the server, keep its answer) or `"bypass"` (ask, keep nothing).
+fn cache_mode(options: &JsValue) -> Result<CacheMode, JsError> {
+    let Some(v) = get(options, "cache") else {
+        return Ok(CacheMode::Use);
+    };
+    match v.as_string().as_deref() {
+        Some("use") => Ok(CacheMode::Use),
+        Some("refresh") => Ok(CacheMode::Refresh),
+        Some("bypass") => Ok(CacheMode::Bypass),
+        _ => Err(JsError::new(
+            "options.cache must be \"use\", \"refresh\" or \"bypass\"",
+        )),
+    }
+}
+
 /// The options of a tool call from the JavaScript `options` object (see `callTool`).
 fn call_options(options: &JsValue) -> CallOptions {
     let callback = |key: &str| handler_of(options, key);
@@ -133,6 +159,7 @@ fn call_options(options: &JsValue) -> CallOptions {
                 let _ = f.call1(&JsValue::NULL, &to_js(t).unwrap_or(JsValue::NULL));
             }) as TaskListener
         }),
+        ..Default::default()
     }
 }
 
@@ -243,21 +270,41 @@ impl McpClient {
     }
 
     /// Every tool (pagination followed), as the server listed them.
+    /// `options.cache` (see [`cache_mode`]) says how the first page uses the response cache.
     #[wasm_bindgen(js_name = listTools)]
-    pub async fn list_tools(&self) -> Result<JsValue, JsError> {
-        to_js(&self.list("tools/list", "tools").await?)
+    pub async fn list_tools(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "McpCacheOptions")] options: JsValue,
+    ) -> Result<JsValue, JsError> {
+        to_js(&self.list("tools/list", "tools", &options).await?)
     }
 
     /// Every resource.
     #[wasm_bindgen(js_name = listResources)]
-    pub async fn list_resources(&self) -> Result<JsValue, JsError> {
-        to_js(&self.list("resources/list", "resources").await?)
+    pub async fn list_resources(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "McpCacheOptions")] options: JsValue,
+    ) -> Result<JsValue, JsError> {
+        to_js(&self.list("resources/list", "resources", &options).await?)
+    }
+
+    /// Every resource template.
+    #[wasm_bindgen(js_name = listResourceTemplates)]
+    pub async fn list_resource_templates(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "McpCacheOptions")] options: JsValue,
+    ) -> Result<JsValue, JsError> {
+        let list = self.list("resources/templates/list", "resourceTemplates", &options);
+        to_js(&list.await?)
     }
 
     /// Every prompt.
     #[wasm_bindgen(js_name = listPrompts)]
-    pub async fn list_prompts(&self) -> Result<JsValue, JsError> {
-        to_js(&self.list("prompts/list", "prompts").await?)
+    pub async fn list_prompts(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "McpCacheOptions")] options: JsValue,
+    ) -> Result<JsValue, JsError> {
+        to_js(&self.list("prompts/list", "prompts", &options).await?)
     }
 
     /// Calls a tool by its MCP name; resolves to the CallToolResult. The `approve` hook runs
@@ -274,12 +321,19 @@ impl McpClient {
         to_js(&self.call(&name, args, &options).await?)
     }
 
-    /// Reads a resource.
+    /// Reads a resource; `options.cache` as for the lists.
     #[wasm_bindgen(js_name = readResource)]
-    pub async fn read_resource(&self, uri: String) -> Result<JsValue, JsError> {
-        let r = self
-            .client
-            .request("resources/read", Some(json!({ "uri": uri })));
+    pub async fn read_resource(
+        &self,
+        uri: String,
+        #[wasm_bindgen(unchecked_param_type = "McpCacheOptions")] options: JsValue,
+    ) -> Result<JsValue, JsError> {
+        let opts = CallOptions {
+            cache: cache_mode(&options)?,
+            ..Default::default()
+        };
+        let params = Some(json!({ "uri": uri }));
+        let r = self.client.start("resources/read", params, opts);
         to_js(&r.await.map_err(js_err)?)
     }
 
@@ -335,7 +389,9 @@ impl McpClient {
     /// `namespace__tool`.
     #[wasm_bindgen(js_name = toolDefinitions)]
     pub async fn tool_definitions(&self, format: String) -> Result<JsValue, JsError> {
-        let mut tools = self.list("tools/list", "tools").await?;
+        let mut tools = self
+            .list("tools/list", "tools", &JsValue::UNDEFINED)
+            .await?;
         tools.retain(|t| model_tools::tool_name(t).is_some());
         let mut taken = BTreeSet::new();
         let names = model_tools::namespaced_names(
@@ -396,8 +452,15 @@ fn string_map(v: &JsValue, what: &str) -> Result<serde_json::Map<String, Value>,
 }
 
 impl McpClient {
-    async fn list(&self, method: &str, key: &str) -> Result<Vec<Value>, JsError> {
-        self.client.list_all(method, key).await.map_err(js_err)
+    async fn list(
+        &self,
+        method: &str,
+        key: &str,
+        options: &JsValue,
+    ) -> Result<Vec<Value>, JsError> {
+        let cache = cache_mode(options)?;
+        let list = self.client.list_all_with(method, key, cache);
+        list.await.map_err(js_err)
     }
 
     async fn call(&self, name: &str, args: JsValue, options: &JsValue) -> Result<Value, JsError> {

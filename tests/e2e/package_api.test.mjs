@@ -7,13 +7,15 @@ import { fileURLToPath } from 'node:url';
 import { launch, serveDir, startPeer } from './browser.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
-let browser, pkg, host, a, b, page;
+let browser, pkg, host, a, b, modern, page;
 
 before(async () => {
   pkg = await serveDir(path.resolve(here, '../../dist-pkg'));
   host = await serveDir(path.resolve(here, 'host'));
   a = await startPeer('everything.sh', ['streamableHttp']);
   b = await startPeer('everything.sh', ['streamableHttp']);
+  process.env.MANY_TOOLS = '0';
+  modern = await startPeer('many_tools.sh'); // PyPI mcp 2.x, 2026-07-28, caching hints
   browser = await launch();
   page = await browser.newPage();
   await page.goto(`${host.url}/index.html`);
@@ -22,6 +24,7 @@ after(async () => {
   await browser?.close();
   a?.stop();
   b?.stop();
+  modern?.stop();
   await pkg?.close();
   await host?.close();
 });
@@ -163,4 +166,54 @@ test('thousands of calls leave no wasm memory behind', async () => {
   // Wasm memory grows in 64 KiB pages and never shrinks: a leak of a few dozen bytes a call
   // (as an exception per call once left) shows as new pages over 4,000 calls.
   assert.equal(out.after, out.before);
+});
+
+test('lists and reads follow a 2026-07-28 server\'s caching hints; options.cache refreshes or bypasses', async () => {
+  const out = await page.evaluate(async ({ pkgUrl, url }) => {
+    const m = await import(`${pkgUrl}/mcp_client.js`);
+    await m.default();
+    // Which MCP methods reach the network (the Mcp-Method header of each POST).
+    const original = window.fetch;
+    const sent = [];
+    window.fetch = function (input, init) {
+      const headers = new Headers((init && init.headers) || (input instanceof Request ? input.headers : undefined));
+      sent.push(headers.get('mcp-method'));
+      return original.apply(this, arguments);
+    };
+    const count = (method) => sent.filter((s) => s === method).length;
+    try {
+      const client = await m.McpClient.connect({ url });
+      const first = await client.listTools();
+      const again = await client.listTools();
+      const afterTwo = count('tools/list');
+      await client.listTools({ cache: 'refresh' });
+      await client.listTools({ cache: 'bypass' });
+      const afterForced = count('tools/list');
+      await client.listTools();
+      const afterCached = count('tools/list');
+      const read = await client.readResource('test://greeting');
+      await client.readResource('test://greeting');
+      const reads = count('resources/read');
+      await client.listPrompts(); await client.listPrompts();
+      await client.listResourceTemplates(); await client.listResourceTemplates();
+      let refused = null;
+      try { await client.listTools({ cache: 'sometimes' }); } catch (e) { refused = String(e.message || e); }
+      const era = client.server().era;
+      client.close();
+      return { era, same: JSON.stringify(first) === JSON.stringify(again), afterTwo, afterForced, afterCached,
+        text: read.contents[0].text, reads, prompts: count('prompts/list'), templates: count('resources/templates/list'), refused };
+    } finally {
+      window.fetch = original;
+    }
+  }, { pkgUrl: pkg.url, url: modern.url });
+  assert.equal(out.era, 'modern');
+  assert.ok(out.same);
+  assert.equal(out.afterTwo, 1, 'the second listing came from the cache (ttlMs: a minute)');
+  assert.equal(out.afterForced, 3, 'refresh and bypass ask the server');
+  assert.equal(out.afterCached, 3, 'the refreshed listing is served again');
+  assert.equal(out.text, 'hello from the modern server');
+  assert.equal(out.reads, 1);
+  assert.equal(out.prompts, 1);
+  assert.equal(out.templates, 1);
+  assert.match(out.refused, /options\.cache must be "use", "refresh" or "bypass"/);
 });

@@ -16,6 +16,7 @@ from typing import Annotated
 
 import anyio
 import uvicorn
+from mcp.server.caching import CacheHint
 from mcp.server.mcpserver import Context, MCPServer
 from mcp.server.streamable_http import EventMessage, EventStore
 from mcp.server.subscriptions import (
@@ -77,7 +78,20 @@ class PagedServer(MCPServer):
 
 
 bus = InMemorySubscriptionBus()
-server = PagedServer("modern-test-server", subscriptions=bus)
+# Caching hints (2026-07-28): lists and reads stay fresh for a minute, so clients may serve
+# them again without asking; every change below is announced, which makes them stale.
+_fresh = CacheHint(ttl_ms=60_000)
+server = PagedServer(
+    "modern-test-server",
+    subscriptions=bus,
+    cache_hints={
+        "tools/list": _fresh,
+        "prompts/list": _fresh,
+        "resources/list": _fresh,
+        "resources/templates/list": _fresh,
+        "resources/read": _fresh,
+    },
+)
 
 
 @server.tool()

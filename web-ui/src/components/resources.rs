@@ -64,12 +64,21 @@ pub fn ResourcesPanel(conn: Connection) -> impl IntoView {
         };
         contents.set(None);
         leptos::task::spawn_local(async move {
-            contents.set(Some(
-                client
-                    .read_resource(&uri)
-                    .await
-                    .map_err(|e| crate::doctor::explain(&e)),
-            ));
+            // Asked for: shown as the server has it now, even if an earlier read is still
+            // fresh (the answer replaces that one in the response cache).
+            let opts = client_browser::CallOptions {
+                cache: client_browser::CacheMode::Refresh,
+                ..Default::default()
+            };
+            let read = client.start(
+                "resources/read",
+                Some(serde_json::json!({ "uri": uri })),
+                opts,
+            );
+            let read = read
+                .await
+                .and_then(|v| client_browser::decode::<ReadResourceResult>("resources/read", v));
+            contents.set(Some(read.map_err(|e| crate::doctor::explain(&e))));
         });
     };
     let read2 = read;
