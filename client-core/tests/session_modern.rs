@@ -18,6 +18,10 @@ struct Modern {
     calls: u32,
     /// `ttlMs` on `tools/list` and `resources/read` results (caching hints).
     ttl: Option<Value>,
+    /// Listings answered so far; the first `zone_header_after` of them do not yet mark the
+    /// `strict` tool's `zone` as a header (the server's tools changed since).
+    lists: u32,
+    zone_header_after: u32,
 }
 
 impl Server for Modern {
@@ -52,23 +56,30 @@ impl Server for Modern {
                 ),
             ),
             "resources/read" => self.read(id, &body["params"]),
-            "tools/list" => Reply::Json(
-                200,
-                json_ct(),
-                result(
-                    id,
-                    json!({"ttlMs": self.ttl, "tools": [
-                        {"name": "echo", "inputSchema": {"type": "object", "properties": {"m": {"type": "string"}}}},
-                        {"name": "sql", "inputSchema": {"type": "object", "properties": {
-                            "region": {"type": "string", "x-mcp-header": "Region"},
-                            "n": {"type": "integer", "x-mcp-header": "N"}}}},
-                        {"name": "bad", "inputSchema": {"type": "object", "properties": {
-                            "f": {"type": "number", "x-mcp-header": "F"}}}},
-                        {"name": "strict", "inputSchema": {"type": "object", "properties": {
-                            "zone": {"type": "string", "x-mcp-header": "Zone"}}}},
-                    ]}),
-                ),
-            ),
+            "tools/list" => {
+                self.lists += 1;
+                let zone = match self.lists > self.zone_header_after {
+                    true => json!({"type": "string", "x-mcp-header": "Zone"}),
+                    false => json!({"type": "string"}),
+                };
+                Reply::Json(
+                    200,
+                    json_ct(),
+                    result(
+                        id,
+                        json!({"ttlMs": self.ttl, "tools": [
+                            {"name": "echo", "inputSchema": {"type": "object", "properties": {"m": {"type": "string"}}}},
+                            {"name": "sql", "inputSchema": {"type": "object", "properties": {
+                                "region": {"type": "string", "x-mcp-header": "Region"},
+                                "n": {"type": "integer", "x-mcp-header": "N"}}}},
+                            {"name": "bad", "inputSchema": {"type": "object", "properties": {
+                                "f": {"type": "number", "x-mcp-header": "F"}}}},
+                            {"name": "strict", "inputSchema": {"type": "object", "properties": {
+                                "zone": zone}}},
+                        ]}),
+                    ),
+                )
+            }
             "tools/call" => self.call(req, id, &body["params"]),
             "subscriptions/listen" => Reply::Sse(
                 vec![],
@@ -962,4 +973,37 @@ fn results_reached_through_mrtr_rounds_are_not_cached() {
     assert_eq!(h.posted_method("resources/read").len(), 2, "one MRTR round");
     request(&mut h, "resources/read", read, CacheMode::Use);
     assert_eq!(h.posted_method("resources/read").len(), 4);
+}
+
+#[test]
+fn the_tool_list_refreshed_after_a_header_mismatch_replaces_the_cached_one() {
+    let mut h = connected(Modern {
+        ttl: Some(json!(60_000)),
+        zone_header_after: 1,
+        ..Default::default()
+    });
+    // Cached while `zone` was not yet a header; then the server's tools changed (unannounced).
+    request(&mut h, "tools/list", None, CacheMode::Use);
+    let c = call(
+        &mut h,
+        "strict",
+        json!({"zone": "eu"}),
+        RequestOptions::default(),
+    );
+    assert_eq!(text_of(&response(&h, c)), "zone ok");
+    assert_eq!(
+        h.posted_method("tools/list").len(),
+        2,
+        "refreshed after the mismatch"
+    );
+    let listed = request(&mut h, "tools/list", None, CacheMode::Use);
+    assert_eq!(h.posted_method("tools/list").len(), 2);
+    let strict = listed["tools"]
+        .as_array()
+        .and_then(|t| t.iter().find(|t| t["name"] == "strict"));
+    assert_eq!(
+        strict.map(|t| t["inputSchema"]["properties"]["zone"]["x-mcp-header"].clone()),
+        Some(json!("Zone")),
+        "the cache serves the refreshed list, not the stale one"
+    );
 }

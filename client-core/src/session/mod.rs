@@ -894,9 +894,14 @@ impl Session {
                 }
             }
             Internal::RefreshTools(call) => {
-                self.remove_pending(key);
+                let p = self.remove_pending(key);
                 if let Ok(mut v) = outcome {
                     self.filter_tools(&mut v);
+                    // The fresh list replaces a cached one (the server's tools changed).
+                    if let (Some(ticket), true) = (p.cache_ticket, self.modern_version().is_some())
+                    {
+                        self.cache.store(ticket, &v, now.unwrap_or(p.started));
+                    }
                 }
                 if self.pending.contains_key(&call) {
                     self.send_pending(call, now.unwrap_or_default());
@@ -925,6 +930,10 @@ impl Session {
                             &opts,
                             now,
                         );
+                        let tools = cache::CacheKey::of("tools/list", None);
+                        if let (Some(k), Some(p)) = (tools, self.pending.get_mut(&list)) {
+                            p.cache_ticket = Some(self.cache.ticket(k));
+                        }
                         self.send_pending(list, now);
                         return;
                     }
