@@ -46,6 +46,11 @@ async fn connect() -> (Client, Rc<RefCell<Vec<ClientEvent>>>) {
     };
     o.log_level = Some(LoggingLevel::Debug);
     o.headers = vec![("X-Team".into(), "blue".into())];
+    connect_with(o).await
+}
+
+/// A client connected with `o`, and the events it reports from the start.
+async fn connect_with(o: ClientOptions) -> (Client, Rc<RefCell<Vec<ClientEvent>>>) {
     let client = Client::new(o);
     let events = Rc::new(RefCell::new(Vec::new()));
     let e = events.clone();
@@ -293,13 +298,7 @@ async fn fresh_results_come_from_the_cache_until_the_server_announces_a_change()
     };
     let mut o = ClientOptions::new(url);
     o.wire_log = true;
-    let client = Client::new(o);
-    let events = Rc::new(RefCell::new(Vec::new()));
-    let e = events.clone();
-    client.on_event(move |ev| e.borrow_mut().push(ev.clone()));
-    within(15_000, "connect", client.reconnect())
-        .await
-        .expect("connects");
+    let (client, events) = connect_with(o).await;
     let sent = |method: &str| {
         events
             .borrow()

@@ -909,12 +909,17 @@ fn no_ttl_or_a_zero_ttl_means_every_request_reaches_the_server() {
     }
 }
 
-#[test]
-fn a_change_notification_makes_the_cached_list_stale() {
-    let mut h = connected(Modern {
+/// Connected to a server that marks lists and reads fresh for a minute.
+fn connected_fresh_for_a_minute() -> Harness<Modern> {
+    connected(Modern {
         ttl: Some(json!(60_000)),
         ..Default::default()
-    });
+    })
+}
+
+#[test]
+fn a_change_notification_makes_the_cached_list_stale() {
+    let mut h = connected_fresh_for_a_minute();
     request(&mut h, "tools/list", None, CacheMode::Use);
     request(&mut h, "tools/list", None, CacheMode::Use);
     assert_eq!(h.posted_method("tools/list").len(), 1);
@@ -938,10 +943,7 @@ fn a_change_notification_makes_the_cached_list_stale() {
 
 #[test]
 fn new_credentials_drop_private_results_and_reconnecting_drops_all() {
-    let mut h = connected(Modern {
-        ttl: Some(json!(60_000)),
-        ..Default::default()
-    });
+    let mut h = connected_fresh_for_a_minute();
     // tools/list results carry no cacheScope (private); reads are "public".
     let read = Some(json!({ "uri": "test://a" }));
     request(&mut h, "tools/list", None, CacheMode::Use);
@@ -963,10 +965,7 @@ fn new_credentials_drop_private_results_and_reconnecting_drops_all() {
 
 #[test]
 fn results_reached_through_mrtr_rounds_are_not_cached() {
-    let mut h = connected(Modern {
-        ttl: Some(json!(60_000)),
-        ..Default::default()
-    });
+    let mut h = connected_fresh_for_a_minute();
     let read = Some(json!({ "uri": "test://state" }));
     let r = request(&mut h, "resources/read", read.clone(), CacheMode::Use);
     assert_eq!(r["contents"][0]["text"], "hello");

@@ -370,9 +370,10 @@ impl Session {
         }
         self.probed = false;
         self.probe_retried = false;
-        self.cache.clear();
         self.tried_http_sse = false;
         self.probe_transport_failure = None;
+        // A new connection: the server, its era or its version may have changed.
+        self.cache.clear();
         self.set_phase(Phase::Idle);
         match self.config.transport {
             TransportMode::Frames => {
