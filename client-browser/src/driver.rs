@@ -179,6 +179,9 @@ impl Inner {
                 "tool {name:?} was left out: {reason}"
             ))),
             Event::Warning(w) => self.emit(ClientEvent::Warning(w)),
+            Event::Cached {
+                method, fresh_for, ..
+            } => self.emit(ClientEvent::Cached { method, fresh_for }),
             Event::Wire {
                 direction,
                 message,

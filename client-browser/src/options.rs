@@ -77,6 +77,14 @@ pub enum ClientEvent {
     Progress(RequestHandle, ProgressParams),
     /// A non-fatal problem.
     Warning(String),
+    /// A request was answered from the response cache, without a round trip: its method, and
+    /// how much longer the result stays fresh.
+    Cached {
+        /// The request's method (`tools/list`, `resources/read`, ...).
+        method: String,
+        /// How much longer the server said the result stays fresh.
+        fresh_for: Duration,
+    },
     /// A message crossed the wire (with `wire_log`).
     Wire {
         /// True when sent by the client.

@@ -851,9 +851,17 @@ fn results_are_served_from_the_cache_while_their_ttl_says_they_are_fresh() {
     assert_eq!(listed(&h), 1);
     assert_eq!(request(&mut h, "tools/list", None, CacheMode::Use), first);
     assert_eq!(listed(&h), 1, "fresh: answered from the cache");
+    let said = |h: &Harness<Modern>, ms: u64| {
+        h.events.iter().any(|e| {
+            matches!(e, Event::Cached { method, fresh_for, .. }
+                if method == "tools/list" && *fresh_for == client_core::time::Duration(ms))
+        })
+    };
+    assert!(said(&h, 1000), "the application is told");
     h.advance(999);
     request(&mut h, "tools/list", None, CacheMode::Use);
     assert_eq!(listed(&h), 1);
+    assert!(said(&h, 1));
     request(&mut h, "tools/list", None, CacheMode::Refresh);
     assert_eq!(listed(&h), 2, "refresh always asks the server");
     request(&mut h, "tools/list", None, CacheMode::Bypass);

@@ -95,3 +95,16 @@ test('lists prompts and resources again while their tab is open when the server 
   }
   await page.locator('#tab-tools').click();
 });
+
+test('a list the server said is still fresh (ttlMs) is not asked for again when its tab reopens, and the log says so', async () => {
+  const greet = page.locator('button.prompt[data-prompt="greet"]');
+  await page.locator('#tab-prompts').click();
+  await greet.waitFor({ timeout: 10_000 });
+  await page.locator('#tab-tools').click();
+  await page.locator('#tab-prompts').click();
+  await greet.waitFor({ timeout: 10_000 });
+  await page.locator('#tab-logs').click();
+  await page.locator('.logs .notifications li', { hasText: /^prompts\/list: answered from the cache, no request sent \(the server said it stays fresh for \d+ s more\)$/ })
+    .first().waitFor({ timeout: 10_000 });
+  await page.locator('#tab-tools').click();
+});

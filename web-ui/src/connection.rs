@@ -242,6 +242,9 @@ impl Connection {
                 log.update(|l| l.push(describe(n)))
             }
             ClientEvent::Warning(w) => log.update(|l| l.push(format!("warning: {w}"))),
+            ClientEvent::Cached { method, fresh_for } => {
+                log.update(|l| l.push(describe_cached(method, fresh_for.as_millis())))
+            }
             ClientEvent::Wire {
                 sent,
                 status,
@@ -491,6 +494,12 @@ impl Drop for DismissAsk {
         let id = self.id;
         self.asks.try_update(|a| a.retain(|x| x.id != id));
     }
+}
+
+/// One line for the log when a request was answered from the response cache.
+pub fn describe_cached(method: &str, fresh_for_ms: u64) -> String {
+    let secs = fresh_for_ms.div_ceil(1000);
+    format!("{method}: answered from the cache, no request sent (the server said it stays fresh for {secs} s more)")
 }
 
 /// One line for the notifications log.

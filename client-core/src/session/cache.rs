@@ -122,12 +122,12 @@ impl CacheKey {
 }
 
 impl ResultCache {
-    /// A fresh result for `key`, if one is kept.
-    pub(crate) fn lookup(&self, key: &CacheKey, now: Instant) -> Option<&Value> {
+    /// A fresh result for `key`, if one is kept, and how much longer it stays fresh.
+    pub(crate) fn lookup(&self, key: &CacheKey, now: Instant) -> Option<(&Value, Duration)> {
         self.entries
             .iter()
             .find(|e| &e.key == key && now < e.fresh_until)
-            .map(|e| &e.value)
+            .map(|e| (&e.value, e.fresh_until - now))
     }
 
     /// Takes the ticket for a request of `key` about to be sent.
@@ -297,8 +297,9 @@ mod tests {
         let mut c = ResultCache::default();
         let k = key("tools/list", None);
         c.store(c.ticket(k.clone()), &tools(json!(1000)), Instant(5000));
-        assert_eq!(c.lookup(&k, Instant(5000)), Some(&tools(json!(1000))));
-        assert!(c.lookup(&k, Instant(5999)).is_some());
+        let fresh = tools(json!(1000));
+        assert_eq!(c.lookup(&k, Instant(5000)), Some((&fresh, Duration(1000))));
+        assert_eq!(c.lookup(&k, Instant(5999)), Some((&fresh, Duration(1))));
         assert!(c.lookup(&k, Instant(6000)).is_none());
     }
 

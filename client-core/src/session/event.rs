@@ -97,6 +97,17 @@ pub enum Event {
         /// decoders of every result type.
         result: Result<Value, RequestError>,
     },
+    /// A request was answered from the response cache: nothing crossed the wire (its
+    /// [`Event::Response`] follows).
+    Cached {
+        /// The request.
+        handle: RequestHandle,
+        /// Its method.
+        method: String,
+        /// How much longer the result stays fresh (the server's `ttlMs`, counted from when its
+        /// answer arrived).
+        fresh_for: crate::time::Duration,
+    },
     /// Progress of a request.
     Progress {
         /// The request.

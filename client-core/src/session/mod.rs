@@ -400,10 +400,15 @@ impl Session {
         };
         if let Some(k) = &cache_key {
             if options.cache == CacheMode::Use && self.phase == Phase::Ready {
-                if let Some(v) = self.cache.lookup(k, now) {
+                if let Some((v, fresh_for)) = self.cache.lookup(k, now) {
                     // Fresh: answered without asking the server, as an answer would be.
                     let result = Ok(v.clone());
                     let handle = self.reserve_handle();
+                    self.emit(Event::Cached {
+                        handle,
+                        method,
+                        fresh_for,
+                    });
                     self.emit(Event::Response { handle, result });
                     return handle;
                 }
