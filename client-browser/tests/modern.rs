@@ -49,6 +49,14 @@ async fn connect() -> (Client, Rc<RefCell<Vec<ClientEvent>>>) {
     connect_with(o).await
 }
 
+/// Whether a notification that `f` accepts has arrived among `events`.
+fn notified(events: &RefCell<Vec<ClientEvent>>, f: &dyn Fn(&ServerNotification) -> bool) -> bool {
+    events
+        .borrow()
+        .iter()
+        .any(|e| matches!(e, ClientEvent::Notification(n) if f(n)))
+}
+
 /// A client connected with `o`, and the events it reports from the start.
 async fn connect_with(o: ClientOptions) -> (Client, Rc<RefCell<Vec<ClientEvent>>>) {
     let client = Client::new(o);
@@ -164,12 +172,7 @@ async fn modern_server_end_to_end() {
     )
     .await
     .unwrap();
-    let has = |f: &dyn Fn(&ServerNotification) -> bool| {
-        events
-            .borrow()
-            .iter()
-            .any(|e| matches!(e, ClientEvent::Notification(n) if f(n)))
-    };
+    let has = |f: &dyn Fn(&ServerNotification) -> bool| notified(&events, f);
     until(5_000, "acknowledged", || has(&|n| matches!(n, ServerNotification::SubscriptionsAcknowledged(a)
         if a.notifications.resource_subscriptions.as_deref() == Some(&["test://greeting".to_string()][..])))).await;
     within(
@@ -306,12 +309,7 @@ async fn fresh_results_come_from_the_cache_until_the_server_announces_a_change()
             .filter(|e| matches!(e, ClientEvent::Wire { sent: true, message, .. } if message["method"] == method))
             .count()
     };
-    let has = |f: &dyn Fn(&ServerNotification) -> bool| {
-        events
-            .borrow()
-            .iter()
-            .any(|e| matches!(e, ClientEvent::Notification(n) if f(n)))
-    };
+    let has = |f: &dyn Fn(&ServerNotification) -> bool| notified(&events, f);
     let names = |tools: Vec<Tool>| tools.into_iter().map(|t| t.name).collect::<Vec<_>>();
 
     let first = names(within(10_000, "list", client.list_tools()).await.unwrap());
