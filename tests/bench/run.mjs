@@ -137,14 +137,18 @@ const knownEraOurs = [];
 const eraKnown = async (ctx) => ctx.addInitScript(([key, url]) => {
   localStorage.setItem(key, JSON.stringify({ [url]: 'legacy' }));
 }, ['mcp-browser-client.eras', everything.url]);
+// A first and a return visit in one fresh context, its pages prepared by `prepare` (if any).
+async function twoVisits(visit, first, again, prepare) {
+  const ctx = await browser.newContext();
+  const page = await ctx.newPage();
+  if (prepare) await prepare(ctx, page);
+  first.push(await visit(page));
+  again.push(await visit(page));
+  await ctx.close();
+}
 for (let i = 0; i < N_CONNECT; i++) {
-  for (const [visit, first, again] of [[connectOursIn, connectOurs, revisitOurs], [connectTsIn, connectTs, revisitTs]]) {
-    const ctx = await browser.newContext();
-    const page = await ctx.newPage();
-    first.push(await visit(page));
-    again.push(await visit(page));
-    await ctx.close();
-  }
+  await twoVisits(connectOursIn, connectOurs, revisitOurs);
+  await twoVisits(connectTsIn, connectTs, revisitTs);
   const ctx = await browser.newContext();
   await eraKnown(ctx);
   knownEraOurs.push(await connectOursIn(await ctx.newPage()));
@@ -155,17 +159,14 @@ for (let i = 0; i < N_CONNECT; i++) {
 // page LATENCY_MS later (the servers stay on 127.0.0.1), as a server across the internet
 // would; each round trip a client makes costs that much.
 const slowOurs = []; const slowTs = []; const slowRevisitOurs = []; const slowRevisitTs = [];
+const slowNetwork = async (ctx, page) => {
+  const cdp = await ctx.newCDPSession(page);
+  await cdp.send('Network.enable');
+  await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: LATENCY_MS, downloadThroughput: -1, uploadThroughput: -1 });
+};
 for (let i = 0; i < N_LATENCY; i++) {
-  for (const [visit, first, again] of [[connectOursIn, slowOurs, slowRevisitOurs], [connectTsIn, slowTs, slowRevisitTs]]) {
-    const ctx = await browser.newContext();
-    const page = await ctx.newPage();
-    const cdp = await ctx.newCDPSession(page);
-    await cdp.send('Network.enable');
-    await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: LATENCY_MS, downloadThroughput: -1, uploadThroughput: -1 });
-    first.push(await visit(page));
-    again.push(await visit(page));
-    await ctx.close();
-  }
+  await twoVisits(connectOursIn, slowOurs, slowRevisitOurs, slowNetwork);
+  await twoVisits(connectTsIn, slowTs, slowRevisitTs, slowNetwork);
 }
 
 // ---- calls: sequential and 16 in flight; ours, TS SDK, raw fetch ----

@@ -904,10 +904,7 @@ impl Session {
                 if let Ok(mut v) = outcome {
                     self.filter_tools(&mut v);
                     // The fresh list replaces a cached one (the server's tools changed).
-                    if let (Some(ticket), true) = (p.cache_ticket, self.modern_version().is_some())
-                    {
-                        self.cache.store(ticket, &v, now.unwrap_or(p.started));
-                    }
+                    self.keep_result(p.cache_ticket, &v, now.unwrap_or(p.started));
                 }
                 if self.pending.contains_key(&call) {
                     self.send_pending(call, now.unwrap_or_default());
@@ -957,14 +954,10 @@ impl Session {
                             if method == "tools/list" {
                                 self.filter_tools(&mut value);
                             }
-                            // Kept only from a modern server, and never the outcome of MRTR
-                            // rounds (it depends on answers the cache key does not cover).
-                            if let (Some(ticket), true, 0) = (
-                                p.cache_ticket,
-                                self.modern_version().is_some(),
-                                p.input_rounds,
-                            ) {
-                                self.cache.store(ticket, &value, now.unwrap_or(p.started));
+                            // Never the outcome of MRTR rounds (it depends on answers the
+                            // cache key does not cover).
+                            if p.input_rounds == 0 {
+                                self.keep_result(p.cache_ticket, &value, now.unwrap_or(p.started));
                             }
                             Ok(value)
                         } else {
@@ -986,6 +979,14 @@ impl Session {
                     }
                 }
             }
+        }
+    }
+
+    /// Keeps the answer to a cacheable request (one with a ticket) for as long as the server
+    /// said it stays fresh; only a modern server's hints count.
+    fn keep_result(&mut self, ticket: Option<cache::CacheTicket>, value: &Value, now: Instant) {
+        if let (Some(ticket), Some(_)) = (ticket, self.modern_version()) {
+            self.cache.store(ticket, value, now);
         }
     }
 
