@@ -864,18 +864,26 @@ fn results_are_served_from_the_cache_while_their_ttl_says_they_are_fresh() {
     assert!(said(&h, 1));
     request(&mut h, "tools/list", None, CacheMode::Refresh);
     assert_eq!(listed(&h), 2, "refresh always asks the server");
-    request(&mut h, "tools/list", None, CacheMode::Bypass);
-    assert_eq!(listed(&h), 3, "bypass always asks the server");
     h.advance(999);
     request(&mut h, "tools/list", None, CacheMode::Use);
     assert_eq!(
         listed(&h),
-        3,
+        2,
         "the refreshed answer is fresh from when it came"
     );
     h.advance(1);
     request(&mut h, "tools/list", None, CacheMode::Use);
-    assert_eq!(listed(&h), 4, "stale after ttlMs");
+    assert_eq!(listed(&h), 3, "stale after ttlMs");
+    request(&mut h, "tools/list", None, CacheMode::Bypass);
+    assert_eq!(listed(&h), 4, "bypass always asks the server");
+    request(&mut h, "tools/list", None, CacheMode::Use);
+    assert_eq!(
+        listed(&h),
+        5,
+        "bypass keeps nothing and drops the older answer"
+    );
+    request(&mut h, "tools/list", None, CacheMode::Use);
+    assert_eq!(listed(&h), 5, "kept again by the next use");
     // A continuation page is never served from the cache.
     request(
         &mut h,
@@ -889,7 +897,7 @@ fn results_are_served_from_the_cache_while_their_ttl_says_they_are_fresh() {
         Some(json!({"cursor": "2"})),
         CacheMode::Use,
     );
-    assert_eq!(listed(&h), 6);
+    assert_eq!(listed(&h), 7);
 
     // Reads are kept per URI.
     let read = |uri: &str| Some(json!({ "uri": uri }));

@@ -59,7 +59,7 @@ export interface McpCacheOptions {
   /** How the response cache is used. A 2026-07-28 server says how long a list's first page or
    * a resource stays fresh (`ttlMs`); "use" (default) serves a fresh result without asking
    * the server again (change notifications make it stale at once), "refresh" always asks and
-   * keeps the answer, "bypass" always asks and keeps nothing. */
+   * keeps the answer, "bypass" always asks, keeps nothing and drops what was kept for it. */
   cache?: "use" | "refresh" | "bypass";
 }
 
@@ -126,7 +126,8 @@ pub(crate) fn get(obj: &JsValue, key: &str) -> Option<JsValue> {
 
 /// How a list or read uses the response cache, from `options.cache`: `"use"` (the default:
 /// a result a 2026-07-28 server said is still fresh is served without asking it again),
-/// `"refresh"` (ask the server, keep its answer) or `"bypass"` (ask, keep nothing).
+/// `"refresh"` (ask the server, keep its answer) or `"bypass"` (ask, keep nothing, drop what
+/// was kept).
 fn cache_mode(options: &JsValue) -> Result<CacheMode, JsError> {
     let Some(v) = get(options, "cache") else {
         return Ok(CacheMode::Use);

@@ -186,9 +186,12 @@ test('lists and reads follow a 2026-07-28 server\'s caching hints; options.cache
       const first = await client.listTools();
       const again = await client.listTools();
       const afterTwo = count('tools/list');
-      await client.listTools({ cache: 'refresh' });
       await client.listTools({ cache: 'bypass' });
-      const afterForced = count('tools/list');
+      const afterBypass = count('tools/list');
+      await client.listTools();
+      const afterDropped = count('tools/list');
+      await client.listTools({ cache: 'refresh' });
+      const afterRefresh = count('tools/list');
       await client.listTools();
       const afterCached = count('tools/list');
       const read = await client.readResource('test://greeting');
@@ -200,7 +203,7 @@ test('lists and reads follow a 2026-07-28 server\'s caching hints; options.cache
       try { await client.listTools({ cache: 'sometimes' }); } catch (e) { refused = String(e.message || e); }
       const era = client.server().era;
       client.close();
-      return { era, same: JSON.stringify(first) === JSON.stringify(again), afterTwo, afterForced, afterCached,
+      return { era, same: JSON.stringify(first) === JSON.stringify(again), afterTwo, afterBypass, afterDropped, afterRefresh, afterCached,
         text: read.contents[0].text, reads, prompts: count('prompts/list'), templates: count('resources/templates/list'), refused };
     } finally {
       window.fetch = original;
@@ -209,8 +212,10 @@ test('lists and reads follow a 2026-07-28 server\'s caching hints; options.cache
   assert.equal(out.era, 'modern');
   assert.ok(out.same);
   assert.equal(out.afterTwo, 1, 'the second listing came from the cache (ttlMs: a minute)');
-  assert.equal(out.afterForced, 3, 'refresh and bypass ask the server');
-  assert.equal(out.afterCached, 3, 'the refreshed listing is served again');
+  assert.equal(out.afterBypass, 2, 'bypass asks the server');
+  assert.equal(out.afterDropped, 3, 'bypass kept nothing and dropped the older listing');
+  assert.equal(out.afterRefresh, 4, 'refresh asks the server');
+  assert.equal(out.afterCached, 4, 'the refreshed listing is served again');
   assert.equal(out.text, 'hello from the modern server');
   assert.equal(out.reads, 1);
   assert.equal(out.prompts, 1);

@@ -43,7 +43,8 @@ pub enum CacheMode {
     Use,
     /// Always ask the server; keep the answer (it replaces what was kept).
     Refresh,
-    /// Always ask the server and keep nothing.
+    /// Always ask the server and keep nothing; what was kept for the same request is dropped
+    /// (the cache never answers with something older than what the application has seen).
     Bypass,
 }
 
@@ -202,7 +203,8 @@ impl ResultCache {
         self.bytes = 0;
     }
 
-    fn evict(&mut self, key: CacheKey) {
+    /// Drops the entry for `key` and voids the tickets of fetches under way for it.
+    pub(crate) fn evict(&mut self, key: CacheKey) {
         self.remove(&key);
         match self.generations.iter_mut().find(|(k, _)| *k == key) {
             Some((_, g)) => *g += 1,

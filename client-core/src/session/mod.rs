@@ -394,9 +394,15 @@ impl Session {
         now: Instant,
     ) -> RequestHandle {
         let method = method.into();
-        let cache_key = match options.cache {
-            CacheMode::Bypass => None,
-            _ => cache::CacheKey::of(&method, params.as_ref()),
+        let cache_key = cache::CacheKey::of(&method, params.as_ref());
+        let cache_key = match (options.cache, cache_key) {
+            (CacheMode::Bypass, Some(k)) => {
+                // The server's answer will be newer than what was kept: never serve the older
+                // one after it (for `tools/list`, the header rules follow the newer list).
+                self.cache.evict(k);
+                None
+            }
+            (_, k) => k,
         };
         if let Some(k) = &cache_key {
             if options.cache == CacheMode::Use && self.phase == Phase::Ready {
