@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Runs the cargo-fuzz targets of client-core (libFuzzer + AddressSanitizer).
 # Usage: scripts/fuzz.sh [TARGET|all] [SECONDS]   (default: all targets, 60 s each)
-# Targets: jsonrpc_decode, sse_decode, session_bodies, oauth_flow. Seeds committed under
+# Targets: jsonrpc_decode, sse_decode, session_bodies, session_modern, oauth_flow. Seeds committed under
 # client-core/fuzz/seeds/TARGET start the search from realistic inputs.
 # cargo-fuzz needs nightly-only flags; RUSTC_BOOTSTRAP=1 lets the machine's stable toolchain
 # accept them (this project has no nightly toolchain to use).
