@@ -1022,3 +1022,34 @@ fn the_tool_list_refreshed_after_a_header_mismatch_replaces_the_cached_one() {
         "the cache serves the refreshed list, not the stale one"
     );
 }
+
+#[test]
+fn an_error_answered_with_an_http_error_status_is_in_the_wire_log() {
+    let mut cfg = config();
+    cfg.wire_log = true;
+    let mut h = Harness::new(Session::new(cfg), Modern::default());
+    h.connect();
+    h.take_events();
+    // The test server has no prompts: 404 and a JSON-RPC error.
+    let handle = h
+        .session
+        .request("prompts/list", None, RequestOptions::default(), h.now);
+    h.pump();
+    assert!(h.events.iter().any(|e| matches!(e,
+        Event::Response { handle: x, result: Err(RequestError::Rpc(err)) }
+            if *x == handle && err.code == -32601)));
+    let logged = h.events.iter().find_map(|e| match e {
+        Event::Wire {
+            direction: Direction::Received,
+            status,
+            message,
+            ..
+        } if message.get("error").is_some() => Some((*status, message.clone())),
+        _ => None,
+    });
+    let Some((status, message)) = logged else {
+        panic!("the error answer is not in the wire log: {:?}", h.events)
+    };
+    assert_eq!(status, Some(404));
+    assert_eq!(message["error"]["code"], -32601);
+}

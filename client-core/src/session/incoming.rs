@@ -308,7 +308,7 @@ impl Session {
                     (None, Body::Error(body)) => {
                         let body = body.clone();
                         let head = ex.head.clone().unwrap_or_default();
-                        self.on_error_status(key, &head, &body, now);
+                        self.on_error_status(key, tid, &head, &body, now);
                     }
                     (None, _) => {}
                 }
@@ -389,7 +389,26 @@ impl Session {
                     .contains("session"))
     }
 
-    fn on_error_status(&mut self, key: u64, head: &ResponseHead, body: &[u8], now: Instant) {
+    fn on_error_status(
+        &mut self,
+        key: u64,
+        tid: TransmitId,
+        head: &ResponseHead,
+        body: &[u8],
+        now: Instant,
+    ) {
+        let decoded = Message::decode(body, ERROR_BODY_LIMIT);
+        if let (true, Ok(msg)) = (self.config.wire_log, &decoded) {
+            // The server's JSON-RPC answer came with an error status (a 2026-07-28 server
+            // answers a request it refuses with 400 and an error): logged like any other.
+            self.emit(Event::Wire {
+                direction: Direction::Received,
+                transmit: Some(tid),
+                status: Some(head.status),
+                headers: head.headers.clone(),
+                message: msg.to_value(),
+            });
+        }
         let internal = self.pending.get(&key).map(|p| p.internal);
         if internal != Some(Internal::Initialize) && self.is_session_lost(head.status, body) {
             if let Some(p) = self.pending.get_mut(&key) {
@@ -413,7 +432,7 @@ impl Session {
             self.finish(key, Err(RequestError::SessionHeaderHidden), Some(now));
             return;
         }
-        let rpc = match Message::decode(body, ERROR_BODY_LIMIT) {
+        let rpc = match decoded {
             Ok(Message::Response(Response {
                 outcome: Err(e), ..
             })) => Some(e),
