@@ -37,6 +37,22 @@ struct Subscriptions {
     listen: Option<RequestHandle>,
 }
 
+/// How reading a paginated listing failed.
+enum Listing {
+    /// A page after the first was refused or lost (its cursor may be stale).
+    LaterPage(ClientError),
+    /// The first page, or a page of the wrong shape.
+    Other(ClientError),
+}
+
+impl Listing {
+    fn into_error(self) -> ClientError {
+        match self {
+            Listing::LaterPage(e) | Listing::Other(e) => e,
+        }
+    }
+}
+
 /// A request in flight: await it for the raw result (type it with [`decode`]), or cancel it
 /// with [`Client::cancel`].
 pub struct PendingCall {
@@ -393,44 +409,65 @@ impl Client {
     }
 
     /// [`Client::list_all`], its first page using the response cache as `cache` says (later
-    /// pages always come from the server).
+    /// pages always come from the server). If the server refuses a later page after a first
+    /// page that may have come from the cache, its cursor may be stale: the listing starts
+    /// again once from a fresh first page (the specification's advice for invalid cursors).
     pub async fn list_all_with(
         &self,
         method: &str,
         key: &str,
         cache: CacheMode,
     ) -> Result<Vec<Value>, ClientError> {
-        let opts = CallOptions {
-            cache,
-            ..Default::default()
-        };
-        let first = self.start(method, None, opts);
-        self.list_from(first, method, key).await
+        let first = self.start(
+            method,
+            None,
+            CallOptions {
+                cache,
+                ..Default::default()
+            },
+        );
+        match self.list_from(first, method, key).await {
+            Err(Listing::LaterPage(ClientError::Request(RequestError::Rpc(_))))
+                if cache == CacheMode::Use =>
+            {
+                let fresh = CallOptions {
+                    cache: CacheMode::Refresh,
+                    ..Default::default()
+                };
+                let first = self.start(method, None, fresh);
+                self.list_from(first, method, key)
+                    .await
+                    .map_err(Listing::into_error)
+            }
+            outcome => outcome.map_err(Listing::into_error),
+        }
     }
 
-    /// [`Client::list_all`] from the request for its first page, already started.
-    pub(crate) async fn list_from(
+    /// Every item of a listing from the request for its first page, already started.
+    async fn list_from(
         &self,
         first: PendingCall,
         method: &str,
         key: &str,
-    ) -> Result<Vec<Value>, ClientError> {
+    ) -> Result<Vec<Value>, Listing> {
         let mut all = Vec::new();
         let mut cursor: Option<String> = None;
         let mut first = Some(first);
         let changes = self.tasks.borrow().changes;
         for _ in 0..self.inner.options.max_pages {
             let mut page = match first.take() {
-                Some(request) => request.await?,
+                Some(request) => request.await.map_err(Listing::Other)?,
                 None => {
                     let params = cursor.as_ref().map(|c| json!({ "cursor": c }));
-                    self.request(method, params).await?
+                    self.request(method, params)
+                        .await
+                        .map_err(Listing::LaterPage)?
                 }
             };
             let Some(Value::Array(items)) = page.get_mut(key).map(Value::take) else {
-                return Err(ClientError::UnexpectedResult(format!(
+                return Err(Listing::Other(ClientError::UnexpectedResult(format!(
                     "the {method} result has no {key} list"
-                )));
+                ))));
             };
             let next = match page.get("nextCursor").and_then(Value::as_str) {
                 Some(n) if Some(n) != cursor.as_deref() => Some(n.to_string()),

@@ -388,3 +388,67 @@ async fn fresh_results_come_from_the_cache_until_the_server_announces_a_change()
     assert!(changed.iter().any(|n| n == "added-later"), "{changed:?}");
     client.close();
 }
+
+/// 2026-07-28 server whose cursors expire: a listing whose first page comes from the cache
+/// carries a cursor the server has since stopped accepting. The listing starts again from a
+/// fresh first page (once) instead of failing.
+#[wasm_bindgen_test]
+async fn a_stale_cursor_from_a_cached_first_page_restarts_the_listing() {
+    let Some(url) = MODERN else {
+        panic!("MCP_MODERN_URL was not set at build time")
+    };
+    let mut o = ClientOptions::new(url);
+    o.wire_log = true;
+    let (client, events) = connect_with(o).await;
+    let firsts = || {
+        events
+            .borrow()
+            .iter()
+            .filter(|e| matches!(e, ClientEvent::Wire { sent: true, message, .. }
+                if message["method"] == "resources/list" && message["params"].get("cursor").is_none()))
+            .count()
+    };
+    let refused = || {
+        events
+            .borrow()
+            .iter()
+            .filter(|e| {
+                matches!(e, ClientEvent::Wire { sent: false, message, .. }
+                if message["error"]["code"] == -32602)
+            })
+            .count()
+    };
+    let uris = |all: Vec<Resource>| all.into_iter().map(|r| r.uri).collect::<Vec<_>>();
+
+    let before = uris(
+        within(10_000, "list", client.list_resources())
+            .await
+            .unwrap(),
+    );
+    assert!(before.len() > 2, "paginated: {before:?}");
+    assert_eq!(firsts(), 1);
+    within(
+        10_000,
+        "reshuffle",
+        client.call_tool("reshuffle", json!({})),
+    )
+    .await
+    .unwrap();
+    let after = uris(
+        within(10_000, "list again", client.list_resources())
+            .await
+            .unwrap(),
+    );
+    assert_eq!(after, before, "the whole listing, read again");
+    assert_eq!(refused(), 1, "the cached first page's cursor was refused");
+    assert_eq!(firsts(), 2, "then a fresh first page was asked for");
+    // The fresh first page is what the cache holds now: its cursors are accepted.
+    let third = uris(
+        within(10_000, "list from the cache", client.list_resources())
+            .await
+            .unwrap(),
+    );
+    assert_eq!(third, before);
+    assert_eq!((firsts(), refused()), (2, 1));
+    client.close();
+}

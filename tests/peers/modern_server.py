@@ -17,6 +17,7 @@ from typing import Annotated
 import anyio
 import uvicorn
 from mcp.server.caching import CacheHint
+from mcp.shared.exceptions import MCPError
 from mcp.server.mcpserver import Context, MCPServer
 from mcp.server.streamable_http import EventMessage, EventStore
 from mcp.server.subscriptions import (
@@ -32,6 +33,7 @@ from mcp_types import (
     ElicitRequest,
     ElicitRequestFormParams,
     Completion,
+    INVALID_PARAMS,
     InputRequiredResult,
     ListResourcesResult,
     ListRootsRequest,
@@ -64,16 +66,27 @@ class MemoryEventStore(EventStore):
         return stream_id
 
 
+# Cursors name the listing they belong to ("epoch:offset"); `reshuffle` starts a new epoch
+# without announcing anything, so a cursor handed out before is refused, as a real server's
+# expired cursor would be.
+_epoch = [0]
+
+
 class PagedServer(MCPServer):
     """Lists resources two per page, so clients must follow `nextCursor`."""
 
     async def _handle_list_resources(self, ctx, params):
         everything = await self.list_resources()
-        start = int(params.cursor) if params is not None and params.cursor else 0
+        start = 0
+        if params is not None and params.cursor:
+            epoch, _, offset = params.cursor.partition(":")
+            if epoch != str(_epoch[0]) or not offset.isdigit():
+                raise MCPError(INVALID_PARAMS, f"invalid or expired cursor: {params.cursor}")
+            start = int(offset)
         end = start + 2
         return ListResourcesResult(
             resources=everything[start:end],
-            next_cursor=str(end) if end < len(everything) else None,
+            next_cursor=f"{_epoch[0]}:{end}" if end < len(everything) else None,
         )
 
 
@@ -198,6 +211,13 @@ async def touch(uri: str) -> str:
     """Announces that a resource changed."""
     await bus.publish(ResourceUpdated(uri=uri))
     return "touched"
+
+
+@server.tool()
+def reshuffle() -> str:
+    """Starts a new resource listing: cursors handed out before are refused (not announced)."""
+    _epoch[0] += 1
+    return "reshuffled"
 
 
 _added: set[str] = set()

@@ -5,7 +5,9 @@
 //! Rules kept here (the specification's, `server/utilities/caching`):
 //! - the key is the method and the parameters that affect the result: the `uri` of
 //!   `resources/read`; for the lists only the first page (no `cursor`) is kept, later pages
-//!   always go to the server, so a listing is never stitched from pages of different ages;
+//!   always go to the server (pages may thus differ in age, which the specification allows;
+//!   a listing whose cached first page holds a cursor the server no longer accepts starts
+//!   again from a fresh first page, in `client-browser`'s `Client::list_all_with`);
 //! - fresh while `now < received + ttlMs`; an absent, zero or negative `ttlMs` is
 //!   "immediately stale" (nothing kept), and a fresh result replaces an older one;
 //! - results of MRTR retries (`inputResponses` / `requestState`) and interim `input_required`
