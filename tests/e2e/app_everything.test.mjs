@@ -273,8 +273,14 @@ test('logs every message on the wire and exports it', async () => {
   assert.equal(lines2[0].direction, 'sent');
   assert.equal(lines2[0].message.jsonrpc, '2.0');
   assert.equal(lines2[0].headers['Content-Type'], 'application/json');
-  const received = lines2.find((l) => l.direction === 'received');
-  assert.equal(received.status, 200);
+  // The first answer is the 2025-era server refusing the era probe (server/discover): HTTP 400
+  // with a JSON-RPC error, logged like any other answer.
+  const refusal = lines2.find((l) => l.direction === 'received');
+  assert.equal(refusal.status, 400);
+  assert.equal(lines2[0].message.method, 'server/discover');
+  assert.ok(refusal.message.error, JSON.stringify(refusal.message));
+  const received = lines2.find((l) => l.direction === 'received' && l.status === 200);
+  assert.ok(received, 'an answer with HTTP 200');
   assert.ok(Object.keys(received.headers).some((h) => h.toLowerCase() === 'content-type'));
 });
 
