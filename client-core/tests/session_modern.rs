@@ -236,6 +236,7 @@ impl Modern {
                 json!({}),
             ),
             "bad-sse" => Reply::Sse(vec![], vec!["data: {not json\n\n".into()], End::Close),
+            "gone" => Reply::Json(400, json_ct(), error(id, -32602, "Unknown tool: gone")),
             _ => Reply::Json(
                 200,
                 json_ct(),
@@ -1052,4 +1053,21 @@ fn an_error_answered_with_an_http_error_status_is_in_the_wire_log() {
     };
     assert_eq!(status, Some(404));
     assert_eq!(message["error"]["code"], -32601);
+}
+
+#[test]
+fn a_call_the_server_refuses_as_unknown_makes_the_cached_tool_list_stale() {
+    let mut h = connected_fresh_for_a_minute();
+    request(&mut h, "tools/list", None, CacheMode::Use);
+    // A tool error (a result with isError) says nothing about the list.
+    call(&mut h, "fails", json!({}), RequestOptions::default());
+    request(&mut h, "tools/list", None, CacheMode::Use);
+    assert_eq!(h.posted_method("tools/list").len(), 1);
+    // A protocol error for an unknown tool suggests the tools changed unannounced.
+    let c = call(&mut h, "gone", json!({}), RequestOptions::default());
+    assert!(matches!(response(&h, c), Some(Err(RequestError::Rpc(e))) if e.code == -32602));
+    request(&mut h, "tools/list", None, CacheMode::Use);
+    assert_eq!(h.posted_method("tools/list").len(), 2, "asked again");
+    request(&mut h, "tools/list", None, CacheMode::Use);
+    assert_eq!(h.posted_method("tools/list").len(), 2, "kept again");
 }

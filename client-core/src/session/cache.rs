@@ -17,7 +17,9 @@
 //!   survive that;
 //! - a change notification makes the matching entries stale at once
 //!   ([`ResultCache::evict_for`]), and a fetch that was under way when that happened does not
-//!   write its (possibly older) answer back (a generation per key).
+//!   write its (possibly older) answer back (a generation per key);
+//! - a refusal that suggests the server changed (an unknown tool or prompt, a resource not
+//!   found) makes the matching entries stale too ([`ResultCache::evict_for_refusal`]).
 //!
 //! Bounded: at most [`MAX_ENTRIES`] entries and [`MAX_BYTES`] of (estimated) result size; a
 //! result larger than [`MAX_ENTRY_BYTES`] is not kept; the oldest entry goes first.
@@ -192,6 +194,31 @@ impl ResultCache {
         }
     }
 
+    /// Makes stale what a request the server refused suggests is out of date (the
+    /// specification lets a client re-fetch early on such errors): a tool or a prompt it does
+    /// not know, or whose arguments it refuses (`-32601` / `-32602`), makes that list stale;
+    /// a resource it does not find (`-32002`) makes its read and the resource lists stale.
+    pub(crate) fn evict_for_refusal(&mut self, method: &str, params: Option<&Value>, code: i64) {
+        use crate::jsonrpc::codes::{INVALID_PARAMS, METHOD_NOT_FOUND, RESOURCE_NOT_FOUND};
+        match (method, code) {
+            ("tools/call", METHOD_NOT_FOUND | INVALID_PARAMS) => self.evict(list_key("tools/list")),
+            ("prompts/get", METHOD_NOT_FOUND | INVALID_PARAMS) => {
+                self.evict(list_key("prompts/list"))
+            }
+            ("resources/read", RESOURCE_NOT_FOUND) => {
+                if let Some(uri) = params.and_then(|p| p.get("uri")).and_then(Value::as_str) {
+                    self.evict(CacheKey {
+                        method: "resources/read",
+                        key: uri.into(),
+                    });
+                }
+                self.evict(list_key("resources/list"));
+                self.evict(list_key("resources/templates/list"));
+            }
+            _ => {}
+        }
+    }
+
     /// Drops every entry the server scoped to one authorization context (the credentials
     /// changed).
     pub(crate) fn drop_private(&mut self) {
@@ -325,6 +352,44 @@ mod tests {
         c.store(c.ticket(k.clone()), &tools(json!(i64::MAX)), Instant(0));
         assert!(c.lookup(&k, Instant(MAX_TTL.as_millis() - 1)).is_some());
         assert!(c.lookup(&k, Instant(MAX_TTL.as_millis())).is_none());
+    }
+
+    #[test]
+    fn refusals_that_suggest_a_change_evict_the_matching_entries() {
+        let mut c = ResultCache::default();
+        let (tools_key, prompts, resources) = (
+            key("tools/list", None),
+            key("prompts/list", None),
+            key("resources/list", None),
+        );
+        let (read, other) = (
+            key("resources/read", Some(json!({ "uri": "a://b" }))),
+            key("resources/read", Some(json!({ "uri": "a://c" }))),
+        );
+        let fill = |c: &mut ResultCache| {
+            for k in [&tools_key, &prompts, &resources, &read, &other] {
+                c.store(c.ticket(k.clone()), &tools(json!(60_000)), Instant(0));
+            }
+        };
+        let kept = |c: &ResultCache| {
+            [&tools_key, &prompts, &resources, &read, &other]
+                .map(|k| c.lookup(k, Instant(1)).is_some())
+        };
+        fill(&mut c);
+        c.evict_for_refusal("tools/call", None, -32602);
+        assert_eq!(kept(&c), [false, true, true, true, true]);
+        fill(&mut c);
+        c.evict_for_refusal("prompts/get", None, -32601);
+        assert_eq!(kept(&c), [true, false, true, true, true]);
+        fill(&mut c);
+        c.evict_for_refusal("resources/read", Some(&json!({ "uri": "a://b" })), -32002);
+        assert_eq!(kept(&c), [true, true, false, false, true]);
+        // Other refusals say nothing about what is kept.
+        fill(&mut c);
+        c.evict_for_refusal("tools/call", None, -32603);
+        c.evict_for_refusal("tools/list", None, -32602);
+        c.evict_for_refusal("resources/read", Some(&json!({ "uri": "a://c" })), -32602);
+        assert_eq!(kept(&c), [true; 5]);
     }
 
     #[test]

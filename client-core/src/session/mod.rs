@@ -977,7 +977,11 @@ impl Session {
                         });
                     }
                     Err(e) => {
-                        self.remove_pending(key);
+                        let p = self.remove_pending(key);
+                        if let RequestError::Rpc(err) = &e {
+                            self.cache
+                                .evict_for_refusal(&method, p.params.as_ref(), err.code);
+                        }
                         self.emit(Event::Response {
                             handle: RequestHandle(key),
                             result: Err(e),
