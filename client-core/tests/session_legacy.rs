@@ -34,6 +34,17 @@ struct Legacy {
     get_status: u16,
     cuts_left: u32,
     inits: u32,
+    /// How the next resumptions fail before one succeeds (a restarting server's gateway).
+    resume_faults: Vec<ResumeFault>,
+}
+
+/// How one resumption (GET with Last-Event-ID) fails.
+#[derive(Debug, Clone, Copy)]
+enum ResumeFault {
+    /// 503 from a gateway while the server restarts.
+    Unavailable,
+    /// The stream opens and breaks before any event.
+    EmptyCut,
 }
 
 impl Legacy {
@@ -46,6 +57,7 @@ impl Legacy {
             get_status: 200,
             cuts_left: 0,
             inits: 0,
+            resume_faults: Vec::new(),
         }
     }
     fn sid(&self) -> String {
@@ -68,6 +80,12 @@ impl Server for Legacy {
                 return Reply::Raw(self.get_status, "text/plain", vec![]);
             }
             if let Some(last) = req.header("last-event-id") {
+                if last.starts_with("call-") && !self.resume_faults.is_empty() {
+                    return match self.resume_faults.remove(0) {
+                        ResumeFault::Unavailable => Reply::Raw(503, "text/plain", vec![]),
+                        ResumeFault::EmptyCut => Reply::Sse(vec![], vec![], End::Cut),
+                    };
+                }
                 // A resumption of a cut tools/call stream: replay its response.
                 let id: i64 = last.trim_start_matches("call-").parse().unwrap_or(0);
                 return Reply::Sse(
@@ -852,4 +870,31 @@ fn legacy_results_are_never_served_from_the_cache() {
         ));
     }
     assert_eq!(h.posted_method("tools/list").len(), 2);
+}
+
+#[test]
+fn a_resumption_the_gateway_refuses_or_that_breaks_empty_is_tried_again_from_the_same_event() {
+    let mut h = connected(Legacy::new(ProbeAnswer::NotInitialized));
+    h.server.cuts_left = 1;
+    h.server.resume_faults = vec![ResumeFault::Unavailable, ResumeFault::EmptyCut];
+    let c = call(&mut h, "cut");
+    for _ in 0..3 {
+        assert!(response(&h, c).is_none(), "{:?}", h.events);
+        h.advance(1_001);
+    }
+    let Some(Ok(McpResult::CallTool(r))) = response(&h, c) else {
+        panic!("{:?}", h.events)
+    };
+    assert_eq!(r.content[0].as_text(), Some("resumed"));
+    let resumed_from: Vec<_> = h
+        .sent
+        .iter()
+        .filter_map(|r| r.header("last-event-id"))
+        .collect();
+    assert_eq!(resumed_from.len(), 3);
+    assert!(
+        resumed_from.iter().all(|id| *id == resumed_from[0]),
+        "{resumed_from:?}"
+    );
+    assert_eq!(h.server.inits, 1, "the same session throughout");
 }

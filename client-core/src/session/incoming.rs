@@ -278,7 +278,12 @@ impl Session {
                         self.finish(key, Err(RequestError::Transport(f)), Some(now))
                     }
                     (Some(_), Body::Sse(_)) | (None, Body::Sse(_)) => {
-                        let last = ex.last_event_id().map(String::from);
+                        // A resumed stream that brought no new event resumes from where
+                        // the one before it stopped.
+                        let last = ex
+                            .last_event_id()
+                            .map(String::from)
+                            .or_else(|| self.pending.get(&key).and_then(|p| p.resume_from.clone()));
                         let retry = ex.retry_ms();
                         self.stream_cut(key, last, retry, now);
                     }
@@ -304,6 +309,15 @@ impl Session {
                                 Some(now),
                             ),
                         }
+                    }
+                    (None, Body::Error(_))
+                        if matches!(ex.purpose, Purpose::Resume(_))
+                            && matches!(status, Some(502..=504)) =>
+                    {
+                        // The server is not back yet (a gateway answers for it while it
+                        // restarts): try again later from the same event, bounded.
+                        let last = self.pending.get(&key).and_then(|p| p.resume_from.clone());
+                        self.stream_cut(key, last, None, now);
                     }
                     (None, Body::Error(body)) => {
                         let body = body.clone();
@@ -468,6 +482,7 @@ impl Session {
         match last_event_id {
             Some(id) if legacy && p.resumes < max_resumes => {
                 p.resumes += 1;
+                p.resume_from = Some(id.clone());
                 p.state = PendingState::Resuming;
                 let delay = retry_ms.map_or(self.config.default_retry, Duration::from_millis);
                 self.schedule(

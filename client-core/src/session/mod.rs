@@ -121,6 +121,8 @@ struct Pending {
     progress_token: Option<RequestId>,
     reissues: u32,
     resumes: u32,
+    /// The last SSE event id of this request's response stream (legacy resumption point).
+    resume_from: Option<String>,
     input_rounds: u32,
     /// A HeaderMismatch already caused one refresh-and-retry.
     header_retry: bool,
@@ -587,6 +589,7 @@ impl Session {
                 progress_token,
                 reissues: 0,
                 resumes: 0,
+                resume_from: None,
                 input_rounds: 0,
                 header_retry: false,
                 retry_extra: None,
@@ -1014,6 +1017,7 @@ impl Session {
             progress_token: None,
             reissues: 0,
             resumes: 0,
+            resume_from: None,
             input_rounds: 0,
             header_retry: false,
             retry_extra: None,
