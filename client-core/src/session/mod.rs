@@ -812,6 +812,8 @@ impl Session {
         if let Some(p) = self.pending.get_mut(&key) {
             p.rpc_id = rpc_id;
             p.state = PendingState::InFlight(transmit);
+            // A new request has a new response stream: nothing to resume from yet.
+            p.resume_from = None;
             if p.deadline.is_none() {
                 p.deadline = p.timeout.map(|t| now + t);
             }
