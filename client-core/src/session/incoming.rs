@@ -278,12 +278,7 @@ impl Session {
                         self.finish(key, Err(RequestError::Transport(f)), Some(now))
                     }
                     (Some(_), Body::Sse(_)) | (None, Body::Sse(_)) => {
-                        // A resumed stream that brought no new event resumes from where
-                        // the one before it stopped.
-                        let last = ex
-                            .last_event_id()
-                            .map(String::from)
-                            .or_else(|| self.pending.get(&key).and_then(|p| p.resume_from.clone()));
+                        let last = ex.last_event_id().map(String::from);
                         let retry = ex.retry_ms();
                         self.stream_cut(key, last, retry, now);
                     }
@@ -316,8 +311,7 @@ impl Session {
                     {
                         // The server is not back yet (a gateway answers for it while it
                         // restarts): try again later from the same event, bounded.
-                        let last = self.pending.get(&key).and_then(|p| p.resume_from.clone());
-                        self.stream_cut(key, last, None, now);
+                        self.stream_cut(key, None, None, now);
                     }
                     (None, Body::Error(body)) => {
                         let body = body.clone();
@@ -479,7 +473,9 @@ impl Session {
         let Some(p) = self.pending.get_mut(&key) else {
             return;
         };
-        match last_event_id {
+        // A resumption that brought no new event (or none at all) resumes from where the
+        // stream before it stopped.
+        match last_event_id.or_else(|| p.resume_from.clone()) {
             Some(id) if legacy && p.resumes < max_resumes => {
                 p.resumes += 1;
                 p.resume_from = Some(id.clone());
