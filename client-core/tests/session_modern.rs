@@ -22,6 +22,10 @@ struct Modern {
     /// `strict` tool's `zone` as a header (the server's tools changed since).
     lists: u32,
     zone_header_after: u32,
+    /// Tools per `tools/list` page (cursors are offsets); 0: all on one page.
+    tools_per_page: usize,
+    /// `tools/list` pages never end (each names a next one).
+    endless_tools: bool,
 }
 
 impl Server for Modern {
@@ -62,23 +66,33 @@ impl Server for Modern {
                     true => json!({"type": "string", "x-mcp-header": "Zone"}),
                     false => json!({"type": "string"}),
                 };
-                Reply::Json(
-                    200,
-                    json_ct(),
-                    result(
-                        id,
-                        json!({"ttlMs": self.ttl, "tools": [
-                            {"name": "echo", "inputSchema": {"type": "object", "properties": {"m": {"type": "string"}}}},
-                            {"name": "sql", "inputSchema": {"type": "object", "properties": {
-                                "region": {"type": "string", "x-mcp-header": "Region"},
-                                "n": {"type": "integer", "x-mcp-header": "N"}}}},
-                            {"name": "bad", "inputSchema": {"type": "object", "properties": {
-                                "f": {"type": "number", "x-mcp-header": "F"}}}},
-                            {"name": "strict", "inputSchema": {"type": "object", "properties": {
-                                "zone": zone}}},
-                        ]}),
-                    ),
-                )
+                let tools = json!([
+                    {"name": "echo", "inputSchema": {"type": "object", "properties": {"m": {"type": "string"}}}},
+                    {"name": "sql", "inputSchema": {"type": "object", "properties": {
+                        "region": {"type": "string", "x-mcp-header": "Region"},
+                        "n": {"type": "integer", "x-mcp-header": "N"}}}},
+                    {"name": "bad", "inputSchema": {"type": "object", "properties": {
+                        "f": {"type": "number", "x-mcp-header": "F"}}}},
+                    {"name": "strict", "inputSchema": {"type": "object", "properties": {
+                        "zone": zone}}},
+                ]);
+                let mut page = json!({"ttlMs": self.ttl, "tools": tools});
+                if self.tools_per_page > 0 {
+                    let all = tools.as_array().expect("a list");
+                    let from = body["params"]["cursor"]
+                        .as_str()
+                        .map_or(0, |c| c.parse::<usize>().expect("an offset cursor"));
+                    let to = (from + self.tools_per_page).min(all.len());
+                    page["tools"] = json!(all[from..to]);
+                    if to < all.len() {
+                        page["nextCursor"] = json!(to.to_string());
+                    }
+                }
+                if self.endless_tools {
+                    let n = body["params"]["cursor"].as_str().map_or(0, |c| c.len());
+                    page["nextCursor"] = json!("+".repeat(n + 1));
+                }
+                Reply::Json(200, json_ct(), result(id, page))
             }
             "tools/call" => self.call(req, id, &body["params"]),
             "subscriptions/listen" => Reply::Sse(
@@ -226,6 +240,8 @@ impl Modern {
             "html" => Reply::Raw(200, "text/html", b"<html>".to_vec()),
             "huge" => Reply::Raw(200, "application/json", vec![b' '; 2048]),
             "rpc-error" => Reply::Json(400, json_ct(), error(id, -32602, "Unknown tool")),
+            // Not in the tool list, and refused as if its headers were wrong.
+            "unlisted-mismatch" => Reply::Json(400, json_ct(), error(id, -32020, "mismatch")),
             "http-500" => Reply::Raw(500, "text/plain", b"boom".to_vec()),
             "auth" => Reply::Json(
                 401,
@@ -762,6 +778,56 @@ fn a_header_mismatch_refreshes_the_tool_list_and_retries_once() {
     let c = call(&mut h, "strict", json!({}), RequestOptions::default());
     assert!(matches!(response(&h, c), Some(Err(RequestError::Rpc(e))) if e.code == -32020));
     assert_eq!(h.posted_method("tools/call").len(), 4);
+}
+
+#[test]
+fn a_header_mismatch_reads_tool_pages_until_the_called_tool_is_listed() {
+    let mut h = connected(Modern {
+        tools_per_page: 1,
+        ..Modern::default()
+    });
+    // `strict` is the fourth tool: on the fourth page.
+    let c = call(
+        &mut h,
+        "strict",
+        json!({"zone": "eu"}),
+        RequestOptions::default(),
+    );
+    assert_eq!(text_of(&response(&h, c)), "zone ok");
+    let cursors: Vec<Value> = h
+        .posted_method("tools/list")
+        .iter()
+        .map(|m| m["params"]["cursor"].clone())
+        .collect();
+    assert_eq!(cursors, [Value::Null, json!("1"), json!("2"), json!("3")]);
+    assert_eq!(h.posted_method("tools/call").len(), 2);
+    // A tool the list does not hold: the whole list is read once, then the call fails.
+    let c = call(
+        &mut h,
+        "unlisted-mismatch",
+        json!({}),
+        RequestOptions::default(),
+    );
+    assert!(matches!(response(&h, c), Some(Err(RequestError::Rpc(e))) if e.code == -32020));
+    assert_eq!(h.posted_method("tools/list").len(), 8);
+    assert_eq!(h.posted_method("tools/call").len(), 4);
+}
+
+#[test]
+fn the_pages_read_after_a_header_mismatch_are_bounded() {
+    let mut h = connected(Modern {
+        endless_tools: true,
+        ..Modern::default()
+    });
+    let c = call(
+        &mut h,
+        "unlisted-mismatch",
+        json!({}),
+        RequestOptions::default(),
+    );
+    assert!(matches!(response(&h, c), Some(Err(RequestError::Rpc(e))) if e.code == -32020));
+    assert_eq!(h.posted_method("tools/list").len(), 100);
+    assert_eq!(h.posted_method("tools/call").len(), 2);
 }
 
 #[test]

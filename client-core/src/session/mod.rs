@@ -89,9 +89,13 @@ enum Internal {
     Initialize,
     /// Housekeeping whose outcome is only logged (e.g. `logging/setLevel`).
     Quiet,
-    /// `tools/list` after a HeaderMismatch; then the call with this key is sent again.
-    RefreshTools(u64),
+    /// A page of `tools/list` after a HeaderMismatch: pages are read until the called tool's
+    /// definition is (or the list ends), then the call with this key is sent again.
+    RefreshTools { call: u64, page: u32 },
 }
+
+/// Most `tools/list` pages read after a HeaderMismatch while looking for the called tool.
+const MAX_REFRESH_PAGES: u32 = 100;
 
 #[derive(Debug)]
 enum PendingState {
@@ -910,15 +914,20 @@ impl Session {
                     )));
                 }
             }
-            Internal::RefreshTools(call) => {
+            Internal::RefreshTools { call, page } => {
                 let p = self.remove_pending(key);
+                let now = now.unwrap_or(p.started);
+                let mut next_page = None;
                 if let Ok(mut v) = outcome {
                     self.filter_tools(&mut v);
-                    // The fresh list replaces a cached one (the server's tools changed).
-                    self.keep_result(p.cache_ticket, &v, now.unwrap_or(p.started));
+                    // The fresh page replaces a cached one (the server's tools changed).
+                    self.keep_result(p.cache_ticket, &v, now);
+                    next_page = self.refresh_continues(call, page, p.params.as_ref(), &v);
                 }
-                if self.pending.contains_key(&call) {
-                    self.send_pending(call, now.unwrap_or_default());
+                match next_page {
+                    Some(cursor) => self.refresh_tools(call, page + 1, Some(cursor), now),
+                    None if self.pending.contains_key(&call) => self.send_pending(call, now),
+                    None => {}
                 }
             }
             Internal::No => {
@@ -935,20 +944,7 @@ impl Session {
                             p.header_retry = true;
                             p.state = PendingState::InFlight(None);
                         }
-                        let now = now.unwrap_or_default();
-                        let opts = RequestOptions::default();
-                        let list = self.add_pending(
-                            Internal::RefreshTools(key),
-                            "tools/list".into(),
-                            None,
-                            &opts,
-                            now,
-                        );
-                        let tools = cache::CacheKey::of("tools/list", None);
-                        if let (Some(k), Some(p)) = (tools, self.pending.get_mut(&list)) {
-                            p.cache_ticket = Some(self.cache.ticket(k));
-                        }
-                        self.send_pending(list, now);
+                        self.refresh_tools(key, 0, None, now.unwrap_or_default());
                         return;
                     }
                 }
@@ -995,6 +991,50 @@ impl Session {
                 }
             }
         }
+    }
+
+    /// Asks for a page of `tools/list` (the first when `cursor` is `None`) on the way to
+    /// sending the call `call` again after a HeaderMismatch.
+    fn refresh_tools(&mut self, call: u64, page: u32, cursor: Option<String>, now: Instant) {
+        let params = cursor.map(|c| serde_json::json!({ "cursor": c }));
+        let ticket =
+            cache::CacheKey::of("tools/list", params.as_ref()).map(|k| self.cache.ticket(k));
+        let internal = Internal::RefreshTools { call, page };
+        let opts = RequestOptions::default();
+        let list = self.add_pending(internal, "tools/list".into(), params, &opts, now);
+        if let Some(p) = self.pending.get_mut(&list) {
+            p.cache_ticket = ticket;
+        }
+        self.send_pending(list, now);
+    }
+
+    /// The cursor of the next `tools/list` page to read after a HeaderMismatch, or `None` once
+    /// the called tool's definition was on this page, the list ended (or repeats its cursor), the
+    /// call is gone or [`MAX_REFRESH_PAGES`] were read.
+    fn refresh_continues(
+        &self,
+        call: u64,
+        page: u32,
+        params: Option<&Value>,
+        list: &Value,
+    ) -> Option<String> {
+        let name = self
+            .pending
+            .get(&call)?
+            .params
+            .as_ref()?
+            .get("name")?
+            .as_str()?;
+        let tools = list.get("tools").and_then(Value::as_array)?;
+        if tools
+            .iter()
+            .any(|t| t.get("name").and_then(Value::as_str) == Some(name))
+        {
+            return None;
+        }
+        let next = list.get("nextCursor").and_then(Value::as_str)?;
+        let cursor = params.and_then(|p| p.get("cursor")).and_then(Value::as_str);
+        (cursor != Some(next) && page + 1 < MAX_REFRESH_PAGES).then(|| next.into())
     }
 
     /// Keeps the answer to a cacheable request (one with a ticket) for as long as the server
