@@ -408,10 +408,11 @@ impl Client {
         self.list_all_with(method, key, CacheMode::Use).await
     }
 
-    /// [`Client::list_all`], its first page using the response cache as `cache` says (later
-    /// pages always come from the server). If the server refuses a later page after a first
-    /// page that may have come from the cache, its cursor may be stale: the listing starts
-    /// again once from a fresh first page (the specification's advice for invalid cursors).
+    /// [`Client::list_all`], each page using the response cache as `cache` says. If the
+    /// server refuses a later page when the pages before it may have come from the cache, its
+    /// cursor may be stale: the listing starts again once, every page fresh from the server
+    /// (the specification's advice for invalid cursors; the session has discarded the list's
+    /// kept pages).
     pub async fn list_all_with(
         &self,
         method: &str,
@@ -426,16 +427,17 @@ impl Client {
                 ..Default::default()
             },
         );
-        match self.list_from(first, method, key).await {
+        match self.list_from(first, method, key, cache).await {
             Err(Listing::LaterPage(ClientError::Request(RequestError::Rpc(_))))
                 if cache == CacheMode::Use =>
             {
-                let fresh = CallOptions {
-                    cache: CacheMode::Refresh,
+                let fresh = CacheMode::Refresh;
+                let options = CallOptions {
+                    cache: fresh,
                     ..Default::default()
                 };
-                let first = self.start(method, None, fresh);
-                self.list_from(first, method, key)
+                let first = self.start(method, None, options);
+                self.list_from(first, method, key, fresh)
                     .await
                     .map_err(Listing::into_error)
             }
@@ -443,12 +445,14 @@ impl Client {
         }
     }
 
-    /// Every item of a listing from the request for its first page, already started.
+    /// Every item of a listing from the request for its first page, already started; later
+    /// pages use the response cache as `cache` says.
     async fn list_from(
         &self,
         first: PendingCall,
         method: &str,
         key: &str,
+        cache: CacheMode,
     ) -> Result<Vec<Value>, Listing> {
         let mut all = Vec::new();
         let mut cursor: Option<String> = None;
@@ -459,7 +463,11 @@ impl Client {
                 Some(request) => request.await.map_err(Listing::Other)?,
                 None => {
                     let params = cursor.as_ref().map(|c| json!({ "cursor": c }));
-                    self.request(method, params)
+                    let options = CallOptions {
+                        cache,
+                        ..Default::default()
+                    };
+                    self.start(method, params, options)
                         .await
                         .map_err(Listing::LaterPage)?
                 }

@@ -165,7 +165,7 @@ pub struct CallOptions {
     /// Called with the task's state while a tool runs as a task (2025-11-25 tasks): when the
     /// server creates it and at each poll.
     pub on_task: Option<TaskListener>,
-    /// How a cacheable request (a list's first page, `resources/read`) uses the response
+    /// How a cacheable request (a page of a list, `resources/read`) uses the response
     /// cache: by default a result a 2026-07-28 server said is still fresh (`ttlMs`) is
     /// served without asking it again.
     pub cache: CacheMode,

@@ -10,7 +10,7 @@ use client_browser::{
     CacheMode, CallOptions, Client, ClientError, ClientEvent, ClientOptions, Handlers,
 };
 use futures_util::FutureExt;
-use serde_json::json;
+use serde_json::{json, Value};
 use std::cell::RefCell;
 use std::rc::Rc;
 use wasm_bindgen_test::*;
@@ -389,23 +389,27 @@ async fn fresh_results_come_from_the_cache_until_the_server_announces_a_change()
     client.close();
 }
 
-/// 2026-07-28 server whose cursors expire: a listing whose first page comes from the cache
-/// carries a cursor the server has since stopped accepting. The listing starts again from a
-/// fresh first page (once) instead of failing.
+/// 2026-07-28 server that pages its resources: each page is kept for its own `ttlMs`. Its
+/// cursors expire: a listing whose kept pages lead to a cursor the server has since stopped
+/// accepting starts again from a fresh first page (once) instead of failing.
 #[wasm_bindgen_test]
-async fn a_stale_cursor_from_a_cached_first_page_restarts_the_listing() {
+async fn pages_are_kept_on_their_own_and_a_stale_cursor_restarts_the_listing() {
     let Some(url) = MODERN else {
         panic!("MCP_MODERN_URL was not set at build time")
     };
     let mut o = ClientOptions::new(url);
     o.wire_log = true;
     let (client, events) = connect_with(o).await;
-    let firsts = || {
+    // How often a `resources/list` page (by its cursor; `None`: the first page) was sent.
+    let sent = |cursor: Option<&str>| {
         events
             .borrow()
             .iter()
-            .filter(|e| matches!(e, ClientEvent::Wire { sent: true, message, .. }
-                if message["method"] == "resources/list" && message["params"].get("cursor").is_none()))
+            .filter(|e| {
+                matches!(e, ClientEvent::Wire { sent: true, message, .. }
+                if message["method"] == "resources/list"
+                    && message["params"].get("cursor").and_then(Value::as_str) == cursor)
+            })
             .count()
     };
     let refused = || {
@@ -420,13 +424,25 @@ async fn a_stale_cursor_from_a_cached_first_page_restarts_the_listing() {
     };
     let uris = |all: Vec<Resource>| all.into_iter().map(|r| r.uri).collect::<Vec<_>>();
 
+    // Three pages; the server marks the last one never fresh.
     let before = uris(
         within(10_000, "list", client.list_resources())
             .await
             .unwrap(),
     );
-    assert!(before.len() > 2, "paginated: {before:?}");
-    assert_eq!(firsts(), 1);
+    assert_eq!(before.len(), 6, "paginated: {before:?}");
+    let pages = |epoch: u32| [None, Some(format!("{epoch}:2")), Some(format!("{epoch}:4"))];
+    let count = |epoch: u32| pages(epoch).map(|c| sent(c.as_deref()));
+    assert_eq!(count(0), [1, 1, 1]);
+    // Read again: the first two pages come from the cache, the last from the server.
+    let again = uris(
+        within(10_000, "list again", client.list_resources())
+            .await
+            .unwrap(),
+    );
+    assert_eq!(again, before);
+    assert_eq!(count(0), [1, 1, 2]);
+
     within(
         10_000,
         "reshuffle",
@@ -434,21 +450,44 @@ async fn a_stale_cursor_from_a_cached_first_page_restarts_the_listing() {
     )
     .await
     .unwrap();
+    // The kept pages lead to a cursor the server no longer accepts: the listing starts again
+    // with every page fresh from the server.
     let after = uris(
-        within(10_000, "list again", client.list_resources())
+        within(10_000, "list after the reshuffle", client.list_resources())
             .await
             .unwrap(),
     );
     assert_eq!(after, before, "the whole listing, read again");
-    assert_eq!(refused(), 1, "the cached first page's cursor was refused");
-    assert_eq!(firsts(), 2, "then a fresh first page was asked for");
-    // The fresh first page is what the cache holds now: its cursors are accepted.
+    assert_eq!(refused(), 1, "the kept cursor was refused");
+    assert_eq!(count(0), [2, 1, 3], "then a fresh first page was asked for");
+    assert_eq!(count(1)[1..], [1, 1]);
+    // The fresh pages are what the cache holds now: their cursors are accepted.
     let third = uris(
         within(10_000, "list from the cache", client.list_resources())
             .await
             .unwrap(),
     );
     assert_eq!(third, before);
-    assert_eq!((firsts(), refused()), (2, 1));
+    assert_eq!(count(0), [2, 1, 3]);
+    assert_eq!(count(1)[1..], [1, 2]);
+    assert_eq!(refused(), 1);
+
+    // Every page follows the listing's cache mode: refresh asks for all and keeps them ...
+    let list = |cache: CacheMode| {
+        within(
+            10_000,
+            "list in a cache mode",
+            client.list_all_with("resources/list", "resources", cache),
+        )
+    };
+    assert_eq!(list(CacheMode::Refresh).await.unwrap().len(), 6);
+    assert_eq!(count(1), [3, 2, 3]);
+    assert_eq!(list(CacheMode::Use).await.unwrap().len(), 6);
+    assert_eq!(count(1), [3, 2, 4]);
+    // ... bypass asks for all and drops what was kept.
+    assert_eq!(list(CacheMode::Bypass).await.unwrap().len(), 6);
+    assert_eq!(count(1), [4, 3, 5]);
+    assert_eq!(list(CacheMode::Use).await.unwrap().len(), 6);
+    assert_eq!(count(1), [5, 4, 6]);
     client.close();
 }

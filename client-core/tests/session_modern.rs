@@ -79,9 +79,14 @@ impl Server for Modern {
                 let mut page = json!({"ttlMs": self.ttl, "tools": tools});
                 if self.tools_per_page > 0 {
                     let all = tools.as_array().expect("a list");
-                    let from = body["params"]["cursor"]
-                        .as_str()
-                        .map_or(0, |c| c.parse::<usize>().expect("an offset cursor"));
+                    let from = match body["params"]["cursor"].as_str().map(str::parse) {
+                        None => 0,
+                        Some(Ok(offset)) => offset,
+                        Some(Err(_)) => {
+                            let e = error(id, -32602, "invalid or expired cursor");
+                            return Reply::Json(400, json_ct(), e);
+                        }
+                    };
                     let to = (from + self.tools_per_page).min(all.len());
                     page["tools"] = json!(all[from..to]);
                     if to < all.len() {
@@ -891,20 +896,29 @@ fn request(
     params: Option<Value>,
     cache: CacheMode,
 ) -> Value {
+    match request_outcome(h, method, params, cache) {
+        Some(Ok(v)) => v,
+        other => panic!("{method}: expected a result, got {other:?}"),
+    }
+}
+
+/// Sends a request in the given cache mode and returns its outcome, if it arrived.
+fn request_outcome(
+    h: &mut Harness<Modern>,
+    method: &str,
+    params: Option<Value>,
+    cache: CacheMode,
+) -> Option<Result<Value, RequestError>> {
     let opts = RequestOptions {
         cache,
         ..Default::default()
     };
     let handle = h.session.request(method, params, opts, h.now);
     h.pump();
-    let outcome = h.events.iter().rev().find_map(|e| match e {
+    h.events.iter().rev().find_map(|e| match e {
         Event::Response { handle: x, result } if *x == handle => Some(result.clone()),
         _ => None,
-    });
-    match outcome {
-        Some(Ok(v)) => v,
-        other => panic!("{method}: expected a result, got {other:?}"),
-    }
+    })
 }
 
 #[test]
@@ -951,7 +965,7 @@ fn results_are_served_from_the_cache_while_their_ttl_says_they_are_fresh() {
     );
     request(&mut h, "tools/list", None, CacheMode::Use);
     assert_eq!(listed(&h), 5, "kept again by the next use");
-    // A continuation page is never served from the cache.
+    // A continuation page is kept on its own (not as the first page).
     request(
         &mut h,
         "tools/list",
@@ -964,7 +978,7 @@ fn results_are_served_from_the_cache_while_their_ttl_says_they_are_fresh() {
         Some(json!({"cursor": "2"})),
         CacheMode::Use,
     );
-    assert_eq!(listed(&h), 7);
+    assert_eq!(listed(&h), 6);
 
     // Reads are kept per URI.
     let read = |uri: &str| Some(json!({ "uri": uri }));
@@ -977,6 +991,28 @@ fn results_are_served_from_the_cache_while_their_ttl_says_they_are_fresh() {
         a
     );
     assert_eq!(h.posted_method("resources/read").len(), 2);
+}
+
+#[test]
+fn a_refused_cursor_discards_every_kept_page_of_its_list() {
+    let mut h = connected(Modern {
+        ttl: Some(json!(60_000)),
+        tools_per_page: 2,
+        ..Default::default()
+    });
+    let cursor = |c: &str| Some(json!({ "cursor": c }));
+    let listed = |h: &Harness<Modern>| h.posted_method("tools/list").len();
+    let first = request(&mut h, "tools/list", None, CacheMode::Use);
+    assert_eq!(first["nextCursor"], "2");
+    request(&mut h, "tools/list", cursor("2"), CacheMode::Use);
+    request(&mut h, "tools/list", None, CacheMode::Use);
+    request(&mut h, "tools/list", cursor("2"), CacheMode::Use);
+    assert_eq!(listed(&h), 2, "both pages served from the cache");
+    let refused = request_outcome(&mut h, "tools/list", cursor("stale"), CacheMode::Use);
+    assert!(matches!(refused, Some(Err(RequestError::Rpc(e))) if e.code == -32602));
+    request(&mut h, "tools/list", None, CacheMode::Use);
+    request(&mut h, "tools/list", cursor("2"), CacheMode::Use);
+    assert_eq!(listed(&h), 5, "every page asked for again");
 }
 
 #[test]

@@ -56,7 +56,7 @@ export interface McpClientOptions {
 
 /** Options of the lists and of readResource. */
 export interface McpCacheOptions {
-  /** How the response cache is used. A 2026-07-28 server says how long a list's first page or
+  /** How the response cache is used. A 2026-07-28 server says how long each page of a list or
    * a resource stays fresh (`ttlMs`); "use" (default) serves a fresh result without asking
    * the server again (change notifications make it stale at once), "refresh" always asks and
    * keeps the answer, "bypass" always asks, keeps nothing and drops what was kept for it. */
@@ -271,7 +271,7 @@ impl McpClient {
     }
 
     /// Every tool (pagination followed), as the server listed them.
-    /// `options.cache` (see [`cache_mode`]) says how the first page uses the response cache.
+    /// `options.cache` (see [`cache_mode`]) says how each page uses the response cache.
     #[wasm_bindgen(js_name = listTools)]
     pub async fn list_tools(
         &self,

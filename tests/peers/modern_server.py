@@ -73,7 +73,10 @@ _epoch = [0]
 
 
 class PagedServer(MCPServer):
-    """Lists resources two per page, so clients must follow `nextCursor`."""
+    """Lists resources two per page, so clients must follow `nextCursor`. Pages are cacheable
+    on their own; the last one is never fresh (`ttlMs` 0, as the specification's example of
+    a shorter TTL for the final page), so a client keeping the others asks for it again with
+    the cursor it kept."""
 
     async def _handle_list_resources(self, ctx, params):
         everything = await self.list_resources()
@@ -84,10 +87,9 @@ class PagedServer(MCPServer):
                 raise MCPError(INVALID_PARAMS, f"invalid or expired cursor: {params.cursor}")
             start = int(offset)
         end = start + 2
-        return ListResourcesResult(
-            resources=everything[start:end],
-            next_cursor=f"{_epoch[0]}:{end}" if end < len(everything) else None,
-        )
+        if end < len(everything):
+            return ListResourcesResult(resources=everything[start:end], next_cursor=f"{_epoch[0]}:{end}")
+        return ListResourcesResult(resources=everything[start:end], ttl_ms=0)
 
 
 bus = InMemorySubscriptionBus()

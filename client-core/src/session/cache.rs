@@ -4,10 +4,12 @@
 //!
 //! Rules kept here (the specification's, `server/utilities/caching`):
 //! - the key is the method and the parameters that affect the result: the `uri` of
-//!   `resources/read`; for the lists only the first page (no `cursor`) is kept, later pages
-//!   always go to the server (pages may thus differ in age, which the specification allows;
-//!   a listing whose cached first page holds a cursor the server no longer accepts starts
-//!   again from a fresh first page, in `client-browser`'s `Client::list_all_with`);
+//!   `resources/read`, the `cursor` of a list page (none for the first page); each page is
+//!   kept on its own, for its own `ttlMs` ("Interaction with Pagination": pages may thus
+//!   differ in age, which the specification allows);
+//! - a list page refused as invalid (`-32602` for a `cursor`: expired, or the list changed
+//!   unannounced) discards every kept page of that list, and the listing starts again from a
+//!   fresh first page (in `client-browser`'s `Client::list_all_with`);
 //! - fresh while `now < received + ttlMs`; an absent, zero or negative `ttlMs` is
 //!   "immediately stale" (nothing kept), and a fresh result replaces an older one;
 //! - results of MRTR retries (`inputResponses` / `requestState`) and interim `input_required`
@@ -15,9 +17,9 @@
 //! - `cacheScope: "private"` (or absent) results belong to one authorization context: they
 //!   are dropped when the credentials change ([`ResultCache::drop_private`]); `"public"` ones
 //!   survive that;
-//! - a change notification makes the matching entries stale at once
-//!   ([`ResultCache::evict_for`]), and a fetch that was under way when that happened does not
-//!   write its (possibly older) answer back (a generation per key);
+//! - a change notification makes the matching entries stale at once (every page of a list,
+//!   [`ResultCache::evict_for`]), and a fetch that was under way when that happened does not
+//!   write its (possibly older) answer back (a generation per read and per list);
 //! - a refusal that suggests the server changed (an unknown tool or prompt, a resource not
 //!   found) makes the matching entries stale too ([`ResultCache::evict_for_refusal`]).
 //!
@@ -31,8 +33,8 @@ use serde_json::Value;
 
 /// Longest freshness honoured (24 hours); a larger `ttlMs` is clamped to it.
 pub const MAX_TTL: Duration = Duration::from_secs(24 * 60 * 60);
-/// Most entries kept at once.
-pub const MAX_ENTRIES: usize = 64;
+/// Most entries kept at once (each page of a list is one).
+pub const MAX_ENTRIES: usize = 256;
 /// Most (estimated) bytes of results kept at once.
 pub const MAX_BYTES: usize = 8 << 20;
 /// Results estimated larger than this are never kept.
@@ -56,12 +58,13 @@ pub enum CacheMode {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) struct CacheKey {
     method: &'static str,
-    /// The `uri` of `resources/read`; empty for a list's first page.
-    key: String,
+    /// The `uri` of `resources/read` or the `cursor` of a list page; `None` for a list's first
+    /// page (an empty string is a valid cursor, so "no cursor" is not one).
+    arg: Option<String>,
 }
 
 /// A ticket taken when a cacheable request starts; storing its answer needs it, and an
-/// eviction of the same key in the meantime voids it.
+/// eviction of the same read, or of any page of the same list, in the meantime voids it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) struct CacheTicket {
     key: CacheKey,
@@ -82,7 +85,8 @@ struct Entry {
 pub(crate) struct ResultCache {
     /// Oldest first.
     entries: Vec<Entry>,
-    /// Keys evicted while possibly being fetched, with their eviction count.
+    /// Reads and lists (by their first page's key) evicted while possibly being fetched,
+    /// with their eviction count.
     generations: Vec<(CacheKey, u64)>,
     bytes: usize,
 }
@@ -95,33 +99,42 @@ const LIST_METHODS: [&str; 4] = [
 ];
 
 impl CacheKey {
-    /// The key of a request, or `None` if its result may not be cached: another method, a
-    /// continuation page, or parameters the key does not cover (`_meta`, MRTR answers, ...).
+    /// The key of a request, or `None` if its result may not be cached: another method, or
+    /// parameters the key does not cover (`_meta`, MRTR answers, ...).
     pub(crate) fn of(method: &str, params: Option<&Value>) -> Option<CacheKey> {
         let params = match params {
             None => None,
             Some(Value::Object(m)) => Some(m),
             Some(_) => return None,
         };
+        let only = |name: &str| match params {
+            Some(m) if m.len() == 1 => m.get(name).and_then(Value::as_str).map(String::from),
+            _ => None,
+        };
         if let Some(&list) = LIST_METHODS.iter().find(|m| **m == method) {
             return match params {
-                Some(m) if !m.is_empty() => None,
-                _ => Some(CacheKey {
+                Some(m) if !m.is_empty() => only("cursor").map(|c| CacheKey {
                     method: list,
-                    key: String::new(),
+                    arg: Some(c),
                 }),
+                _ => Some(list_key(list)),
             };
         }
-        if method != "resources/read" {
-            return None;
-        }
-        let m = params?;
-        match (m.len(), m.get("uri")) {
-            (1, Some(Value::String(uri))) => Some(CacheKey {
+        match method {
+            "resources/read" => only("uri").map(|uri| CacheKey {
                 method: "resources/read",
-                key: uri.clone(),
+                arg: Some(uri),
             }),
             _ => None,
+        }
+    }
+
+    /// What an eviction voids fetches for: the whole list for a list page, else the key.
+    fn scope(&self) -> CacheKey {
+        if LIST_METHODS.contains(&self.method) {
+            list_key(self.method)
+        } else {
+            self.clone()
         }
     }
 }
@@ -137,7 +150,7 @@ impl ResultCache {
 
     /// Takes the ticket for a request of `key` about to be sent.
     pub(crate) fn ticket(&self, key: CacheKey) -> CacheTicket {
-        let generation = self.generation(&key);
+        let generation = self.generation(&key.scope());
         CacheTicket { key, generation }
     }
 
@@ -145,7 +158,7 @@ impl ResultCache {
     /// long as its `ttlMs` says; an answer that may not be kept removes the older entry it
     /// supersedes. Does nothing if the key was evicted since the ticket was taken.
     pub(crate) fn store(&mut self, ticket: CacheTicket, result: &Value, now: Instant) {
-        if self.generation(&ticket.key) != ticket.generation {
+        if self.generation(&ticket.key.scope()) != ticket.generation {
             return;
         }
         self.remove(&ticket.key);
@@ -179,16 +192,16 @@ impl ResultCache {
     pub(crate) fn evict_for(&mut self, notification: &crate::types::ServerNotification) {
         use crate::types::ServerNotification as N;
         match notification {
-            N::ToolListChanged => self.evict(list_key("tools/list")),
-            N::PromptListChanged => self.evict(list_key("prompts/list")),
+            N::ToolListChanged => self.evict_list("tools/list"),
+            N::PromptListChanged => self.evict_list("prompts/list"),
             N::ResourceListChanged => {
                 // Templates describe the same set of resources.
-                self.evict(list_key("resources/list"));
-                self.evict(list_key("resources/templates/list"));
+                self.evict_list("resources/list");
+                self.evict_list("resources/templates/list");
             }
             N::ResourceUpdated(p) => self.evict(CacheKey {
                 method: "resources/read",
-                key: p.uri.clone(),
+                arg: Some(p.uri.clone()),
             }),
             _ => {}
         }
@@ -197,23 +210,29 @@ impl ResultCache {
     /// Makes stale what a request the server refused suggests is out of date (the
     /// specification lets a client re-fetch early on such errors): a tool or a prompt it does
     /// not know, or whose arguments it refuses (`-32601` / `-32602`), makes that list stale;
-    /// a resource it does not find (`-32002`) makes its read and the resource lists stale.
+    /// a resource it does not find (`-32002`) makes its read and the resource lists stale; a
+    /// list page whose `cursor` it refuses (`-32602`) discards every page of that list (the
+    /// specification's advice for invalid cursors).
     pub(crate) fn evict_for_refusal(&mut self, method: &str, params: Option<&Value>, code: i64) {
         use crate::jsonrpc::codes::{INVALID_PARAMS, METHOD_NOT_FOUND, RESOURCE_NOT_FOUND};
+        let param = |name: &str| params.and_then(|p| p.get(name)).and_then(Value::as_str);
         match (method, code) {
-            ("tools/call", METHOD_NOT_FOUND | INVALID_PARAMS) => self.evict(list_key("tools/list")),
-            ("prompts/get", METHOD_NOT_FOUND | INVALID_PARAMS) => {
-                self.evict(list_key("prompts/list"))
-            }
+            ("tools/call", METHOD_NOT_FOUND | INVALID_PARAMS) => self.evict_list("tools/list"),
+            ("prompts/get", METHOD_NOT_FOUND | INVALID_PARAMS) => self.evict_list("prompts/list"),
             ("resources/read", RESOURCE_NOT_FOUND) => {
-                if let Some(uri) = params.and_then(|p| p.get("uri")).and_then(Value::as_str) {
+                if let Some(uri) = param("uri") {
                     self.evict(CacheKey {
                         method: "resources/read",
-                        key: uri.into(),
+                        arg: Some(uri.into()),
                     });
                 }
-                self.evict(list_key("resources/list"));
-                self.evict(list_key("resources/templates/list"));
+                self.evict_list("resources/list");
+                self.evict_list("resources/templates/list");
+            }
+            (list, INVALID_PARAMS) if param("cursor").is_some() => {
+                if let Some(&list) = LIST_METHODS.iter().find(|m| **m == list) {
+                    self.evict_list(list);
+                }
             }
             _ => {}
         }
@@ -232,9 +251,21 @@ impl ResultCache {
         self.bytes = 0;
     }
 
-    /// Drops the entry for `key` and voids the tickets of fetches under way for it.
+    /// Drops every kept page of `list` and voids the tickets of fetches under way for any.
+    fn evict_list(&mut self, list: &'static str) {
+        self.entries.retain(|e| e.key.method != list);
+        self.bytes = self.entries.iter().map(|e| e.bytes).sum();
+        self.void_tickets(list_key(list));
+    }
+
+    /// Drops the entry for `key` and voids the tickets of fetches under way for it (for a
+    /// list page: for any page of that list).
     pub(crate) fn evict(&mut self, key: CacheKey) {
         self.remove(&key);
+        self.void_tickets(key.scope());
+    }
+
+    fn void_tickets(&mut self, key: CacheKey) {
         match self.generations.iter_mut().find(|(k, _)| *k == key) {
             Some((_, g)) => *g += 1,
             None => {
@@ -263,11 +294,9 @@ impl ResultCache {
     }
 }
 
+/// The key of a list's first page.
 fn list_key(method: &'static str) -> CacheKey {
-    CacheKey {
-        method,
-        key: String::new(),
-    }
+    CacheKey { method, arg: None }
 }
 
 /// A cheap estimate of the memory a JSON value holds: its strings' bytes plus a fixed cost
@@ -305,22 +334,94 @@ mod tests {
     }
 
     #[test]
-    fn only_first_pages_and_plain_reads_are_cacheable() {
+    fn list_pages_and_plain_reads_are_cacheable() {
         assert!(CacheKey::of("tools/list", None).is_some());
         assert!(CacheKey::of("prompts/list", Some(&json!({}))).is_some());
         assert!(CacheKey::of("resources/templates/list", None).is_some());
-        assert!(CacheKey::of("tools/list", Some(&json!({ "cursor": "2" }))).is_none());
+        assert!(CacheKey::of("tools/list", Some(&json!({ "cursor": "2" }))).is_some());
+        assert!(CacheKey::of("tools/list", Some(&json!({ "cursor": 2 }))).is_none());
+        assert!(CacheKey::of("tools/list", Some(&json!({ "cursor": "2", "_meta": {} }))).is_none());
         assert!(CacheKey::of("tools/list", Some(&json!({ "_meta": {} }))).is_none());
+        assert!(CacheKey::of("tools/list", Some(&json!("2"))).is_none());
         assert!(CacheKey::of("tools/call", None).is_none());
+        assert!(CacheKey::of("tools/call", Some(&json!({ "uri": "a://b" }))).is_none());
         assert!(CacheKey::of("resources/read", Some(&json!({ "uri": "a://b" }))).is_some());
         assert!(CacheKey::of("resources/read", None).is_none());
         assert!(CacheKey::of("resources/read", Some(&json!({ "uri": 5 }))).is_none());
+        assert!(CacheKey::of("resources/read", Some(&json!({ "cursor": "a://b" }))).is_none());
         let with_answers = json!({ "uri": "a://b", "inputResponses": {} });
         assert!(CacheKey::of("resources/read", Some(&with_answers)).is_none());
         assert_ne!(
             key("resources/read", Some(json!({ "uri": "a://b" }))),
             key("resources/read", Some(json!({ "uri": "a://c" })))
         );
+        // An empty string is a valid cursor: not the first page.
+        let first = key("tools/list", None);
+        assert_eq!(first, key("tools/list", Some(json!({}))));
+        assert_ne!(first, key("tools/list", Some(json!({ "cursor": "" }))));
+        assert_ne!(
+            key("tools/list", Some(json!({ "cursor": "2" }))),
+            key("prompts/list", Some(json!({ "cursor": "2" })))
+        );
+    }
+
+    #[test]
+    fn every_page_of_a_list_is_kept_and_made_stale_together() {
+        let mut c = ResultCache::default();
+        let page = |cursor: Option<&str>| match cursor {
+            None => key("tools/list", None),
+            Some(cursor) => key("tools/list", Some(json!({ "cursor": cursor }))),
+        };
+        let pages = [page(None), page(Some("")), page(Some("2"))];
+        let prompts = key("prompts/list", Some(json!({ "cursor": "2" })));
+        let fill = |c: &mut ResultCache| {
+            for k in pages.iter().chain([&prompts]) {
+                c.store(c.ticket(k.clone()), &tools(json!(60_000)), Instant(0));
+            }
+        };
+        let kept = |c: &ResultCache| {
+            [&pages[0], &pages[1], &pages[2], &prompts].map(|k| c.lookup(k, Instant(1)).is_some())
+        };
+        fill(&mut c);
+        assert_eq!(kept(&c), [true; 4]);
+        // Each page is fresh for its own ttl.
+        c.store(c.ticket(page(Some("2"))), &tools(json!(5)), Instant(0));
+        assert!(c.lookup(&page(Some("2")), Instant(4)).is_some());
+        assert!(c.lookup(&page(Some("2")), Instant(5)).is_none());
+        assert!(c.lookup(&page(None), Instant(5)).is_some());
+
+        fill(&mut c);
+        c.evict_for(&ServerNotification::ToolListChanged);
+        assert_eq!(kept(&c), [false, false, false, true]);
+        fill(&mut c);
+        c.evict_for_refusal("tools/call", None, -32601);
+        assert_eq!(kept(&c), [false, false, false, true]);
+        // A refused cursor discards every page of its list (only that list).
+        fill(&mut c);
+        c.evict_for_refusal("tools/list", Some(&json!({ "cursor": "9" })), -32602);
+        assert_eq!(kept(&c), [false, false, false, true]);
+        fill(&mut c);
+        c.evict_for_refusal("prompts/list", Some(&json!({ "cursor": "" })), -32602);
+        assert_eq!(kept(&c), [true, true, true, false]);
+        // Other refusals of a page, and a refused first page, keep the pages.
+        fill(&mut c);
+        c.evict_for_refusal("tools/list", Some(&json!({ "cursor": "9" })), -32603);
+        c.evict_for_refusal("tools/list", None, -32602);
+        assert_eq!(kept(&c), [true; 4]);
+        // One page asked for anew (bypass) drops that page only, and voids every fetch of
+        // the list under way (its pages may predate the newer answer).
+        let under_way = c.ticket(page(None));
+        c.evict(page(Some("")));
+        assert_eq!(kept(&c), [true, false, true, true]);
+        c.store(under_way, &tools(json!(60_000)), Instant(2));
+        assert!(
+            c.lookup(&page(None), Instant(3)).is_some(),
+            "the older page stays"
+        );
+        let under_way = c.ticket(page(Some("2")));
+        c.evict_for(&ServerNotification::ToolListChanged);
+        c.store(under_way, &tools(json!(60_000)), Instant(2));
+        assert!(c.lookup(&page(Some("2")), Instant(3)).is_none());
     }
 
     #[test]
