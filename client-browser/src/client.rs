@@ -653,9 +653,25 @@ impl Client {
         self.inner.drive();
     }
 
-    /// Checks the server is alive.
+    /// Tells the server the roots offered to it changed: `notifications/roots/list_changed`
+    /// to a legacy server; nothing to a 2026-07-28 server, whose protocol removed that
+    /// notification (it asks for the roots with the requests that need them, so the next one
+    /// sees the change).
+    pub fn roots_changed(&self) {
+        if self.server().map(|d| d.era) != Some(Era::Modern) {
+            self.notify("notifications/roots/list_changed", None);
+        }
+    }
+
+    /// Checks the server is alive: `ping` to a legacy server; `server/discover` to a
+    /// 2026-07-28 server, whose protocol removed `ping` (discovery is the one request every
+    /// such server answers).
     pub async fn ping(&self) -> Result<(), ClientError> {
-        self.request("ping", None).await.map(|_| ())
+        let method = match self.server().map(|d| d.era) {
+            Some(Era::Modern) => "server/discover",
+            _ => "ping",
+        };
+        self.request(method, None).await.map(|_| ())
     }
 
     /// Subscribes to updates of a resource (legacy: `resources/subscribe`; modern: adds it to

@@ -491,3 +491,36 @@ async fn pages_are_kept_on_their_own_and_a_stale_cursor_restarts_the_listing() {
     assert_eq!(count(1), [5, 4, 6]);
     client.close();
 }
+
+/// The 2026-07-28 protocol removed `ping` and `notifications/roots/list_changed`: a liveness
+/// check is a `server/discover`, and a change of roots sends nothing (the server asks for them
+/// with the requests that need them).
+#[wasm_bindgen_test]
+async fn ping_and_roots_changed_speak_the_2026_protocol() {
+    let Some(url) = MODERN else {
+        panic!("MCP_MODERN_URL was not set at build time")
+    };
+    let mut o = ClientOptions::new(url);
+    o.wire_log = true;
+    let (client, events) = connect_with(o).await;
+    let sent = || {
+        events
+            .borrow()
+            .iter()
+            .filter_map(|e| match e {
+                ClientEvent::Wire {
+                    sent: true,
+                    message,
+                    ..
+                } => message["method"].as_str().map(String::from),
+                _ => None,
+            })
+            .collect::<Vec<_>>()
+    };
+    let before = sent().len();
+    within(10_000, "ping", client.ping()).await.unwrap();
+    client.roots_changed();
+    within(10_000, "ping again", client.ping()).await.unwrap();
+    assert_eq!(sent()[before..], ["server/discover", "server/discover"]);
+    client.close();
+}

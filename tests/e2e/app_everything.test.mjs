@@ -180,6 +180,10 @@ test('keeps a call history that can be run again', async () => {
 
 test('offers editable roots and a log level, and shows server log messages', async () => {
   await page.locator('#tab-settings').click();
+  // Roots must be file:// URIs: anything else is refused with the offending line.
+  await page.locator('#roots').fill('file:///tmp/demo-root\nhttps://example.com/repo');
+  await page.locator('button.save-roots').click();
+  await page.locator('.settings-status', { hasText: 'not saved' }).filter({ hasText: 'https://example.com/repo' }).waitFor({ timeout: 10_000 });
   await page.locator('#roots').fill('file:///tmp/demo-root');
   await page.locator('button.save-roots').click();
   await page.locator('#log-level').selectOption('debug');

@@ -38,16 +38,16 @@ pub fn SettingsPanel(conn: Connection) -> impl IntoView {
     let roots_text = RwSignal::new(conn.roots.get_untracked().join("\n"));
     let c2 = conn.clone();
     let save_roots = move |_| {
-        let list: Vec<String> = roots_text
-            .get_untracked()
-            .lines()
-            .map(str::trim)
-            .filter(|l| !l.is_empty())
-            .map(String::from)
-            .collect();
+        let list = match parse_roots(&roots_text.get_untracked()) {
+            Ok(list) => list,
+            Err(why) => {
+                status.set(Some(why));
+                return;
+            }
+        };
         c2.roots.set(list);
         if let Some(client) = c2.client.get_value() {
-            client.notify("notifications/roots/list_changed", None);
+            client.roots_changed();
         }
         status.set(Some("roots updated".into()));
     };
@@ -63,5 +63,55 @@ pub fn SettingsPanel(conn: Connection) -> impl IntoView {
             <button class="save-roots" on:click=save_roots>"Save roots"</button>
             {move || status.get().map(|s| view! { <p role="status" class="settings-status">{s}</p> })}
         </section>
+    }
+}
+
+/// The roots typed one per line (blank lines skipped), or why they cannot be offered: the
+/// protocol requires every root to be a `file://` URI.
+pub fn parse_roots(text: &str) -> Result<Vec<String>, String> {
+    let list: Vec<String> = text
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty())
+        .map(String::from)
+        .collect();
+    match list.iter().find(|l| !is_file_uri(l)) {
+        Some(bad) => Err(format!(
+            "not saved: a root must be a file:// URI, and this is not: {bad}"
+        )),
+        None => Ok(list),
+    }
+}
+
+fn is_file_uri(line: &str) -> bool {
+    line.get(..7)
+        .is_some_and(|scheme| scheme.eq_ignore_ascii_case("file://"))
+        && !line.contains(char::is_whitespace)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::parse_roots;
+
+    #[test]
+    fn roots_are_file_uris_one_per_line() {
+        let text = "  file:///home/a \n\nFILE:///C:/work\n";
+        assert_eq!(
+            parse_roots(text),
+            Ok(vec!["file:///home/a".to_string(), "FILE:///C:/work".into()])
+        );
+        assert_eq!(parse_roots(" \n"), Ok(vec![]));
+        for bad in [
+            "https://example.com/repo",
+            "/home/a",
+            "file:/x",
+            "file:///a b",
+            "fïle://x",
+        ] {
+            let Err(why) = parse_roots(&format!("file:///ok\n{bad}")) else {
+                panic!("{bad} accepted")
+            };
+            assert!(why.contains(bad), "{why}");
+        }
     }
 }
