@@ -26,6 +26,8 @@ struct Modern {
     tools_per_page: usize,
     /// `tools/list` pages never end (each names a next one).
     endless_tools: bool,
+    /// Resources that no longer exist (a read is refused with `-32602`, as 2026-07-28 says).
+    gone: Vec<&'static str>,
 }
 
 impl Server for Modern {
@@ -122,6 +124,11 @@ impl Server for Modern {
 impl Modern {
     fn read(&self, id: &Value, params: &Value) -> Reply {
         let uri = params["uri"].as_str().unwrap_or("");
+        if self.gone.contains(&uri) {
+            let e = json!({"jsonrpc": "2.0", "id": id,
+                "error": {"code": -32602, "message": "Resource not found", "data": {"uri": uri}}});
+            return Reply::Json(400, json_ct(), e);
+        }
         let contents = json!([{"uri": uri, "text": "hello"}]);
         let complete = json!({"contents": contents, "ttlMs": self.ttl, "cacheScope": "public"});
         // `test://state` needs one MRTR round (requestState only) before it answers.
@@ -1172,4 +1179,27 @@ fn a_call_the_server_refuses_as_unknown_makes_the_cached_tool_list_stale() {
     assert_eq!(h.posted_method("tools/list").len(), 2, "asked again");
     request(&mut h, "tools/list", None, CacheMode::Use);
     assert_eq!(h.posted_method("tools/list").len(), 2, "kept again");
+}
+
+#[test]
+fn a_resource_the_server_no_longer_finds_is_not_served_from_the_cache() {
+    let mut h = connected_fresh_for_a_minute();
+    let read = |uri: &str| Some(json!({ "uri": uri }));
+    let reads = |h: &Harness<Modern>| h.posted_method("resources/read").len();
+    request(&mut h, "resources/read", read("test://doc"), CacheMode::Use);
+    request(&mut h, "resources/read", read("test://doc"), CacheMode::Use);
+    assert_eq!(reads(&h), 1);
+    // Deleted unannounced; the refusal of a fresh read (`-32602`, the 2026-07-28 code for a
+    // resource not found) drops what was kept.
+    h.server.gone.push("test://doc");
+    let refused = request_outcome(
+        &mut h,
+        "resources/read",
+        read("test://doc"),
+        CacheMode::Refresh,
+    );
+    assert!(matches!(refused, Some(Err(RequestError::Rpc(e))) if e.code == -32602));
+    let again = request_outcome(&mut h, "resources/read", read("test://doc"), CacheMode::Use);
+    assert!(matches!(again, Some(Err(RequestError::Rpc(e))) if e.code == -32602));
+    assert_eq!(reads(&h), 3, "asked the server, not the cache");
 }

@@ -210,7 +210,8 @@ impl ResultCache {
     /// Makes stale what a request the server refused suggests is out of date (the
     /// specification lets a client re-fetch early on such errors): a tool or a prompt it does
     /// not know, or whose arguments it refuses (`-32601` / `-32602`), makes that list stale;
-    /// a resource it does not find (`-32002`) makes its read and the resource lists stale; a
+    /// a resource it does not find (`-32602` since 2026-07-28, `-32002` before) makes its read
+    /// and the resource lists stale; a
     /// list page whose `cursor` it refuses (`-32602`) discards every page of that list (the
     /// specification's advice for invalid cursors).
     pub(crate) fn evict_for_refusal(&mut self, method: &str, params: Option<&Value>, code: i64) {
@@ -219,7 +220,7 @@ impl ResultCache {
         match (method, code) {
             ("tools/call", METHOD_NOT_FOUND | INVALID_PARAMS) => self.evict_list("tools/list"),
             ("prompts/get", METHOD_NOT_FOUND | INVALID_PARAMS) => self.evict_list("prompts/list"),
-            ("resources/read", RESOURCE_NOT_FOUND) => {
+            ("resources/read", RESOURCE_NOT_FOUND | INVALID_PARAMS) => {
                 if let Some(uri) = param("uri") {
                     self.evict(CacheKey {
                         method: "resources/read",
@@ -485,11 +486,15 @@ mod tests {
         fill(&mut c);
         c.evict_for_refusal("resources/read", Some(&json!({ "uri": "a://b" })), -32002);
         assert_eq!(kept(&c), [true, true, false, false, true]);
+        // The code a 2026-07-28 server uses for a resource it does not find.
+        fill(&mut c);
+        c.evict_for_refusal("resources/read", Some(&json!({ "uri": "a://c" })), -32602);
+        assert_eq!(kept(&c), [true, true, false, true, false]);
         // Other refusals say nothing about what is kept.
         fill(&mut c);
         c.evict_for_refusal("tools/call", None, -32603);
         c.evict_for_refusal("tools/list", None, -32602);
-        c.evict_for_refusal("resources/read", Some(&json!({ "uri": "a://c" })), -32602);
+        c.evict_for_refusal("resources/read", Some(&json!({ "uri": "a://c" })), -32603);
         assert_eq!(kept(&c), [true; 5]);
     }
 
