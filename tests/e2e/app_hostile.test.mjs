@@ -64,3 +64,22 @@ test('resource and prompt texts are text', async () => {
   assert.match(await page.locator('.prompt-messages').innerText(), /<script>.*<u>topic<\/u>/s);
   await assertNothingRan();
 });
+
+test('output schemas: a pattern is tested in the page, and one that could freeze it is not run', async () => {
+  await page.locator('#tab-tools').click();
+  const run = async (name) => {
+    await page.locator(`button.tool[data-tool="${name}"]`).click();
+    await page.locator('.runner .tool-name', { hasText: name }).waitFor();
+    await page.locator('button.run').click();
+    const verdict = page.locator('.runner .result .verdict');
+    await verdict.waitFor({ timeout: 10_000 });
+    return verdict;
+  };
+  const mismatch = await run('mismatch');
+  assert.match(await mismatch.innerText(), /does not match .*\$\.code: does not match the pattern \^\[A-Z\]\{3\}\$/);
+  // `^(a+)+$` against forty a's and a '!' would keep a backtracking engine busy for days.
+  const redos = await run('redos');
+  assert.match(await redos.innerText(), /not checked: the pattern \^\(a\+\)\+\$ could take exponential time/);
+  assert.equal(await page.evaluate(() => 1 + 1), 2, 'the page still answers');
+  await assertNothingRan();
+});

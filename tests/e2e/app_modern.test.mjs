@@ -108,3 +108,24 @@ test('a list the server said is still fresh (ttlMs) is not asked for again when 
     .first().waitFor({ timeout: 10_000 });
   await page.locator('#tab-tools').click();
 });
+
+test('a tool built from pydantic models gets real form fields, and its result is checked against its output schema', async () => {
+  // Both schemas use $defs/$ref, optional (anyOf with null) fields, an enum and patterns.
+  await openTool('ship');
+  const runner = page.locator('.runner');
+  await runner.locator('fieldset.object legend', { hasText: 'to' }).waitFor();
+  assert.equal(await runner.locator('#arg-to-city').getAttribute('type'), 'text');
+  assert.equal(await runner.locator('#arg-to-zip').getAttribute('type'), 'text');
+  assert.equal(await runner.locator('#arg-speed').inputValue(), 'fast');
+  assert.equal(await runner.locator('#arg-weight').getAttribute('type'), 'number');
+  await runner.locator('#arg-to-city').fill('Paris');
+  await runner.locator('#arg-to-zip').fill('75001');
+  await runner.locator('#arg-speed').selectOption('slow');
+  await page.locator('button.run').click();
+  const result = runner.locator('.result');
+  await result.waitFor({ timeout: 10_000 });
+  assert.match(await result.locator('pre.structured').innerText(), /"tracking": "TR-5"/);
+  // The tracking number's pattern and the zip code's ran in the browser's RegExp.
+  assert.match(await result.locator('.verdict').innerText(), /matches the tool's output schema/);
+  assert.equal(await result.locator('.verdict.valid').count(), 1);
+});

@@ -40,7 +40,9 @@ from mcp_types import (
     SamplingMessage,
     TextContent,
 )
-from pydantic import Field
+from enum import Enum
+
+from pydantic import BaseModel, Field
 from starlette.middleware.cors import CORSMiddleware
 
 class MemoryEventStore(EventStore):
@@ -220,6 +222,32 @@ def reshuffle() -> str:
     """Starts a new resource listing: cursors handed out before are refused (not announced)."""
     _epoch[0] += 1
     return "reshuffled"
+
+
+class Address(BaseModel):
+    """Where a parcel goes."""
+
+    city: str = Field(min_length=1)
+    zip: str | None = Field(default=None, pattern=r"^[0-9]{5}$")
+
+
+class Speed(str, Enum):
+    fast = "fast"
+    slow = "slow"
+
+
+class Shipment(BaseModel):
+    to: Address
+    speed: Speed
+    tracking: str = Field(pattern=r"^TR-\d+$")
+    weight: float | None = None
+
+
+@server.tool()
+def ship(to: Address, speed: Speed = Speed.fast, weight: float | None = None) -> Shipment:
+    """Ships a parcel: arguments and result are pydantic models, so both schemas use $defs,
+    $ref, optional (anyOf with null) fields, an enum and patterns."""
+    return Shipment(to=to, speed=speed, tracking="TR-" + str(len(to.city)), weight=weight)
 
 
 _added: set[str] = set()

@@ -11,4 +11,6 @@ pub mod oauth_setup;
 pub mod saved;
 pub mod schema_check;
 pub mod schema_form;
+pub mod schema_pattern;
+pub mod schema_ref;
 pub mod uri_template;

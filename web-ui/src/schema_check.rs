@@ -1,11 +1,25 @@
-//! Checks `structuredContent` against a tool's `outputSchema`, for the visible verdict.
+//! Checks a JSON value against a JSON Schema: a tool's `structuredContent` against its
+//! `outputSchema`, for the visible verdict.
 //!
-//! A deliberately small JSON Schema subset (type, enum, const, required, properties,
-//! additionalProperties: false, items, min/max, minLength/maxLength, min/maxItems) keeps the
-//! app small; a schema using anything else (`$ref`, composition, conditionals, patterns) is
-//! reported as "not checked" rather than guessed at.
+//! MCP schemas are JSON Schema 2020-12 unless `$schema` names another dialect
+//! (`basic/index`, "JSON Schema Usage"); draft-07 (and drafts 04/06, which share its
+//! keywords) is accepted when named. Every validation keyword of those dialects is evaluated,
+//! including local `$ref`s ([`crate::schema_ref`]) and the composition and conditional
+//! keywords; `format` is an annotation (2020-12's default) and not asserted. What cannot be
+//! decided here is reported as "not checked" rather than guessed: a `$ref` to another
+//! document (never fetched, as the specification requires), `$dynamicRef`, `unevaluated*`,
+//! another dialect, a `pattern` the browser's regular expressions reject or that could take
+//! too long to run ([`crate::schema_pattern`]), or a schema too
+//! large to evaluate within the bounds the specification asks for (depth and steps, below).
+//! `$id` inside a schema does not change where its `$ref`s point (the document root does).
+//!
+//! Hand-written: the `jsonschema` crate does all this and more, but brings a regex engine and
+//! URI resolution of its own (hundreds of KB of wasm in an app whose size is a stated goal);
+//! patterns here run on the browser's own ECMA-262 engine, the one JSON Schema specifies.
 
-use serde_json::Value;
+use crate::schema_pattern::{self, Compiled, Refusal};
+use crate::schema_ref::{resolve, Target};
+use serde_json::{Map, Value};
 
 /// The verdict shown next to structured content.
 #[derive(Debug, Clone, PartialEq)]
@@ -14,170 +28,545 @@ pub enum Verdict {
     Valid,
     /// The first mismatch found, with its JSON path.
     Invalid(String),
-    /// The schema uses a keyword this checker does not evaluate.
+    /// The schema needs something this checker does not evaluate (and says what).
     NotChecked(String),
 }
 
-const UNSUPPORTED: &[&str] = &[
-    "$ref",
-    "allOf",
-    "anyOf",
-    "oneOf",
-    "not",
-    "if",
-    "pattern",
-    "patternProperties",
-    "dependentSchemas",
-    "prefixItems",
-    "contains",
-    "format",
-];
+/// Most schemas entered along one path (a `$ref` cycle ends here).
+const MAX_DEPTH: u32 = 64;
+/// Most evaluation steps for one check: the specification asks validators to bound
+/// composition keywords so a hostile schema cannot act as a denial of service.
+const MAX_STEPS: u32 = 200_000;
 
 /// Checks `value` against `schema`.
 pub fn check(schema: &Value, value: &Value) -> Verdict {
-    if let Some(k) = find_unsupported(schema) {
-        return Verdict::NotChecked(format!("the schema uses {k}"));
-    }
-    match validate(schema, value, "$") {
+    let draft07 = match schema.get("$schema").and_then(Value::as_str) {
+        None => false,
+        Some(d) if d.contains("2020-12") || d.contains("2019-09") => false,
+        Some(d)
+            if ["draft-07", "draft-06", "draft-04"]
+                .iter()
+                .any(|v| d.contains(v)) =>
+        {
+            true
+        }
+        Some(d) => {
+            return Verdict::NotChecked(format!("the schema's dialect {d} is not supported"));
+        }
+    };
+    let mut checker = Checker {
+        root: schema,
+        draft07,
+        steps: 0,
+        patterns: Vec::new(),
+    };
+    match checker.validate(schema, value, "$", 0) {
         Ok(()) => Verdict::Valid,
-        Err(e) => Verdict::Invalid(e),
+        Err(Stop::Invalid(m)) => Verdict::Invalid(m),
+        Err(Stop::Unknown(m)) => Verdict::NotChecked(m),
     }
 }
 
-fn find_unsupported(schema: &Value) -> Option<String> {
-    let obj = schema.as_object()?;
-    for k in UNSUPPORTED {
-        if obj.contains_key(*k) {
-            return Some((*k).to_string());
+/// Why a check stopped.
+enum Stop {
+    /// The value does not match (path: what).
+    Invalid(String),
+    /// Whether it matches cannot be decided here (why).
+    Unknown(String),
+}
+
+type Outcome = Result<(), Stop>;
+
+fn invalid(at: &str, what: impl core::fmt::Display) -> Stop {
+    Stop::Invalid(format!("{at}: {what}"))
+}
+
+/// A pattern as read: its cost and compiled form (`None`: not runnable here), or why it is not
+/// run.
+type PatternRead = Result<(u32, Option<Compiled>), Refusal>;
+
+struct Checker<'s> {
+    root: &'s Value,
+    /// Draft-07 rules (`$ref` siblings ignored, `dependencies`); else 2020-12.
+    draft07: bool,
+    steps: u32,
+    /// Patterns read so far: their cost and compiled form (`None`: not usable here), or why
+    /// they are not run.
+    patterns: Vec<(&'s str, PatternRead)>,
+}
+
+impl<'s> Checker<'s> {
+    fn tick(&mut self) -> Outcome {
+        self.steps += 1;
+        if self.steps > MAX_STEPS {
+            return Err(Stop::Unknown(
+                "the schema takes too many steps to check here".into(),
+            ));
+        }
+        Ok(())
+    }
+
+    fn validate(&mut self, schema: &'s Value, v: &Value, at: &str, depth: u32) -> Outcome {
+        self.tick()?;
+        if depth > MAX_DEPTH {
+            return Err(Stop::Unknown(
+                "the schema nests too deeply to check here".into(),
+            ));
+        }
+        let s = match schema {
+            Value::Object(s) => s,
+            Value::Bool(false) => return Err(invalid(at, "no value is allowed here")),
+            _ => return Ok(()),
+        };
+        for k in [
+            "$dynamicRef",
+            "$recursiveRef",
+            "unevaluatedProperties",
+            "unevaluatedItems",
+        ] {
+            if s.contains_key(k) {
+                return Err(Stop::Unknown(format!("the schema uses {k}")));
+            }
+        }
+        if let Some(r) = s.get("$ref").and_then(Value::as_str) {
+            match resolve(self.root, r) {
+                Target::Found(target) => self.validate(target, v, at, depth + 1)?,
+                Target::External => {
+                    return Err(Stop::Unknown(format!(
+                        "the schema refers to {r}, another document, which is never fetched"
+                    )))
+                }
+                Target::Missing => {
+                    return Err(Stop::Unknown(format!(
+                        "the schema refers to {r}, which it does not define"
+                    )))
+                }
+            }
+            if self.draft07 {
+                return Ok(()); // draft-07 ignores the keywords beside a `$ref`
+            }
+        }
+        check_type(s, v, at)?;
+        if let Some(Value::Array(options)) = s.get("enum") {
+            if !options.iter().any(|o| json_eq(o, v)) {
+                return Err(invalid(at, "not one of the allowed values"));
+            }
+        }
+        if let Some(c) = s.get("const") {
+            if !json_eq(c, v) {
+                return Err(invalid(at, format!("expected {c}")));
+            }
+        }
+        match v {
+            Value::Number(_) => check_number(s, v, at)?,
+            Value::String(text) => self.check_string(s, text, at)?,
+            Value::Array(items) => self.check_array(s, items, at, depth)?,
+            Value::Object(obj) => self.check_object(s, obj, v, at, depth)?,
+            _ => {}
+        }
+        self.check_composition(s, v, at, depth)
+    }
+
+    /// Whether `v` matches `schema`; `Err` only when that cannot be decided.
+    fn matches(
+        &mut self,
+        schema: &'s Value,
+        v: &Value,
+        at: &str,
+        depth: u32,
+    ) -> Result<bool, Stop> {
+        match self.validate(schema, v, at, depth) {
+            Ok(()) => Ok(true),
+            Err(Stop::Invalid(_)) => Ok(false),
+            Err(unknown) => Err(unknown),
         }
     }
-    let nested = obj
-        .get("properties")
-        .and_then(Value::as_object)
-        .into_iter()
-        .flat_map(|p| p.values());
-    nested
-        .chain(obj.get("items"))
-        .chain(obj.get("additionalProperties").filter(|a| a.is_object()))
-        .find_map(find_unsupported)
+
+    fn check_string(&mut self, s: &'s Map<String, Value>, text: &str, at: &str) -> Outcome {
+        let len = text.chars().count() as u64;
+        if s.get("minLength")
+            .and_then(Value::as_u64)
+            .is_some_and(|m| len < m)
+        {
+            return Err(invalid(at, "too short"));
+        }
+        if s.get("maxLength")
+            .and_then(Value::as_u64)
+            .is_some_and(|m| len > m)
+        {
+            return Err(invalid(at, "too long"));
+        }
+        if let Some(p) = s.get("pattern").and_then(Value::as_str) {
+            if !self.pattern_matches(p, text)? {
+                return Err(invalid(at, format!("does not match the pattern {p}")));
+            }
+        }
+        Ok(())
+    }
+
+    fn pattern_matches(&mut self, p: &'s str, text: &str) -> Result<bool, Stop> {
+        let i = match self.patterns.iter().position(|(q, _)| *q == p) {
+            Some(i) => i,
+            None => {
+                let read = schema_pattern::cost(p).map(|n| (n, schema_pattern::compile(p)));
+                self.patterns.push((p, read));
+                self.patterns.len() - 1
+            }
+        };
+        let refused =
+            |why: &dyn core::fmt::Display| Stop::Unknown(format!("the pattern {p} {why}"));
+        match &self.patterns[i].1 {
+            Err(refusal) => Err(refused(refusal)),
+            Ok((n, _)) if !schema_pattern::affordable(*n, text.chars().count()) => {
+                Err(refused(&Refusal::TooLong))
+            }
+            Ok((_, Some(compiled))) => Ok(compiled.test(text)),
+            Ok((_, None)) => Err(refused(&"cannot be run here")),
+        }
+    }
+
+    fn check_array(
+        &mut self,
+        s: &'s Map<String, Value>,
+        items: &[Value],
+        at: &str,
+        depth: u32,
+    ) -> Outcome {
+        let n = items.len() as u64;
+        if s.get("minItems")
+            .and_then(Value::as_u64)
+            .is_some_and(|m| n < m)
+        {
+            return Err(invalid(at, "too few items"));
+        }
+        if s.get("maxItems")
+            .and_then(Value::as_u64)
+            .is_some_and(|m| n > m)
+        {
+            return Err(invalid(at, "too many items"));
+        }
+        // A tuple: `prefixItems` (2020-12) or an array of `items` (draft-07), then the rest.
+        let (tuple, rest) = match s.get("items") {
+            Some(Value::Array(tuple)) => (Some(tuple), s.get("additionalItems")),
+            rest if self.draft07 => (None, rest),
+            rest => (s.get("prefixItems").and_then(Value::as_array), rest),
+        };
+        for (i, item) in items.iter().enumerate() {
+            let sub = match tuple {
+                Some(t) if i < t.len() => Some(&t[i]),
+                _ => rest,
+            };
+            if let Some(sub) = sub {
+                self.validate(sub, item, &format!("{at}[{i}]"), depth + 1)?;
+            }
+        }
+        if s.get("uniqueItems") == Some(&Value::Bool(true)) {
+            for (i, a) in items.iter().enumerate() {
+                for (j, b) in items.iter().enumerate().skip(i + 1) {
+                    self.tick()?;
+                    if json_eq(a, b) {
+                        return Err(invalid(at, format!("items {i} and {j} are equal")));
+                    }
+                }
+            }
+        }
+        if let Some(contains) = s.get("contains") {
+            let mut found = 0u64;
+            for (i, item) in items.iter().enumerate() {
+                if self.matches(contains, item, &format!("{at}[{i}]"), depth + 1)? {
+                    found += 1;
+                }
+            }
+            let min = s.get("minContains").and_then(Value::as_u64).unwrap_or(1);
+            if found < min {
+                return Err(invalid(at, "too few items match `contains`"));
+            }
+            if s.get("maxContains")
+                .and_then(Value::as_u64)
+                .is_some_and(|m| found > m)
+            {
+                return Err(invalid(at, "too many items match `contains`"));
+            }
+        }
+        Ok(())
+    }
+
+    fn check_object(
+        &mut self,
+        s: &'s Map<String, Value>,
+        obj: &Map<String, Value>,
+        v: &Value,
+        at: &str,
+        depth: u32,
+    ) -> Outcome {
+        if let Some(Value::Array(req)) = s.get("required") {
+            if let Some(r) = req
+                .iter()
+                .filter_map(Value::as_str)
+                .find(|r| !obj.contains_key(*r))
+            {
+                return Err(invalid(at, format!("missing required property {r:?}")));
+            }
+        }
+        let n = obj.len() as u64;
+        if s.get("minProperties")
+            .and_then(Value::as_u64)
+            .is_some_and(|m| n < m)
+        {
+            return Err(invalid(at, "too few properties"));
+        }
+        if s.get("maxProperties")
+            .and_then(Value::as_u64)
+            .is_some_and(|m| n > m)
+        {
+            return Err(invalid(at, "too many properties"));
+        }
+        let props = s.get("properties").and_then(Value::as_object);
+        let patterns = s.get("patternProperties").and_then(Value::as_object);
+        for (k, val) in obj {
+            let path = format!("{at}.{k}");
+            if let Some(names) = s.get("propertyNames") {
+                let name = Value::String(k.clone());
+                if !self.matches(names, &name, &path, depth + 1)? {
+                    return Err(invalid(at, format!("property name {k:?} is not allowed")));
+                }
+            }
+            let mut matched = false;
+            if let Some(ps) = props.and_then(|p| p.get(k)) {
+                matched = true;
+                self.validate(ps, val, &path, depth + 1)?;
+            }
+            for (p, ps) in patterns.into_iter().flatten() {
+                if self.pattern_matches(p, k)? {
+                    matched = true;
+                    self.validate(ps, val, &path, depth + 1)?;
+                }
+            }
+            match s.get("additionalProperties") {
+                Some(Value::Bool(false)) if !matched => {
+                    return Err(invalid(at, format!("unexpected property {k:?}")));
+                }
+                Some(extra) if !matched => self.validate(extra, val, &path, depth + 1)?,
+                _ => {}
+            }
+        }
+        let dependencies = [
+            s.get("dependentRequired"),
+            s.get("dependentSchemas"),
+            s.get("dependencies").filter(|_| self.draft07),
+        ];
+        for (name, dependency) in dependencies
+            .into_iter()
+            .flatten()
+            .filter_map(Value::as_object)
+            .flatten()
+        {
+            if !obj.contains_key(name) {
+                continue;
+            }
+            match dependency {
+                Value::Array(names) => {
+                    if let Some(r) = names
+                        .iter()
+                        .filter_map(Value::as_str)
+                        .find(|r| !obj.contains_key(*r))
+                    {
+                        return Err(invalid(at, format!("{name:?} needs property {r:?}")));
+                    }
+                }
+                schema => self.validate(schema, v, at, depth + 1)?,
+            }
+        }
+        Ok(())
+    }
+
+    fn check_composition(
+        &mut self,
+        s: &'s Map<String, Value>,
+        v: &Value,
+        at: &str,
+        depth: u32,
+    ) -> Outcome {
+        if let Some(Value::Array(all)) = s.get("allOf") {
+            for sub in all {
+                self.validate(sub, v, at, depth + 1)?;
+            }
+        }
+        if let Some(Value::Array(alternatives)) = s.get("anyOf") {
+            let mut errors = Vec::new();
+            let mut unknown = None;
+            let mut any = false;
+            for sub in alternatives {
+                match self.validate(sub, v, at, depth + 1) {
+                    Ok(()) => {
+                        any = true;
+                        break;
+                    }
+                    Err(Stop::Invalid(m)) => errors.push(m),
+                    Err(u) => unknown = Some(u),
+                }
+            }
+            if !any {
+                return Err(unknown.unwrap_or_else(|| none_of(at, "anyOf", &errors)));
+            }
+        }
+        if let Some(Value::Array(alternatives)) = s.get("oneOf") {
+            let mut errors = Vec::new();
+            let mut unknown = None;
+            let mut matched = 0;
+            for sub in alternatives {
+                match self.validate(sub, v, at, depth + 1) {
+                    Ok(()) => matched += 1,
+                    Err(Stop::Invalid(m)) => errors.push(m),
+                    Err(u) => unknown = Some(u),
+                }
+            }
+            if matched > 1 {
+                return Err(invalid(
+                    at,
+                    "matches more than one of the oneOf alternatives",
+                ));
+            }
+            if let Some(u) = unknown {
+                return Err(u);
+            }
+            if matched == 0 {
+                return Err(none_of(at, "oneOf", &errors));
+            }
+        }
+        if let Some(not) = s.get("not") {
+            if self.matches(not, v, at, depth + 1)? {
+                return Err(invalid(at, "matches a schema it must not (`not`)"));
+            }
+        }
+        if let Some(condition) = s.get("if") {
+            let branch = match self.matches(condition, v, at, depth + 1)? {
+                true => s.get("then"),
+                false => s.get("else"),
+            };
+            if let Some(branch) = branch {
+                self.validate(branch, v, at, depth + 1)?;
+            }
+        }
+        Ok(())
+    }
+}
+
+/// The error for a value that matches none of the alternatives, with (some of) their reasons.
+fn none_of(at: &str, keyword: &str, errors: &[String]) -> Stop {
+    let shown: Vec<&str> = errors.iter().take(3).map(String::as_str).collect();
+    invalid(
+        at,
+        format!(
+            "matches none of the {keyword} alternatives ({})",
+            shown.join("; ")
+        ),
+    )
+}
+
+fn kind(v: &Value) -> &'static str {
+    match v {
+        Value::Null => "null",
+        Value::Bool(_) => "boolean",
+        Value::Number(_) => "number",
+        Value::String(_) => "string",
+        Value::Array(_) => "array",
+        Value::Object(_) => "object",
+    }
 }
 
 fn type_matches(t: &str, v: &Value) -> bool {
     match t {
-        "object" => v.is_object(),
-        "array" => v.is_array(),
-        "string" => v.is_string(),
-        "boolean" => v.is_boolean(),
-        "null" => v.is_null(),
-        "number" => v.is_number(),
         "integer" => {
             v.as_i64().is_some()
                 || v.as_u64().is_some()
                 || v.as_f64().is_some_and(|f| f.fract() == 0.0)
         }
+        "number" => v.is_number(),
+        "object" | "array" | "string" | "boolean" | "null" => kind(v) == t,
         _ => true,
     }
 }
 
-fn validate(schema: &Value, v: &Value, at: &str) -> Result<(), String> {
-    let Some(s) = schema.as_object() else {
-        return if schema == &Value::Bool(false) {
-            Err(format!("{at}: no value is allowed"))
-        } else {
-            Ok(())
-        };
-    };
+fn check_type(s: &Map<String, Value>, v: &Value, at: &str) -> Outcome {
     match s.get("type") {
-        Some(Value::String(t)) if !type_matches(t, v) => return Err(format!("{at}: expected {t}")),
+        Some(Value::String(t)) if !type_matches(t, v) => {
+            Err(invalid(at, format!("expected {t}, got {}", kind(v))))
+        }
         Some(Value::Array(ts))
             if !ts
                 .iter()
                 .filter_map(Value::as_str)
                 .any(|t| type_matches(t, v)) =>
         {
-            return Err(format!(
-                "{at}: expected one of {}",
-                Value::Array(ts.clone())
+            let names: Vec<&str> = ts.iter().filter_map(Value::as_str).collect();
+            Err(invalid(
+                at,
+                format!("expected {}, got {}", names.join(" or "), kind(v)),
             ))
         }
-        _ => {}
+        _ => Ok(()),
     }
-    if let Some(Value::Array(options)) = s.get("enum") {
-        if !options.contains(v) {
-            return Err(format!("{at}: not one of the allowed values"));
-        }
-    }
-    if let Some(c) = s.get("const") {
-        if c != v {
-            return Err(format!("{at}: expected {c}"));
-        }
-    }
-    if let Some(n) = v.as_f64() {
-        if s.get("minimum")
-            .and_then(Value::as_f64)
-            .is_some_and(|m| n < m)
-        {
-            return Err(format!("{at}: below the minimum"));
-        }
-        if s.get("maximum")
-            .and_then(Value::as_f64)
-            .is_some_and(|m| n > m)
-        {
-            return Err(format!("{at}: above the maximum"));
+}
+
+fn check_number(s: &Map<String, Value>, v: &Value, at: &str) -> Outcome {
+    let Some(n) = v.as_f64() else {
+        return Ok(());
+    };
+    let bound = |k: &str| s.get(k).and_then(Value::as_f64);
+    // Draft-04 spells exclusive bounds as booleans beside minimum/maximum.
+    let flag = |k: &str| s.get(k) == Some(&Value::Bool(true));
+    if let Some(m) = bound("minimum") {
+        if n < m || (flag("exclusiveMinimum") && n == m) {
+            return Err(invalid(at, format!("below the minimum {m}")));
         }
     }
-    if let Some(text) = v.as_str() {
-        let len = text.chars().count() as u64;
-        if s.get("minLength")
-            .and_then(Value::as_u64)
-            .is_some_and(|m| len < m)
-            || s.get("maxLength")
-                .and_then(Value::as_u64)
-                .is_some_and(|m| len > m)
-        {
-            return Err(format!("{at}: length out of range"));
+    if let Some(m) = bound("maximum") {
+        if n > m || (flag("exclusiveMaximum") && n == m) {
+            return Err(invalid(at, format!("above the maximum {m}")));
         }
     }
-    if let Some(items) = v.as_array() {
-        let n = items.len() as u64;
-        if s.get("minItems")
-            .and_then(Value::as_u64)
-            .is_some_and(|m| n < m)
-            || s.get("maxItems")
-                .and_then(Value::as_u64)
-                .is_some_and(|m| n > m)
-        {
-            return Err(format!("{at}: number of items out of range"));
-        }
-        if let Some(item_schema) = s.get("items") {
-            for (i, item) in items.iter().enumerate() {
-                validate(item_schema, item, &format!("{at}[{i}]"))?;
+    if bound("exclusiveMinimum").is_some_and(|m| n <= m) {
+        return Err(invalid(at, "not above the exclusive minimum"));
+    }
+    if bound("exclusiveMaximum").is_some_and(|m| n >= m) {
+        return Err(invalid(at, "not below the exclusive maximum"));
+    }
+    if let Some(m) = bound("multipleOf").filter(|m| *m > 0.0) {
+        let exact = match (v.as_i64(), s.get("multipleOf").and_then(Value::as_i64)) {
+            (Some(a), Some(b)) => a % b == 0,
+            _ => {
+                let q = n / m;
+                (q - q.round()).abs() <= 1e-9 * q.abs().max(1.0)
             }
-        }
-    }
-    if let Some(obj) = v.as_object() {
-        if let Some(Value::Array(req)) = s.get("required") {
-            for r in req.iter().filter_map(Value::as_str) {
-                if !obj.contains_key(r) {
-                    return Err(format!("{at}: missing required property {r:?}"));
-                }
-            }
-        }
-        let props = s.get("properties").and_then(Value::as_object);
-        for (k, val) in obj {
-            match props.and_then(|p| p.get(k)) {
-                Some(ps) => validate(ps, val, &format!("{at}.{k}"))?,
-                None => match s.get("additionalProperties") {
-                    Some(Value::Bool(false)) => {
-                        return Err(format!("{at}: unexpected property {k:?}"))
-                    }
-                    Some(extra @ Value::Object(_)) => validate(extra, val, &format!("{at}.{k}"))?,
-                    _ => {}
-                },
-            }
+        };
+        if !exact {
+            return Err(invalid(at, format!("not a multiple of {m}")));
         }
     }
     Ok(())
+}
+
+/// JSON equality as JSON Schema defines it: numbers by value (`1` equals `1.0`).
+fn json_eq(a: &Value, b: &Value) -> bool {
+    match (a, b) {
+        (Value::Number(x), Value::Number(y)) => {
+            match (x.as_i64(), y.as_i64(), x.as_u64(), y.as_u64()) {
+                (Some(x), Some(y), _, _) => x == y,
+                (_, _, Some(x), Some(y)) => x == y,
+                _ => x.as_f64() == y.as_f64(),
+            }
+        }
+        (Value::Array(x), Value::Array(y)) => {
+            x.len() == y.len() && x.iter().zip(y).all(|(a, b)| json_eq(a, b))
+        }
+        (Value::Object(x), Value::Object(y)) => {
+            x.len() == y.len()
+                && x.iter()
+                    .all(|(k, a)| y.get(k).is_some_and(|b| json_eq(a, b)))
+        }
+        _ => a == b,
+    }
 }
 
 #[cfg(test)]
@@ -213,11 +602,276 @@ mod tests {
         ));
         assert!(matches!(
             check(&json!({"oneOf": []}), &json!(1)),
-            Verdict::NotChecked(_)
+            Verdict::Invalid(_)
         ));
         assert_eq!(
             check(&json!({"type": "integer"}), &json!(3.0)),
             Verdict::Valid
+        );
+    }
+
+    fn invalid_at(schema: &Value, value: &Value, part: &str) {
+        match check(schema, value) {
+            Verdict::Invalid(m) => assert!(m.contains(part), "{m:?} should name {part:?}"),
+            other => panic!("{value} against {schema}: {other:?}"),
+        }
+    }
+
+    fn not_checked(schema: &Value, value: &Value, part: &str) {
+        match check(schema, value) {
+            Verdict::NotChecked(m) => assert!(m.contains(part), "{m:?} should name {part:?}"),
+            other => panic!("{value} against {schema}: {other:?}"),
+        }
+    }
+
+    /// What pydantic (and so the PyPI `mcp` server) emits for a model with a nested model, an
+    /// optional field and a list of models.
+    fn pydantic() -> Value {
+        json!({
+            "$defs": {
+                "Address": {"type": "object", "title": "Address", "required": ["city"],
+                    "properties": {"city": {"type": "string", "minLength": 1},
+                                   "zip": {"anyOf": [{"type": "string"}, {"type": "null"}], "default": null}}},
+                "Tag": {"type": "string", "enum": ["a", "b"]}
+            },
+            "type": "object", "required": ["name", "home"],
+            "properties": {
+                "name": {"type": "string"},
+                "home": {"$ref": "#/$defs/Address"},
+                "work": {"anyOf": [{"$ref": "#/$defs/Address"}, {"type": "null"}], "default": null},
+                "tags": {"type": "array", "items": {"$ref": "#/$defs/Tag"}, "uniqueItems": true}
+            }
+        })
+    }
+
+    #[test]
+    fn local_references_and_optional_fields_are_checked() {
+        let s = pydantic();
+        let ok = json!({"name": "Ada", "home": {"city": "London", "zip": null},
+                        "work": {"city": "Cambridge", "zip": "CB2"}, "tags": ["a", "b"]});
+        assert_eq!(check(&s, &ok), Verdict::Valid);
+        assert_eq!(
+            check(
+                &s,
+                &json!({"name": "Ada", "home": {"city": "x"}, "work": null})
+            ),
+            Verdict::Valid
+        );
+        invalid_at(
+            &s,
+            &json!({"name": "Ada", "home": {}}),
+            "$.home: missing required property \"city\"",
+        );
+        invalid_at(
+            &s,
+            &json!({"name": "Ada", "home": {"city": ""}}),
+            "$.home.city: too short",
+        );
+        invalid_at(
+            &s,
+            &json!({"name": "Ada", "home": {"city": "x", "zip": 5}}),
+            "$.home.zip: matches none of the anyOf",
+        );
+        invalid_at(
+            &s,
+            &json!({"name": "Ada", "home": {"city": "x"}, "work": {"zip": "1"}}),
+            "$.work",
+        );
+        invalid_at(
+            &s,
+            &json!({"name": "Ada", "home": {"city": "x"}, "tags": ["c"]}),
+            "$.tags[0]",
+        );
+        invalid_at(
+            &s,
+            &json!({"name": "Ada", "home": {"city": "x"}, "tags": ["a", "a"]}),
+            "items 0 and 1 are equal",
+        );
+        // A reference cycle is fine while the value is finite.
+        let tree = json!({"type": "object", "properties": {"children": {"type": "array", "items": {"$ref": "#"}}}});
+        assert_eq!(
+            check(&tree, &json!({"children": [{"children": [{}]}]})),
+            Verdict::Valid
+        );
+        invalid_at(
+            &tree,
+            &json!({"children": [{"children": [3]}]}),
+            "$.children[0].children[0]: expected object",
+        );
+    }
+
+    #[test]
+    fn composition_and_conditionals() {
+        let any = json!({"anyOf": [{"type": "string"}, {"type": "integer", "minimum": 0}]});
+        assert_eq!(check(&any, &json!(3)), Verdict::Valid);
+        invalid_at(&any, &json!(-1), "below the minimum 0");
+        let one = json!({"oneOf": [{"type": "integer"}, {"type": "number", "minimum": 1}]});
+        assert_eq!(check(&one, &json!(0)), Verdict::Valid);
+        assert_eq!(check(&one, &json!(1.5)), Verdict::Valid);
+        invalid_at(&one, &json!(2), "more than one");
+        let all = json!({"allOf": [{"required": ["a"]}, {"required": ["b"]}]});
+        invalid_at(&all, &json!({"a": 1}), "\"b\"");
+        invalid_at(&json!({"not": {"type": "null"}}), &json!(null), "must not");
+        let cond = json!({"if": {"properties": {"kind": {"const": "circle"}}},
+                          "then": {"required": ["radius"]}, "else": {"required": ["side"]}});
+        assert_eq!(
+            check(&cond, &json!({"kind": "circle", "radius": 1})),
+            Verdict::Valid
+        );
+        invalid_at(&cond, &json!({"kind": "circle", "side": 1}), "radius");
+        invalid_at(&cond, &json!({"kind": "square"}), "side");
+        assert_eq!(check(&json!(true), &json!({"x": 1})), Verdict::Valid);
+        invalid_at(&json!(false), &json!(1), "no value is allowed");
+    }
+
+    #[test]
+    fn arrays_objects_and_numbers() {
+        let tuple =
+            json!({"prefixItems": [{"type": "string"}, {"type": "integer"}], "items": false});
+        assert_eq!(check(&tuple, &json!(["a", 1])), Verdict::Valid);
+        invalid_at(&tuple, &json!(["a", "b"]), "$[1]: expected integer");
+        invalid_at(&tuple, &json!(["a", 1, null]), "$[2]: no value is allowed");
+        let draft07 = json!({"$schema": "http://json-schema.org/draft-07/schema#",
+            "items": [{"type": "string"}], "additionalItems": {"type": "boolean"},
+            "dependencies": {"a": ["b"], "c": {"required": ["d"]}}});
+        assert_eq!(check(&draft07, &json!(["a", true, false])), Verdict::Valid);
+        invalid_at(&draft07, &json!(["a", 1]), "$[1]");
+        invalid_at(&draft07, &json!({"a": 1}), "\"a\" needs property \"b\"");
+        invalid_at(&draft07, &json!({"c": 1}), "\"d\"");
+        // Draft-07 ignores what stands beside a $ref; 2020-12 applies it too.
+        let beside = |dialect: &str| {
+            json!({"$schema": dialect, "$defs": {"s": {"type": "string"}},
+            "properties": {"x": {"$ref": "#/$defs/s", "maxLength": 1}}})
+        };
+        assert_eq!(
+            check(
+                &beside("http://json-schema.org/draft-07/schema#"),
+                &json!({"x": "long"})
+            ),
+            Verdict::Valid
+        );
+        invalid_at(
+            &beside("https://json-schema.org/draft/2020-12/schema"),
+            &json!({"x": "long"}),
+            "too long",
+        );
+        let contains = json!({"contains": {"const": 1}, "minContains": 2, "maxContains": 3});
+        assert_eq!(check(&contains, &json!([1, 1.0, 2])), Verdict::Valid);
+        invalid_at(&contains, &json!([1, 2]), "too few items");
+        invalid_at(&contains, &json!([1, 1, 1, 1]), "too many items");
+        let obj = json!({"minProperties": 1, "maxProperties": 2, "propertyNames": {"maxLength": 3},
+            "additionalProperties": {"type": "integer"}, "dependentRequired": {"a": ["b"]},
+            "dependentSchemas": {"b": {"properties": {"a": {"minimum": 10}}}}});
+        assert_eq!(check(&obj, &json!({"a": 10, "b": 1})), Verdict::Valid);
+        invalid_at(&obj, &json!({}), "too few properties");
+        invalid_at(
+            &obj,
+            &json!({"a": 1, "b": 2, "c": 3}),
+            "too many properties",
+        );
+        invalid_at(&obj, &json!({"long": 1}), "property name \"long\"");
+        invalid_at(&obj, &json!({"x": "1"}), "$.x: expected integer");
+        invalid_at(&obj, &json!({"a": 10}), "needs property \"b\"");
+        invalid_at(&obj, &json!({"a": 9, "b": 1}), "$.a: below the minimum 10");
+        let num = json!({"exclusiveMinimum": 0, "exclusiveMaximum": 1, "multipleOf": 0.1});
+        assert_eq!(check(&num, &json!(0.3)), Verdict::Valid);
+        invalid_at(&num, &json!(0), "exclusive minimum");
+        invalid_at(&num, &json!(1), "exclusive maximum");
+        invalid_at(&num, &json!(0.35), "multiple");
+        invalid_at(&json!({"multipleOf": 3}), &json!(10), "multiple of 3");
+        let draft04 = json!({"$schema": "http://json-schema.org/draft-04/schema#", "minimum": 0, "exclusiveMinimum": true});
+        invalid_at(&draft04, &json!(0), "below the minimum 0");
+        assert_eq!(check(&json!({"const": 1}), &json!(1.0)), Verdict::Valid);
+        assert_eq!(
+            check(&json!({"enum": [{"a": [1]}]}), &json!({"a": [1.0]})),
+            Verdict::Valid
+        );
+        // `format` is an annotation in 2020-12.
+        assert_eq!(
+            check(&json!({"format": "email"}), &json!("not an email")),
+            Verdict::Valid
+        );
+    }
+
+    #[test]
+    fn what_cannot_be_decided_here_is_said_so() {
+        not_checked(
+            &json!({"$ref": "https://example.com/s.json"}),
+            &json!(1),
+            "never fetched",
+        );
+        not_checked(
+            &json!({"$ref": "#/$defs/Nope"}),
+            &json!(1),
+            "does not define",
+        );
+        not_checked(&json!({"$dynamicRef": "#meta"}), &json!(1), "$dynamicRef");
+        not_checked(
+            &json!({"unevaluatedProperties": false}),
+            &json!({}),
+            "unevaluatedProperties",
+        );
+        not_checked(
+            &json!({"$schema": "http://example.com/my-dialect"}),
+            &json!(1),
+            "dialect",
+        );
+        // No ECMA-262 engine outside the browser (the e2e tests check patterns in Chromium).
+        not_checked(
+            &json!({"pattern": "^a"}),
+            &json!("abc"),
+            "pattern ^a cannot be run",
+        );
+        // A pattern that could freeze the page never runs.
+        not_checked(
+            &json!({"pattern": "^(a+)+$"}),
+            &json!("aaaa!"),
+            "exponential time",
+        );
+        let long = "1".repeat(1_000);
+        not_checked(
+            &json!({"pattern": "^\\d+\\d+\\d+$"}),
+            &json!(long),
+            "too slow",
+        );
+        not_checked(
+            &json!({"patternProperties": {"^x": {}}}),
+            &json!({"xy": 1}),
+            "pattern ^x",
+        );
+        // The value fails before the undecidable part is reached: that is still a verdict.
+        invalid_at(
+            &json!({"type": "string", "pattern": "^a"}),
+            &json!(1),
+            "expected string",
+        );
+    }
+
+    #[test]
+    fn hostile_schemas_are_bounded() {
+        // A reference to itself with nothing in between never ends by itself.
+        not_checked(&json!({"$ref": "#"}), &json!(1), "nests too deeply");
+        not_checked(
+            &json!({"$defs": {"a": {"$ref": "#/$defs/b"}, "b": {"$ref": "#/$defs/a"}}, "$ref": "#/$defs/a"}),
+            &json!(1),
+            "nests too deeply",
+        );
+        // Alternatives that each lead to two more, all failing at the end: 2^40 paths
+        // through a small schema without the step bound.
+        let mut defs = serde_json::Map::new();
+        defs.insert("d0".into(), json!({"type": "string"}));
+        for i in 1..=40 {
+            let down = json!({ "$ref": format!("#/$defs/d{}", i - 1) });
+            defs.insert(format!("d{i}"), json!({ "anyOf": [down.clone(), down] }));
+        }
+        let s = json!({"$defs": defs, "$ref": "#/$defs/d40"});
+        not_checked(&s, &json!(1), "too many steps");
+        // Many equal comparisons for uniqueItems.
+        let items: Vec<Value> = (0..5_000).map(|i| json!([i])).collect();
+        not_checked(
+            &json!({"uniqueItems": true}),
+            &Value::Array(items),
+            "too many steps",
         );
     }
 }

@@ -1,9 +1,12 @@
 //! Turns a tool's `inputSchema` into form fields, and form text back into arguments.
 //!
-//! Pure logic (no DOM), so it is unit-tested natively. The schema is read, never rewritten:
-//! what the form cannot express (composition, `$ref`, arrays of objects) falls back to a
-//! raw JSON field for that property.
+//! Pure logic (no DOM), so it is unit-tested natively. The schema is read, never rewritten.
+//! Local `$ref`s are followed, and an optional value spelled as an alternative with `null`
+//! (`anyOf: [X, {"type": "null"}]`, as pydantic writes `X | None`) is a nullable X; what the
+//! form cannot express otherwise (other composition, arrays of objects) falls back to a raw
+//! JSON field for that property.
 
+use crate::schema_ref::{resolve, Target};
 use serde_json::{Map, Value};
 use std::collections::BTreeMap;
 
@@ -65,7 +68,49 @@ fn types_of(schema: &Value) -> (Option<String>, bool) {
     }
 }
 
-fn kind_of(schema: &Value, path: &str, depth: usize) -> FieldKind {
+/// Most `$ref`s and wrappers followed for one property.
+const MAX_HOPS: usize = 16;
+
+/// The schema a property's value really follows, and whether `null` is allowed besides: local
+/// `$ref`s followed, a lone `allOf` entry unwrapped, and `anyOf`/`oneOf` of one schema and
+/// `null` read as that schema, nullable.
+fn effective<'s>(root: &'s Value, mut schema: &'s Value) -> (&'s Value, bool) {
+    let mut nullable = false;
+    for _ in 0..MAX_HOPS {
+        if let Some(r) = schema.get("$ref").and_then(Value::as_str) {
+            match resolve(root, r) {
+                Target::Found(target) => {
+                    schema = target;
+                    continue;
+                }
+                _ => break,
+            }
+        }
+        if let Some(Value::Array(all)) = schema.get("allOf") {
+            if all.len() == 1 && schema.get("type").is_none() && schema.get("properties").is_none()
+            {
+                schema = &all[0];
+                continue;
+            }
+        }
+        let alternatives = schema.get("anyOf").or_else(|| schema.get("oneOf"));
+        if let Some(Value::Array(options)) = alternatives {
+            let is_null = |o: &Value| o.get("type").and_then(Value::as_str) == Some("null");
+            let mut others = options.iter().filter(|o| !is_null(o));
+            if let (Some(only), None) = (others.next(), others.next()) {
+                if options.len() > 1 {
+                    nullable = true;
+                    schema = only;
+                    continue;
+                }
+            }
+        }
+        break;
+    }
+    (schema, nullable)
+}
+
+fn kind_of(root: &Value, schema: &Value, path: &str, depth: usize) -> FieldKind {
     if let Some(Value::Array(values)) = schema.get("enum") {
         return FieldKind::Enum(values.clone());
     }
@@ -84,20 +129,23 @@ fn kind_of(schema: &Value, path: &str, depth: usize) -> FieldKind {
         Some("number") => FieldKind::Number,
         Some("integer") => FieldKind::Integer,
         Some("boolean") => FieldKind::Boolean,
-        Some("array") => match schema.get("items").map(|i| kind_of(i, path, depth + 1)) {
-            Some(k @ (FieldKind::Text | FieldKind::Number | FieldKind::Integer)) => {
-                FieldKind::List(Box::new(k))
-            }
+        Some("array") => match schema
+            .get("items")
+            .map(|i| kind_of(root, effective(root, i).0, path, depth + 1))
+        {
+            Some(
+                k @ (FieldKind::Text | FieldKind::Number | FieldKind::Integer | FieldKind::Enum(_)),
+            ) => FieldKind::List(Box::new(k)),
             _ => FieldKind::Json,
         },
         Some("object") if depth < 4 && schema.get("properties").is_some() => {
-            FieldKind::Object(fields_at(schema, path, depth + 1))
+            FieldKind::Object(fields_at(root, schema, path, depth + 1))
         }
         _ => FieldKind::Json,
     }
 }
 
-fn fields_at(schema: &Value, prefix: &str, depth: usize) -> Vec<Field> {
+fn fields_at(root: &Value, schema: &Value, prefix: &str, depth: usize) -> Vec<Field> {
     let required: Vec<&str> = schema
         .get("required")
         .and_then(Value::as_array)
@@ -114,20 +162,29 @@ fn fields_at(schema: &Value, prefix: &str, depth: usize) -> Vec<Field> {
             } else {
                 format!("{prefix}.{name}")
             };
+            let (schema, or_null) = effective(root, sub);
+            // The property's own words first, then those of the schema it refers to.
+            let text = |k: &str| {
+                sub.get(k)
+                    .or_else(|| schema.get(k))
+                    .and_then(Value::as_str)
+                    .map(String::from)
+            };
             Field {
-                kind: kind_of(sub, &path, depth),
+                kind: kind_of(root, schema, &path, depth),
+                // A referenced schema's title names its type, not this property.
                 label: sub
                     .get("title")
                     .and_then(Value::as_str)
                     .unwrap_or(name)
                     .to_string(),
-                description: sub
-                    .get("description")
-                    .and_then(Value::as_str)
-                    .map(String::from),
+                description: text("description"),
                 required: required.contains(&name.as_str()),
-                nullable: types_of(sub).1,
-                default: sub.get("default").cloned(),
+                nullable: or_null || types_of(schema).1,
+                default: sub
+                    .get("default")
+                    .or_else(|| schema.get("default"))
+                    .cloned(),
                 path,
                 name: name.clone(),
             }
@@ -137,7 +194,7 @@ fn fields_at(schema: &Value, prefix: &str, depth: usize) -> Vec<Field> {
 
 /// The fields of an object schema, in the schema's property order.
 pub fn fields_of(schema: &Value) -> Vec<Field> {
-    fields_at(schema, "", 0)
+    fields_at(schema, effective(schema, schema).0, "", 0)
 }
 
 /// The initial text of each field: its default, as the form shows it.
@@ -161,6 +218,9 @@ pub fn initial_values(fields: &[Field]) -> BTreeMap<String, String> {
 
 fn to_text(kind: &FieldKind, v: &Value) -> String {
     match (kind, v) {
+        // A `null` default (an optional value): the field starts empty.
+        (FieldKind::Json, Value::Null) => "null".into(),
+        (_, Value::Null) => String::new(),
         (FieldKind::Text, Value::String(s)) => s.clone(),
         (FieldKind::List(_), Value::Array(items)) => items
             .iter()
@@ -335,6 +395,84 @@ mod tests {
         v.insert("blob".into(), "{oops".into());
         let errs = build_arguments(&f, &v).unwrap_err();
         assert_eq!(errs.keys().collect::<Vec<_>>(), ["blob", "count", "name"]);
+    }
+
+    /// What pydantic (the PyPI `mcp` server's tools) emits for arguments with a nested model,
+    /// optional fields and an optional enum.
+    fn pydantic() -> Value {
+        json!({
+            "$defs": {
+                "Address": {"type": "object", "title": "Address", "description": "Where.", "required": ["city"],
+                    "properties": {"city": {"type": "string", "title": "City"},
+                                   "zip": {"anyOf": [{"type": "string"}, {"type": "null"}], "default": null, "title": "Zip"}}},
+                "Mode": {"type": "string", "enum": ["fast", "slow"], "title": "Mode"}
+            },
+            "type": "object", "required": ["home", "count"],
+            "properties": {
+                "home": {"$ref": "#/$defs/Address"},
+                "count": {"anyOf": [{"type": "integer"}, {"type": "null"}], "title": "Count"},
+                "mode": {"anyOf": [{"$ref": "#/$defs/Mode"}, {"type": "null"}], "default": "fast"},
+                "tags": {"type": "array", "items": {"$ref": "#/$defs/Mode"}},
+                "either": {"anyOf": [{"type": "string"}, {"type": "integer"}]},
+                "loop": {"$ref": "#/properties/loop"}
+            }
+        })
+    }
+
+    #[test]
+    fn references_and_optional_values_get_real_fields() {
+        let f = fields_of(&pydantic());
+        let by = |n: &str| f.iter().find(|f| f.name == n).expect(n);
+        let FieldKind::Object(home) = &by("home").kind else {
+            panic!("{:?}", by("home"))
+        };
+        assert_eq!(
+            (by("home").label.as_str(), by("home").description.as_deref()),
+            ("home", Some("Where."))
+        );
+        assert_eq!(
+            home.iter().map(|f| f.path.as_str()).collect::<Vec<_>>(),
+            ["home.city", "home.zip"]
+        );
+        assert!(home[0].required && !home[0].nullable);
+        assert_eq!(
+            (home[1].kind.clone(), home[1].nullable),
+            (FieldKind::Text, true)
+        );
+        let count = by("count");
+        assert_eq!(
+            (count.kind.clone(), count.nullable, count.required),
+            (FieldKind::Integer, true, true)
+        );
+        assert_eq!(
+            by("mode").kind,
+            FieldKind::Enum(vec![json!("fast"), json!("slow")])
+        );
+        assert!(by("mode").nullable);
+        assert_eq!(
+            by("tags").kind,
+            FieldKind::List(Box::new(FieldKind::Enum(vec![
+                json!("fast"),
+                json!("slow")
+            ])))
+        );
+        // Two real alternatives, or a reference that leads nowhere: raw JSON.
+        assert_eq!(by("either").kind, FieldKind::Json);
+        assert_eq!(by("loop").kind, FieldKind::Json);
+
+        let mut v = initial_values(&f);
+        assert_eq!(v["mode"], "fast");
+        v.insert("home.city".into(), "Paris".into());
+        assert_eq!(
+            build_arguments(&f, &v).unwrap(),
+            json!({"home": {"city": "Paris"}, "count": null, "mode": "fast"})
+        );
+        // The root itself may be a reference.
+        let mut wrapped = pydantic();
+        wrapped["$defs"]["Args"] =
+            json!({"type": "object", "properties": {"m": {"$ref": "#/$defs/Mode"}}});
+        let wrapped = json!({"$defs": wrapped["$defs"].clone(), "$ref": "#/$defs/Args"});
+        assert_eq!(fields_of(&wrapped)[0].path, "m");
     }
 
     #[test]

@@ -225,10 +225,22 @@ fn FieldView(
         }
         FieldKind::List(_) | FieldKind::Json => {
             let set = set.clone();
-            let hint = if matches!(field.kind, FieldKind::List(_)) {
-                "one item per line"
-            } else {
-                "JSON"
+            let hint = match &field.kind {
+                FieldKind::List(item) => match item.as_ref() {
+                    FieldKind::Enum(options) => {
+                        let names: Vec<String> = options
+                            .iter()
+                            .map(|o| {
+                                o.as_str()
+                                    .map(String::from)
+                                    .unwrap_or_else(|| o.to_string())
+                            })
+                            .collect();
+                        format!("one per line, each one of: {}", names.join(", "))
+                    }
+                    _ => "one item per line".into(),
+                },
+                _ => "JSON".to_string(),
             };
             view! { <textarea id=id.clone() rows="3" placeholder=hint prop:value=value on:input=move |ev| set(event_target_value(&ev))></textarea> }.into_any()
         }
