@@ -110,6 +110,11 @@ test('answers an elicitation with a form built from the requested schema', async
   const form = page.locator('form.ask.elicitation');
   await form.waitFor({ timeout: 10_000 });
   await form.locator('#arg-name').fill('Grace Hopper');
+  // The answer is checked against the requested schema before it is sent.
+  await form.locator('#arg-integer').fill('500');
+  await form.locator('button.accept').click();
+  await form.locator('.field-error', { hasText: 'above the maximum 100' }).waitFor({ timeout: 10_000 });
+  await form.locator('#arg-integer').fill('7');
   await form.locator('button.accept').click();
   await page.locator('.result', { hasText: 'Grace Hopper' }).waitFor({ timeout: 10_000 });
 });

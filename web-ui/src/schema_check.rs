@@ -67,6 +67,16 @@ pub fn check(schema: &Value, value: &Value) -> Verdict {
     }
 }
 
+/// An [`Verdict::Invalid`] message keyed the way forms key their fields: `"$.a.b: too short"`
+/// becomes `a.b` → `too short`; a message about the whole value is keyed by `""`.
+pub fn error_by_field(message: &str) -> (String, String) {
+    match message.split_once(": ") {
+        Some(("$", what)) => (String::new(), what.to_string()),
+        Some((path, what)) if path.starts_with("$.") => (path[2..].to_string(), what.to_string()),
+        _ => (String::new(), message.to_string()),
+    }
+}
+
 /// Why a check stopped.
 enum Stop {
     /// The value does not match (path: what).
@@ -845,6 +855,24 @@ mod tests {
             &json!(1),
             "expected string",
         );
+    }
+
+    #[test]
+    fn errors_are_keyed_by_form_field() {
+        let key = |m: &str| error_by_field(m);
+        assert_eq!(
+            key("$.name: too short"),
+            ("name".into(), "too short".into())
+        );
+        assert_eq!(
+            key("$.to.city: too short"),
+            ("to.city".into(), "too short".into())
+        );
+        assert_eq!(
+            key("$: missing required property \"a\""),
+            (String::new(), "missing required property \"a\"".into())
+        );
+        assert_eq!(key("odd"), (String::new(), "odd".into()));
     }
 
     #[test]

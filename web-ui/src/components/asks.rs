@@ -3,6 +3,7 @@
 //! full URL and ask for explicit consent (never prefetched).
 
 use crate::connection::{Ask, AskKind, Connection};
+use crate::schema_check::{check, error_by_field, Verdict};
 use crate::schema_form::{build_arguments, fields_of, initial_values};
 use leptos::prelude::*;
 use serde_json::json;
@@ -85,10 +86,15 @@ fn AskView(ask: Ask) -> impl IntoView {
             let errors = RwSignal::new(BTreeMap::<String, String>::new());
             let (a1, a2, a3) = (ask.clone(), ask.clone(), ask.clone());
             let f2 = fields.clone();
+            let checked = schema.clone();
             let submit = move |ev: leptos::ev::SubmitEvent| {
                 ev.prevent_default();
                 match build_arguments(&f2, &values.get_untracked()) {
-                    Ok(content) => a1.answer(Ok(json!({"action": "accept", "content": content}))),
+                    // The specification asks clients to validate the answer against the schema.
+                    Ok(content) => match check(&checked, &content) {
+                        Verdict::Invalid(m) => errors.set(BTreeMap::from([error_by_field(&m)])),
+                        _ => a1.answer(Ok(json!({"action": "accept", "content": content}))),
+                    },
                     Err(e) => errors.set(e),
                 }
             };
@@ -97,6 +103,7 @@ fn AskView(ask: Ask) -> impl IntoView {
                     <h3>"The server asks for information"</h3>
                     <p>{p.message.clone()}</p>
                     <crate::components::tool_runner::FieldsForm fields=fields values=values errors=errors />
+                    {move || errors.with(|e| e.get("").cloned()).map(|e| view! { <p class="field-error" role="alert">{e}</p> })}
                     <button type="submit" class="accept">"Send"</button>
                     <button type="button" class="decline" on:click=move |_| a2.answer(Ok(json!({"action": "decline"})))>"Decline"</button>
                     <button type="button" class="cancel" on:click=move |_| a3.answer(Ok(json!({"action": "cancel"})))>"Cancel"</button>
