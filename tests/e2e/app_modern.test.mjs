@@ -119,6 +119,11 @@ test('a tool built from pydantic models gets real form fields, and its result is
   assert.equal(await runner.locator('#arg-speed').inputValue(), 'fast');
   assert.equal(await runner.locator('#arg-weight').getAttribute('type'), 'number');
   await runner.locator('#arg-to-city').fill('Paris');
+  // The arguments are checked against the input schema (its pattern run in the page) first.
+  await runner.locator('#arg-to-zip').fill('7500');
+  await page.locator('button.run').click();
+  await runner.locator('.field-error', { hasText: 'does not match the pattern ^[0-9]{5}$' }).waitFor({ timeout: 10_000 });
+  assert.equal(await runner.locator('.result').count(), 0, 'nothing was sent');
   await runner.locator('#arg-to-zip').fill('75001');
   await runner.locator('#arg-speed').selectOption('slow');
   await page.locator('button.run').click();

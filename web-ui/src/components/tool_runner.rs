@@ -3,6 +3,7 @@
 
 use crate::components::result_view::ResultView;
 use crate::connection::Connection;
+use crate::schema_check::{check, error_by_field, Verdict};
 use crate::schema_form::{build_arguments, fields_of, initial_values, Field, FieldKind};
 use client_browser::client_core::session::RequestHandle;
 use client_browser::client_core::types::{CallToolResult, ProgressParams, Task, Tool};
@@ -29,6 +30,7 @@ pub fn ToolRunner(conn: Connection, tool: Tool) -> impl IntoView {
     let history = conn.history;
     let sink = use_context::<Option<crate::embed::EventSink>>().flatten();
     let fields_for_run = fields.clone();
+    let input_schema = tool.input_schema.clone();
     let conn_run = conn.clone();
     let run = move |_| {
         let args = if raw_mode.get_untracked() {
@@ -43,8 +45,16 @@ pub fn ToolRunner(conn: Connection, tool: Tool) -> impl IntoView {
                 }
             }
         } else {
+            // Form arguments are checked against the input schema before they are sent (raw
+            // JSON goes as typed, to let a server's own validation be tried).
             match build_arguments(&fields_for_run, &values.get_untracked()) {
-                Ok(a) => a,
+                Ok(a) => match check(&input_schema, &a) {
+                    Verdict::Invalid(m) => {
+                        errors.set(BTreeMap::from([error_by_field(&m)]));
+                        return;
+                    }
+                    _ => a,
+                },
                 Err(e) => {
                     errors.set(e);
                     return;
@@ -115,8 +125,11 @@ pub fn ToolRunner(conn: Connection, tool: Tool) -> impl IntoView {
             <h3>{tool.title.clone().unwrap_or_else(|| tool.name.clone())}</h3>
             <p class="tool-name">{tool.name.clone()}</p>
             {tool.description.clone().map(|d| view! { <p class="description">{d}</p> })}
-            <label class="raw-toggle"><input type="checkbox" prop:checked=raw_mode on:change=move |ev| raw_mode.set(event_target_checked(&ev)) /> "Raw JSON"</label>
-            <Show when=move || raw_mode.get() fallback=move || view! { <FieldsView fields=fields.clone() values=values errors=errors /> }>
+            <label class="raw-toggle"><input type="checkbox" prop:checked=raw_mode on:change=move |ev| raw_mode.set(event_target_checked(&ev)) /> "Raw JSON (sent as typed, not checked)"</label>
+            <Show when=move || raw_mode.get() fallback=move || view! {
+                <FieldsView fields=fields.clone() values=values errors=errors />
+                {move || errors.with(|e| e.get("").cloned()).map(|m| view! { <p class="field-error" role="alert">{m}</p> })}
+            }>
                 <textarea class="raw" aria-label="Arguments as JSON" rows="8" prop:value=raw on:input=move |ev| raw.set(event_target_value(&ev))></textarea>
                 {move || errors.with(|e| e.get("raw").cloned()).map(|m| view! { <p class="field-error">{m}</p> })}
             </Show>
