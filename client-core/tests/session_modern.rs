@@ -814,15 +814,16 @@ fn a_header_mismatch_reads_tool_pages_until_the_called_tool_is_listed() {
     assert_eq!(cursors, [Value::Null, json!("1"), json!("2"), json!("3")]);
     assert_eq!(h.posted_method("tools/call").len(), 2);
     // A tool the list does not hold: the whole list is read once, then the call fails.
-    let c = call(
-        &mut h,
-        "unlisted-mismatch",
-        json!({}),
-        RequestOptions::default(),
-    );
-    assert!(matches!(response(&h, c), Some(Err(RequestError::Rpc(e))) if e.code == -32020));
+    call_refused_with_header_mismatch(&mut h);
     assert_eq!(h.posted_method("tools/list").len(), 8);
     assert_eq!(h.posted_method("tools/call").len(), 4);
+}
+
+/// Calls the tool the server refuses with HeaderMismatch whatever the headers, and checks the
+/// call fails with that error in the end.
+fn call_refused_with_header_mismatch(h: &mut Harness<Modern>) {
+    let c = call(h, "unlisted-mismatch", json!({}), RequestOptions::default());
+    assert!(matches!(response(h, c), Some(Err(RequestError::Rpc(e))) if e.code == -32020));
 }
 
 #[test]
@@ -831,13 +832,7 @@ fn the_pages_read_after_a_header_mismatch_are_bounded() {
         endless_tools: true,
         ..Modern::default()
     });
-    let c = call(
-        &mut h,
-        "unlisted-mismatch",
-        json!({}),
-        RequestOptions::default(),
-    );
-    assert!(matches!(response(&h, c), Some(Err(RequestError::Rpc(e))) if e.code == -32020));
+    call_refused_with_header_mismatch(&mut h);
     assert_eq!(h.posted_method("tools/list").len(), 100);
     assert_eq!(h.posted_method("tools/call").len(), 2);
 }

@@ -194,18 +194,7 @@ impl<'s> Checker<'s> {
 
     fn check_string(&mut self, s: &'s Map<String, Value>, text: &str, at: &str) -> Outcome {
         let len = text.chars().count() as u64;
-        if s.get("minLength")
-            .and_then(Value::as_u64)
-            .is_some_and(|m| len < m)
-        {
-            return Err(invalid(at, "too short"));
-        }
-        if s.get("maxLength")
-            .and_then(Value::as_u64)
-            .is_some_and(|m| len > m)
-        {
-            return Err(invalid(at, "too long"));
-        }
+        check_count(s, ("minLength", "maxLength"), len, at, "characters")?;
         if let Some(p) = s.get("pattern").and_then(Value::as_str) {
             if !self.pattern_matches(p, text)? {
                 return Err(invalid(at, format!("does not match the pattern {p}")));
@@ -242,19 +231,7 @@ impl<'s> Checker<'s> {
         at: &str,
         depth: u32,
     ) -> Outcome {
-        let n = items.len() as u64;
-        if s.get("minItems")
-            .and_then(Value::as_u64)
-            .is_some_and(|m| n < m)
-        {
-            return Err(invalid(at, "too few items"));
-        }
-        if s.get("maxItems")
-            .and_then(Value::as_u64)
-            .is_some_and(|m| n > m)
-        {
-            return Err(invalid(at, "too many items"));
-        }
+        check_count(s, ("minItems", "maxItems"), items.len() as u64, at, "items")?;
         // A tuple: `prefixItems` (2020-12) or an array of `items` (draft-07), then the rest.
         let (tuple, rest) = match s.get("items") {
             Some(Value::Array(tuple)) => (Some(tuple), s.get("additionalItems")),
@@ -319,18 +296,7 @@ impl<'s> Checker<'s> {
             }
         }
         let n = obj.len() as u64;
-        if s.get("minProperties")
-            .and_then(Value::as_u64)
-            .is_some_and(|m| n < m)
-        {
-            return Err(invalid(at, "too few properties"));
-        }
-        if s.get("maxProperties")
-            .and_then(Value::as_u64)
-            .is_some_and(|m| n > m)
-        {
-            return Err(invalid(at, "too many properties"));
-        }
+        check_count(s, ("minProperties", "maxProperties"), n, at, "properties")?;
         let props = s.get("properties").and_then(Value::as_object);
         let patterns = s.get("patternProperties").and_then(Value::as_object);
         for (k, val) in obj {
@@ -472,6 +438,23 @@ fn none_of(at: &str, keyword: &str, errors: &[String]) -> Stop {
             shown.join("; ")
         ),
     )
+}
+
+/// A count (characters, items, properties) against the schema's pair of bounds for it.
+fn check_count(
+    s: &Map<String, Value>,
+    (min, max): (&str, &str),
+    n: u64,
+    at: &str,
+    what: &str,
+) -> Outcome {
+    if let Some(m) = s.get(min).and_then(Value::as_u64).filter(|m| n < *m) {
+        return Err(invalid(at, format!("too few {what} ({n}, at least {m})")));
+    }
+    if let Some(m) = s.get(max).and_then(Value::as_u64).filter(|m| n > *m) {
+        return Err(invalid(at, format!("too many {what} ({n}, at most {m})")));
+    }
+    Ok(())
 }
 
 fn kind(v: &Value) -> &'static str {
@@ -675,7 +658,7 @@ mod tests {
         invalid_at(
             &s,
             &json!({"name": "Ada", "home": {"city": ""}}),
-            "$.home.city: too short",
+            "$.home.city: too few characters (0, at least 1)",
         );
         invalid_at(
             &s,
@@ -763,7 +746,7 @@ mod tests {
         invalid_at(
             &beside("https://json-schema.org/draft/2020-12/schema"),
             &json!({"x": "long"}),
-            "too long",
+            "too many characters (4, at most 1)",
         );
         let contains = json!({"contains": {"const": 1}, "minContains": 2, "maxContains": 3});
         assert_eq!(check(&contains, &json!([1, 1.0, 2])), Verdict::Valid);
