@@ -764,13 +764,7 @@ fn a_wrong_remembered_legacy_era_is_corrected_by_probing() {
 fn a_header_mismatch_refreshes_the_tool_list_and_retries_once() {
     let mut h = connected(Modern::default());
     // The client never listed tools, so it does not know `zone` goes into a header.
-    let c = call(
-        &mut h,
-        "strict",
-        json!({"zone": "eu"}),
-        RequestOptions::default(),
-    );
-    assert_eq!(text_of(&response(&h, c)), "zone ok");
+    call_strict_in_a_zone(&mut h);
     let methods: Vec<Value> = h
         .posted()
         .iter()
@@ -799,13 +793,7 @@ fn a_header_mismatch_reads_tool_pages_until_the_called_tool_is_listed() {
         ..Modern::default()
     });
     // `strict` is the fourth tool: on the fourth page.
-    let c = call(
-        &mut h,
-        "strict",
-        json!({"zone": "eu"}),
-        RequestOptions::default(),
-    );
-    assert_eq!(text_of(&response(&h, c)), "zone ok");
+    call_strict_in_a_zone(&mut h);
     let cursors: Vec<Value> = h
         .posted_method("tools/list")
         .iter()
@@ -817,6 +805,17 @@ fn a_header_mismatch_reads_tool_pages_until_the_called_tool_is_listed() {
     call_refused_with_header_mismatch(&mut h);
     assert_eq!(h.posted_method("tools/list").len(), 8);
     assert_eq!(h.posted_method("tools/call").len(), 4);
+}
+
+/// Calls `strict` (its `zone` argument must also travel in a header) and checks it succeeds.
+fn call_strict_in_a_zone(h: &mut Harness<Modern>) {
+    let c = call(
+        h,
+        "strict",
+        json!({"zone": "eu"}),
+        RequestOptions::default(),
+    );
+    assert_eq!(text_of(&response(h, c)), "zone ok");
 }
 
 /// Calls the tool the server refuses with HeaderMismatch whatever the headers, and checks the
@@ -1104,13 +1103,7 @@ fn the_tool_list_refreshed_after_a_header_mismatch_replaces_the_cached_one() {
     });
     // Cached while `zone` was not yet a header; then the server's tools changed (unannounced).
     request(&mut h, "tools/list", None, CacheMode::Use);
-    let c = call(
-        &mut h,
-        "strict",
-        json!({"zone": "eu"}),
-        RequestOptions::default(),
-    );
-    assert_eq!(text_of(&response(&h, c)), "zone ok");
+    call_strict_in_a_zone(&mut h);
     assert_eq!(
         h.posted_method("tools/list").len(),
         2,
