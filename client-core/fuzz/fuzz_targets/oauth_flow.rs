@@ -22,7 +22,9 @@ fuzz_target!(|data: &[u8]| {
         previous_scopes: vec![],
         dpop: true,
     };
-    let Ok(mut flow) = AuthFlow::new(config, [3; 64], Instant(0)) else { return };
+    let Ok(mut flow) = AuthFlow::new(config, [3; 64], Instant(0)) else {
+        return;
+    };
     flow.start(Some(challenge));
     let mut steps = 0;
     loop {
@@ -31,13 +33,20 @@ fuzz_target!(|data: &[u8]| {
         let Some(out) = flow.poll_output() else { break };
         match out {
             AuthOutput::Fetch(req) => {
-                assert!(check_url(&req.url, UrlPolicy::default()).is_ok(), "fetch of a refused URL: {}", req.url);
+                assert!(
+                    check_url(&req.url, UrlPolicy::default()).is_ok(),
+                    "fetch of a refused URL: {}",
+                    req.url
+                );
                 let answer = parts.next().unwrap_or("");
                 let status = [200u16, 201, 400, 401, 404, 500][answer.len() % 6];
                 flow.handle_response(req.id, status, answer.as_bytes(), Instant(steps as u64));
             }
             AuthOutput::Navigate(url) => {
-                assert!(check_url(&url, UrlPolicy::default()).is_ok(), "navigation to a refused URL: {url}");
+                assert!(
+                    check_url(&url, UrlPolicy::default()).is_ok(),
+                    "navigation to a refused URL: {url}"
+                );
                 let query = parts.next().unwrap_or("");
                 let params: Vec<(String, String)> = query
                     .split('&')

@@ -33,7 +33,10 @@ fuzz_target!(|data: &[u8]| {
             break;
         }
         for id in sent {
-            s.handle_input(Input::ResponseHead(id, ResponseHead::new(status, &[("content-type", ct)])), now);
+            s.handle_input(
+                Input::ResponseHead(id, ResponseHead::new(status, &[("content-type", ct)])),
+                now,
+            );
             let cut = body.len() / (round + 2);
             s.handle_input(Input::BodyChunk(id, &body[..cut]), now);
             s.handle_input(Input::BodyChunk(id, &body[cut..]), now);

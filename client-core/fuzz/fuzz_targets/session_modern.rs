@@ -148,7 +148,7 @@ fuzz_target!(|data: &[u8]| {
         }
         match op % 9 {
             0 | 1 => {
-                let (method, params) = match arg % 7 {
+                let (method, params) = match arg % 8 {
                     0 => ("tools/list", None),
                     1 => ("prompts/list", None),
                     2 => ("resources/list", None),
@@ -158,6 +158,8 @@ fuzz_target!(|data: &[u8]| {
                         ("resources/read", Some(json!({ "uri": uri })))
                     }
                     5 => ("tools/list", Some(json!({"cursor": "2"}))),
+                    // An empty string is a cursor too (not the first page).
+                    6 => ("prompts/list", Some(json!({"cursor": ""}))),
                     _ => (
                         "tools/call",
                         Some(json!({"name": "echo", "arguments": {"r": "eu"}})),
@@ -224,9 +226,21 @@ fuzz_target!(|data: &[u8]| {
                     run.drain();
                     continue;
                 };
+                let shape = bytes.next().unwrap_or(0);
+                if shape % 4 == 3 {
+                    // A refusal, as a 2026-07-28 server sends it: HTTP 400 with the error
+                    // (invalid params or cursor, unknown method, resource not found, header
+                    // mismatch, internal error).
+                    let code = [-32602, -32601, -32002, -32020, -32603][arg as usize % 5];
+                    let error = json!({"jsonrpc": "2.0", "id": id,
+                        "error": {"code": code, "message": "refused"}});
+                    run.reply(tid, 400, "application/json", error.to_string().as_bytes());
+                    run.drain();
+                    continue;
+                }
                 let answer =
                     json!({"jsonrpc": "2.0", "id": id, "result": result_for(&request, arg)});
-                let body = match bytes.next().unwrap_or(0) % 3 {
+                let body = match shape % 3 {
                     0 => (answer.to_string(), "application/json"),
                     n => {
                         let method = NOTIFICATIONS[arg as usize % NOTIFICATIONS.len()];
