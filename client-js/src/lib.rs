@@ -435,6 +435,19 @@ impl McpClient {
         Ok(model_tools::result_text(&self.namespace, &mcp, &r))
     }
 
+    /// Checks the server is alive (`ping`; `server/discover` for a 2026-07-28 server, whose
+    /// protocol removed `ping`). Resolves when it answers.
+    pub async fn ping(&self) -> Result<(), JsError> {
+        self.client.ping().await.map_err(js_err)
+    }
+
+    /// Tells the server the roots `onRoots` answers with have changed (a legacy server gets
+    /// `notifications/roots/list_changed`; a 2026-07-28 server asks for them again on its own).
+    #[wasm_bindgen(js_name = rootsChanged)]
+    pub fn roots_changed(&self) {
+        self.client.roots_changed();
+    }
+
     /// Closes the connection.
     pub fn close(&self) {
         self.client.close();

@@ -222,3 +222,39 @@ test('lists and reads follow a 2026-07-28 server\'s caching hints; options.cache
   assert.equal(out.templates, 1);
   assert.match(out.refused, /options\.cache must be "use", "refresh" or "bypass"/);
 });
+
+test('a host script tells the server its roots changed, and pings legacy and 2026-07-28 servers', async () => {
+  const out = await page.evaluate(async ({ pkgUrl, urlA, urlModern }) => {
+    const m = await import(`${pkgUrl}/mcp_client.js`);
+    await m.default();
+    let roots = [{ uri: 'file:///first', name: 'first' }];
+    const legacy = await m.McpClient.connect({ url: urlA, onRoots: async () => ({ roots }) });
+    const listed = async () => (await legacy.callTool('get-roots-list', {})).content.map((c) => c.text).join('\n');
+    // The server asks for the roots once it is initialized; wait until its tool reports them.
+    const until = async (want) => {
+      const deadline = Date.now() + 10_000;
+      for (let i = 0; i < 200 && Date.now() < deadline; i++) {
+        const text = await listed();
+        if (text.includes(want)) return text;
+        await new Promise((r) => setTimeout(r, 50));
+      }
+      return listed();
+    };
+    const before = await until('file:///first');
+    roots = [{ uri: 'file:///second', name: 'second' }];
+    legacy.rootsChanged();
+    const after = await until('file:///second');
+    await legacy.ping();
+    const modern = await m.McpClient.connect({ url: urlModern });
+    await modern.ping();
+    modern.rootsChanged(); // nothing to send in the 2026-07-28 protocol
+    await modern.ping();
+    const era = modern.server().era;
+    legacy.close(); modern.close();
+    return { before, after, era };
+  }, { pkgUrl: pkg.url, urlA: a.url, urlModern: modern.url });
+  assert.match(out.before, /file:\/\/\/first/);
+  assert.match(out.after, /file:\/\/\/second/);
+  assert.doesNotMatch(out.after, /file:\/\/\/first/);
+  assert.equal(out.era, 'modern');
+});
