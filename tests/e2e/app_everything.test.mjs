@@ -98,6 +98,10 @@ test('answers a sampling request after the person approves it', async () => {
   const dialog = page.locator('.ask.sampling');
   await dialog.waitFor({ timeout: 10_000 });
   assert.match(await dialog.innerText(), /What is MCP\?/);
+  // The request's settings are shown before it is approved.
+  const settings = await dialog.locator('.sampling-settings').innerText();
+  assert.match(settings, /Max tokens\s+100/);
+  assert.match(settings, /Temperature\s+0\.7/);
   await dialog.locator('textarea').fill('A protocol.');
   await page.screenshot({ path: path.join(shots, 'sampling.png') });
   await dialog.locator('button.approve').click();

@@ -3,6 +3,7 @@
 //! full URL and ask for explicit consent (never prefetched).
 
 use crate::connection::{Ask, AskKind, Connection};
+use crate::sampling_summary::{message_line, settings};
 use crate::schema_check::{check, error_by_field, Verdict};
 use crate::schema_form::{build_arguments, fields_of, initial_values};
 use leptos::prelude::*;
@@ -24,20 +25,8 @@ pub fn AsksPanel(conn: Connection) -> impl IntoView {
 fn AskView(ask: Ask) -> impl IntoView {
     match ask.kind.clone() {
         AskKind::Sampling(p) => {
-            let prompt: Vec<String> = p
-                .messages
-                .iter()
-                .map(|m| {
-                    let text = m
-                        .content
-                        .as_slice()
-                        .iter()
-                        .filter_map(|c| c.as_text())
-                        .collect::<Vec<_>>()
-                        .join(" ");
-                    format!("{:?}: {text}", m.role)
-                })
-                .collect();
+            let prompt: Vec<String> = p.messages.iter().map(message_line).collect();
+            let facts = settings(&p);
             let reply = RwSignal::new(String::new());
             let a1 = ask.clone();
             let a2 = ask.clone();
@@ -46,6 +35,9 @@ fn AskView(ask: Ask) -> impl IntoView {
                     <h3>"The server asks for a model reply"</h3>
                     {p.system_prompt.clone().map(|s| view! { <p class="system">"System: " {s}</p> })}
                     <ul class="messages">{prompt.into_iter().map(|m| view! { <li>{m}</li> }).collect_view()}</ul>
+                    <dl class="sampling-settings">
+                        {facts.into_iter().map(|(k, v)| view! { <dt>{k}</dt><dd>{v}</dd> }).collect_view()}
+                    </dl>
                     <label for=format!("sampling-reply-{}", ask.id)>"Reply to send"</label>
                     <textarea id=format!("sampling-reply-{}", ask.id) class="sampling-reply" rows="3" prop:value=reply on:input=move |ev| reply.set(event_target_value(&ev))></textarea>
                     <button class="approve" on:click=move |_| a1.answer(Ok(json!({
