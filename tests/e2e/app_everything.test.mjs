@@ -114,13 +114,23 @@ test('answers an elicitation with a form built from the requested schema', async
   const form = page.locator('form.ask.elicitation');
   await form.waitFor({ timeout: 10_000 });
   await form.locator('#arg-name').fill('Grace Hopper');
+  // Formats get the browser's own inputs, which refuse malformed values.
+  assert.equal(await form.locator('#arg-email').getAttribute('type'), 'email');
+  assert.equal(await form.locator('#arg-homepage').getAttribute('type'), 'url');
+  assert.equal(await form.locator('#arg-birthdate').getAttribute('type'), 'date');
+  await form.locator('#arg-email').fill('not an address');
+  assert.equal(await form.locator('#arg-email').evaluate((e) => e.validity.valid), false);
+  await form.locator('#arg-email').fill('grace@example.com');
+  await form.locator('#arg-birthdate').fill('1906-12-09');
   // The answer is checked against the requested schema before it is sent.
   await form.locator('#arg-integer').fill('500');
   await form.locator('button.accept').click();
   await form.locator('.field-error', { hasText: 'above the maximum 100' }).waitFor({ timeout: 10_000 });
   await form.locator('#arg-integer').fill('7');
   await form.locator('button.accept').click();
-  await page.locator('.result', { hasText: 'Grace Hopper' }).waitFor({ timeout: 10_000 });
+  const result = page.locator('.result', { hasText: 'Grace Hopper' });
+  await result.waitFor({ timeout: 10_000 });
+  assert.match(await result.innerText(), /grace@example\.com[\s\S]*1906-12-09/);
 });
 
 test('answers an elicitation the server runs as a task on the client, while the server polls it', async () => {

@@ -50,6 +50,8 @@ pub struct Field {
     pub nullable: bool,
     /// The schema's default.
     pub default: Option<Value>,
+    /// The HTML input type a text field's `format` calls for (`email`, `url`, `date`), if any.
+    pub input_type: Option<&'static str>,
 }
 
 fn types_of(schema: &Value) -> (Option<String>, bool) {
@@ -185,11 +187,24 @@ fn fields_at(root: &Value, schema: &Value, prefix: &str, depth: usize) -> Vec<Fi
                     .get("default")
                     .or_else(|| schema.get("default"))
                     .cloned(),
+                input_type: input_type(schema),
                 path,
                 name: name.clone(),
             }
         })
         .collect()
+}
+
+/// The browser input type for a string's `format` (elicitation's `email`, `uri`, `date`): the
+/// browser then offers its own picker or keyboard and refuses malformed values on submit.
+/// `date-time` stays plain text (the browser's local date-time input has no time zone).
+fn input_type(schema: &Value) -> Option<&'static str> {
+    match schema.get("format").and_then(Value::as_str)? {
+        "email" => Some("email"),
+        "uri" => Some("url"),
+        "date" => Some("date"),
+        _ => None,
+    }
 }
 
 /// The fields of an object schema, in the schema's property order.
@@ -456,6 +471,12 @@ mod tests {
                 json!("slow")
             ])))
         );
+        assert_eq!(by("home").input_type, None);
+        let formats = fields_of(&json!({"properties": {
+            "e": {"type": "string", "format": "email"}, "u": {"type": "string", "format": "uri"},
+            "d": {"type": "string", "format": "date"}, "t": {"type": "string", "format": "date-time"}}}));
+        let types: Vec<_> = formats.iter().map(|f| f.input_type).collect();
+        assert_eq!(types, [Some("email"), Some("url"), Some("date"), None]);
         // Two real alternatives, or a reference that leads nowhere: raw JSON.
         assert_eq!(by("either").kind, FieldKind::Json);
         assert_eq!(by("loop").kind, FieldKind::Json);

@@ -259,7 +259,8 @@ fn FieldView(
         }
         FieldKind::Text => {
             let set = set.clone();
-            view! { <input id=id.clone() type="text" prop:value=value on:input=move |ev| set(event_target_value(&ev)) /> }.into_any()
+            let kind = field.input_type.unwrap_or("text");
+            view! { <input id=id.clone() type=kind prop:value=value on:input=move |ev| set(event_target_value(&ev)) /> }.into_any()
         }
     };
     view! {
