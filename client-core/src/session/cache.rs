@@ -211,9 +211,8 @@ impl ResultCache {
     /// specification lets a client re-fetch early on such errors): a tool or a prompt it does
     /// not know, or whose arguments it refuses (`-32601` / `-32602`), makes that list stale;
     /// a resource it does not find (`-32602` since 2026-07-28, `-32002` before) makes its read
-    /// and the resource lists stale; a
-    /// list page whose `cursor` it refuses (`-32602`) discards every page of that list (the
-    /// specification's advice for invalid cursors).
+    /// and the resource lists stale; a list page whose `cursor` it refuses (`-32602`) discards
+    /// every page of that list (the specification's advice for invalid cursors).
     pub(crate) fn evict_for_refusal(&mut self, method: &str, params: Option<&Value>, code: i64) {
         use crate::jsonrpc::codes::{INVALID_PARAMS, METHOD_NOT_FOUND, RESOURCE_NOT_FOUND};
         let param = |name: &str| params.and_then(|p| p.get(name)).and_then(Value::as_str);
