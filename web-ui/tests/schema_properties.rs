@@ -6,6 +6,7 @@
 use proptest::prelude::*;
 use serde_json::{json, Map, Value};
 use web_ui::schema_check::{check, Verdict};
+use web_ui::schema_pattern;
 use web_ui::schema_form::{build_arguments, fields_of, initial_values};
 
 /// Keywords the checker and the form read, so generated schemas exercise them.
@@ -57,6 +58,28 @@ const KEYWORDS: &[&str] = &[
     "a",
     "b",
 ];
+
+/// Pieces of regular expressions, including broken ones.
+const PATTERN_PIECES: &[&str] = &[
+    "a", "(", ")", "(?:", "(?=", "(?<n>", "(?<=", "[", "]", "[^", "\\", "\\d", "\\1", "*", "+",
+    "?", "{", "}", "{2}", "{1,}", "{,3}", "|", "^", "$", ".", "é", "\\k<n>",
+];
+
+/// Whether every `)` closes an open `(` and none stays open.
+fn balanced(pattern: &str) -> bool {
+    let mut depth = 0i32;
+    for c in pattern.chars() {
+        depth += match c {
+            '(' => 1,
+            ')' => -1,
+            _ => 0,
+        };
+        if depth < 0 {
+            return false;
+        }
+    }
+    depth == 0
+}
 
 fn leaf() -> impl Strategy<Value = Value> {
     prop_oneof![
@@ -117,6 +140,22 @@ proptest! {
         }
         // The same input, the same verdict.
         prop_assert_eq!(check(&schema, &value), verdict);
+    }
+
+    #[test]
+    fn any_pattern_is_read_without_panicking(
+        pattern in prop::collection::vec(prop::sample::select(PATTERN_PIECES.to_vec()), 0..24)
+    ) {
+        let pattern: String = pattern.concat();
+        if let Ok(repeats) = schema_pattern::cost(&pattern) {
+            prop_assert!(repeats as usize <= pattern.len());
+            // Without classes or escapes, and with balanced groups (the browser refuses the
+            // others), nothing accepted repeats a group that ends in a quantifier.
+            let plain = !pattern.contains('[') && !pattern.contains('\\');
+            if plain && balanced(&pattern) {
+                prop_assert!(!pattern.contains("+)+") && !pattern.contains("*)*"), "{}", pattern);
+            }
+        }
     }
 
     #[test]
