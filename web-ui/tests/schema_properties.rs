@@ -6,8 +6,8 @@
 use proptest::prelude::*;
 use serde_json::{json, Map, Value};
 use web_ui::schema_check::{check, Verdict};
-use web_ui::schema_pattern;
 use web_ui::schema_form::{build_arguments, fields_of, initial_values};
+use web_ui::schema_pattern;
 
 /// Keywords the checker and the form read, so generated schemas exercise them.
 const KEYWORDS: &[&str] = &[
