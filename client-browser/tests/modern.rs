@@ -57,6 +57,16 @@ fn notified(events: &RefCell<Vec<ClientEvent>>, f: &dyn Fn(&ServerNotification) 
         .any(|e| matches!(e, ClientEvent::Notification(n) if f(n)))
 }
 
+/// A client of the modern server with the wire log on, and the events it reports.
+async fn connect_logging_the_wire() -> (Client, Rc<RefCell<Vec<ClientEvent>>>) {
+    let Some(url) = MODERN else {
+        panic!("MCP_MODERN_URL was not set at build time")
+    };
+    let mut o = ClientOptions::new(url);
+    o.wire_log = true;
+    connect_with(o).await
+}
+
 /// A client connected with `o`, and the events it reports from the start.
 async fn connect_with(o: ClientOptions) -> (Client, Rc<RefCell<Vec<ClientEvent>>>) {
     let client = Client::new(o);
@@ -296,12 +306,7 @@ async fn a_50_mib_result_arrives_whole() {
 /// change the server announces makes the cached result stale at once.
 #[wasm_bindgen_test]
 async fn fresh_results_come_from_the_cache_until_the_server_announces_a_change() {
-    let Some(url) = MODERN else {
-        panic!("MCP_MODERN_URL was not set at build time")
-    };
-    let mut o = ClientOptions::new(url);
-    o.wire_log = true;
-    let (client, events) = connect_with(o).await;
+    let (client, events) = connect_logging_the_wire().await;
     let sent = |method: &str| {
         events
             .borrow()
@@ -394,12 +399,7 @@ async fn fresh_results_come_from_the_cache_until_the_server_announces_a_change()
 /// accepting starts again from a fresh first page (once) instead of failing.
 #[wasm_bindgen_test]
 async fn pages_are_kept_on_their_own_and_a_stale_cursor_restarts_the_listing() {
-    let Some(url) = MODERN else {
-        panic!("MCP_MODERN_URL was not set at build time")
-    };
-    let mut o = ClientOptions::new(url);
-    o.wire_log = true;
-    let (client, events) = connect_with(o).await;
+    let (client, events) = connect_logging_the_wire().await;
     // How often a `resources/list` page (by its cursor; `None`: the first page) was sent.
     let sent = |cursor: Option<&str>| {
         events
@@ -497,12 +497,7 @@ async fn pages_are_kept_on_their_own_and_a_stale_cursor_restarts_the_listing() {
 /// with the requests that need them).
 #[wasm_bindgen_test]
 async fn ping_and_roots_changed_speak_the_2026_protocol() {
-    let Some(url) = MODERN else {
-        panic!("MCP_MODERN_URL was not set at build time")
-    };
-    let mut o = ClientOptions::new(url);
-    o.wire_log = true;
-    let (client, events) = connect_with(o).await;
+    let (client, events) = connect_logging_the_wire().await;
     let sent = || {
         events
             .borrow()
