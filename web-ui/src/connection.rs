@@ -16,6 +16,14 @@ use std::cell::RefCell;
 use std::rc::Rc;
 use std::sync::{Arc, Mutex};
 
+pub use crate::wire_log::{WireLine, WireLog, MAX_NOTES};
+
+/// Adds a line to a connection's notifications and log messages (the oldest go beyond
+/// [`MAX_NOTES`]: a server that logs every second must not grow the tab for ever).
+pub fn note(log: RwSignal<Vec<String>>, text: String) {
+    log.update(|l| crate::wire_log::push_capped(l, text, MAX_NOTES));
+}
+
 /// Something the server asks the person, waiting for an answer.
 #[derive(Clone)]
 pub struct Ask {
@@ -45,19 +53,6 @@ impl Ask {
     }
 }
 
-/// A line of the wire log.
-#[derive(Clone, Debug, PartialEq)]
-pub struct WireLine {
-    /// Sent by us.
-    pub sent: bool,
-    /// HTTP status of the response that carried it.
-    pub status: Option<u16>,
-    /// HTTP headers of the request or response.
-    pub headers: Vec<(String, String)>,
-    /// The JSON-RPC message.
-    pub message: Value,
-}
-
 /// One past tool call.
 #[derive(Clone, Debug, PartialEq)]
 pub struct HistoryEntry {
@@ -84,10 +79,10 @@ pub struct Connection {
     pub details: RwSignal<Option<ServerDetails>>,
     /// Its tools.
     pub tools: RwSignal<Vec<Tool>>,
-    /// Notifications and log messages, newest last.
+    /// Notifications and log messages, newest last (the newest [`MAX_NOTES`]; see [`note`]).
     pub log: RwSignal<Vec<String>>,
-    /// Every JSON-RPC message.
-    pub wire: RwSignal<Vec<WireLine>>,
+    /// Every JSON-RPC message (the newest, within the wire log's limits).
+    pub wire: RwSignal<WireLog>,
     /// Past tool calls, oldest first.
     pub history: RwSignal<Vec<HistoryEntry>>,
     /// Roots offered to the server (`file://` URIs).
@@ -163,7 +158,7 @@ impl Connection {
             details: RwSignal::new(None),
             tools: RwSignal::new(Vec::new()),
             log: RwSignal::new(Vec::new()),
-            wire: RwSignal::new(Vec::new()),
+            wire: RwSignal::new(WireLog::default()),
             asks: RwSignal::new_local(Vec::new()),
             history: RwSignal::new(Vec::new()),
             roots: RwSignal::new(Vec::new()),
@@ -239,25 +234,18 @@ impl Connection {
                     }
                     _ => {}
                 }
-                log.update(|l| l.push(describe(n)))
+                note(log, describe(n))
             }
-            ClientEvent::Warning(w) => log.update(|l| l.push(format!("warning: {w}"))),
+            ClientEvent::Warning(w) => note(log, format!("warning: {w}")),
             ClientEvent::Cached { method, fresh_for } => {
-                log.update(|l| l.push(describe_cached(method, fresh_for.as_millis())))
+                note(log, describe_cached(method, fresh_for.as_millis()))
             }
             ClientEvent::Wire {
                 sent,
                 status,
                 headers,
                 message,
-            } => wire.update(|w| {
-                w.push(WireLine {
-                    sent: *sent,
-                    status: *status,
-                    headers: headers.clone(),
-                    message: message.clone(),
-                })
-            }),
+            } => wire.update(|w| w.push(*sent, *status, headers.clone(), message)),
             ClientEvent::Progress(..) => {}
         });
         conn.client.set_value(Some(client.clone()));
@@ -400,9 +388,7 @@ impl Connection {
         };
         match client.list_tools().await {
             Ok(tools) => self.tools.set(tools),
-            Err(e) => self
-                .log
-                .update(|l| l.push(format!("tools/list failed: {e}"))),
+            Err(e) => note(self.log, format!("tools/list failed: {e}")),
         }
     }
 

@@ -15,3 +15,4 @@ pub mod schema_form;
 pub mod schema_pattern;
 pub mod schema_ref;
 pub mod uri_template;
+pub mod wire_log;

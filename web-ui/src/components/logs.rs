@@ -1,31 +1,16 @@
 //! Notifications and server log messages, and the wire log of every JSON-RPC message with a
 //! filter and export to a file.
 
-use crate::connection::{Connection, WireLine};
+use crate::components::long_text::{human_bytes, prefix};
+use crate::connection::Connection;
+use crate::wire_log::{export, matches, redact, WireLine};
 use leptos::prelude::*;
+use std::sync::Arc;
 
-/// The wire log as JSON lines (one message per line, with its direction).
-pub fn export_wire(lines: &[WireLine]) -> String {
-    lines
-        .iter()
-        .map(|l| {
-            let headers: serde_json::Map<String, serde_json::Value> =
-                l.headers.iter().map(|(k, v)| (k.clone(), serde_json::Value::String(redact(k, v)))).collect();
-            serde_json::json!({"direction": if l.sent { "sent" } else { "received" }, "status": l.status, "headers": headers, "message": l.message}).to_string()
-        })
-        .collect::<Vec<_>>()
-        .join("\n")
-}
-
-/// Hides credentials in logged headers.
-pub fn redact(name: &str, value: &str) -> String {
-    if name.eq_ignore_ascii_case("authorization") || name.eq_ignore_ascii_case("cookie") {
-        let scheme = value.split_whitespace().next().unwrap_or("");
-        format!("{scheme} [redacted]")
-    } else {
-        value.to_string()
-    }
-}
+/// Wire lines shown (newest first); the export has all that are kept.
+const SHOWN_LINES: usize = 500;
+/// Bytes of a message shown in its line; the rest is behind "whole message".
+const LINE_BYTES: usize = 4096;
 
 /// Offers `text` as a file download.
 fn download(name: &str, text: &str) {
@@ -59,35 +44,66 @@ pub fn download_blob(name: &str, blob: &web_sys::Blob) {
     let _ = web_sys::Url::revoke_object_url(&url);
 }
 
+/// One line of the wire log: direction, HTTP status, the message (its beginning when long,
+/// the rest on demand) and the headers.
+#[component]
+fn WireRow(line: Arc<WireLine>) -> impl IntoView {
+    let http = line
+        .status
+        .map(|s| format!("HTTP {s} "))
+        .unwrap_or_default();
+    let headers = line
+        .headers
+        .iter()
+        .map(|(k, v)| format!("{k}: {}", redact(k, v)))
+        .collect::<Vec<_>>()
+        .join("\n");
+    let start = prefix(&line.text, LINE_BYTES).to_string();
+    let more = (start.len() < line.text.len()).then(|| {
+        let label = format!("whole message ({})", human_bytes(line.bytes));
+        let text = line.text.clone();
+        view! { <details class="whole"><summary>{label}</summary><code>{text}</code></details> }
+    });
+    let cut = line.is_cut().then(|| {
+        format!(
+            "only the first {} of {} is kept; the export says how long it was",
+            human_bytes(line.text.len()),
+            human_bytes(line.bytes)
+        )
+    });
+    view! {
+        <li class:sent=line.sent data-seq=line.seq>
+            <span class="dir">{if line.sent { "→" } else { "←" }}</span>
+            <span class="http">{http}</span>
+            <code>{start}{more.is_some().then_some(" …")}</code>
+            {more}
+            {cut.map(|c| view! { <p class="cut">{c}</p> })}
+            {(!headers.is_empty()).then(|| view! { <details class="headers"><summary>"headers"</summary><pre>{headers}</pre></details> })}
+        </li>
+    }
+}
+
 /// Notifications and the wire log of one connection.
 #[component]
 pub fn LogsPanel(conn: Connection) -> impl IntoView {
     let filter = RwSignal::new(String::new());
     let (log, wire) = (conn.log, conn.wire);
     let shown = move || {
-        let f = crate::components::tools::lowercase(&filter.get());
+        let needle = crate::components::tools::lowercase(&filter.get());
         wire.with(|w| {
-            w.iter()
+            w.lines()
                 .rev()
-                .take(500)
-                .map(|l| {
-                    let http = match (l.status, l.headers.is_empty()) {
-                        (Some(s), _) => format!("HTTP {s} "),
-                        _ => String::new(),
-                    };
-                    let headers = l
-                        .headers
-                        .iter()
-                        .map(|(k, v)| format!("{k}: {}", redact(k, v)))
-                        .collect::<Vec<_>>()
-                        .join("\n");
-                    (l.sent, l.message.to_string(), http, headers)
-                })
-                .filter(|(_, m, _, _)| {
-                    f.is_empty() || crate::components::tools::lowercase(m).contains(&f)
-                })
+                .filter(|l| matches(l, &needle))
+                .take(SHOWN_LINES)
+                .cloned()
                 .collect::<Vec<_>>()
         })
+    };
+    let dropped = move || {
+        let n = wire.with(|w| w.dropped());
+        (n > 0).then(
+            || view! { <p class="dropped">{format!("{n} older messages are no longer kept.")}</p> },
+        )
     };
     view! {
         <section class="logs" aria-label="Logs">
@@ -96,15 +112,13 @@ pub fn LogsPanel(conn: Connection) -> impl IntoView {
             <h3>"Wire"</h3>
             <label for="wire-filter">"Filter"</label>
             <input id="wire-filter" type="search" prop:value=filter on:input=move |ev| filter.set(event_target_value(&ev)) />
-            <button class="export" on:click=move |_| download("mcp-wire-log.jsonl", &wire.with(|w| export_wire(w)))>"Export"</button>
-            <ol class="wire">{move || shown().into_iter().map(|(sent, m, http, headers)| view! {
-                <li class:sent=sent>
-                    <span class="dir">{if sent { "→" } else { "←" }}</span>
-                    <span class="http">{http}</span>
-                    <code>{m}</code>
-                    {(!headers.is_empty()).then(|| view! { <details class="headers"><summary>"headers"</summary><pre>{headers}</pre></details> })}
-                </li>
-            }).collect_view()}</ol>
+            <button class="export" on:click=move |_| download("mcp-wire-log.jsonl", &wire.with(export))>"Export"</button>
+            {dropped}
+            <ol class="wire">
+                <For each=shown key=|l| l.seq let:line>
+                    <WireRow line=line />
+                </For>
+            </ol>
         </section>
     }
 }

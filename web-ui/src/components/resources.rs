@@ -2,8 +2,9 @@
 //! reading text and binary contents with preview and download, and subscriptions.
 
 use crate::components::completing_input::CompletingInput;
+use crate::components::long_text::LongText;
 use crate::components::result_view::safe_data_url;
-use crate::connection::Connection;
+use crate::connection::{note, Connection};
 use crate::uri_template;
 use client_browser::client_core::types::{ReadResourceResult, Resource, ResourceTemplate};
 use leptos::prelude::*;
@@ -90,8 +91,8 @@ pub fn ResourcesPanel(conn: Connection) -> impl IntoView {
         let log = subscriber.log;
         leptos::task::spawn_local(async move {
             match client.subscribe_resource(&uri).await {
-                Ok(()) => log.update(|l| l.push(format!("subscribed to {uri}"))),
-                Err(e) => log.update(|l| l.push(format!("subscribing to {uri} failed: {e}"))),
+                Ok(()) => note(log, format!("subscribed to {uri}")),
+                Err(e) => note(log, format!("subscribing to {uri} failed: {e}")),
             }
         });
     };
@@ -178,10 +179,11 @@ fn ContentsView(result: ReadResourceResult) -> impl IntoView {
                         <button class="download" on:click=move |_| download_base64(&name, &m2, &b2)>"Download"</button>
                     }
                 });
+                let text_name = c.uri.rsplit('/').next().filter(|n| !n.is_empty()).unwrap_or("resource.txt").to_string();
                 view! {
                     <article class="resource-contents">
                         <p class="uri">{c.uri.clone()} " · " {mime.clone()}</p>
-                        {c.text.clone().map(|t| view! { <pre class="resource-text">{t}</pre> })}
+                        {c.text.clone().map(|t| view! { <LongText text=t pre_class="resource-text" file=text_name.clone() /> })}
                         {blob_view}
                     </article>
                 }

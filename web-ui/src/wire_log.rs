@@ -1,0 +1,325 @@
+//! The wire log's store: every JSON-RPC message of a connection as JSON text, serialised once
+//! when it arrives, bounded in count and in bytes so that a long session or a 50 MB result
+//! never grows the tab without end. The oldest lines go first; the log says how many went.
+
+use serde_json::Value;
+use std::collections::VecDeque;
+use std::sync::Arc;
+
+/// Lines kept; older ones are dropped.
+pub const MAX_LINES: usize = 2_000;
+/// Bytes of message text kept over all lines; the oldest lines are dropped to stay under it.
+pub const MAX_BYTES: usize = 32 << 20;
+/// Bytes kept of one message; the rest is counted, not kept.
+pub const MAX_MESSAGE_BYTES: usize = 1 << 20;
+/// Notifications and log messages kept (see [`push_capped`]).
+pub const MAX_NOTES: usize = 1_000;
+
+/// A line of the wire log.
+#[derive(Clone, Debug, PartialEq)]
+pub struct WireLine {
+    /// Its place in the connection's log (1 for the first message), unique and increasing.
+    pub seq: u64,
+    /// Sent by us.
+    pub sent: bool,
+    /// HTTP status of the response that carried it.
+    pub status: Option<u16>,
+    /// HTTP headers of the request or response.
+    pub headers: Vec<(String, String)>,
+    /// The message as JSON text: all of it, or its first [`MAX_MESSAGE_BYTES`].
+    pub text: String,
+    /// The length of the whole message's JSON text.
+    pub bytes: usize,
+}
+
+impl WireLine {
+    /// Only the beginning of the message was kept.
+    pub fn is_cut(&self) -> bool {
+        self.text.len() < self.bytes
+    }
+}
+
+/// The lines of one connection, oldest first.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct WireLog {
+    lines: VecDeque<Arc<WireLine>>,
+    kept_bytes: usize,
+    dropped: u64,
+    next_seq: u64,
+}
+
+impl WireLog {
+    /// Logs a message, dropping the oldest lines beyond [`MAX_LINES`] or [`MAX_BYTES`].
+    pub fn push(
+        &mut self,
+        sent: bool,
+        status: Option<u16>,
+        headers: Vec<(String, String)>,
+        message: &Value,
+    ) {
+        let (text, bytes) = serialise_capped(message, MAX_MESSAGE_BYTES);
+        self.next_seq += 1;
+        self.kept_bytes += text.len();
+        self.lines.push_back(Arc::new(WireLine {
+            seq: self.next_seq,
+            sent,
+            status,
+            headers,
+            text,
+            bytes,
+        }));
+        while self.lines.len() > MAX_LINES || self.kept_bytes > MAX_BYTES {
+            let Some(old) = self.lines.pop_front() else {
+                break;
+            };
+            self.kept_bytes -= old.text.len();
+            self.dropped += 1;
+        }
+    }
+
+    /// The lines kept, oldest first.
+    pub fn lines(&self) -> impl DoubleEndedIterator<Item = &Arc<WireLine>> {
+        self.lines.iter()
+    }
+
+    /// How many lines are kept.
+    pub fn len(&self) -> usize {
+        self.lines.len()
+    }
+
+    /// Nothing logged (or everything dropped).
+    pub fn is_empty(&self) -> bool {
+        self.lines.is_empty()
+    }
+
+    /// How many of the oldest lines were dropped to stay within the limits.
+    pub fn dropped(&self) -> u64 {
+        self.dropped
+    }
+
+    /// Bytes of message text kept.
+    pub fn kept_bytes(&self) -> usize {
+        self.kept_bytes
+    }
+}
+
+/// `message` as JSON text, keeping at most `max` bytes (cut at a character boundary), and the
+/// length of the whole text. The whole is never built: a 50 MB result costs a walk, not a copy.
+pub fn serialise_capped(message: &Value, max: usize) -> (String, usize) {
+    struct Capped {
+        kept: Vec<u8>,
+        max: usize,
+        total: usize,
+    }
+    impl std::io::Write for Capped {
+        fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+            let room = self.max.saturating_sub(self.kept.len());
+            self.kept.extend_from_slice(&buf[..buf.len().min(room)]);
+            self.total += buf.len();
+            Ok(buf.len())
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+    let mut out = Capped {
+        kept: Vec::new(),
+        max,
+        total: 0,
+    };
+    // Writing a `Value` to a writer that never fails cannot fail.
+    let _ = serde_json::to_writer(&mut out, message);
+    let text = match String::from_utf8(out.kept) {
+        Ok(t) => t,
+        Err(e) => {
+            // Cut inside a character: keep what comes before it.
+            let valid = e.utf8_error().valid_up_to();
+            let mut bytes = e.into_bytes();
+            bytes.truncate(valid);
+            String::from_utf8(bytes).unwrap_or_default()
+        }
+    };
+    (text, out.total)
+}
+
+/// Lines whose text contains `needle` (already lower-cased), ignoring case; all for "".
+pub fn matches(line: &WireLine, needle: &str) -> bool {
+    if needle.is_empty() {
+        return true;
+    }
+    if needle.is_ascii() {
+        // No copy of a large message per keystroke.
+        let n = needle.as_bytes();
+        return line
+            .text
+            .as_bytes()
+            .windows(n.len())
+            .any(|w| w.eq_ignore_ascii_case(n));
+    }
+    crate::components::tools::lowercase(&line.text).contains(needle)
+}
+
+/// The log as JSON lines (one message per line, with its direction, HTTP status and headers,
+/// credentials redacted). A message kept only in part is exported as the text kept
+/// (`messageStart`) and the whole message's length (`messageBytes`), never as broken JSON.
+pub fn export(log: &WireLog) -> String {
+    log.lines()
+        .map(|l| {
+            let headers: serde_json::Map<String, Value> = l
+                .headers
+                .iter()
+                .map(|(k, v)| (k.clone(), Value::String(redact(k, v))))
+                .collect();
+            let mut head = serde_json::json!({
+                "direction": if l.sent { "sent" } else { "received" },
+                "status": l.status,
+                "headers": headers,
+            });
+            if l.is_cut() {
+                head["messageStart"] = Value::String(l.text.clone());
+                head["messageBytes"] = l.bytes.into();
+                return head.to_string();
+            }
+            // The kept text is the whole message's JSON: spliced in, not parsed again.
+            let head = head.to_string();
+            format!("{},\"message\":{}}}", &head[..head.len() - 1], l.text)
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// Hides credentials in logged headers.
+pub fn redact(name: &str, value: &str) -> String {
+    if name.eq_ignore_ascii_case("authorization") || name.eq_ignore_ascii_case("cookie") {
+        let scheme = value.split_whitespace().next().unwrap_or("");
+        format!("{scheme} [redacted]")
+    } else {
+        value.to_string()
+    }
+}
+
+/// Appends to a list of notes, dropping the oldest beyond `max`.
+pub fn push_capped(notes: &mut Vec<String>, note: String, max: usize) {
+    notes.push(note);
+    if notes.len() > max {
+        let excess = notes.len() - max;
+        notes.drain(..excess);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn push(log: &mut WireLog, message: &Value) {
+        log.push(true, Some(200), vec![], message);
+    }
+
+    #[test]
+    fn a_message_is_serialised_once_and_whole_when_small() {
+        let mut log = WireLog::default();
+        let m = json!({"jsonrpc": "2.0", "id": 1, "method": "tools/list"});
+        push(&mut log, &m);
+        let line = log.lines().next().unwrap();
+        assert_eq!(line.text, m.to_string());
+        assert_eq!(line.bytes, line.text.len());
+        assert!(!line.is_cut());
+        assert_eq!(line.seq, 1);
+    }
+
+    #[test]
+    fn a_huge_message_is_kept_in_part_and_its_length_counted() {
+        let big = "é".repeat(MAX_MESSAGE_BYTES); // two bytes each
+        let m = json!({"result": {"content": [{"type": "text", "text": big}]}});
+        let (text, bytes) = serialise_capped(&m, MAX_MESSAGE_BYTES);
+        assert_eq!(bytes, m.to_string().len());
+        assert!(text.len() <= MAX_MESSAGE_BYTES && text.len() >= MAX_MESSAGE_BYTES - 1);
+        assert!(m.to_string().starts_with(&text));
+    }
+
+    #[test]
+    fn the_oldest_lines_go_beyond_the_count_limit() {
+        let mut log = WireLog::default();
+        for i in 0..MAX_LINES + 5 {
+            push(&mut log, &json!({"id": i}));
+        }
+        assert_eq!(log.len(), MAX_LINES);
+        assert_eq!(log.dropped(), 5);
+        assert_eq!(log.lines().next().unwrap().text, r#"{"id":5}"#);
+        assert_eq!(log.lines().last().unwrap().seq, (MAX_LINES + 5) as u64);
+    }
+
+    #[test]
+    fn the_oldest_lines_go_beyond_the_byte_limit() {
+        let mut log = WireLog::default();
+        let big = json!("x".repeat(MAX_MESSAGE_BYTES * 2));
+        let n = MAX_BYTES / MAX_MESSAGE_BYTES + 3;
+        for _ in 0..n {
+            push(&mut log, &big);
+        }
+        assert!(log.kept_bytes() <= MAX_BYTES, "{}", log.kept_bytes());
+        assert_eq!(log.len() + log.dropped() as usize, n);
+        assert!(log.dropped() >= 3);
+        assert!(log
+            .lines()
+            .all(|l| l.is_cut() && l.bytes == MAX_MESSAGE_BYTES * 2 + 2));
+    }
+
+    #[test]
+    fn the_filter_ignores_case_without_copying() {
+        let mut log = WireLog::default();
+        push(
+            &mut log,
+            &json!({"method": "Tools/Call", "params": {"name": "Äpfel"}}),
+        );
+        let line = log.lines().next().unwrap();
+        assert!(matches(line, ""));
+        assert!(matches(line, "tools/call"));
+        assert!(!matches(line, "tools/list"));
+        assert!(matches(line, "äpfel"));
+        // A needle longer than the text.
+        assert!(!matches(line, &"x".repeat(500)));
+    }
+
+    #[test]
+    fn the_export_is_one_json_object_per_line_with_credentials_hidden() {
+        let mut log = WireLog::default();
+        log.push(
+            true,
+            None,
+            vec![("Authorization".into(), "Bearer secret".into())],
+            &json!({"jsonrpc": "2.0", "id": 1, "method": "ping"}),
+        );
+        let big = json!({"text": "y".repeat(MAX_MESSAGE_BYTES)});
+        log.push(false, Some(200), vec![], &big);
+        let out = export(&log);
+        let lines: Vec<Value> = out
+            .lines()
+            .map(|l| serde_json::from_str(l).unwrap())
+            .collect();
+        assert_eq!(lines.len(), 2);
+        assert_eq!(lines[0]["direction"], "sent");
+        assert_eq!(lines[0]["message"]["method"], "ping");
+        assert_eq!(lines[0]["headers"]["Authorization"], "Bearer [redacted]");
+        assert!(!out.contains("secret"));
+        assert_eq!(lines[1]["status"], 200);
+        assert!(lines[1].get("message").is_none());
+        assert_eq!(lines[1]["messageBytes"], big.to_string().len());
+        assert!(lines[1]["messageStart"]
+            .as_str()
+            .unwrap()
+            .starts_with("{\"text\":\"yyy"));
+    }
+
+    #[test]
+    fn notes_keep_the_newest() {
+        let mut notes = Vec::new();
+        for i in 0..12 {
+            push_capped(&mut notes, i.to_string(), 10);
+        }
+        assert_eq!(notes.len(), 10);
+        assert_eq!(notes[0], "2");
+        assert_eq!(notes[9], "11");
+    }
+}
