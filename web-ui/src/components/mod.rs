@@ -6,6 +6,7 @@ pub mod completing_input;
 pub mod connect_form;
 pub mod history;
 pub mod logs;
+pub mod long_text;
 pub mod prompts;
 pub mod resources;
 pub mod result_view;

@@ -1,6 +1,7 @@
 //! Renders a tool result by content type. Server text is always text (never HTML); images and
 //! audio only from data with an allowed MIME type; links only http(s), opened with noopener.
 
+use crate::components::long_text::LongText;
 use client_browser::client_core::types::{CallToolResult, ContentBlock, KnownContent};
 use leptos::prelude::*;
 
@@ -35,7 +36,7 @@ pub fn safe_link(uri: &str) -> Option<String> {
 #[component]
 pub fn ContentView(block: ContentBlock) -> impl IntoView {
     match block {
-        ContentBlock::Known(KnownContent::Text(t)) => view! { <pre class="content text">{t.text}</pre> }.into_any(),
+        ContentBlock::Known(KnownContent::Text(t)) => view! { <LongText text=t.text pre_class="content text" file="result.txt" /> }.into_any(),
         ContentBlock::Known(KnownContent::Image(m)) => match safe_data_url(&m.mime_type, &m.data, IMAGE_TYPES) {
             Some(src) => view! { <img class="content image" src=src alt="image from the server" /> }.into_any(),
             None => view! { <p class="content refused">"An image of type " {m.mime_type} " was not shown."</p> }.into_any(),
@@ -49,7 +50,7 @@ pub fn ContentView(block: ContentBlock) -> impl IntoView {
             view! {
                 <div class="content resource">
                     <div class="uri">{c.uri}</div>
-                    {c.text.map(|t| view! { <pre>{t}</pre> })}
+                    {c.text.map(|t| view! { <LongText text=t pre_class="" file="resource.txt" /> })}
                     {c.blob.map(|b| view! { <p>{format!("{} bytes of binary data (base64)", b.len())}</p> })}
                 </div>
             }
@@ -67,7 +68,7 @@ pub fn ContentView(block: ContentBlock) -> impl IntoView {
         }
         other => {
             let json = serde_json::to_string_pretty(&other).unwrap_or_default();
-            view! { <pre class="content other">{json}</pre> }.into_any()
+            view! { <LongText text=json pre_class="content other" file="content.json" /> }.into_any()
         }
     }
 }
@@ -101,7 +102,7 @@ pub fn ResultView(
         <section class="result" class:error=is_error aria-live="polite">
             {is_error.then(|| view! { <p class="badge error">"The tool reported an error"</p> })}
             {result.content.into_iter().map(|b| view! { <ContentView block=b /> }).collect_view()}
-            {structured.map(|s| view! { <h4>"Structured content"</h4><pre class="structured">{s}</pre> })}
+            {structured.map(|s| view! { <h4>"Structured content"</h4><LongText text=s pre_class="structured" file="structured-content.json" /> })}
             {verdict_view}
         </section>
     }
