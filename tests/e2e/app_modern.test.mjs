@@ -4,6 +4,7 @@
 // changed tool list is listed again.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
+import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { launch, serveDir, startPeer } from './browser.mjs';
@@ -133,4 +134,34 @@ test('a tool built from pydantic models gets real form fields, and its result is
   // The tracking number's pattern and the zip code's ran in the browser's RegExp.
   assert.match(await result.locator('.verdict').innerText(), /matches the tool's output schema/);
   assert.equal(await result.locator('.verdict.valid').count(), 1);
+});
+
+test('a 20 MB result: its beginning at once, the whole on demand and as a file; the wire log keeps 1 MB of it', async () => {
+  await openTool('big');
+  await page.locator('#arg-megabytes').fill('20');
+  await page.locator('button.run').click();
+  const result = page.locator('.runner .result');
+  await result.locator('.cut', { hasText: 'Showing the first 256 KB of 20.0 MB.' }).waitFor({ timeout: 60_000 });
+  const text = result.locator('pre.content.text');
+  assert.equal(await text.evaluate((e) => e.textContent.length), 256 * 1024);
+  const [download] = await Promise.all([page.waitForEvent('download'), result.locator('button.download-text').click()]);
+  assert.equal(fs.statSync(await download.path()).size, 20 << 20);
+  await result.locator('button.show-all').click();
+  await result.locator('.cut', { hasText: 'All 20.0 MB shown.' }).waitFor({ timeout: 60_000 });
+  assert.equal(await text.evaluate((e) => e.textContent.length), 20 << 20);
+
+  await page.locator('#tab-logs').click();
+  const line = page.locator('ol.wire li', { hasText: 'only the first 1.0 MB of 20.0 MB is kept' });
+  await line.waitFor({ timeout: 20_000 });
+  // The line shows the message's first 4 KB; the kept megabyte is behind "whole message".
+  const start = await line.locator(':scope > code').evaluate((e) => e.textContent.length);
+  assert.ok(start <= 4096 + 2, `${start} characters in the line`);
+  assert.match(await line.locator('details.whole summary').innerText(), /whole message \(20\.0 MB\)/);
+  const [wire] = await Promise.all([page.waitForEvent('download'), page.locator('button.export').click()]);
+  const cut = fs.readFileSync(await wire.path(), 'utf8').split('\n').map((l) => JSON.parse(l)).find((l) => l.messageBytes);
+  assert.ok(cut, 'the cut message is in the export');
+  assert.ok(cut.messageBytes > 20 << 20, `${cut.messageBytes} bytes`);
+  assert.equal(cut.messageStart.length, 1 << 20);
+  assert.equal(cut.direction, 'received');
+  await page.locator('#tab-tools').click();
 });
