@@ -30,7 +30,7 @@ pub mod task_receiver;
 pub use client_core_sse as sse;
 pub mod time;
 pub mod types;
-pub mod url_text;
+pub mod weburl;
 
 pub use jsonrpc::{ErrorObject, Message, RequestId};
 pub use session::{Session, SessionConfig};

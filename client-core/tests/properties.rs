@@ -126,10 +126,10 @@ proptest! {
     fn urls_with_hostile_hosts_never_panic(
         u in "(https?:|HTTP:)?(//|\\\\|/)?([a-zA-Z0-9@:.%-]|%[0-9a-fA-F]{2}|é|\t){0,14}(/[ -~]{0,6})?"
     ) {
-        let _ = client_core::url_text::parse(&u);
+        let _ = client_core::weburl::parse(&u);
         let _ = client_core::oauth::check_url(&u, client_core::oauth::UrlPolicy::default());
-        if let Ok(base) = client_core::url_text::parse("https://example.com/mcp") {
-            let _ = client_core::url_text::join(&base, &u);
+        if let Ok(base) = client_core::weburl::parse("https://example.com/mcp") {
+            let _ = client_core::weburl::join(&base, &u);
         }
     }
 

@@ -15,13 +15,13 @@ use super::guard::{check_url, UrlPolicy};
 use super::metadata::*;
 use super::pkce::{b64url, Pkce};
 use crate::time::Instant;
+use crate::weburl::Url;
 use alloc::collections::VecDeque;
 use alloc::format;
 use alloc::string::{String, ToString};
 use alloc::vec::Vec;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
-use url::Url;
 
 /// How the client authenticates at the token endpoint.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -280,17 +280,13 @@ fn excerpt(body: &[u8]) -> String {
 }
 
 fn form(pairs: &[(&str, &str)]) -> String {
-    let mut s = url::form_urlencoded::Serializer::new(String::new());
-    for (k, v) in pairs {
-        s.append_pair(k, v);
-    }
-    s.finish()
+    crate::weburl::form_body(pairs)
 }
 
 impl AuthFlow {
     /// A flow for `config`; `random` supplies 64 random bytes (PKCE verifier and `state`).
     pub fn new(config: AuthConfig, random: [u8; 64], now: Instant) -> Result<AuthFlow, AuthError> {
-        let server = crate::url_text::parse(&config.server_url)
+        let server = crate::weburl::parse(&config.server_url)
             .map_err(|_| AuthError::Malformed(config.server_url.clone()))?;
         let resource = canonical_resource(&server);
         Ok(AuthFlow {
@@ -440,7 +436,7 @@ impl AuthFlow {
                 Step::Prm { header_scope, .. } => header_scope.clone(),
                 _ => None,
             };
-            let issuer = self.server.origin().ascii_serialization();
+            let issuer = self.server.origin();
             self.trace(format!("no protected resource metadata; trying the server's origin {issuer} as authorization server (2025-03-26)"));
             self.start_as(issuer, None, header_scope, true);
         }
@@ -802,21 +798,20 @@ impl AuthFlow {
         verifier_bytes.copy_from_slice(&self.random[..32]);
         let pkce = Pkce::from_random(&verifier_bytes);
         let state = b64url(&self.random[32..]);
-        let Ok(mut url) = crate::url_text::parse(&meta.authorization_endpoint) else {
+        let Ok(mut url) = crate::weburl::parse(&meta.authorization_endpoint) else {
             return self.fail(AuthError::Malformed(meta.authorization_endpoint));
         };
-        {
-            let mut q = url.query_pairs_mut();
-            q.append_pair("response_type", "code");
-            q.append_pair("client_id", &client.client_id);
-            q.append_pair("redirect_uri", &self.config.redirect_uri);
-            q.append_pair("code_challenge", &pkce.challenge);
-            q.append_pair("code_challenge_method", "S256");
-            q.append_pair("state", &state);
-            q.append_pair("resource", &self.resource);
-            if let Some(s) = &scope {
-                q.append_pair("scope", s);
-            }
+        url.append_query_pairs(&[
+            ("response_type", "code"),
+            ("client_id", &client.client_id),
+            ("redirect_uri", &self.config.redirect_uri),
+            ("code_challenge", &pkce.challenge),
+            ("code_challenge_method", "S256"),
+            ("state", &state),
+            ("resource", &self.resource),
+        ]);
+        if let Some(s) = &scope {
+            url.append_query_pairs(&[("scope", s)]);
         }
         let pending = PendingAuthorization {
             state,
@@ -901,9 +896,7 @@ impl AuthFlow {
         ];
         match (client.auth_method, &client.client_secret) {
             (TokenAuthMethod::ClientSecretBasic, Some(secret)) => {
-                let enc = |s: &str| {
-                    url::form_urlencoded::byte_serialize(s.as_bytes()).collect::<String>()
-                };
+                let enc = crate::weburl::form_encode;
                 let creds = format!("{}:{}", enc(&client.client_id), enc(secret));
                 use base64::Engine;
                 let b = base64::engine::general_purpose::STANDARD.encode(creds.as_bytes());

@@ -2,13 +2,13 @@
 //! endpoints, redirects): https only, and no private, loopback or link-local targets, unless
 //! the caller explicitly allows them for local development.
 //!
-//! Hosts are parsed by the `url` crate (WHATWG URL Standard), which already turns every IPv4
+//! Hosts are parsed as the WHATWG URL Standard says (`crate::weburl`), which already turns every IPv4
 //! form `inet_aton` accepts (decimal `2130706433`, octal `0177.0.0.1`, hex `0x7f.1`, one to four
 //! parts) into an address, so those cannot slip past as names.
 
+use crate::weburl::{Host, Url};
 use alloc::string::{String, ToString};
 use core::net::{Ipv4Addr, Ipv6Addr};
-use url::{Host, Url};
 
 /// What the guard allows.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -72,7 +72,7 @@ fn v6_internal(ip: Ipv6Addr) -> bool {
 }
 
 /// True for a host that names this machine or an internal network.
-pub fn host_is_internal(host: &Host<&str>) -> bool {
+pub fn host_is_internal(host: &Host) -> bool {
     match host {
         Host::Ipv4(ip) => v4_internal(*ip),
         Host::Ipv6(ip) => v6_internal(*ip),
@@ -88,7 +88,7 @@ pub fn host_is_internal(host: &Host<&str>) -> bool {
 
 /// Checks a URL against the policy; returns it parsed.
 pub fn check_url(raw: &str, policy: UrlPolicy) -> Result<Url, UrlError> {
-    let url = crate::url_text::parse(raw.trim()).map_err(|_| UrlError::Invalid(raw.to_string()))?;
+    let url = crate::weburl::parse(raw.trim()).map_err(|_| UrlError::Invalid(raw.to_string()))?;
     match url.scheme() {
         "https" => {}
         "http" if policy.allow_http => {}
@@ -100,7 +100,7 @@ pub fn check_url(raw: &str, policy: UrlPolicy) -> Result<Url, UrlError> {
     let host = url
         .host()
         .ok_or_else(|| UrlError::Invalid(raw.to_string()))?;
-    if !policy.allow_private && host_is_internal(&host) {
+    if !policy.allow_private && host_is_internal(host) {
         return Err(UrlError::PrivateTarget(url.to_string()));
     }
     Ok(url)
@@ -242,7 +242,7 @@ mod tests {
 
     #[test]
     fn unicode_hosts_are_refused_and_punycode_passes() {
-        // Built without Unicode tables (idna_adapter 1.0): the browser layer converts
+        // No Unicode tables in the core: the browser layer converts
         // international names to Punycode first; anything else is refused, never guessed.
         assert!(matches!(
             check_url("https://bücher.example/x", STRICT),

@@ -2,11 +2,11 @@
 //! Connect Discovery): the documents, where to look for them, and how to validate them.
 
 use crate::types::Extra;
+use crate::weburl::Url;
 use alloc::format;
 use alloc::string::{String, ToString};
 use alloc::vec::Vec;
 use serde::{Deserialize, Serialize};
-use url::Url;
 
 /// What an MCP server says about its authorization (RFC 9728).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -80,7 +80,7 @@ impl AuthServerMetadata {
     /// Default endpoints for a 2025-03-26 server without metadata: `/authorize`, `/token`,
     /// `/register` at the server's origin.
     pub fn legacy_defaults(server: &Url) -> AuthServerMetadata {
-        let origin = server.origin().ascii_serialization();
+        let origin = server.origin();
         AuthServerMetadata {
             issuer: origin.clone(),
             authorization_endpoint: format!("{origin}/authorize"),
@@ -98,12 +98,11 @@ impl AuthServerMetadata {
 }
 
 /// The canonical resource identifier of an MCP server URL (RFC 8707): no fragment, no query,
-/// lower-case scheme and host (the `url` crate normalises those), no trailing slash on an
+/// lower-case scheme and host (parsing normalises those), no trailing slash on an
 /// empty path.
 pub fn canonical_resource(server: &Url) -> String {
     let mut u = server.clone();
-    u.set_fragment(None);
-    u.set_query(None);
+    u.strip_query_and_fragment();
     let s = u.to_string();
     if u.path() == "/" {
         s.trim_end_matches('/').to_string()
@@ -115,7 +114,7 @@ pub fn canonical_resource(server: &Url) -> String {
 /// True when a Protected Resource Metadata `resource` identifies this server: equal, or a
 /// prefix of it on a path boundary (a resource may cover several endpoints).
 pub fn resource_matches(resource: &str, server: &Url) -> bool {
-    let Ok(r) = crate::url_text::parse(resource) else {
+    let Ok(r) = crate::weburl::parse(resource) else {
         return false;
     };
     let (r, s) = (canonical_resource(&r), canonical_resource(server));
@@ -129,7 +128,7 @@ pub fn protected_resource_metadata_urls(server: &Url, from_header: Option<&str>)
     if let Some(h) = from_header {
         out.push(h.to_string());
     }
-    let origin = server.origin().ascii_serialization();
+    let origin = server.origin();
     let path = server.path().trim_end_matches('/');
     if !path.is_empty() {
         out.push(format!(
@@ -143,7 +142,7 @@ pub fn protected_resource_metadata_urls(server: &Url, from_header: Option<&str>)
 
 /// Where to look for an authorization server's metadata, in the spec's order.
 pub fn auth_server_metadata_urls(issuer: &Url) -> Vec<String> {
-    let origin = issuer.origin().ascii_serialization();
+    let origin = issuer.origin();
     let path = issuer.path().trim_end_matches('/');
     if path.is_empty() {
         alloc::vec![

@@ -67,14 +67,14 @@ impl Session {
 
     /// The `endpoint` event of the HTTP+SSE transport arrived.
     pub(super) fn on_endpoint_event(&mut self, data: &str, now: Instant) {
-        let base = crate::url_text::parse(&self.config.endpoint);
+        let base = crate::weburl::parse(&self.config.endpoint);
         let joined = base.as_ref().ok().and_then(|b| {
-            crate::url_text::join(b, data.trim())
+            crate::weburl::join(b, data.trim())
                 .ok()
                 .map(|u| (b.clone(), u))
         });
         match joined {
-            Some((base, url)) if base.origin() == url.origin() => {
+            Some((base, url)) if base.same_origin(&url) => {
                 self.post_url = url.into();
                 if self.phase == Phase::AwaitingEndpoint {
                     self.start_initialize(now);

@@ -1,0 +1,153 @@
+//! The core's URL parser (`client_core::weburl`) checked against the `url` crate (the WHATWG
+//! URL Standard's Rust implementation) on generated URLs: for http(s) and ws(s) both give the
+//! same serialisation, or both refuse. Where the core refuses more (hosts with non-ASCII or
+//! percent-encoded characters, which the browser layer hands over in ASCII form), it says so.
+
+use client_core::weburl;
+use proptest::prelude::*;
+
+/// What the `url` crate makes of `input` (resolved against `base` if given).
+fn oracle(input: &str, base: Option<&str>) -> Option<String> {
+    let parsed = match base {
+        Some(b) => url::Url::parse(b).ok()?.join(input),
+        None => url::Url::parse(input),
+    };
+    parsed.ok().map(String::from)
+}
+
+/// Hosts with non-ASCII or percent-encoded characters, which the core refuses on purpose.
+fn refused_on_purpose(err: &weburl::ParseError) -> bool {
+    *err == weburl::ParseError::UnsupportedHost
+}
+
+fn compare(input: &str, base: Option<&str>) -> Result<(), TestCaseError> {
+    // `///host` against a special base: the URL Standard (and the browser) skip every slash
+    // and read `host` (`new URL("///a", "https://x/")` is `https://a/`); the `url` crate
+    // refuses it with EmptyHost. The core follows the standard.
+    let slashes = input
+        .trim_start()
+        .chars()
+        .take_while(|c| *c == '/' || *c == '\\')
+        .count();
+    if base.is_some() && slashes >= 3 {
+        return Ok(());
+    }
+    // A `..` after a segment that looks like a Windows drive letter (`A:`): the standard keeps
+    // such a segment only for `file:` URLs; the `url` crate keeps it for every scheme.
+    let drive_letter = |seg: &str| {
+        let b = seg.as_bytes();
+        b.len() == 2 && b[0].is_ascii_alphabetic() && (b[1] == b':' || b[1] == b'|')
+    };
+    if input.split(['/', '\\']).any(drive_letter) {
+        return Ok(());
+    }
+    let ours = match base {
+        Some(b) => weburl::join(&weburl::parse(b).expect("a valid base"), input),
+        None => weburl::parse(input),
+    };
+    // Refused on purpose (and the `url` crate's IDNA adapter would trip a debug assertion on
+    // some of these hosts): see `hosts_the_core_cannot_take_are_refused`.
+    if ours.as_ref().err().is_some_and(refused_on_purpose) {
+        return Ok(());
+    }
+    let special = |s: &str| {
+        ["http:", "https:", "ws:", "wss:"]
+            .iter()
+            .any(|p| s.starts_with(p))
+    };
+    match (ours, oracle(input, base)) {
+        (Ok(u), Some(want)) if special(&want) => prop_assert_eq!(u.as_str(), want, "{:?}", input),
+        (Ok(u), Some(want)) => prop_assert_eq!(u.scheme(), want.split(':').next().unwrap_or("")),
+        // Other schemes are kept opaque: the core only ever refuses them.
+        (Ok(u), None) if u.host().is_none() => {}
+        (Ok(_), None) if input.to_ascii_lowercase().contains("xn--") => {}
+        (Ok(u), None) => prop_assert!(false, "{input:?} parsed as {u}, the url crate refuses it"),
+        // Punycode labels (`xn--`) are decoded and checked by the `url` crate's IDNA step; the
+        // core passes them through (the browser checks them when it fetches).
+        (Err(e), Some(want)) => prop_assert!(
+            input.to_ascii_lowercase().contains("xn--"),
+            "{input:?} refused ({e}), the url crate gives {want}"
+        ),
+        (Err(_), None) => {}
+    }
+    Ok(())
+}
+
+fn host() -> impl Strategy<Value = String> {
+    prop_oneof![
+        "[a-zA-Z0-9-]{1,6}(\\.[a-zA-Z0-9-]{0,5}){0,3}\\.?",
+        "(0x[0-9a-fA-F]{0,9}|0[0-7]{0,12}|[0-9]{1,11})(\\.(0x[0-9a-fA-F]{0,3}|0[0-7]{0,4}|[0-9]{1,4})){0,4}\\.?",
+        "\\[[0-9a-fA-F:.]{0,24}\\]",
+        "[a-z]{1,4}(%[0-9a-fA-F]{2}|[#<>^|% ])[a-z]{0,3}",
+    ]
+}
+
+fn url_text() -> impl Strategy<Value = String> {
+    (
+        "(https?|HTTPS|wss?|javascript|file|Http)?:?",
+        "(/|\\\\){0,3}",
+        "([a-z:%@]{0,5}@)?",
+        host(),
+        "(:[0-9]{0,6}|:x)?",
+        "((/|\\\\)(\\.|\\.\\.|%2[eE]|\\.%2[eE]|[ -\"$-~]{0,4}|é)){0,5}",
+        "(\\?[ -\"$-~]{0,8})?",
+        "(#[ -~]{0,6})?",
+    )
+        .prop_map(
+            |(scheme, slashes, user, host, port, path, query, fragment)| {
+                format!("{scheme}{slashes}{user}{host}{port}{path}{query}{fragment}")
+            },
+        )
+}
+
+fn reference() -> impl Strategy<Value = String> {
+    prop_oneof![
+        url_text(),
+        "(\\.\\./|\\./|[a-z]{1,3}/){0,4}[a-z?#=]{0,5}",
+        "(/|\\\\|//|\\\\\\\\)[ -~]{0,12}",
+        "[?#][ -~]{0,8}",
+    ]
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: std::env::var("WEBURL_CASES").ok().and_then(|n| n.parse().ok()).unwrap_or(4000), ..ProptestConfig::default() })]
+
+    #[test]
+    fn parsing_agrees_with_the_url_crate(input in url_text()) {
+        compare(&input, None)?;
+    }
+
+    #[test]
+    fn resolving_agrees_with_the_url_crate(input in reference()) {
+        compare(&input, Some("https://example.com:8443/a/b/c?q=1#f"))?;
+        compare(&input, Some("http://10.0.0.1/x"))?;
+    }
+}
+
+#[test]
+fn hosts_the_core_cannot_take_are_refused() {
+    for bad in [
+        "http://A%aa",
+        "http://Aé",
+        "https://%41%aa/x",
+        "HTTP:\\\\A%C3%A9",
+        "http:A%aa",
+        "  http:///a\t%41%aa?x",
+        "http://user@A%aa:80/",
+        "ht\ttp://A%aa",
+    ] {
+        assert_eq!(
+            weburl::parse(bad),
+            Err(weburl::ParseError::UnsupportedHost),
+            "{bad}"
+        );
+    }
+    let base = weburl::parse("https://example.com/mcp").expect("a valid base");
+    for bad in ["//A%aa/x", "/\t/A%aa"] {
+        assert_eq!(
+            weburl::join(&base, bad),
+            Err(weburl::ParseError::UnsupportedHost),
+            "{bad}"
+        );
+    }
+}
