@@ -216,6 +216,21 @@ test('offers editable roots and a log level, and shows server log messages', asy
   await page.locator('.runner .result').waitFor({ timeout: 10_000 });
   await page.locator('#tab-logs').click();
   await page.locator('ul.notifications li', { hasText: /\[(Debug|Info|Notice|Warning|Error|Critical|Alert|Emergency)\]/ }).first().waitFor({ timeout: 15_000 });
+  // A new message adds its row at the top; the rows already shown stay as they are, the same
+  // elements with the same text (the list is keyed, not rewritten on every message). The
+  // server logs every 5 s.
+  const before = await page.evaluate(() => {
+    const rows = document.querySelectorAll('ul.notifications li');
+    for (const li of rows) li.dataset.seen = li.textContent;
+    return rows.length;
+  });
+  await page.waitForFunction((n) => document.querySelectorAll('ul.notifications li').length > n, before, { timeout: 15_000 });
+  const rows = await page.evaluate(() => [...document.querySelectorAll('ul.notifications li')]
+    .map((li) => ({ seen: li.dataset.seen ?? null, text: li.textContent })));
+  const kept = rows.filter((r) => r.seen !== null);
+  assert.equal(kept.length, before, 'rows already shown were rebuilt');
+  for (const r of kept) assert.equal(r.text, r.seen, 'a row already shown was rewritten');
+  assert.equal(rows[0].seen, null, 'the newest row is not first');
   await page.locator('#tab-tools').click();
   await openTool('toggle-simulated-logging');
   await page.locator('button.run').click();

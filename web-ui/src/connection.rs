@@ -16,12 +16,12 @@ use std::cell::RefCell;
 use std::rc::Rc;
 use std::sync::{Arc, Mutex};
 
-pub use crate::wire_log::{WireLine, WireLog, MAX_NOTES};
+pub use crate::wire_log::{Notes, WireLine, WireLog, MAX_NOTES};
 
 /// Adds a line to a connection's notifications and log messages (the oldest go beyond
 /// [`MAX_NOTES`]: a server that logs every second must not grow the tab for ever).
-pub fn note(log: RwSignal<Vec<String>>, text: String) {
-    log.update(|l| crate::wire_log::push_capped(l, text, MAX_NOTES));
+pub fn note(log: RwSignal<Notes>, text: String) {
+    log.update(|l| l.push(text, MAX_NOTES));
 }
 
 /// Something the server asks the person, waiting for an answer.
@@ -80,7 +80,7 @@ pub struct Connection {
     /// Its tools.
     pub tools: RwSignal<Vec<Tool>>,
     /// Notifications and log messages, newest last (the newest [`MAX_NOTES`]; see [`note`]).
-    pub log: RwSignal<Vec<String>>,
+    pub log: RwSignal<Notes>,
     /// Every JSON-RPC message (the newest, within the wire log's limits).
     pub wire: RwSignal<WireLog>,
     /// Past tool calls, oldest first.
@@ -157,7 +157,7 @@ impl Connection {
             error: RwSignal::new(None),
             details: RwSignal::new(None),
             tools: RwSignal::new(Vec::new()),
-            log: RwSignal::new(Vec::new()),
+            log: RwSignal::new(Notes::default()),
             wire: RwSignal::new(WireLog::default()),
             asks: RwSignal::new_local(Vec::new()),
             history: RwSignal::new(Vec::new()),

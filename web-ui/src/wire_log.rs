@@ -12,7 +12,7 @@ pub const MAX_LINES: usize = 2_000;
 pub const MAX_BYTES: usize = 32 << 20;
 /// Bytes kept of one message; the rest is counted, not kept.
 pub const MAX_MESSAGE_BYTES: usize = 1 << 20;
-/// Notifications and log messages kept (see [`push_capped`]).
+/// Notifications and log messages kept (see [`Notes`]).
 pub const MAX_NOTES: usize = 1_000;
 
 /// A line of the wire log.
@@ -198,12 +198,34 @@ pub fn redact(name: &str, value: &str) -> String {
     }
 }
 
-/// Appends to a list of notes, dropping the oldest beyond `max`.
-pub fn push_capped(notes: &mut Vec<String>, note: String, max: usize) {
-    notes.push(note);
-    if notes.len() > max {
-        let excess = notes.len() - max;
-        notes.drain(..excess);
+/// A connection's notifications and log messages, oldest first, each with a number that
+/// stays its own (the list on screen is keyed by it: a new note adds one row, not 200).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Notes {
+    items: VecDeque<(u64, String)>,
+    next: u64,
+}
+
+impl Notes {
+    /// Appends a note, dropping the oldest beyond `max`.
+    pub fn push(&mut self, text: String, max: usize) {
+        self.next += 1;
+        self.items.push_back((self.next, text));
+        while self.items.len() > max {
+            self.items.pop_front();
+        }
+    }
+    /// The newest `n` notes, newest first, with their numbers.
+    pub fn newest(&self, n: usize) -> Vec<(u64, String)> {
+        self.items.iter().rev().take(n).cloned().collect()
+    }
+    /// How many notes are kept.
+    pub fn len(&self) -> usize {
+        self.items.len()
+    }
+    /// Whether there are none.
+    pub fn is_empty(&self) -> bool {
+        self.items.is_empty()
     }
 }
 
@@ -313,13 +335,23 @@ mod tests {
     }
 
     #[test]
-    fn notes_keep_the_newest() {
-        let mut notes = Vec::new();
+    fn notes_keep_the_newest_each_with_its_own_number() {
+        let mut notes = Notes::default();
         for i in 0..12 {
-            push_capped(&mut notes, i.to_string(), 10);
+            notes.push(i.to_string(), 10);
         }
         assert_eq!(notes.len(), 10);
-        assert_eq!(notes[0], "2");
-        assert_eq!(notes[9], "11");
+        let newest = notes.newest(3);
+        assert_eq!(
+            newest,
+            [
+                (12, "11".to_string()),
+                (11, "10".to_string()),
+                (10, "9".to_string())
+            ]
+        );
+        let all = notes.newest(100);
+        assert_eq!(all.len(), 10);
+        assert_eq!(all[9], (3, "2".to_string()));
     }
 }

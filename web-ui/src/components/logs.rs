@@ -9,6 +9,8 @@ use std::sync::Arc;
 
 /// Wire lines shown (newest first); the export has all that are kept.
 const SHOWN_LINES: usize = 500;
+/// Notifications and log messages shown (the newest; more are kept, see `MAX_NOTES`).
+const SHOWN_NOTES: usize = 200;
 /// Bytes of a message shown in its line; the rest is behind "whole message".
 const LINE_BYTES: usize = 4096;
 
@@ -108,7 +110,11 @@ pub fn LogsPanel(conn: Connection) -> impl IntoView {
     view! {
         <section class="logs" aria-label="Logs">
             <h3>"Notifications and log messages"</h3>
-            <ul class="notifications">{move || log.get().into_iter().rev().take(200).map(|l| view! { <li>{l}</li> }).collect_view()}</ul>
+            <ul class="notifications">
+                <For each=move || log.with(|l| l.newest(SHOWN_NOTES)) key=|(seq, _)| *seq let:((_, text))>
+                    <li>{text}</li>
+                </For>
+            </ul>
             <h3>"Wire"</h3>
             <label for="wire-filter">"Filter"</label>
             <input id="wire-filter" type="search" prop:value=filter on:input=move |ev| filter.set(event_target_value(&ev)) />
