@@ -182,6 +182,13 @@ impl Inner {
             Event::Cached {
                 method, fresh_for, ..
             } => self.emit(ClientEvent::Cached { method, fresh_for }),
+            Event::ServedStale {
+                method, age, error, ..
+            } => self.emit(ClientEvent::ServedStale {
+                method,
+                age,
+                error: error.to_string(),
+            }),
             Event::Wire {
                 direction,
                 message,

@@ -85,6 +85,17 @@ pub enum ClientEvent {
         /// How much longer the server said the result stays fresh.
         fresh_for: Duration,
     },
+    /// Asking the server again for a result that is no longer fresh failed for want of the
+    /// server (no answer, a 5xx, a time-out), and the result kept from before answered
+    /// instead: its method, how long ago it was received, and why asking failed.
+    ServedStale {
+        /// The request's method.
+        method: String,
+        /// How long ago the served result was received.
+        age: Duration,
+        /// Why asking the server failed.
+        error: String,
+    },
     /// A message crossed the wire (with `wire_log`).
     Wire {
         /// True when sent by the client.

@@ -28,6 +28,8 @@ struct Modern {
     endless_tools: bool,
     /// Resources that no longer exist (a read is refused with `-32602`, as 2026-07-28 says).
     gone: Vec<&'static str>,
+    /// How `tools/list` and `resources/read` fail while the server is "down".
+    down: Option<Reply>,
 }
 
 impl Server for Modern {
@@ -46,6 +48,11 @@ impl Server for Modern {
         // Tasks are a 2025-11-25 capability; the config below declares them.
         assert!(caps.get("tasks").is_none(), "{caps}");
         assert!(req.header("mcp-session-id").is_none());
+        if matches!(method, "tools/list" | "resources/read") {
+            if let Some(reply) = &self.down {
+                return reply.clone();
+            }
+        }
         match method {
             "server/discover" => Reply::Json(
                 200,
@@ -901,6 +908,84 @@ fn request(
         Some(Ok(v)) => v,
         other => panic!("{method}: expected a result, got {other:?}"),
     }
+}
+
+#[test]
+fn a_kept_result_answers_when_asking_again_fails_for_want_of_the_server() {
+    let mut h = connected(Modern {
+        ttl: Some(json!(1000)),
+        ..Default::default()
+    });
+    let listed = |h: &Harness<Modern>| h.posted_method("tools/list").len();
+    let first = request(&mut h, "tools/list", None, CacheMode::Use);
+    let read = || Some(json!({ "uri": "test://a" }));
+    let contents = request(&mut h, "resources/read", read(), CacheMode::Use);
+    h.advance(5_000);
+    let stale_said = |h: &Harness<Modern>, m: &str| {
+        h.events.iter().any(|e| {
+            matches!(e, Event::ServedStale { method, age, error, .. }
+                if method == m && *age == client_core::time::Duration(5_000)
+                    && error.server_unavailable())
+        })
+    };
+    // Down: no HTTP response at all; then a 503.
+    h.server.down = Some(Reply::Network("connection refused"));
+    assert_eq!(request(&mut h, "tools/list", None, CacheMode::Use), first);
+    assert_eq!(
+        listed(&h),
+        2,
+        "it asked the server first (the result was stale)"
+    );
+    assert!(stale_said(&h, "tools/list"), "the application is told");
+    h.server.down = Some(Reply::Raw(503, "text/plain", b"maintenance".to_vec()));
+    assert_eq!(
+        request(&mut h, "resources/read", read(), CacheMode::Use),
+        contents
+    );
+    assert!(stale_said(&h, "resources/read"));
+
+    // Not for an explicit refresh, nor for a refusal, nor for what was never kept.
+    let failed = |o: Option<Result<Value, RequestError>>| matches!(o, Some(Err(_)));
+    assert!(failed(request_outcome(
+        &mut h,
+        "tools/list",
+        None,
+        CacheMode::Refresh
+    )));
+    let other = Some(json!({ "uri": "test://never" }));
+    assert!(failed(request_outcome(
+        &mut h,
+        "resources/read",
+        other,
+        CacheMode::Use
+    )));
+    h.server.down = Some(Reply::Json(
+        400,
+        json_ct(),
+        json!({"jsonrpc": "2.0", "id": 0,
+        "error": {"code": -32603, "message": "internal"}}),
+    ));
+    let refused = request_outcome(&mut h, "tools/list", None, CacheMode::Use);
+    assert!(
+        matches!(refused, Some(Err(RequestError::Rpc(_)))),
+        "{refused:?}"
+    );
+
+    // A change notification evicts what was kept: nothing stale is served after it.
+    h.server.down = None;
+    request(&mut h, "tools/list", None, CacheMode::Use);
+    let filter = SubscriptionFilter {
+        tools_list_changed: Some(true),
+        ..Default::default()
+    };
+    h.session.listen(filter, h.now);
+    h.pump();
+    h.server.down = Some(Reply::Network("connection refused"));
+    let after_change = request_outcome(&mut h, "tools/list", None, CacheMode::Use);
+    assert!(
+        matches!(after_change, Some(Err(RequestError::Transport(_)))),
+        "{after_change:?}"
+    );
 }
 
 /// Sends a request in the given cache mode and returns its outcome, if it arrived.

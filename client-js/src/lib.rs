@@ -58,7 +58,9 @@ export interface McpClientOptions {
 export interface McpCacheOptions {
   /** How the response cache is used. A 2026-07-28 server says how long each page of a list or
    * a resource stays fresh (`ttlMs`); "use" (default) serves a fresh result without asking
-   * the server again (change notifications make it stale at once), "refresh" always asks and
+   * the server again (change notifications make it stale at once) and, when asking again
+   * fails for want of the server (no answer, a 5xx, a time-out), returns the answer kept from
+   * before instead of an error; "refresh" always asks and
    * keeps the answer, "bypass" always asks, keeps nothing and drops what was kept for it. */
   cache?: "use" | "refresh" | "bypass";
 }

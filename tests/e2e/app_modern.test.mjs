@@ -110,6 +110,39 @@ test('a list the server said is still fresh (ttlMs) is not asked for again when 
   await page.locator('#tab-tools').click();
 });
 
+test('a list no longer fresh is shown as kept when asking the server again fails, and the log says so', async () => {
+  // The same server behind the fault-injecting proxy, in a page of its own.
+  const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+  const proxy = await startPeer('fault_proxy.mjs', ['--', `${root}/tests/.venv-modern/bin/python`, `${root}/tests/peers/modern_server.py`]);
+  const base = proxy.url.replace(/\/mcp$/, '');
+  const own = await browser.newPage({ viewport: { width: 1200, height: 900 } });
+  try {
+    await own.goto(`${site.url}/?url=${encodeURIComponent(proxy.url)}`);
+    await own.locator('#connection-state', { hasText: 'connected' }).waitFor({ timeout: 30_000 });
+    const template = own.locator('form.template .uri', { hasText: 'test://items/{item_id}' });
+    await own.locator('#tab-resources').click();
+    await template.waitFor({ timeout: 10_000 });
+    const listedAt = Date.now();
+    // The server keeps templates fresh for 3 s: the condition here is time itself.
+    await own.waitForFunction((until) => Date.now() > until, listedAt + 3_200, { timeout: 10_000, polling: 100 });
+    const fault = await fetch(`${base}/__fault`, { method: 'POST', body: JSON.stringify({ kind: 'status', method: 'resources/templates/list', status: 503, body: 'down for maintenance' }) });
+    assert.equal(fault.ok, true);
+    // The tab opens afresh: its templates are listed again, the server answers 503, and the
+    // templates kept from before are shown.
+    await own.locator('#tab-tools').click();
+    await own.locator('#tab-resources').click();
+    await template.waitFor({ timeout: 10_000 });
+    const seen = await (await fetch(`${base}/__log`)).json();
+    assert.equal(seen.filter((m) => m === 'resources/templates/list').length, 2, `asked again once stale: ${JSON.stringify(seen)}`);
+    await own.locator('#tab-logs').click();
+    await own.locator('.logs .notifications li', { hasText: /^resources\/templates\/list: the server could not be asked again \(the server answered HTTP 503: down for maintenance\); showing the answer received \d+ s ago$/ })
+      .first().waitFor({ timeout: 10_000 });
+  } finally {
+    await own.close();
+    proxy.stop();
+  }
+});
+
 test('a tool built from pydantic models gets real form fields, and its result is checked against its output schema', async () => {
   // Both schemas use $defs/$ref, optional (anyOf with null) fields, an enum and patterns.
   await openTool('ship');

@@ -97,6 +97,8 @@ class PagedServer(MCPServer):
 bus = InMemorySubscriptionBus()
 # Caching hints (2026-07-28): lists and reads stay fresh for a minute, so clients may serve
 # them again without asking; every change below is announced, which makes them stale.
+# Templates stay fresh for 3 s only: a test can see them go stale (and be served stale when
+# asking again fails).
 _fresh = CacheHint(ttl_ms=60_000)
 server = PagedServer(
     "modern-test-server",
@@ -105,7 +107,7 @@ server = PagedServer(
         "tools/list": _fresh,
         "prompts/list": _fresh,
         "resources/list": _fresh,
-        "resources/templates/list": _fresh,
+        "resources/templates/list": CacheHint(ttl_ms=3_000),
         "resources/read": _fresh,
     },
 )

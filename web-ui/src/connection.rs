@@ -240,6 +240,9 @@ impl Connection {
             ClientEvent::Cached { method, fresh_for } => {
                 note(log, describe_cached(method, fresh_for.as_millis()))
             }
+            ClientEvent::ServedStale { method, age, error } => {
+                note(log, describe_stale(method, age.as_millis(), error))
+            }
             ClientEvent::Wire {
                 sent,
                 status,
@@ -486,6 +489,12 @@ impl Drop for DismissAsk {
 pub fn describe_cached(method: &str, fresh_for_ms: u64) -> String {
     let secs = fresh_for_ms.div_ceil(1000);
     format!("{method}: answered from the cache, no request sent (the server said it stays fresh for {secs} s more)")
+}
+
+/// The log line for a result served from the cache after asking the server again failed.
+pub fn describe_stale(method: &str, age_ms: u64, error: &str) -> String {
+    let secs = age_ms / 1000;
+    format!("{method}: the server could not be asked again ({error}); showing the answer received {secs} s ago")
 }
 
 /// One line for the notifications log.

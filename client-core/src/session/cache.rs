@@ -23,6 +23,13 @@
 //! - a refusal that suggests the server changed (an unknown tool or prompt, a resource not
 //!   found) makes the matching entries stale too ([`ResultCache::evict_for_refusal`]).
 //!
+//! - a result that is no longer fresh stays kept (within the bounds below) until something
+//!   replaces or evicts it: when asking again fails for want of the server (no answer, a 5xx,
+//!   408 or 429, a time-out, a cut stream), the session answers with it instead, saying how
+//!   old it is ("Clients MAY serve stale responses if errors occur during re-fetching";
+//!   [`ResultCache::stale`]). An entry a notification, a refusal or a credential change
+//!   evicted is gone, so it is never served.
+//!
 //! Bounded: at most [`MAX_ENTRIES`] entries and [`MAX_BYTES`] of (estimated) result size; a
 //! result larger than [`MAX_ENTRY_BYTES`] is not kept; the oldest entry goes first.
 
@@ -67,7 +74,7 @@ pub(crate) struct CacheKey {
 /// eviction of the same read, or of any page of the same list, in the meantime voids it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) struct CacheTicket {
-    key: CacheKey,
+    pub(crate) key: CacheKey,
     generation: u64,
 }
 
@@ -75,6 +82,7 @@ pub(crate) struct CacheTicket {
 struct Entry {
     key: CacheKey,
     value: Value,
+    received: Instant,
     fresh_until: Instant,
     public: bool,
     bytes: usize,
@@ -148,6 +156,15 @@ impl ResultCache {
             .map(|e| (&e.value, e.fresh_until - now))
     }
 
+    /// The result kept for `key`, fresh or not, and how long ago it was received: what may be
+    /// served when asking the server again failed.
+    pub(crate) fn stale(&self, key: &CacheKey, now: Instant) -> Option<(&Value, Duration)> {
+        self.entries
+            .iter()
+            .find(|e| &e.key == key)
+            .map(|e| (&e.value, now - e.received))
+    }
+
     /// Takes the ticket for a request of `key` about to be sent.
     pub(crate) fn ticket(&self, key: CacheKey) -> CacheTicket {
         let generation = self.generation(&key.scope());
@@ -181,6 +198,7 @@ impl ResultCache {
         self.entries.push(Entry {
             key: ticket.key,
             value: result.clone(),
+            received: now,
             fresh_until: now + ttl,
             public,
             bytes,

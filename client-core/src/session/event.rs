@@ -108,6 +108,19 @@ pub enum Event {
         /// answer arrived).
         fresh_for: crate::time::Duration,
     },
+    /// Asking the server again for a kept result that is no longer fresh failed for want of
+    /// the server, and the kept result answers instead (its [`Event::Response`] follows). Only
+    /// for requests with [`crate::session::CacheMode::Use`].
+    ServedStale {
+        /// The request.
+        handle: RequestHandle,
+        /// Its method.
+        method: String,
+        /// How long ago the served result was received.
+        age: crate::time::Duration,
+        /// Why asking again failed.
+        error: RequestError,
+    },
     /// Progress of a request.
     Progress {
         /// The request.
@@ -211,6 +224,21 @@ pub enum RequestError {
     /// The session is closed, or the server speaks no version we support.
     #[error("{0}")]
     Unavailable(String),
+}
+
+impl RequestError {
+    /// Whether the request failed for want of the server rather than by its answer: no
+    /// response, a server error or overload status (5xx, 408, 429), no answer in time, or a
+    /// response stream cut short. (Not a refusal, a protocol error or a cancellation.)
+    pub fn server_unavailable(&self) -> bool {
+        match self {
+            RequestError::Transport(_) | RequestError::Timeout { .. } | RequestError::StreamCut => {
+                true
+            }
+            RequestError::Http { status, .. } => *status >= 500 || matches!(status, 408 | 429),
+            _ => false,
+        }
+    }
 }
 
 /// A result decoded according to the method of the request it answers.

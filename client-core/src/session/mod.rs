@@ -134,6 +134,9 @@ struct Pending {
     retry_extra: Option<RetryExtra>,
     /// A cacheable request (not [`CacheMode::Bypass`]): its answer may be kept.
     cache_ticket: Option<cache::CacheTicket>,
+    /// [`CacheMode::Use`]: if asking fails for want of the server, a kept answer that is no
+    /// longer fresh may be served instead.
+    stale_if_error: bool,
 }
 
 /// What an MRTR retry adds to the original request's params.
@@ -430,6 +433,7 @@ impl Session {
         let key = self.add_pending(Internal::No, method, params, &options, now);
         if let (Some(k), Some(p)) = (cache_key, self.pending.get_mut(&key)) {
             p.cache_ticket = Some(self.cache.ticket(k));
+            p.stale_if_error = options.cache == CacheMode::Use;
         }
         if matches!(self.phase, Phase::Closed | Phase::Failed) {
             let why = if self.phase == Phase::Closed {
@@ -598,6 +602,7 @@ impl Session {
                 header_retry: false,
                 retry_extra: None,
                 cache_ticket: None,
+                stale_if_error: false,
             },
         );
         key
@@ -983,6 +988,27 @@ impl Session {
                             self.cache
                                 .evict_for_refusal(&method, p.params.as_ref(), err.code);
                         }
+                        let now = now.unwrap_or(p.started);
+                        let stale = match (&p.cache_ticket, p.stale_if_error) {
+                            (Some(t), true) if e.server_unavailable() => {
+                                self.cache.stale(&t.key, now)
+                            }
+                            _ => None,
+                        };
+                        if let Some((value, age)) = stale {
+                            let value = value.clone();
+                            self.emit(Event::ServedStale {
+                                handle: RequestHandle(key),
+                                method,
+                                age,
+                                error: e,
+                            });
+                            self.emit(Event::Response {
+                                handle: RequestHandle(key),
+                                result: Ok(value),
+                            });
+                            return;
+                        }
                         self.emit(Event::Response {
                             handle: RequestHandle(key),
                             result: Err(e),
@@ -1064,6 +1090,7 @@ impl Session {
             header_retry: false,
             retry_extra: None,
             cache_ticket: None,
+            stale_if_error: false,
         });
         self.by_rpc_id.remove(&p.rpc_id);
         self.server_requests
