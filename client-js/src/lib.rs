@@ -13,11 +13,13 @@
 pub mod model_tools;
 pub mod oauth_options;
 
+use client_browser::client_core::session::ConnectionState;
 use client_browser::client_core::time::Duration;
-use client_browser::client_core::types::{ProgressParams, Task};
+use client_browser::client_core::types::{LoggingLevel, ProgressParams, Task};
 use client_browser::client_core::ErrorObject;
 use client_browser::{
-    Answer, CacheMode, CallOptions, Client, ClientOptions, Handlers, TaskListener, Transport,
+    Answer, CacheMode, CallOptions, Client, ClientEvent, ClientOptions, Handlers, TaskListener,
+    Transport,
 };
 use futures_util::FutureExt;
 use serde::Serialize;
@@ -50,6 +52,14 @@ export interface McpClientOptions {
   onRoots?: () => Promise<any>;
   /** Called before every tool call; resolve false to refuse the call. */
   approve?: (tool: string, args: any) => Promise<boolean>;
+  /** Called with every notification the server sends, as `{ method, params }`: list changes,
+   * resource updates (after `subscribeResource`), log messages (see `setLogLevel`), progress
+   * (also given to the call's `onProgress`), and any other. */
+  onNotification?: (notification: { method: string; params?: any }) => void;
+  /** Called when the connection's state changes: "connecting", "connected", "reconnecting"
+   * (a legacy server forgot the session; a new one is being started), "auth-required",
+   * "failed", "closed". */
+  onStateChange?: (state: string) => void;
   /** OAuth: log in through a popup when the server asks (true for the defaults). */
   oauth?: boolean | McpOAuthOptions;
 }
@@ -246,7 +256,42 @@ impl McpClient {
             }),
         };
         o.auth = oauth_options::authorizer(&o.url, &options)?;
-        let client = Client::connect(o).await.map_err(js_err)?;
+        // Listeners first, so that they hear the connection from its start.
+        let client = Client::new(o);
+        let (on_notification, on_state) = (
+            handler_of(&options, "onNotification"),
+            handler_of(&options, "onStateChange"),
+        );
+        if on_notification.is_some() || on_state.is_some() {
+            // The host's listeners run as microtasks of their own, in order: never inside the
+            // client's event loop (a listener may call the client again), and one that throws
+            // breaks nothing here.
+            let later = |f: &js_sys::Function, arg: JsValue| {
+                let f = f.clone();
+                wasm_bindgen_futures::spawn_local(async move {
+                    let _ = f.call1(&JsValue::NULL, &arg);
+                });
+            };
+            client.on_event(move |event| match event {
+                ClientEvent::Notification(n) => {
+                    if let Some(f) = &on_notification {
+                        let mut m = serde_json::Map::new();
+                        m.insert("method".into(), n.method().into());
+                        if let Some(params) = n.params() {
+                            m.insert("params".into(), params);
+                        }
+                        later(f, to_js(&m).unwrap_or(JsValue::NULL));
+                    }
+                }
+                ClientEvent::State(s) => {
+                    if let Some(f) = &on_state {
+                        later(f, JsValue::from_str(state_name(*s)));
+                    }
+                }
+                _ => {}
+            });
+        }
+        client.reconnect().await.map_err(js_err)?;
         Ok(McpClient {
             client,
             namespace: get(&options, "namespace")
@@ -450,9 +495,51 @@ impl McpClient {
         self.client.roots_changed();
     }
 
+    /// Subscribes to updates of a resource: they arrive at `onNotification` as
+    /// `notifications/resources/updated` (legacy: `resources/subscribe`; 2026-07-28: the
+    /// resource joins the `subscriptions/listen` filter).
+    #[wasm_bindgen(js_name = subscribeResource)]
+    pub async fn subscribe_resource(&self, uri: String) -> Result<(), JsError> {
+        self.client.subscribe_resource(&uri).await.map_err(js_err)
+    }
+
+    /// Stops updates of a resource.
+    #[wasm_bindgen(js_name = unsubscribeResource)]
+    pub async fn unsubscribe_resource(&self, uri: String) -> Result<(), JsError> {
+        self.client.unsubscribe_resource(&uri).await.map_err(js_err)
+    }
+
+    /// Sets the lowest level of the server's log messages (`"debug"`, `"info"`, `"notice"`,
+    /// `"warning"`, `"error"`, `"critical"`, `"alert"`, `"emergency"`); they arrive at
+    /// `onNotification` as `notifications/message` (legacy: `logging/setLevel`; 2026-07-28:
+    /// sent with every later request).
+    #[wasm_bindgen(js_name = setLogLevel)]
+    pub async fn set_log_level(&self, level: String) -> Result<(), JsError> {
+        let level: LoggingLevel = serde_json::from_value(Value::String(level.clone()))
+            .map_err(|_| {
+                JsError::new(&format!(
+                    "unknown log level {level:?}: use debug, info, notice, warning, error, critical, alert or emergency"
+                ))
+            })?;
+        self.client.set_log_level(level).await.map_err(js_err)
+    }
+
     /// Closes the connection.
     pub fn close(&self) {
         self.client.close();
+    }
+}
+
+/// The name a connection state has in the JavaScript API.
+fn state_name(s: ConnectionState) -> &'static str {
+    match s {
+        ConnectionState::Idle => "idle",
+        ConnectionState::Connecting => "connecting",
+        ConnectionState::Connected => "connected",
+        ConnectionState::Reconnecting => "reconnecting",
+        ConnectionState::AuthRequired => "auth-required",
+        ConnectionState::Failed => "failed",
+        ConnectionState::Closed => "closed",
     }
 }
 

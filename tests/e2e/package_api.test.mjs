@@ -223,6 +223,63 @@ test('lists and reads follow a 2026-07-28 server\'s caching hints; options.cache
   assert.match(out.refused, /options\.cache must be "use", "refresh" or "bypass"/);
 });
 
+test('a host script hears the server: log messages at the level it set, updates of the resources it subscribed to, the connection\'s states', async () => {
+  const out = await page.evaluate(async ({ pkgUrl, urlLegacy, urlModern }) => {
+    const m = await import(`${pkgUrl}/mcp_client.js`);
+    await m.default();
+    // What a client heard, and a way to wait (with a deadline) until it heard something.
+    const ear = () => {
+      const heard = []; const states = []; const waiters = [];
+      const check = () => { for (const w of [...waiters]) { const hit = w.list.find(w.pred); if (hit) { waiters.splice(waiters.indexOf(w), 1); w.resolve(hit); } } };
+      return {
+        heard, states,
+        onNotification: (n) => { heard.push(n); check(); },
+        onStateChange: (st) => { states.push(st); check(); },
+        until: (list, what, pred, ms = 15_000) => new Promise((resolve, reject) => {
+          waiters.push({ list, pred, resolve });
+          check();
+          setTimeout(() => reject(new Error(`${what} not heard in ${ms} ms; heard ${JSON.stringify(heard.map((n) => n.method))}, states ${states}`)), ms);
+        }),
+      };
+    };
+    // 2025-era server-everything: logging/setLevel and resources/subscribe.
+    const e = ear();
+    const legacy = await m.McpClient.connect({ url: urlLegacy, onNotification: e.onNotification, onStateChange: e.onStateChange });
+    await legacy.setLogLevel('debug');
+    let badLevel = null;
+    try { await legacy.setLogLevel('loud'); } catch (err) { badLevel = String(err.message || err); }
+    await legacy.callTool('toggle-simulated-logging', {});
+    const log = await e.until(e.heard, 'a log message', (n) => n.method === 'notifications/message' && typeof n.params?.level === 'string');
+    await legacy.callTool('toggle-simulated-logging', {});
+    const uri = (await legacy.listResources())[0].uri;
+    await legacy.subscribeResource(uri);
+    await legacy.callTool('toggle-subscriber-updates', {});
+    const updated = await e.until(e.heard, 'a resource update', (n) => n.method === 'notifications/resources/updated' && n.params?.uri === uri);
+    await legacy.callTool('toggle-subscriber-updates', {});
+    await legacy.unsubscribeResource(uri);
+    legacy.close();
+    await e.until(e.states, 'the closed state', (st) => st === 'closed');
+    // 2026-07-28: the resource joins the subscriptions/listen filter.
+    const f = ear();
+    const modern = await m.McpClient.connect({ url: urlModern, onNotification: f.onNotification, onStateChange: f.onStateChange });
+    await modern.subscribeResource('test://greeting');
+    // The listen stream is (re)opened with the resource in its filter before the change.
+    await f.until(f.heard, 'the acknowledgement', (n) => n.method === 'notifications/subscriptions/acknowledged'
+      && (n.params?.notifications?.resourceSubscriptions || []).includes('test://greeting'));
+    await modern.callTool('touch', { uri: 'test://greeting' });
+    const touched = await f.until(f.heard, 'the update', (n) => n.method === 'notifications/resources/updated');
+    modern.close();
+    return { log, updated, uri, badLevel, legacyStates: e.states, modernStates: f.states, touched };
+  }, { pkgUrl: pkg.url, urlLegacy: b.url, urlModern: modern.url });
+  assert.match(out.log.params.level, /^(debug|info|notice|warning|error|critical|alert|emergency)$/);
+  assert.equal(out.updated.params.uri, out.uri);
+  assert.equal(out.touched.params.uri, 'test://greeting');
+  assert.match(out.badLevel, /unknown log level "loud"/);
+  assert.deepEqual(out.legacyStates.slice(0, 2), ['connecting', 'connected']);
+  assert.equal(out.legacyStates.at(-1), 'closed');
+  assert.deepEqual(out.modernStates.slice(0, 2), ['connecting', 'connected']);
+});
+
 test('a host script tells the server its roots changed, and pings legacy and 2026-07-28 servers', async () => {
   const out = await page.evaluate(async ({ pkgUrl, urlA, urlModern }) => {
     const m = await import(`${pkgUrl}/mcp_client.js`);

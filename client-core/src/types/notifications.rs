@@ -130,6 +130,40 @@ pub enum ServerNotification {
 }
 
 impl ServerNotification {
+    /// The notification's method, e.g. `notifications/tools/list_changed`.
+    pub fn method(&self) -> &str {
+        match self {
+            ServerNotification::Progress(_) => "notifications/progress",
+            ServerNotification::LoggingMessage(_) => "notifications/message",
+            ServerNotification::Cancelled(_) => "notifications/cancelled",
+            ServerNotification::ToolListChanged => "notifications/tools/list_changed",
+            ServerNotification::PromptListChanged => "notifications/prompts/list_changed",
+            ServerNotification::ResourceListChanged => "notifications/resources/list_changed",
+            ServerNotification::ResourceUpdated(_) => "notifications/resources/updated",
+            ServerNotification::SubscriptionsAcknowledged(_) => {
+                "notifications/subscriptions/acknowledged"
+            }
+            ServerNotification::Other { method, .. } => method,
+        }
+    }
+
+    /// The notification's parameters as JSON (fields this client does not model included;
+    /// `None` for the list-changed notifications, which carry nothing the client reads).
+    pub fn params(&self) -> Option<Value> {
+        let json = |v: Result<Value, serde_json::Error>| v.ok();
+        match self {
+            ServerNotification::Progress(p) => json(serde_json::to_value(p)),
+            ServerNotification::LoggingMessage(p) => json(serde_json::to_value(p)),
+            ServerNotification::Cancelled(p) => json(serde_json::to_value(p)),
+            ServerNotification::ResourceUpdated(p) => json(serde_json::to_value(p)),
+            ServerNotification::SubscriptionsAcknowledged(p) => json(serde_json::to_value(p)),
+            ServerNotification::Other { params, .. } => params.clone(),
+            ServerNotification::ToolListChanged
+            | ServerNotification::PromptListChanged
+            | ServerNotification::ResourceListChanged => None,
+        }
+    }
+
     /// Decodes a notification from its method and parameters.
     pub fn decode(method: &str, params: Option<Value>) -> Result<Self, serde_json::Error> {
         let empty = Value::Object(Map::new());
@@ -158,5 +192,47 @@ impl ServerNotification {
                 params,
             },
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn decoded_notifications_give_back_their_method_and_params() {
+        let cases = [
+            (
+                "notifications/progress",
+                Some(json!({"progressToken": "p1", "progress": 2, "total": 5, "message": "m"})),
+            ),
+            (
+                "notifications/message",
+                Some(json!({"level": "warning", "logger": "db", "data": {"x": 1}})),
+            ),
+            (
+                "notifications/cancelled",
+                Some(json!({"requestId": 7, "reason": "gone"})),
+            ),
+            (
+                "notifications/resources/updated",
+                Some(json!({"uri": "test://a", "title": "extra kept"})),
+            ),
+            (
+                "notifications/elicitation/complete",
+                Some(json!({"elicitationId": "e"})),
+            ),
+            ("notifications/custom", None),
+        ];
+        for (method, params) in cases {
+            let n = ServerNotification::decode(method, params.clone()).expect("decodes");
+            assert_eq!(n.method(), method);
+            assert_eq!(n.params(), params, "{method}");
+        }
+        let changed =
+            ServerNotification::decode("notifications/tools/list_changed", None).expect("decodes");
+        assert_eq!(changed.method(), "notifications/tools/list_changed");
+        assert_eq!(changed.params(), None);
     }
 }
