@@ -1,6 +1,7 @@
 //! `<mcp-client>`: the app as a custom element for any web page. It renders inside a Shadow
 //! DOM (host CSS cannot reach in; its CSS cannot leak out) and reports what happens as DOM
-//! events: `connected`, `tool-result`, `auth-required`, `error` (`event.detail` is JSON).
+//! events: `connected`, `tool-result`, `auth-required`, `error`, and `notification` (every
+//! notification the server sends: `{ url, method, params }`) (`event.detail` is JSON).
 //!
 //! Attributes: `server` (URL to connect to), `transport` (`auto`, `streamable`, `sse`,
 //! `websocket`), `panels` (comma list of `connect`, `resources`, `prompts`, `logs`; tools are

@@ -63,6 +63,21 @@ test('host CSS does not break the widget, and the widget CSS does not leak out',
   await page.screenshot({ path: path.resolve(here, '../../docs/screenshots/embedded.png') });
 });
 
+test('the element reports the server\'s notifications as events', async () => {
+  // server-everything logs a message every 5 s while simulated logging is on.
+  await page.locator('mcp-client button.tool[data-tool="toggle-simulated-logging"]').click();
+  await page.locator('mcp-client button.run').click();
+  await page.locator('mcp-client .result', { hasText: /logging/i }).waitFor({ timeout: 10_000 });
+  const logEvent = () => page.evaluate(() => window.mcpEvents.find((e) => e.name === 'notification' && e.detail.method === 'notifications/message')?.detail);
+  await waitFor(async () => Boolean(await logEvent()), 15_000, 'a notification event');
+  const detail = await logEvent();
+  assert.equal(detail.url, server.url);
+  assert.match(detail.params.level, /^(debug|info|notice|warning|error|critical|alert|emergency)$/);
+  // Off again; its answer says so.
+  await page.locator('mcp-client button.run').click();
+  await page.locator('mcp-client .result', { hasText: /Stopped/ }).waitFor({ timeout: 10_000 });
+});
+
 test('an unreachable server is reported as an error event', async () => {
   const p2 = await browser.newPage();
   await p2.goto(`${host.url}/embed-demo.html?pkg=${encodeURIComponent(pkg.url)}&server=${encodeURIComponent('http://127.0.0.1:9/mcp')}`);

@@ -234,6 +234,9 @@ impl Connection {
                     }
                     _ => {}
                 }
+                if let Some(sink) = &sink2 {
+                    (sink.0)("notification", notification_detail(&url, n));
+                }
                 note(log, describe(n))
             }
             ClientEvent::Warning(w) => note(log, format!("warning: {w}")),
@@ -489,6 +492,16 @@ impl Drop for DismissAsk {
 pub fn describe_cached(method: &str, fresh_for_ms: u64) -> String {
     let secs = fresh_for_ms.div_ceil(1000);
     format!("{method}: answered from the cache, no request sent (the server said it stays fresh for {secs} s more)")
+}
+
+/// The `detail` of the `notification` event an embedding page gets: the server's URL and the
+/// notification as `{ method, params }`.
+pub fn notification_detail(url: &str, n: &ServerNotification) -> serde_json::Value {
+    let mut detail = json!({ "url": url, "method": n.method() });
+    if let Some(params) = n.params() {
+        detail["params"] = params;
+    }
+    detail
 }
 
 /// The log line for a result served from the cache after asking the server again failed.
