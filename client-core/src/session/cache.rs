@@ -21,8 +21,7 @@
 //!   [`ResultCache::evict_for`]), and a fetch that was under way when that happened does not
 //!   write its (possibly older) answer back (a generation per read and per list);
 //! - a refusal that suggests the server changed (an unknown tool or prompt, a resource not
-//!   found) makes the matching entries stale too ([`ResultCache::evict_for_refusal`]).
-//!
+//!   found) makes the matching entries stale too ([`ResultCache::evict_for_refusal`]);
 //! - a result that is no longer fresh stays kept (within the bounds below) until something
 //!   replaces or evicts it: when asking again fails for want of the server (no answer, a 5xx,
 //!   408 or 429, a time-out, a cut stream), the session answers with it instead, saying how
