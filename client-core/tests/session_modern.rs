@@ -912,10 +912,7 @@ fn request(
 
 #[test]
 fn a_kept_result_answers_when_asking_again_fails_for_want_of_the_server() {
-    let mut h = connected(Modern {
-        ttl: Some(json!(1000)),
-        ..Default::default()
-    });
+    let mut h = connected_fresh_for(1000);
     let listed = |h: &Harness<Modern>| h.posted_method("tools/list").len();
     let first = request(&mut h, "tools/list", None, CacheMode::Use);
     let read = || Some(json!({ "uri": "test://a" }));
@@ -1009,10 +1006,7 @@ fn request_outcome(
 
 #[test]
 fn results_are_served_from_the_cache_while_their_ttl_says_they_are_fresh() {
-    let mut h = connected(Modern {
-        ttl: Some(json!(1000)),
-        ..Default::default()
-    });
+    let mut h = connected_fresh_for(1000);
     let listed = |h: &Harness<Modern>| h.posted_method("tools/list").len();
     let first = request(&mut h, "tools/list", None, CacheMode::Use);
     assert_eq!(listed(&h), 1);
@@ -1116,8 +1110,13 @@ fn no_ttl_or_a_zero_ttl_means_every_request_reaches_the_server() {
 
 /// Connected to a server that marks lists and reads fresh for a minute.
 fn connected_fresh_for_a_minute() -> Harness<Modern> {
+    connected_fresh_for(60_000)
+}
+
+/// Connected to a server whose lists and reads stay fresh for `ttl_ms`.
+fn connected_fresh_for(ttl_ms: u64) -> Harness<Modern> {
     connected(Modern {
-        ttl: Some(json!(60_000)),
+        ttl: Some(json!(ttl_ms)),
         ..Default::default()
     })
 }
