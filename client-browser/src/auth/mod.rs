@@ -128,7 +128,7 @@ impl From<AuthError> for AuthFailure {
 /// Where the flow stopped: the person must go somewhere, or tokens are ready.
 enum Stop {
     Navigate(String),
-    Done(TokenSet),
+    Done(Box<TokenSet>),
 }
 
 type RefreshFuture = Shared<LocalBoxFuture<'static, Result<(), AuthFailure>>>;
@@ -330,7 +330,7 @@ impl Authorizer {
         flow.refresh(tokens);
         match self.pump(&mut flow).await {
             Ok(Stop::Done(t)) => {
-                self.set_tokens(t);
+                self.set_tokens(*t);
                 Ok(())
             }
             Ok(Stop::Navigate(_)) => Err(AuthFailure::Flow(AuthError::Unexpected)),
@@ -432,7 +432,7 @@ impl Authorizer {
             loop {
                 match stop {
                     Ok(Stop::Done(t)) => {
-                        self.set_tokens(t);
+                        self.set_tokens(*t);
                         return Ok(());
                     }
                     Ok(Stop::Navigate(url)) => {
@@ -470,7 +470,7 @@ impl Authorizer {
                 None => Err(AuthFailure::Flow(AuthError::Unexpected)),
             },
             Ok(Stop::Done(t)) => {
-                self.set_tokens(t);
+                self.set_tokens(*t);
                 Ok(())
             }
             Err(e) => Err(e),
@@ -525,7 +525,7 @@ impl Authorizer {
             match out {
                 AuthOutput::Trace(t) => self.trace(&t),
                 AuthOutput::Navigate(url) => return Ok(Stop::Navigate(url)),
-                AuthOutput::Done(t) => return Ok(Stop::Done(t)),
+                AuthOutput::Done(t) => return Ok(Stop::Done(Box::new(t))),
                 AuthOutput::Failed(e) => return Err(AuthFailure::Flow(e)),
                 AuthOutput::Fetch(req) => match self.send(&req).await {
                     Ok(a) => flow.handle_response(req.id, a.status, &a.body, now()),

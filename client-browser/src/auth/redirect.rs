@@ -139,7 +139,7 @@ async fn finish(
     flow.handle_callback(&super::parse_query(query), now());
     match auth.pump(&mut flow).await? {
         Stop::Done(t) => {
-            auth.set_tokens(t);
+            auth.set_tokens(*t);
             Ok(())
         }
         Stop::Navigate(_) => Err(AuthFailure::Flow(AuthError::Unexpected)),

@@ -244,10 +244,10 @@ impl RequestError {
 /// A result decoded according to the method of the request it answers.
 #[derive(Debug, Clone, PartialEq)]
 pub enum McpResult {
-    /// `server/discover`.
-    Discover(DiscoverResult),
+    /// `server/discover` (boxed: by far the largest results, see `large_enum_variant`).
+    Discover(alloc::boxed::Box<DiscoverResult>),
     /// `initialize`.
-    Initialize(InitializeResult),
+    Initialize(alloc::boxed::Box<InitializeResult>),
     /// `tools/list`.
     ListTools(ListToolsResult),
     /// `tools/call`.
@@ -281,8 +281,8 @@ impl McpResult {
             T::deserialize(&v)
         }
         Ok(match method {
-            "server/discover" => McpResult::Discover(f(value)?),
-            "initialize" => McpResult::Initialize(f(value)?),
+            "server/discover" => McpResult::Discover(alloc::boxed::Box::new(f(value)?)),
+            "initialize" => McpResult::Initialize(alloc::boxed::Box::new(f(value)?)),
             "tools/list" => McpResult::ListTools(f(value)?),
             "tools/call" => McpResult::CallTool(f(value)?),
             "resources/list" => McpResult::ListResources(f(value)?),
