@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { launch, serveDir, startPeer } from './browser.mjs';
+import { launch, serveDir, startPeer, waitFor } from './browser.mjs';
 
 const dist = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../dist');
 let browser, site, server, page;
@@ -110,7 +110,7 @@ test('a list the server said is still fresh (ttlMs) is not asked for again when 
   await page.locator('#tab-tools').click();
 });
 
-test('a list no longer fresh is shown as kept when asking the server again fails, and the log says so', async () => {
+test('a list no longer fresh is shown as kept, and marked, when asking the server again fails; the log says so; asking again clears the mark', async () => {
   // The same server behind the fault-injecting proxy, in a page of its own.
   const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
   const proxy = await startPeer('fault_proxy.mjs', ['--', `${root}/tests/.venv-modern/bin/python`, `${root}/tests/peers/modern_server.py`]);
@@ -134,9 +134,35 @@ test('a list no longer fresh is shown as kept when asking the server again fails
     await template.waitFor({ timeout: 10_000 });
     const seen = await (await fetch(`${base}/__log`)).json();
     assert.equal(seen.filter((m) => m === 'resources/templates/list').length, 2, `asked again once stale: ${JSON.stringify(seen)}`);
+    // The tab and the list say they are not up to date, and why.
+    const notice = own.locator('.stale-notice');
+    await notice.waitFor({ timeout: 10_000 });
+    assert.match(await notice.innerText(), /^Not up to date: asking the server again for resources\/templates\/list failed \(the server answered HTTP 503: down for maintenance\)\. Shown is its answer from \d+ s earlier\./);
+    assert.equal(await own.locator('#tab-resources .stale-mark').count(), 1);
+    assert.equal(await own.locator('#tab-tools .stale-mark').count(), 0);
     await own.locator('#tab-logs').click();
     await own.locator('.logs .notifications li', { hasText: /^resources\/templates\/list: the server could not be asked again \(the server answered HTTP 503: down for maintenance\); showing the answer received \d+ s ago$/ })
       .first().waitFor({ timeout: 10_000 });
+    // The tab keeps its mark while another is open. Opened again, it lists again: the
+    // server fails once more, and the mark stays.
+    assert.equal(await own.locator('#tab-resources .stale-mark').count(), 1);
+    const again = await fetch(`${base}/__fault`, { method: 'POST', body: JSON.stringify({ kind: 'status', method: 'resources/templates/list', status: 503, body: 'still down' }) });
+    assert.equal(again.ok, true);
+    await own.locator('#tab-resources').click();
+    await own.locator('.stale-notice', { hasText: 'still down' }).waitFor({ timeout: 10_000 });
+    // Asking again, the server answers (each fault was for one request): the mark goes.
+    await own.locator('.stale-notice button.ask-again').click();
+    // Its answer is in the wire log (the first listing's and this one's: the 503s carried no
+    // message), and the list is marked no more.
+    await own.locator('#tab-logs').click();
+    const answers = own.locator('.logs .wire li', { hasText: 'resourceTemplates' });
+    await waitFor(async () => (await answers.count()) >= 2, 10_000, 'the answer to asking again');
+    const after = await (await fetch(`${base}/__log`)).json();
+    assert.equal(after.filter((m) => m === 'resources/templates/list').length, 4, `asked a fourth time: ${JSON.stringify(after)}`);
+    assert.equal(await own.locator('#tab-resources .stale-mark').count(), 0);
+    await own.locator('#tab-resources').click();
+    await template.waitFor({ timeout: 10_000 });
+    assert.equal(await notice.count(), 0);
   } finally {
     await own.close();
     proxy.stop();

@@ -16,6 +16,7 @@ use std::cell::RefCell;
 use std::rc::Rc;
 use std::sync::{Arc, Mutex};
 
+pub use crate::stale_lists::StaleLists;
 pub use crate::wire_log::{Notes, WireLine, WireLog, MAX_NOTES};
 
 /// Adds a line to a connection's notifications and log messages (the oldest go beyond
@@ -107,6 +108,8 @@ pub struct Connection {
     pub prompts_changed: RwSignal<u32>,
     /// Counts the server's `resources/list_changed` (the resources tab lists again on each).
     pub resources_changed: RwSignal<u32>,
+    /// Lists shown from answers kept from before, because asking the server again failed.
+    pub stale: RwSignal<StaleLists>,
 }
 
 /// Listing the tools again after `notifications/tools/list_changed`.
@@ -171,6 +174,7 @@ impl Connection {
             relist: StoredValue::new(Relist::Idle),
             prompts_changed: RwSignal::new(0),
             resources_changed: RwSignal::new(0),
+            stale: RwSignal::new(StaleLists::default()),
         };
         let mut o = ClientOptions::new(req.url.clone());
         o.transport = req.transport;
@@ -210,7 +214,7 @@ impl Connection {
         o.era_hint = crate::saved::remembered_era(&req.url);
         o.handlers = conn.handlers();
         let client = Client::new(o);
-        let (state, log, wire) = (conn.state, conn.log, conn.wire);
+        let (state, log, wire, stale) = (conn.state, conn.log, conn.wire, conn.stale);
         let url = req.url.clone();
         let sink2 = sink.clone();
         let this = conn.clone();
@@ -244,7 +248,12 @@ impl Connection {
                 note(log, describe_cached(method, fresh_for.as_millis()))
             }
             ClientEvent::ServedStale { method, age, error } => {
-                note(log, describe_stale(method, age.as_millis(), error))
+                let age = age.as_millis();
+                stale.update(|s| s.served(method, age, error));
+                if let Some(sink) = &sink2 {
+                    (sink.0)("stale", stale_detail(&url, method, age, error));
+                }
+                note(log, describe_stale(method, age, error))
             }
             ClientEvent::Wire {
                 sent,
@@ -392,6 +401,8 @@ impl Connection {
         let Some(client) = self.client.get_value() else {
             return;
         };
+        self.stale
+            .maybe_update(|s| s.listing(crate::stale_lists::TOOLS));
         match client.list_tools().await {
             Ok(tools) => self.tools.set(tools),
             Err(e) => note(self.log, format!("tools/list failed: {e}")),
@@ -446,10 +457,12 @@ impl Connection {
 }
 
 /// Lists with `client` now and again each time `changed` moves (the server said the list
-/// changed); `apply` gets a listing's answer only if no newer listing started since.
+/// changed); `apply` gets a listing's answer only if no newer listing started since. `methods`
+/// are the list methods `list` calls (their stale marks go when a listing starts).
 pub fn list_on_change<T, F, Fut>(
     conn: &Connection,
     changed: RwSignal<u32>,
+    methods: &'static [&'static str],
     list: F,
     apply: impl Fn(T) + Clone + 'static,
 ) where
@@ -457,11 +470,12 @@ pub fn list_on_change<T, F, Fut>(
     F: Fn(Client) -> Fut + Clone + 'static,
     Fut: std::future::Future<Output = T> + 'static,
 {
-    let client = conn.client;
+    let (client, stale) = (conn.client, conn.stale);
     let generation = StoredValue::new(0u32);
     Effect::new(move |_| {
         let now = changed.get();
         generation.set_value(now);
+        stale.maybe_update(|s| s.listing(methods));
         let (list, apply) = (list.clone(), apply.clone());
         leptos::task::spawn_local(async move {
             let Some(client) = client.get_value() else {
@@ -502,6 +516,12 @@ pub fn notification_detail(url: &str, n: &ServerNotification) -> serde_json::Val
         detail["params"] = params;
     }
     detail
+}
+
+/// The `detail` of the `stale` event an embedding page gets when a result kept from before
+/// answered because asking the server again failed.
+pub fn stale_detail(url: &str, method: &str, age_ms: u64, error: &str) -> serde_json::Value {
+    json!({ "url": url, "method": method, "ageMs": age_ms, "error": error })
 }
 
 /// The log line for a result served from the cache after asking the server again failed.

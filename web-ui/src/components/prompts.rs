@@ -18,6 +18,7 @@ pub fn PromptsPanel(conn: Connection) -> impl IntoView {
     crate::connection::list_on_change(
         &conn,
         conn.prompts_changed,
+        crate::stale_lists::PROMPTS,
         |client| async move { client.list_prompts().await },
         move |listed| match listed {
             Ok(p) => prompts.set(p),

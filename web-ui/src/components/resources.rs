@@ -44,6 +44,7 @@ pub fn ResourcesPanel(conn: Connection) -> impl IntoView {
     crate::connection::list_on_change(
         &conn,
         conn.resources_changed,
+        crate::stale_lists::RESOURCES,
         |client| async move {
             let listed = client.list_resources().await;
             (listed, client.list_resource_templates().await.ok())

@@ -5,6 +5,7 @@ use crate::components::{
     prompts::PromptsPanel, resources::ResourcesPanel, settings::SettingsPanel, tools::ToolsPanel,
 };
 use crate::connection::Connection;
+use crate::stale_lists::{self, StaleLists};
 use client_browser::client_core::session::ConnectionState;
 use leptos::prelude::*;
 
@@ -58,16 +59,33 @@ enum Tab {
     Settings,
 }
 
+impl Tab {
+    /// The list methods the tab shows the answers of.
+    fn lists(self) -> &'static [&'static str] {
+        match self {
+            Tab::Tools => stale_lists::TOOLS,
+            Tab::Resources => stale_lists::RESOURCES,
+            Tab::Prompts => stale_lists::PROMPTS,
+            Tab::Logs | Tab::Settings => &[],
+        }
+    }
+}
+
 #[component]
 fn Tabs(conn: Connection) -> impl IntoView {
     let tab = RwSignal::new(Tab::Tools);
-    let details = conn.details;
+    let (details, stale) = (conn.details, conn.stale);
     let panels = use_context::<crate::embed::Panels>().unwrap_or_default();
     let button = move |t: Tab, label: &'static str| {
+        let marked = move || stale.with(|s| s.among(t.lists()).is_some());
         view! {
-            <button role="tab" id=format!("tab-{}", label.to_ascii_lowercase()) aria-selected=move || (tab.get() == t).to_string() on:click=move |_| tab.set(t)>{label}</button>
+            <button role="tab" id=format!("tab-{}", label.to_ascii_lowercase()) aria-selected=move || (tab.get() == t).to_string() on:click=move |_| tab.set(t)>
+                {label}
+                {move || marked().then(|| view! { <span class="stale-mark" title="Not up to date: asking the server again failed">" (not up to date)"</span> })}
+            </button>
         }
     };
+    let notice_conn = conn.clone();
     view! {
         <div role="tablist" class="tabs" aria-label="Server features">
             {button(Tab::Tools, "Tools")}
@@ -77,6 +95,16 @@ fn Tabs(conn: Connection) -> impl IntoView {
             {panels.connect.then(|| button(Tab::Settings, "Settings"))}
         </div>
         <div role="tabpanel">
+            {move || stale.with(|s| s.among(tab.get().lists()).cloned()).map(|s| {
+                let again = notice_conn.clone();
+                let t = tab.get_untracked();
+                view! {
+                    <p class="stale-notice" role="status">
+                        {StaleLists::describe(&s)} " "
+                        <button class="ask-again" on:click=move |_| ask_again(&again, t)>"Ask again"</button>
+                    </p>
+                }
+            })}
             {move || {
                 // Wait for the handshake before listing anything.
                 details.get()?;
@@ -89,5 +117,15 @@ fn Tabs(conn: Connection) -> impl IntoView {
                 })
             }}
         </div>
+    }
+}
+
+/// Lists a tab's lists again (the person asked, after a listing was answered from kept results).
+fn ask_again(conn: &Connection, tab: Tab) {
+    match tab {
+        Tab::Tools => conn.tools_changed(),
+        Tab::Resources => conn.resources_changed.update(|n| *n += 1),
+        Tab::Prompts => conn.prompts_changed.update(|n| *n += 1),
+        Tab::Logs | Tab::Settings => {}
     }
 }
