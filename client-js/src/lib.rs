@@ -60,6 +60,11 @@ export interface McpClientOptions {
    * (a legacy server forgot the session; a new one is being started), "auth-required",
    * "failed", "closed". */
   onStateChange?: (state: string) => void;
+  /** Called when a list or read (with `cache: "use"`, the default) is answered by the result
+   * kept from before because asking the server again failed for want of the server (no answer,
+   * a 5xx, a time-out): the request's method, how old the kept result is, and why asking
+   * failed. The call itself resolves with the kept result. */
+  onStale?: (stale: { method: string; ageMs: number; error: string }) => void;
   /** OAuth: log in through a popup when the server asks (true for the defaults). */
   oauth?: boolean | McpOAuthOptions;
 }
@@ -258,11 +263,12 @@ impl McpClient {
         o.auth = oauth_options::authorizer(&o.url, &options)?;
         // Listeners first, so that they hear the connection from its start.
         let client = Client::new(o);
-        let (on_notification, on_state) = (
+        let (on_notification, on_state, on_stale) = (
             handler_of(&options, "onNotification"),
             handler_of(&options, "onStateChange"),
+            handler_of(&options, "onStale"),
         );
-        if on_notification.is_some() || on_state.is_some() {
+        if on_notification.is_some() || on_state.is_some() || on_stale.is_some() {
             // The host's listeners run as microtasks of their own, in order: never inside the
             // client's event loop (a listener may call the client again), and one that throws
             // breaks nothing here.
@@ -286,6 +292,16 @@ impl McpClient {
                 ClientEvent::State(s) => {
                     if let Some(f) = &on_state {
                         later(f, JsValue::from_str(state_name(*s)));
+                    }
+                }
+                ClientEvent::ServedStale { method, age, error } => {
+                    if let Some(f) = &on_stale {
+                        let stale = serde_json::json!({
+                            "method": method,
+                            "ageMs": age.as_millis(),
+                            "error": error,
+                        });
+                        later(f, to_js(&stale).unwrap_or(JsValue::NULL));
                     }
                 }
                 _ => {}

@@ -78,6 +78,38 @@ test('the element reports the server\'s notifications as events', async () => {
   await page.locator('mcp-client .result', { hasText: /Stopped/ }).waitFor({ timeout: 10_000 });
 });
 
+test('the element marks a list shown from kept answers and reports it as a stale event', async () => {
+  // The 2026-07-28 server (templates fresh for 3 s) behind the fault-injecting proxy.
+  const root = path.resolve(here, '../..');
+  const proxy = await startPeer('fault_proxy.mjs', ['--', `${root}/tests/.venv-modern/bin/python`, `${root}/tests/peers/modern_server.py`]);
+  const base = proxy.url.replace(/\/mcp$/, '');
+  const own = await browser.newPage({ viewport: { width: 1100, height: 900 } });
+  try {
+    await own.goto(`${host.url}/embed-demo.html?pkg=${encodeURIComponent(pkg.url)}&server=${encodeURIComponent(proxy.url)}`);
+    await waitFor(() => own.evaluate(() => (window.mcpEvents || []).some((e) => e.name === 'connected')), 20_000, 'connected event');
+    const template = own.locator('mcp-client form.template .uri', { hasText: 'test://items/{item_id}' });
+    await own.locator('mcp-client #tab-resources').click();
+    await template.waitFor({ timeout: 10_000 });
+    const listedAt = Date.now();
+    // The condition is time itself: the templates are no longer fresh.
+    await waitFor(() => Date.now() > listedAt + 3_200, 10_000, 'the templates to go stale');
+    const fault = await fetch(`${base}/__fault`, { method: 'POST', body: JSON.stringify({ kind: 'status', method: 'resources/templates/list', status: 503, body: 'down for maintenance' }) });
+    assert.equal(fault.ok, true);
+    await own.locator('mcp-client #tab-prompts').click();
+    await own.locator('mcp-client #tab-resources').click();
+    await own.locator('mcp-client .stale-notice', { hasText: 'resources/templates/list' }).waitFor({ timeout: 10_000 });
+    await template.waitFor({ timeout: 10_000 });
+    const stale = await waitFor(() => own.evaluate(() => window.mcpEvents.find((e) => e.name === 'stale')?.detail), 5_000, 'a stale event');
+    assert.equal(stale.url, proxy.url);
+    assert.equal(stale.method, 'resources/templates/list');
+    assert.ok(stale.ageMs >= 3_000, `age ${stale.ageMs}`);
+    assert.match(stale.error, /HTTP 503: down for maintenance/);
+  } finally {
+    await own.close();
+    proxy.stop();
+  }
+});
+
 test('an unreachable server is reported as an error event', async () => {
   const p2 = await browser.newPage();
   await p2.goto(`${host.url}/embed-demo.html?pkg=${encodeURIComponent(pkg.url)}&server=${encodeURIComponent('http://127.0.0.1:9/mcp')}`);

@@ -4,7 +4,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { launch, serveDir, startPeer } from './browser.mjs';
+import { launch, serveDir, startPeer, waitFor } from './browser.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 let browser, pkg, host, a, b, modern, page;
@@ -221,6 +221,57 @@ test('lists and reads follow a 2026-07-28 server\'s caching hints; options.cache
   assert.equal(out.prompts, 1);
   assert.equal(out.templates, 1);
   assert.match(out.refused, /options\.cache must be "use", "refresh" or "bypass"/);
+});
+
+test('a host script gets the kept list when the server cannot be asked again, and hears of it (onStale); cache "refresh" gives the error', async () => {
+  // The 2026-07-28 server behind the fault-injecting proxy; it keeps templates fresh for 3 s.
+  const root = path.resolve(here, '../..');
+  const proxy = await startPeer('fault_proxy.mjs', ['--', `${root}/tests/.venv-modern/bin/python`, `${root}/tests/peers/modern_server.py`]);
+  const base = proxy.url.replace(/\/mcp$/, '');
+  const arm503 = async () => {
+    const r = await fetch(`${base}/__fault`, { method: 'POST', body: JSON.stringify({ kind: 'status', method: 'resources/templates/list', status: 503, body: 'down for maintenance' }) });
+    assert.equal(r.ok, true);
+  };
+  try {
+    const listedAt = await page.evaluate(async ({ pkgUrl, url }) => {
+      const m = await import(`${pkgUrl}/mcp_client.js`);
+      await m.default();
+      window.staleHeard = [];
+      window.staleClient = await m.McpClient.connect({ url, onStale: (s) => window.staleHeard.push(s) });
+      window.keptTemplates = await window.staleClient.listResourceTemplates();
+      return Date.now();
+    }, { pkgUrl: pkg.url, url: proxy.url });
+    // The condition is time itself: the kept templates are no longer fresh.
+    await waitFor(() => Date.now() > listedAt + 3_200, 10_000, 'the templates to go stale');
+    await arm503();
+    const served = await page.evaluate(async () => {
+      const again = await window.staleClient.listResourceTemplates();
+      // The listener runs as a microtask of its own, after the call's answer.
+      const deadline = Date.now() + 5_000;
+      while (window.staleHeard.length === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+      return { same: JSON.stringify(again) === JSON.stringify(window.keptTemplates), count: again.length, heard: window.staleHeard };
+    });
+    assert.ok(served.count > 0);
+    assert.ok(served.same, 'the kept templates answered');
+    assert.equal(served.heard.length, 1);
+    assert.equal(served.heard[0].method, 'resources/templates/list');
+    assert.ok(served.heard[0].ageMs >= 3_000, `age ${served.heard[0].ageMs}`);
+    assert.match(served.heard[0].error, /HTTP 503: down for maintenance/);
+    await arm503();
+    const refreshed = await page.evaluate(async () => {
+      try {
+        await window.staleClient.listResourceTemplates({ cache: 'refresh' });
+        return 'answered';
+      } catch (e) {
+        return String(e.message || e);
+      } finally {
+        window.staleClient.close();
+      }
+    });
+    assert.match(refreshed, /503/);
+  } finally {
+    proxy.stop();
+  }
 });
 
 test('a host script hears the server: log messages at the level it set, updates of the resources it subscribed to, the connection\'s states', async () => {
