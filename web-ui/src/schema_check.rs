@@ -7,11 +7,18 @@
 //! including local `$ref`s ([`crate::schema_ref`]) and the composition and conditional
 //! keywords; `format` is an annotation (2020-12's default) and not asserted. What cannot be
 //! decided here is reported as "not checked" rather than guessed: a `$ref` to another
-//! document (never fetched, as the specification requires), `$dynamicRef`, `unevaluated*`,
-//! another dialect, a `pattern` the browser's regular expressions reject or that could take
+//! document (never fetched, as the specification requires), `$dynamicRef`, another dialect, a `pattern` the browser's regular expressions reject or that could take
 //! too long to run ([`crate::schema_pattern`]), or a schema too
 //! large to evaluate within the bounds the specification asks for (depth and steps, below).
 //! `$id` inside a schema does not change where its `$ref`s point (the document root does).
+//!
+//! `unevaluatedProperties` and `unevaluatedItems` (2020-12) see what the schema object and
+//! the subschemas applied in place to the same value evaluated, as the specification's
+//! annotation rules say: `properties`, `patternProperties`, `additionalProperties`,
+//! `prefixItems`, `items`, `contains` and nested `unevaluated*` of the schema itself, of
+//! every `allOf` member, of each `anyOf`/`oneOf` alternative that matches, of `if` when it
+//! matches and the `then`/`else` taken, of `dependentSchemas` that apply and of `$ref`
+//! targets; never of `not`. Only a schema that uses them pays for collecting this.
 //!
 //! Hand-written: the `jsonschema` crate does all this and more, but brings a regex engine and
 //! URI resolution of its own (hundreds of KB of wasm in an app whose size is a stated goal);
@@ -20,6 +27,7 @@
 use crate::schema_pattern::{self, Compiled, Refusal};
 use crate::schema_ref::{resolve, Target};
 use serde_json::{Map, Value};
+use std::collections::BTreeSet;
 
 /// The verdict shown next to structured content.
 #[derive(Debug, Clone, PartialEq)]
@@ -57,11 +65,13 @@ pub fn check(schema: &Value, value: &Value) -> Verdict {
     let mut checker = Checker {
         root: schema,
         draft07,
+        // Not keywords of draft-07 (ignored there, as unknown keywords are).
+        tracks: !draft07 && uses_unevaluated(schema),
         steps: 0,
         patterns: Vec::new(),
     };
     match checker.validate(schema, value, "$", 0) {
-        Ok(()) => Verdict::Valid,
+        Ok(_) => Verdict::Valid,
         Err(Stop::Invalid(m)) => Verdict::Invalid(m),
         Err(Stop::Unknown(m)) => Verdict::NotChecked(m),
     }
@@ -87,6 +97,45 @@ enum Stop {
 
 type Outcome = Result<(), Stop>;
 
+/// What a schema evaluated of the value it was applied to (the annotations that
+/// `unevaluatedProperties` and `unevaluatedItems` read); collected only when the schema uses
+/// one of them.
+#[derive(Default)]
+struct Evaluated {
+    /// Property names evaluated.
+    props: BTreeSet<String>,
+    /// Every item evaluated.
+    all_items: bool,
+    /// The first this many items evaluated (`prefixItems`).
+    prefix: usize,
+    /// Items evaluated by index (`contains`).
+    items: BTreeSet<usize>,
+}
+
+impl Evaluated {
+    fn merge(&mut self, other: Evaluated) {
+        self.props.extend(other.props);
+        self.all_items |= other.all_items;
+        self.prefix = self.prefix.max(other.prefix);
+        self.items.extend(other.items);
+    }
+
+    fn item(&self, i: usize) -> bool {
+        self.all_items || i < self.prefix || self.items.contains(&i)
+    }
+}
+
+/// Whether a schema anywhere uses `unevaluatedProperties` or `unevaluatedItems`.
+fn uses_unevaluated(schema: &Value) -> bool {
+    match schema {
+        Value::Object(m) => m.iter().any(|(k, v)| {
+            k == "unevaluatedProperties" || k == "unevaluatedItems" || uses_unevaluated(v)
+        }),
+        Value::Array(a) => a.iter().any(uses_unevaluated),
+        _ => false,
+    }
+}
+
 fn invalid(at: &str, what: impl core::fmt::Display) -> Stop {
     Stop::Invalid(format!("{at}: {what}"))
 }
@@ -99,6 +148,8 @@ struct Checker<'s> {
     root: &'s Value,
     /// Draft-07 rules (`$ref` siblings ignored, `dependencies`); else 2020-12.
     draft07: bool,
+    /// Collect what each schema evaluated (the schema uses `unevaluated*`).
+    tracks: bool,
     steps: u32,
     /// Patterns read so far: their cost and compiled form (`None`: not usable here), or why
     /// they are not run.
@@ -116,7 +167,14 @@ impl<'s> Checker<'s> {
         Ok(())
     }
 
-    fn validate(&mut self, schema: &'s Value, v: &Value, at: &str, depth: u32) -> Outcome {
+    /// Checks `v` against `schema`; what it evaluated of `v` when it matches (if tracked).
+    fn validate(
+        &mut self,
+        schema: &'s Value,
+        v: &Value,
+        at: &str,
+        depth: u32,
+    ) -> Result<Evaluated, Stop> {
         self.tick()?;
         if depth > MAX_DEPTH {
             return Err(Stop::Unknown(
@@ -126,21 +184,17 @@ impl<'s> Checker<'s> {
         let s = match schema {
             Value::Object(s) => s,
             Value::Bool(false) => return Err(invalid(at, "no value is allowed here")),
-            _ => return Ok(()),
+            _ => return Ok(Evaluated::default()),
         };
-        for k in [
-            "$dynamicRef",
-            "$recursiveRef",
-            "unevaluatedProperties",
-            "unevaluatedItems",
-        ] {
+        for k in ["$dynamicRef", "$recursiveRef"] {
             if s.contains_key(k) {
                 return Err(Stop::Unknown(format!("the schema uses {k}")));
             }
         }
+        let mut seen = Evaluated::default();
         if let Some(r) = s.get("$ref").and_then(Value::as_str) {
             match resolve(self.root, r) {
-                Target::Found(target) => self.validate(target, v, at, depth + 1)?,
+                Target::Found(target) => seen.merge(self.validate(target, v, at, depth + 1)?),
                 Target::External => {
                     return Err(Stop::Unknown(format!(
                         "the schema refers to {r}, another document, which is never fetched"
@@ -153,7 +207,7 @@ impl<'s> Checker<'s> {
                 }
             }
             if self.draft07 {
-                return Ok(()); // draft-07 ignores the keywords beside a `$ref`
+                return Ok(seen); // draft-07 ignores the keywords beside a `$ref`
             }
         }
         check_type(s, v, at)?;
@@ -170,11 +224,67 @@ impl<'s> Checker<'s> {
         match v {
             Value::Number(_) => check_number(s, v, at)?,
             Value::String(text) => self.check_string(s, text, at)?,
-            Value::Array(items) => self.check_array(s, items, at, depth)?,
-            Value::Object(obj) => self.check_object(s, obj, v, at, depth)?,
+            Value::Array(items) => self.check_array(s, items, at, depth, &mut seen)?,
+            Value::Object(obj) => self.check_object(s, obj, v, at, depth, &mut seen)?,
             _ => {}
         }
-        self.check_composition(s, v, at, depth)
+        self.check_composition(s, v, at, depth, &mut seen)?;
+        if self.tracks {
+            self.check_unevaluated(s, v, at, depth, &mut seen)?;
+        }
+        Ok(seen)
+    }
+
+    /// `unevaluatedProperties` and `unevaluatedItems`: applied to what nothing else
+    /// evaluated (`seen`), after which everything is evaluated.
+    fn check_unevaluated(
+        &mut self,
+        s: &'s Map<String, Value>,
+        v: &Value,
+        at: &str,
+        depth: u32,
+        seen: &mut Evaluated,
+    ) -> Outcome {
+        match (v, s.get("unevaluatedProperties")) {
+            (Value::Object(obj), Some(rest)) => {
+                for (k, val) in obj.iter().filter(|(k, _)| !seen.props.contains(*k)) {
+                    if rest == &Value::Bool(false) {
+                        return Err(invalid(at, format!("unevaluated property {k:?}")));
+                    }
+                    self.validate(rest, val, &format!("{at}.{k}"), depth + 1)?;
+                }
+                seen.props.extend(obj.keys().cloned());
+            }
+            (Value::Array(items), _) => {
+                if let Some(rest) = s.get("unevaluatedItems") {
+                    for (i, item) in items.iter().enumerate().filter(|(i, _)| !seen.item(*i)) {
+                        if rest == &Value::Bool(false) {
+                            return Err(invalid(at, format!("unevaluated item {i}")));
+                        }
+                        self.validate(rest, item, &format!("{at}[{i}]"), depth + 1)?;
+                    }
+                    seen.all_items = true;
+                }
+            }
+            _ => {}
+        }
+        Ok(())
+    }
+
+    /// What `v` evaluated against `schema` if it matches (`None` if not); `Err` only when
+    /// that cannot be decided.
+    fn matching(
+        &mut self,
+        schema: &'s Value,
+        v: &Value,
+        at: &str,
+        depth: u32,
+    ) -> Result<Option<Evaluated>, Stop> {
+        match self.validate(schema, v, at, depth) {
+            Ok(seen) => Ok(Some(seen)),
+            Err(Stop::Invalid(_)) => Ok(None),
+            Err(unknown) => Err(unknown),
+        }
     }
 
     /// Whether `v` matches `schema`; `Err` only when that cannot be decided.
@@ -185,11 +295,7 @@ impl<'s> Checker<'s> {
         at: &str,
         depth: u32,
     ) -> Result<bool, Stop> {
-        match self.validate(schema, v, at, depth) {
-            Ok(()) => Ok(true),
-            Err(Stop::Invalid(_)) => Ok(false),
-            Err(unknown) => Err(unknown),
-        }
+        Ok(self.matching(schema, v, at, depth)?.is_some())
     }
 
     fn check_string(&mut self, s: &'s Map<String, Value>, text: &str, at: &str) -> Outcome {
@@ -230,6 +336,7 @@ impl<'s> Checker<'s> {
         items: &[Value],
         at: &str,
         depth: u32,
+        seen: &mut Evaluated,
     ) -> Outcome {
         check_count(s, ("minItems", "maxItems"), items.len() as u64, at, "items")?;
         // A tuple: `prefixItems` (2020-12) or an array of `items` (draft-07), then the rest.
@@ -247,6 +354,10 @@ impl<'s> Checker<'s> {
                 self.validate(sub, item, &format!("{at}[{i}]"), depth + 1)?;
             }
         }
+        if self.tracks {
+            seen.prefix = seen.prefix.max(tuple.map_or(0, Vec::len).min(items.len()));
+            seen.all_items |= rest.is_some();
+        }
         if s.get("uniqueItems") == Some(&Value::Bool(true)) {
             for (i, a) in items.iter().enumerate() {
                 for (j, b) in items.iter().enumerate().skip(i + 1) {
@@ -262,6 +373,9 @@ impl<'s> Checker<'s> {
             for (i, item) in items.iter().enumerate() {
                 if self.matches(contains, item, &format!("{at}[{i}]"), depth + 1)? {
                     found += 1;
+                    if self.tracks {
+                        seen.items.insert(i);
+                    }
                 }
             }
             let min = s.get("minContains").and_then(Value::as_u64).unwrap_or(1);
@@ -285,6 +399,7 @@ impl<'s> Checker<'s> {
         v: &Value,
         at: &str,
         depth: u32,
+        seen: &mut Evaluated,
     ) -> Outcome {
         if let Some(Value::Array(req)) = s.get("required") {
             if let Some(r) = req
@@ -322,8 +437,14 @@ impl<'s> Checker<'s> {
                 Some(Value::Bool(false)) if !matched => {
                     return Err(invalid(at, format!("unexpected property {k:?}")));
                 }
-                Some(extra) if !matched => self.validate(extra, val, &path, depth + 1)?,
+                Some(extra) if !matched => {
+                    matched = true;
+                    self.validate(extra, val, &path, depth + 1)?;
+                }
                 _ => {}
+            }
+            if matched && self.tracks {
+                seen.props.insert(k.clone());
             }
         }
         let dependencies = [
@@ -350,7 +471,7 @@ impl<'s> Checker<'s> {
                         return Err(invalid(at, format!("{name:?} needs property {r:?}")));
                     }
                 }
-                schema => self.validate(schema, v, at, depth + 1)?,
+                schema => seen.merge(self.validate(schema, v, at, depth + 1)?),
             }
         }
         Ok(())
@@ -362,10 +483,11 @@ impl<'s> Checker<'s> {
         v: &Value,
         at: &str,
         depth: u32,
+        seen: &mut Evaluated,
     ) -> Outcome {
         if let Some(Value::Array(all)) = s.get("allOf") {
             for sub in all {
-                self.validate(sub, v, at, depth + 1)?;
+                seen.merge(self.validate(sub, v, at, depth + 1)?);
             }
         }
         if let Some(Value::Array(alternatives)) = s.get("anyOf") {
@@ -374,9 +496,13 @@ impl<'s> Checker<'s> {
             let mut any = false;
             for sub in alternatives {
                 match self.validate(sub, v, at, depth + 1) {
-                    Ok(()) => {
+                    Ok(evaluated) => {
                         any = true;
-                        break;
+                        seen.merge(evaluated);
+                        // Every matching alternative's annotations count when tracked.
+                        if !self.tracks {
+                            break;
+                        }
                     }
                     Err(Stop::Invalid(m)) => errors.push(m),
                     Err(u) => unknown = Some(u),
@@ -392,7 +518,10 @@ impl<'s> Checker<'s> {
             let mut matched = 0;
             for sub in alternatives {
                 match self.validate(sub, v, at, depth + 1) {
-                    Ok(()) => matched += 1,
+                    Ok(evaluated) => {
+                        matched += 1;
+                        seen.merge(evaluated);
+                    }
                     Err(Stop::Invalid(m)) => errors.push(m),
                     Err(u) => unknown = Some(u),
                 }
@@ -416,12 +545,15 @@ impl<'s> Checker<'s> {
             }
         }
         if let Some(condition) = s.get("if") {
-            let branch = match self.matches(condition, v, at, depth + 1)? {
-                true => s.get("then"),
-                false => s.get("else"),
+            let branch = match self.matching(condition, v, at, depth + 1)? {
+                Some(evaluated) => {
+                    seen.merge(evaluated);
+                    s.get("then")
+                }
+                None => s.get("else"),
             };
             if let Some(branch) = branch {
-                self.validate(branch, v, at, depth + 1)?;
+                seen.merge(self.validate(branch, v, at, depth + 1)?);
             }
         }
         Ok(())
@@ -800,11 +932,6 @@ mod tests {
         );
         not_checked(&json!({"$dynamicRef": "#meta"}), &json!(1), "$dynamicRef");
         not_checked(
-            &json!({"unevaluatedProperties": false}),
-            &json!({}),
-            "unevaluatedProperties",
-        );
-        not_checked(
             &json!({"$schema": "http://example.com/my-dialect"}),
             &json!(1),
             "dialect",
@@ -837,6 +964,132 @@ mod tests {
             &json!({"type": "string", "pattern": "^a"}),
             &json!(1),
             "expected string",
+        );
+    }
+
+    /// Cases after the JSON Schema Test Suite's `unevaluatedProperties` and
+    /// `unevaluatedItems` (2020-12): what counts as evaluated, and what never does.
+    #[test]
+    fn unevaluated_properties_and_items_see_what_adjacent_schemas_evaluated() {
+        let valid = |schema: &Value, value: &Value| {
+            assert_eq!(
+                check(schema, value),
+                Verdict::Valid,
+                "{value} against {schema}"
+            );
+        };
+        let own =
+            json!({"type": "object", "properties": {"foo": {}}, "unevaluatedProperties": false});
+        valid(&own, &json!({"foo": 1}));
+        invalid_at(
+            &own,
+            &json!({"foo": 1, "bar": 2}),
+            "unevaluated property \"bar\"",
+        );
+
+        let all_of = json!({"properties": {"foo": {}}, "allOf": [{"properties": {"bar": {}}}], "unevaluatedProperties": false});
+        valid(&all_of, &json!({"foo": 1, "bar": 2}));
+        invalid_at(&all_of, &json!({"foo": 1, "bar": 2, "baz": 3}), "\"baz\"");
+
+        // Only the alternatives that match count, and every one of them does.
+        let any_of = json!({"properties": {"foo": {}}, "anyOf": [
+            {"properties": {"bar": {"const": "bar"}}, "required": ["bar"]},
+            {"properties": {"baz": {"const": "baz"}}, "required": ["baz"]}],
+            "unevaluatedProperties": false});
+        valid(&any_of, &json!({"foo": 1, "bar": "bar"}));
+        valid(&any_of, &json!({"foo": 1, "bar": "bar", "baz": "baz"}));
+        invalid_at(
+            &any_of,
+            &json!({"foo": 1, "bar": "bar", "baz": "nope"}),
+            "\"baz\"",
+        );
+        let one_of = json!({"oneOf": [{"properties": {"a": {"const": 1}}, "required": ["a"]},
+            {"properties": {"b": {"const": 2}}, "required": ["b"]}], "unevaluatedProperties": false});
+        valid(&one_of, &json!({"a": 1}));
+        invalid_at(&one_of, &json!({"a": 1, "b": 3}), "\"b\"");
+
+        // `not` never evaluates anything.
+        let not =
+            json!({"not": {"not": {"properties": {"foo": {}}}}, "unevaluatedProperties": false});
+        invalid_at(&not, &json!({"foo": 1}), "\"foo\"");
+
+        // `if` counts when it matches, and so does the branch taken.
+        let branches = json!({
+            "if": {"properties": {"foo": {"const": "then"}}, "required": ["foo"]},
+            "then": {"properties": {"bar": {"type": "string"}}, "required": ["bar"]},
+            "else": {"properties": {"baz": {"type": "string"}}, "required": ["baz"]},
+            "unevaluatedProperties": false});
+        valid(&branches, &json!({"foo": "then", "bar": "x"}));
+        invalid_at(
+            &branches,
+            &json!({"foo": "then", "bar": "x", "baz": "y"}),
+            "\"baz\"",
+        );
+        valid(&branches, &json!({"baz": "y"}));
+        invalid_at(&branches, &json!({"foo": "else", "baz": "y"}), "\"foo\"");
+
+        let through_ref = json!({"$defs": {"bar": {"properties": {"bar": {"type": "string"}}}},
+            "$ref": "#/$defs/bar", "properties": {"foo": {}}, "unevaluatedProperties": false});
+        valid(&through_ref, &json!({"foo": 1, "bar": "x"}));
+        invalid_at(
+            &through_ref,
+            &json!({"foo": 1, "bar": "x", "baz": 2}),
+            "\"baz\"",
+        );
+
+        let dependent = json!({"properties": {"foo": {}}, "dependentSchemas": {"foo":
+            {"properties": {"bar": {"const": "bar"}}, "required": ["bar"]}}, "unevaluatedProperties": false});
+        valid(&dependent, &json!({"foo": 1, "bar": "bar"}));
+        invalid_at(&dependent, &json!({"bar": "bar"}), "\"bar\"");
+
+        // A child's properties are its own; an inner schema cannot see the outer one's.
+        let nested = json!({"properties": {"foo": {"properties": {"bar": {}}}}, "unevaluatedProperties": false});
+        invalid_at(&nested, &json!({"foo": {"bar": 1}, "bar": 1}), "\"bar\"");
+        let inner = json!({"allOf": [{"properties": {"foo": {}}, "unevaluatedProperties": false}], "properties": {"bar": {}}});
+        invalid_at(&inner, &json!({"foo": 1, "bar": 2}), "\"bar\"");
+        // An inner `unevaluatedProperties` that passes evaluated everything.
+        let inner_true =
+            json!({"allOf": [{"unevaluatedProperties": true}], "unevaluatedProperties": false});
+        valid(&inner_true, &json!({"foo": 1, "bar": 2}));
+        valid(
+            &json!({"additionalProperties": true, "unevaluatedProperties": false}),
+            &json!({"a": 1}),
+        );
+
+        // A schema for the rest, with the path of the property that fails it.
+        let rest = json!({"properties": {"id": {}}, "unevaluatedProperties": {"type": "string", "minLength": 3}});
+        valid(&rest, &json!({"id": 1, "name": "Ada"}));
+        invalid_at(
+            &rest,
+            &json!({"id": 1, "name": "Al"}),
+            "$.name: too few characters",
+        );
+
+        // Items: prefixItems (the longest prefix of any adjacent schema), items, contains.
+        let prefix = json!({"prefixItems": [{"type": "string"}], "unevaluatedItems": false});
+        valid(&prefix, &json!(["a"]));
+        invalid_at(&prefix, &json!(["a", 1]), "unevaluated item 1");
+        let longer = json!({"allOf": [{"prefixItems": [true, true]}], "prefixItems": [true], "unevaluatedItems": false});
+        valid(&longer, &json!([1, 2]));
+        invalid_at(&longer, &json!([1, 2, 3]), "unevaluated item 2");
+        valid(
+            &json!({"items": {"type": "number"}, "unevaluatedItems": false}),
+            &json!([1, 2]),
+        );
+        let contains =
+            json!({"contains": {"type": "string"}, "unevaluatedItems": {"type": "number"}});
+        valid(&contains, &json!(["a", 1, "b"]));
+        invalid_at(&contains, &json!(["a", true]), "$[1]: expected number");
+        // (Ajv 8 differs here; the specification, its test suite and Python's `jsonschema`
+        // count the items `contains` matched as evaluated.)
+        let with_prefix = json!({"prefixItems": [true], "contains": {"type": "string"}, "unevaluatedItems": false});
+        valid(&with_prefix, &json!([1, "foo"]));
+        invalid_at(&with_prefix, &json!([1, 2, "foo"]), "unevaluated item 1");
+
+        // Not keywords of draft-07: ignored there.
+        valid(
+            &json!({"$schema": "http://json-schema.org/draft-07/schema#", "unevaluatedProperties": false}),
+            &json!({"a": 1}),
         );
     }
 
