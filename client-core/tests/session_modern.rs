@@ -717,10 +717,7 @@ fn closing_fails_pending_requests_and_sends_no_delete() {
     let c = call(&mut h, "slow", json!({}), RequestOptions::default());
     h.session.close(h.now);
     h.pump();
-    assert!(matches!(
-        response(&h, c),
-        Some(Err(RequestError::Unavailable(_)))
-    ));
+    assert!(matches!(response(&h, c), Some(Err(RequestError::Closed))));
     assert!(h.events.contains(&Event::Closed));
     assert!(h
         .sent
@@ -732,7 +729,7 @@ fn closing_fails_pending_requests_and_sends_no_delete() {
     h.pump();
     assert!(matches!(
         response(&h, after),
-        Some(Err(RequestError::Unavailable(_)))
+        Some(Err(RequestError::Closed))
     ));
 }
 

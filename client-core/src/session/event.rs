@@ -221,7 +221,10 @@ pub enum RequestError {
     /// The application refused input the server asked for.
     #[error("the input the server asked for was refused: {0}")]
     InputRefused(ErrorObject),
-    /// The session is closed, or the server speaks no version we support.
+    /// The session was closed by the application (before or while the request was pending).
+    #[error("the session is closed")]
+    Closed,
+    /// Not connected (connecting failed), or the server speaks no version we support.
     #[error("{0}")]
     Unavailable(String),
 }

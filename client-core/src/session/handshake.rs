@@ -157,7 +157,7 @@ impl Session {
                 self.probe_transport_failure = Some(e);
                 self.start_initialize(now);
             }
-            Err(RequestError::Unavailable(_) | RequestError::Cancelled) => {}
+            Err(RequestError::Unavailable(_) | RequestError::Closed | RequestError::Cancelled) => {}
             Err(_) => self.start_initialize(now),
         }
     }
@@ -205,7 +205,7 @@ impl Session {
                 let first = self.probe_transport_failure.take();
                 self.fail_connect(first.unwrap_or(e));
             }
-            Err(RequestError::Unavailable(_) | RequestError::Cancelled) => {}
+            Err(RequestError::Unavailable(_) | RequestError::Closed | RequestError::Cancelled) => {}
             Err(e) => self.fail_connect(e),
         }
     }

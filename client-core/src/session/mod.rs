@@ -437,11 +437,11 @@ impl Session {
         }
         if matches!(self.phase, Phase::Closed | Phase::Failed) {
             let why = if self.phase == Phase::Closed {
-                "the session is closed"
+                RequestError::Closed
             } else {
-                "not connected"
+                RequestError::Unavailable("not connected".into())
             };
-            self.finish_err(key, RequestError::Unavailable(why.into()));
+            self.finish_err(key, why);
         } else if send_now {
             self.send_pending(key, now);
         }
@@ -513,10 +513,7 @@ impl Session {
         let keys: Vec<u64> = self.pending.keys().copied().collect();
         for key in keys {
             self.abandon(key, "the client is closing");
-            self.finish_err(
-                key,
-                RequestError::Unavailable("the session is closed".into()),
-            );
+            self.finish_err(key, RequestError::Closed);
         }
         let tids: Vec<TransmitId> = self.exchanges.keys().copied().collect();
         for tid in tids {
