@@ -10,6 +10,7 @@
 //! const text = await client.callModelTool('files__read_file', { path: 'README.md' });
 //! ```
 
+mod errors;
 pub mod model_tools;
 pub mod oauth_options;
 
@@ -21,6 +22,7 @@ use client_browser::{
     Answer, CacheMode, CallOptions, Client, ClientEvent, ClientOptions, Handlers, TaskListener,
     Transport,
 };
+use errors::{api_error, client_error, invalid_argument};
 use futures_util::FutureExt;
 use serde::Serialize;
 use serde_json::{json, Value};
@@ -105,15 +107,25 @@ export interface McpOAuthOptions {
 }
 "#;
 
-pub(crate) fn js_err(e: impl std::fmt::Display) -> JsError {
-    JsError::new(&e.to_string())
+/// The `approve` hook threw or rejected: the call is not made.
+fn approve_failed(name: &str, e: &JsValue) -> JsError {
+    let why = e
+        .dyn_ref::<js_sys::Error>()
+        .map(|e| String::from(e.message()))
+        .or_else(|| e.as_string())
+        .unwrap_or_else(|| "it failed".into());
+    api_error(
+        "not-approved",
+        &format!("the call to {name} was not approved: the approve hook failed ({why})"),
+    )
 }
 
 /// Hands a value to JavaScript as JSON text parsed by the engine (`JSON.parse`): one copy of
 /// a string instead of one boundary crossing per field, and no converter in the package.
 fn to_js<T: Serialize>(v: &T) -> Result<JsValue, JsError> {
-    let text = serde_json::to_string(v).map_err(js_err)?;
-    js_sys::JSON::parse(&text).map_err(|_| JsError::new("could not hand a result to JavaScript"))
+    let text = serde_json::to_string(v).map_err(|e| api_error("browser", &e.to_string()))?;
+    js_sys::JSON::parse(&text)
+        .map_err(|_| api_error("browser", "could not hand a result to JavaScript"))
 }
 
 /// Takes a JavaScript value as JSON (`JSON.stringify`); `what` names it in the error.
@@ -127,7 +139,7 @@ fn json_of(v: &JsValue, what: &str) -> Result<Value, String> {
 
 /// [`json_of`] for API arguments.
 fn from_js(v: &JsValue, what: &str) -> Result<Value, JsError> {
-    json_of(v, what).map_err(|e| JsError::new(&e))
+    json_of(v, what).map_err(|e| invalid_argument(&e))
 }
 
 pub(crate) fn get(obj: &JsValue, key: &str) -> Option<JsValue> {
@@ -153,7 +165,7 @@ fn cache_mode(options: &JsValue) -> Result<CacheMode, JsError> {
         Some("use") => Ok(CacheMode::Use),
         Some("refresh") => Ok(CacheMode::Refresh),
         Some("bypass") => Ok(CacheMode::Bypass),
-        _ => Err(JsError::new(
+        _ => Err(invalid_argument(
             "options.cache must be \"use\", \"refresh\" or \"bypass\"",
         )),
     }
@@ -212,7 +224,7 @@ impl McpClient {
     pub async fn connect(options: JsValue) -> Result<McpClient, JsError> {
         let url = get(&options, "url")
             .and_then(|v| v.as_string())
-            .ok_or_else(|| JsError::new("options.url is required"))?;
+            .ok_or_else(|| invalid_argument("options.url is required"))?;
         let mut o = ClientOptions::new(url);
         o.transport = match get(&options, "transport")
             .and_then(|v| v.as_string())
@@ -307,7 +319,7 @@ impl McpClient {
                 _ => {}
             });
         }
-        client.reconnect().await.map_err(js_err)?;
+        client.reconnect().await.map_err(client_error)?;
         Ok(McpClient {
             client,
             namespace: get(&options, "namespace")
@@ -398,7 +410,7 @@ impl McpClient {
         };
         let params = Some(json!({ "uri": uri }));
         let r = self.client.start("resources/read", params, opts);
-        to_js(&r.await.map_err(js_err)?)
+        to_js(&r.await.map_err(client_error)?)
     }
 
     /// Gets a prompt with string arguments.
@@ -411,7 +423,7 @@ impl McpClient {
         };
         let params = json!({ "name": name, "arguments": args });
         let r = self.client.request("prompts/get", Some(params));
-        to_js(&r.await.map_err(js_err)?)
+        to_js(&r.await.map_err(client_error)?)
     }
 
     /// Completions for argument `argument` of `reference` (`{type: 'ref/prompt', name}` or
@@ -440,10 +452,11 @@ impl McpClient {
             .client
             .request("completion/complete", Some(params))
             .await
-            .map_err(js_err)?;
+            .map_err(client_error)?;
         match r.get_mut("completion").map(Value::take) {
             Some(completion @ Value::Object(_)) => to_js(&completion),
-            _ => Err(JsError::new(
+            _ => Err(api_error(
+                "unexpected-result",
                 "the server's completion/complete result has no completion object",
             )),
         }
@@ -490,7 +503,7 @@ impl McpClient {
             .get(&model_name)
             .cloned()
             .ok_or_else(|| {
-                JsError::new(&format!(
+                invalid_argument(&format!(
                     "unknown tool {model_name}: call toolDefinitions first"
                 ))
             })?;
@@ -501,7 +514,7 @@ impl McpClient {
     /// Checks the server is alive (`ping`; `server/discover` for a 2026-07-28 server, whose
     /// protocol removed `ping`). Resolves when it answers.
     pub async fn ping(&self) -> Result<(), JsError> {
-        self.client.ping().await.map_err(js_err)
+        self.client.ping().await.map_err(client_error)
     }
 
     /// Tells the server the roots `onRoots` answers with have changed (a legacy server gets
@@ -516,13 +529,19 @@ impl McpClient {
     /// resource joins the `subscriptions/listen` filter).
     #[wasm_bindgen(js_name = subscribeResource)]
     pub async fn subscribe_resource(&self, uri: String) -> Result<(), JsError> {
-        self.client.subscribe_resource(&uri).await.map_err(js_err)
+        self.client
+            .subscribe_resource(&uri)
+            .await
+            .map_err(client_error)
     }
 
     /// Stops updates of a resource.
     #[wasm_bindgen(js_name = unsubscribeResource)]
     pub async fn unsubscribe_resource(&self, uri: String) -> Result<(), JsError> {
-        self.client.unsubscribe_resource(&uri).await.map_err(js_err)
+        self.client
+            .unsubscribe_resource(&uri)
+            .await
+            .map_err(client_error)
     }
 
     /// Sets the lowest level of the server's log messages (`"debug"`, `"info"`, `"notice"`,
@@ -533,11 +552,11 @@ impl McpClient {
     pub async fn set_log_level(&self, level: String) -> Result<(), JsError> {
         let level: LoggingLevel = serde_json::from_value(Value::String(level.clone()))
             .map_err(|_| {
-                JsError::new(&format!(
+                invalid_argument(&format!(
                     "unknown log level {level:?}: use debug, info, notice, warning, error, critical, alert or emergency"
                 ))
             })?;
-        self.client.set_log_level(level).await.map_err(js_err)
+        self.client.set_log_level(level).await.map_err(client_error)
     }
 
     /// Closes the connection.
@@ -564,7 +583,7 @@ fn state_name(s: ConnectionState) -> &'static str {
 fn string_map(v: &JsValue, what: &str) -> Result<serde_json::Map<String, Value>, JsError> {
     match from_js(v, what)? {
         Value::Object(m) if m.values().all(Value::is_string) => Ok(m),
-        _ => Err(JsError::new(&format!(
+        _ => Err(invalid_argument(&format!(
             "{what} must be an object of strings"
         ))),
     }
@@ -579,7 +598,7 @@ impl McpClient {
     ) -> Result<Vec<Value>, JsError> {
         let cache = cache_mode(options)?;
         let list = self.client.list_all_with(method, key, cache);
-        list.await.map_err(js_err)
+        list.await.map_err(client_error)
     }
 
     async fn call(&self, name: &str, args: JsValue, options: &JsValue) -> Result<Value, JsError> {
@@ -591,28 +610,32 @@ impl McpClient {
         if let Some(approve) = &self.approve {
             let ok = approve
                 .call2(&JsValue::NULL, &name.into(), &args)
-                .map_err(|e| JsError::new(&format!("{e:?}")))?;
+                .map_err(|e| approve_failed(name, &e))?;
             let ok = JsFuture::from(js_sys::Promise::resolve(&ok))
                 .await
-                .map_err(|e| JsError::new(&format!("{e:?}")))?;
+                .map_err(|e| approve_failed(name, &e))?;
             if ok.as_bool() != Some(true) {
-                return Err(JsError::new(&format!(
-                    "the call to {name} was not approved"
-                )));
+                return Err(api_error(
+                    "not-approved",
+                    &format!("the call to {name} was not approved"),
+                ));
             }
         }
         let signal = get(options, "signal");
         if signal.as_ref().is_some_and(|s| {
             js_sys::Reflect::get(s, &"aborted".into()).is_ok_and(|a| a.is_truthy())
         }) {
-            return Err(JsError::new(&format!("the call to {name} was aborted")));
+            return Err(api_error(
+                "cancelled",
+                &format!("the call to {name} was aborted"),
+            ));
         }
         // A tool that must run as a task (see listTools) runs as one.
         let call = self
             .client
             .start_tool_call(name, args_value, call_options(options));
         let Some(signal) = signal else {
-            return call.await.map_err(js_err);
+            return call.await.map_err(client_error);
         };
         // Aborting the signal cancels the call (a task is cancelled on the server too).
         let (client, handle) = (self.client.clone(), call.handle);
@@ -626,7 +649,7 @@ impl McpClient {
         listen("addEventListener");
         let outcome = call.await;
         listen("removeEventListener");
-        outcome.map_err(js_err)
+        outcome.map_err(client_error)
     }
 }
 

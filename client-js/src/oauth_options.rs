@@ -1,7 +1,8 @@
 //! The `oauth` option of `McpClient.connect`: logging in through a popup and the callback
 //! page (`oauth-callback.html`, shipped with the package; host it on the page's origin).
 
-use crate::{get, handler_of, js_err};
+use crate::errors::invalid_argument;
+use crate::{get, handler_of};
 use client_browser::client_core::oauth::{ClientCredentials, TokenAuthMethod};
 use client_browser::{Authorizer, LoginMode, OAuthOptions, TokenStorage};
 use std::rc::Rc;
@@ -36,7 +37,7 @@ pub fn authorizer(url: &str, options: &JsValue) -> Result<Option<Rc<Authorizer>>
         Some("session") => TokenStorage::Session,
         Some("local") => TokenStorage::Local,
         Some(other) => {
-            return Err(js_err(format!(
+            return Err(invalid_argument(&format!(
                 "oauth.storage must be \"memory\", \"session\" or \"local\", not {other:?}"
             )))
         }
@@ -50,7 +51,9 @@ pub fn authorizer(url: &str, options: &JsValue) -> Result<Option<Rc<Authorizer>>
             None if secret.is_some() => TokenAuthMethod::ClientSecretBasic,
             None => TokenAuthMethod::None,
             Some(other) => {
-                return Err(js_err(format!("unknown tokenEndpointAuthMethod {other:?}")))
+                return Err(invalid_argument(&format!(
+                    "unknown tokenEndpointAuthMethod {other:?}"
+                )))
             }
         };
         o.preregistered.push(ClientCredentials {

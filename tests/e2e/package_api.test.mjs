@@ -121,6 +121,55 @@ test('a host script follows a call (progress, task states), cancels one with an 
   assert.match(out.early, /aborted/);
 });
 
+test('failures reject with an McpError a host can branch on: its kind, and the JSON-RPC code, the HTTP status or the time limit', async () => {
+  const out = await page.evaluate(async ({ pkgUrl, urlA }) => {
+    const m = await import(`${pkgUrl}/mcp_client.js`);
+    await m.default();
+    const caught = async (f) => {
+      try { await f(); return null; } catch (e) {
+        return { error: e instanceof Error, name: e.name, kind: e.kind, code: e.code, status: e.status, afterMs: e.afterMs, message: e.message };
+      }
+    };
+    const client = await m.McpClient.connect({ url: urlA, approve: async (tool) => tool !== 'get-env' });
+    const rpc = await caught(() => client.getPrompt('no-such-prompt', {}));
+    const badOption = await caught(() => client.listTools({ cache: 'sometimes' }));
+    const badArgs = await caught(() => client.getPrompt('simple-prompt', { n: 1 }));
+    const refused = await caught(() => client.callTool('get-env', {}));
+    const timeout = await caught(() => client.callTool('trigger-long-running-operation', { duration: 20, steps: 2 }, { timeoutMs: 300 }));
+    const abort = new AbortController();
+    const aborted = await caught(() => client.callTool('trigger-long-running-operation', { duration: 20, steps: 20 },
+      { signal: abort.signal, onProgress: () => abort.abort() }));
+    const early = await caught(() => client.callTool('echo', { message: 'x' }, { signal: AbortSignal.abort() }));
+    client.close();
+    const closed = await caught(() => client.listTools());
+    const network = await caught(() => m.McpClient.connect({ url: 'http://127.0.0.1:9/mcp' }));
+    const noUrl = await caught(() => m.McpClient.connect({}));
+    return { rpc, badOption, badArgs, refused, timeout, aborted, early, closed, network, noUrl };
+  }, { pkgUrl: pkg.url, urlA: a.url });
+  for (const [what, e] of Object.entries(out)) {
+    assert.ok(e, `${what} did not reject`);
+    assert.equal(e.error, true, `${what} is an Error`);
+    assert.equal(e.name, 'McpError', what);
+  }
+  assert.equal(out.rpc.kind, 'rpc');
+  assert.equal(out.rpc.code, -32602, out.rpc.message);
+  assert.match(out.rpc.message, /no-such-prompt/);
+  assert.equal(out.badOption.kind, 'invalid-argument');
+  assert.equal(out.badArgs.kind, 'invalid-argument');
+  assert.match(out.badArgs.message, /the prompt arguments must be an object of strings/);
+  assert.equal(out.refused.kind, 'not-approved');
+  assert.equal(out.timeout.kind, 'timeout');
+  assert.equal(out.timeout.afterMs, 300);
+  assert.equal(out.aborted.kind, 'cancelled');
+  assert.equal(out.early.kind, 'cancelled');
+  assert.equal(out.closed.kind, 'closed', out.closed.message);
+  assert.equal(out.network.kind, 'network', out.network.message);
+  assert.equal(out.noUrl.kind, 'invalid-argument');
+  for (const e of [out.badOption, out.timeout, out.network]) {
+    assert.equal(e.code, undefined);
+  }
+});
+
 test('a tool that must run as a task works without listing tools first, and aborting it cancels the task', async () => {
   const out = await page.evaluate(async ({ pkgUrl, urlA }) => {
     const m = await import(`${pkgUrl}/mcp_client.js`);
@@ -261,14 +310,16 @@ test('a host script gets the kept list when the server cannot be asked again, an
     const refreshed = await page.evaluate(async () => {
       try {
         await window.staleClient.listResourceTemplates({ cache: 'refresh' });
-        return 'answered';
+        return { answered: true };
       } catch (e) {
-        return String(e.message || e);
+        return { message: String(e.message || e), kind: e.kind, status: e.status };
       } finally {
         window.staleClient.close();
       }
     });
-    assert.match(refreshed, /503/);
+    assert.match(refreshed.message, /503/);
+    assert.equal(refreshed.kind, 'http');
+    assert.equal(refreshed.status, 503);
   } finally {
     proxy.stop();
   }
