@@ -511,6 +511,34 @@ impl McpClient {
         Ok(model_tools::result_text(&self.namespace, &mcp, &r))
     }
 
+    /// Sends any request (`method`, `params`: an object, or nothing) and resolves to the
+    /// server's result as sent, for methods this API has no call of its own for (extensions,
+    /// newer methods). The era's rules apply as for every request (headers, `_meta`,
+    /// multi round-trip input, authorization). `options` as for `callTool`: `onProgress`,
+    /// `timeoutMs`, `signal`.
+    pub async fn request(
+        &self,
+        method: String,
+        params: JsValue,
+        options: JsValue,
+    ) -> Result<JsValue, JsError> {
+        let params = if params.is_undefined() || params.is_null() {
+            None
+        } else {
+            match from_js(&params, "the params")? {
+                p @ Value::Object(_) => Some(p),
+                _ => return Err(invalid_argument("the params must be an object")),
+            }
+        };
+        let what = format!("the request {method}");
+        let result = self
+            .follow(&what, &options, || {
+                self.client.start(&method, params, call_options(&options))
+            })
+            .await?;
+        to_js(&result)
+    }
+
     /// Checks the server is alive (`ping`; `server/discover` for a 2026-07-28 server, whose
     /// protocol removed `ping`). Resolves when it answers.
     pub async fn ping(&self) -> Result<(), JsError> {
@@ -621,19 +649,29 @@ impl McpClient {
                 ));
             }
         }
+        // A tool that must run as a task (see listTools) runs as one.
+        self.follow(&format!("the call to {name}"), options, || {
+            self.client
+                .start_tool_call(name, args_value, call_options(options))
+        })
+        .await
+    }
+
+    /// Starts a request with `start` unless `options.signal` is already aborted, and awaits
+    /// it; aborting the signal meanwhile cancels it. `what` names it in the error.
+    async fn follow(
+        &self,
+        what: &str,
+        options: &JsValue,
+        start: impl FnOnce() -> client_browser::PendingCall,
+    ) -> Result<Value, JsError> {
         let signal = get(options, "signal");
         if signal.as_ref().is_some_and(|s| {
             js_sys::Reflect::get(s, &"aborted".into()).is_ok_and(|a| a.is_truthy())
         }) {
-            return Err(api_error(
-                "cancelled",
-                &format!("the call to {name} was aborted"),
-            ));
+            return Err(api_error("cancelled", &format!("{what} was aborted")));
         }
-        // A tool that must run as a task (see listTools) runs as one.
-        let call = self
-            .client
-            .start_tool_call(name, args_value, call_options(options));
+        let call = start();
         let Some(signal) = signal else {
             return call.await.map_err(client_error);
         };

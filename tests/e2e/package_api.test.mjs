@@ -170,6 +170,41 @@ test('failures reject with an McpError a host can branch on: its kind, and the J
   }
 });
 
+test('a host script sends any request with request(method, params, options), to legacy and 2026-07-28 servers', async () => {
+  const out = await page.evaluate(async ({ pkgUrl, urlA, urlModern }) => {
+    const m = await import(`${pkgUrl}/mcp_client.js`);
+    await m.default();
+    const caught = async (f) => { try { await f(); return null; } catch (e) { return { kind: e.kind, code: e.code, message: e.message }; } };
+    const legacy = await m.McpClient.connect({ url: urlA });
+    const tools = await legacy.request('tools/list');
+    const prompt = await legacy.request('prompts/get', { name: 'simple-prompt' });
+    const progress = [];
+    const called = await legacy.request('tools/call', { name: 'trigger-long-running-operation', arguments: { duration: 0.3, steps: 3 } },
+      { onProgress: (p) => progress.push(p.progress) });
+    const unknown = await caught(() => legacy.request('no/such-method', {}));
+    const notObject = await caught(() => legacy.request('tools/list', 5));
+    const early = await caught(() => legacy.request('tools/list', {}, { signal: AbortSignal.abort() }));
+    legacy.close();
+    const modern = await m.McpClient.connect({ url: urlModern });
+    const modernTools = await modern.request('tools/list', {});
+    const echoed = await modern.request('tools/call', { name: 'echo', arguments: { message: 'over request()' } });
+    modern.close();
+    return { tools: tools.tools.map((t) => t.name), prompt, called, progress, unknown, notObject, early,
+      modernTools: modernTools.tools.map((t) => t.name), echoed };
+  }, { pkgUrl: pkg.url, urlA: a.url, urlModern: modern.url });
+  assert.ok(out.tools.includes('echo'));
+  assert.equal(out.prompt.messages[0].role, 'user');
+  assert.match(out.called.content[0].text, /Long running operation completed/);
+  assert.deepEqual(out.progress, [1, 2, 3]);
+  assert.equal(out.unknown.kind, 'rpc');
+  assert.equal(out.unknown.code, -32601, out.unknown.message);
+  assert.equal(out.notObject.kind, 'invalid-argument');
+  assert.equal(out.early.kind, 'cancelled');
+  assert.match(out.early.message, /the request tools\/list was aborted/);
+  assert.ok(out.modernTools.includes('echo'), JSON.stringify(out.modernTools));
+  assert.match(JSON.stringify(out.echoed.content), /over request\(\)/);
+});
+
 test('a tool that must run as a task works without listing tools first, and aborting it cancels the task', async () => {
   const out = await page.evaluate(async ({ pkgUrl, urlA }) => {
     const m = await import(`${pkgUrl}/mcp_client.js`);
