@@ -10,7 +10,8 @@
 //! document (never fetched, as the specification requires), `$dynamicRef`, another dialect, a `pattern` the browser's regular expressions reject or that could take
 //! too long to run ([`crate::schema_pattern`]), or a schema too
 //! large to evaluate within the bounds the specification asks for (depth and steps, below).
-//! `$id` inside a schema does not change where its `$ref`s point (the document root does).
+//! An `$id` sets the base URI its subschemas' `$ref`s resolve against, and bundled resources
+//! (subschemas with an `$id`) are found by it ([`crate::schema_ref`]).
 //!
 //! `unevaluatedProperties` and `unevaluatedItems` (2020-12) see what the schema object and
 //! the subschemas applied in place to the same value evaluated, as the specification's
@@ -25,7 +26,7 @@
 //! patterns here run on the browser's own ECMA-262 engine, the one JSON Schema specifies.
 
 use crate::schema_pattern::{self, Compiled, Refusal};
-use crate::schema_ref::{resolve, Target};
+use crate::schema_ref::{Resources, Target};
 use serde_json::{Map, Value};
 use std::collections::BTreeSet;
 
@@ -63,7 +64,8 @@ pub fn check(schema: &Value, value: &Value) -> Verdict {
         }
     };
     let mut checker = Checker {
-        root: schema,
+        resources: Resources::of(schema),
+        bases: Vec::new(),
         draft07,
         // Not keywords of draft-07 (ignored there, as unknown keywords are).
         tracks: !draft07 && uses_unevaluated(schema),
@@ -145,7 +147,10 @@ fn invalid(at: &str, what: impl core::fmt::Display) -> Stop {
 type PatternRead = Result<(u32, Option<Compiled>), Refusal>;
 
 struct Checker<'s> {
-    root: &'s Value,
+    /// The document's schema resources (`$ref` targets).
+    resources: Resources<'s>,
+    /// Base URIs set by the `$id`s of the schemas being evaluated, innermost last.
+    bases: Vec<String>,
     /// Draft-07 rules (`$ref` siblings ignored, `dependencies`); else 2020-12.
     draft07: bool,
     /// Collect what each schema evaluated (the schema uses `unevaluated*`).
@@ -186,6 +191,33 @@ impl<'s> Checker<'s> {
             Value::Bool(false) => return Err(invalid(at, "no value is allowed here")),
             _ => return Ok(Evaluated::default()),
         };
+        // An `$id` sets the base URI of the references inside this schema.
+        let base = self.base();
+        let inner = Resources::base_of(base, schema);
+        if inner == base {
+            return self.validate_object(s, v, at, depth);
+        }
+        self.bases.push(inner);
+        let outcome = self.validate_object(s, v, at, depth);
+        self.bases.pop();
+        outcome
+    }
+
+    /// The base URI of the schema being evaluated.
+    fn base(&self) -> &str {
+        self.bases
+            .last()
+            .map_or(self.resources.root_base(), String::as_str)
+    }
+
+    /// [`Self::validate`] for a schema object, its base URI set.
+    fn validate_object(
+        &mut self,
+        s: &'s Map<String, Value>,
+        v: &Value,
+        at: &str,
+        depth: u32,
+    ) -> Result<Evaluated, Stop> {
         for k in ["$dynamicRef", "$recursiveRef"] {
             if s.contains_key(k) {
                 return Err(Stop::Unknown(format!("the schema uses {k}")));
@@ -193,8 +225,14 @@ impl<'s> Checker<'s> {
         }
         let mut seen = Evaluated::default();
         if let Some(r) = s.get("$ref").and_then(Value::as_str) {
-            match resolve(self.root, r) {
-                Target::Found(target) => seen.merge(self.validate(target, v, at, depth + 1)?),
+            let (target, around) = self.resources.resolve(self.base(), r);
+            match target {
+                Target::Found(target) => {
+                    self.bases.push(around);
+                    let outcome = self.validate(target, v, at, depth + 1);
+                    self.bases.pop();
+                    seen.merge(outcome?);
+                }
                 Target::External => {
                     return Err(Stop::Unknown(format!(
                         "the schema refers to {r}, another document, which is never fetched"
@@ -1090,6 +1128,83 @@ mod tests {
         valid(
             &json!({"$schema": "http://json-schema.org/draft-07/schema#", "unevaluatedProperties": false}),
             &json!({"a": 1}),
+        );
+    }
+
+    /// A bundled ("compound") document: embedded resources with `$id`s, references resolved
+    /// against the base URI where they appear, pointers and anchors inside the resource named.
+    #[test]
+    fn embedded_schema_resources_resolve_against_their_own_base() {
+        let valid = |schema: &Value, value: &Value| {
+            assert_eq!(
+                check(schema, value),
+                Verdict::Valid,
+                "{value} against {schema}"
+            );
+        };
+        let order = json!({
+            "$id": "https://example.com/schemas/order",
+            "type": "object",
+            "properties": {
+                "to": {"$ref": "address"},
+                "from": {"$ref": "https://example.com/schemas/address"},
+                "items": {"type": "array", "items": {"$ref": "item#/$defs/sku"}}
+            },
+            "$defs": {
+                "address": {"$id": "address", "type": "object", "required": ["city"],
+                    "properties": {"city": {"type": "string"}, "country": {"$ref": "#/$defs/country"}},
+                    "$defs": {"country": {"enum": ["FR", "DE"]}}},
+                "item": {"$id": "item", "$defs": {"sku": {"type": "string", "minLength": 3}}},
+                // The document root's own "country": not the one the address means.
+                "country": {"const": "nope"}
+            }
+        });
+        valid(
+            &order,
+            &json!({"to": {"city": "Paris", "country": "FR"}, "from": {"city": "Berlin"}, "items": ["abc"]}),
+        );
+        invalid_at(
+            &order,
+            &json!({"to": {"city": "Paris", "country": "XX"}}),
+            "$.to.country: not one of the allowed values",
+        );
+        invalid_at(
+            &order,
+            &json!({"from": {}}),
+            "$.from: missing required property \"city\"",
+        );
+        invalid_at(
+            &order,
+            &json!({"items": ["ab"]}),
+            "$.items[0]: too few characters",
+        );
+
+        // Relative ids nest: inside d.json, "e.json" is its sibling.
+        let nested = json!({"$id": "https://example.com/root/main.json", "$ref": "sub/dir/d.json", "$defs": {
+            "d": {"$id": "sub/dir/d.json", "properties": {"n": {"$ref": "e.json"}}},
+            "e": {"$id": "sub/dir/e.json", "type": "integer"}}});
+        valid(&nested, &json!({"n": 1}));
+        invalid_at(&nested, &json!({"n": "x"}), "$.n: expected integer");
+
+        // An anchor inside an embedded resource; draft-07's `$id: "#name"` anchors.
+        let anchored = json!({"$id": "https://example.com/a", "$ref": "b#num", "$defs": {
+            "b": {"$id": "b", "$defs": {"x": {"$anchor": "num", "type": "number"}}}}});
+        valid(&anchored, &json!(1));
+        invalid_at(&anchored, &json!("x"), "expected number");
+        let draft07 = json!({"$schema": "http://json-schema.org/draft-07/schema#",
+            "definitions": {"a": {"$id": "#foo", "type": "string"}}, "properties": {"x": {"$ref": "#foo"}}});
+        invalid_at(&draft07, &json!({"x": 1}), "$.x: expected string");
+
+        // Still never fetched: a document not embedded, or an `$id` that is only data.
+        not_checked(
+            &json!({"$id": "https://example.com/a", "$ref": "https://other.example/b"}),
+            &json!(1),
+            "never fetched",
+        );
+        not_checked(
+            &json!({"$ref": "https://example.com/fake", "$defs": {"c": {"const": {"$id": "https://example.com/fake"}}}}),
+            &json!(1),
+            "never fetched",
         );
     }
 

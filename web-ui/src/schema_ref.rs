@@ -1,11 +1,17 @@
 //! Where a JSON Schema `$ref` leads, inside the schema's own document: `#` (the root),
-//! JSON pointers such as `#/$defs/Address` (the form pydantic and most generators emit) and
-//! plain-name anchors (`#item`, declared with `$anchor`).
+//! JSON pointers such as `#/$defs/Address` (the form pydantic and most generators emit),
+//! plain-name anchors (`#item`, declared with `$anchor`, or draft-07's `$id: "#item"`), and
+//! schema resources embedded with an `$id` (a bundled "compound" document, 2020-12 §9.3):
+//! `{"$id": "https://example.com/order", "$defs": {"a": {"$id": "address", ...}},
+//! "properties": {"to": {"$ref": "address"}}}`. An `$id` sets the base URI its subschemas'
+//! references resolve against, and `#/...` pointers and anchors are looked up in the resource
+//! they name ([`Resources`]).
 //!
 //! A reference to another document is never fetched: MCP forbids dereferencing network URIs
 //! by default (`basic/index`, "$ref Resolution"), and a schema that needs one is reported, not
 //! treated as permissive.
 
+use client_browser::client_core::weburl;
 use serde_json::Value;
 
 /// Most objects searched for a `$anchor` (a bound against hostile schemas).
@@ -22,42 +28,198 @@ pub enum Target<'a> {
     Missing,
 }
 
-/// Resolves `reference` (the value of a `$ref`) against the document `root`.
+/// Resolves `reference` (the value of a `$ref`) found in the document `root`, outside any
+/// embedded resource: fragments against the root, anything else against the resources the
+/// document embeds.
 pub fn resolve<'a>(root: &'a Value, reference: &str) -> Target<'a> {
-    let Some(fragment) = reference.strip_prefix('#') else {
-        return Target::External;
-    };
-    // A URI fragment is percent-encoded (`#/$defs/a%20b`).
-    let fragment = percent_encoding::percent_decode_str(fragment).decode_utf8_lossy();
-    let found = match fragment.strip_prefix('/') {
-        None if fragment.is_empty() => Some(root),
-        None => find_anchor(root, &fragment, &mut 0),
-        Some(pointer) => pointer.split('/').try_fold(root, |at, token| {
-            let token = token.replace("~1", "/").replace("~0", "~");
-            match at {
-                Value::Object(m) => m.get(&token),
-                Value::Array(a) => token.parse::<usize>().ok().and_then(|i| a.get(i)),
-                _ => None,
-            }
-        }),
-    };
-    found.map_or(Target::Missing, Target::Found)
+    if let Some(fragment) = reference.strip_prefix('#') {
+        return in_resource(root, "", fragment).map_or(Target::Missing, |(t, _)| Target::Found(t));
+    }
+    let resources = Resources::of(root);
+    resources.resolve(resources.root_base(), reference).0
 }
 
-/// The subschema declaring `$anchor: name`, searched depth-first.
-fn find_anchor<'a>(at: &'a Value, name: &str, seen: &mut usize) -> Option<&'a Value> {
+/// The schema resources of one document: the root and every subschema with an `$id`, each
+/// by its absolute URI (resolved against the enclosing resource's).
+pub struct Resources<'a> {
+    root: &'a Value,
+    /// The root's base URI (its `$id`), or empty.
+    root_base: String,
+    /// Every embedded resource, by absolute URI without fragment, with the base URI around it.
+    embedded: Vec<(String, &'a Value, String)>,
+}
+
+impl<'a> Resources<'a> {
+    /// Finds the resources of `root` (a bounded search, like the anchors').
+    pub fn of(root: &'a Value) -> Resources<'a> {
+        let root_base = join_id("", root);
+        let mut embedded = Vec::new();
+        let mut seen = 0;
+        collect(root, &root_base, &mut embedded, &mut seen, true);
+        Resources {
+            root,
+            root_base,
+            embedded,
+        }
+    }
+
+    /// The base URI of the document's root (its `$id`, or empty when it has none).
+    pub fn root_base(&self) -> &str {
+        &self.root_base
+    }
+
+    /// The base URI inside `schema`, which sits in a resource whose base URI is `base`.
+    pub fn base_of(base: &str, schema: &Value) -> String {
+        join_id(base, schema)
+    }
+
+    /// Resolves `reference` found in a schema whose base URI is `base`: what it leads to, and
+    /// the base URI around it (its own `$id`, if any, applies inside it, as for any schema).
+    pub fn resolve(&self, base: &str, reference: &str) -> (Target<'a>, String) {
+        let (uri, fragment) = match reference.split_once('#') {
+            Some((uri, fragment)) => (uri, fragment),
+            None => (reference, ""),
+        };
+        let resource_uri = if uri.is_empty() {
+            base.to_string()
+        } else {
+            match absolute(base, uri) {
+                Some(u) => u,
+                None => return (Target::External, String::new()),
+            }
+        };
+        let resource = if resource_uri == self.root_base {
+            Some((self.root, ""))
+        } else {
+            self.embedded
+                .iter()
+                .find(|(u, _, _)| *u == resource_uri)
+                .map(|(_, r, around)| (*r, around.as_str()))
+        };
+        let Some((resource, around)) = resource else {
+            return (Target::External, String::new());
+        };
+        match in_resource(resource, around, fragment) {
+            Some((target, base)) => (Target::Found(target), base),
+            None => (Target::Missing, String::new()),
+        }
+    }
+}
+
+/// `uri` resolved against `base` (or taken as absolute when there is no base), without a
+/// fragment; `None` if it is not a URI this resolver understands.
+fn absolute(base: &str, uri: &str) -> Option<String> {
+    let parsed = if base.is_empty() {
+        weburl::parse(uri)
+    } else {
+        weburl::join(&weburl::parse(base).ok()?, uri)
+    }
+    .ok()?;
+    let text = parsed.as_str();
+    Some(text.split_once('#').map_or(text, |(u, _)| u).to_string())
+}
+
+/// The base URI inside `schema` (its `$id` resolved against `base`), or `base`.
+fn join_id(base: &str, schema: &Value) -> String {
+    match schema.get("$id").and_then(Value::as_str) {
+        // Draft-07's `$id: "#name"` is an anchor, not a new base.
+        Some(id) if !id.starts_with('#') => absolute(base, id).unwrap_or_else(|| base.into()),
+        _ => base.to_string(),
+    }
+}
+
+/// Keywords whose values are data, not schemas (an `$id` there declares nothing).
+const DATA_KEYWORDS: &[&str] = &["const", "enum", "default", "examples"];
+
+fn collect<'a>(
+    at: &'a Value,
+    base: &str,
+    out: &mut Vec<(String, &'a Value, String)>,
+    seen: &mut usize,
+    is_root: bool,
+) {
+    *seen += 1;
+    if *seen > MAX_ANCHOR_SEARCH {
+        return;
+    }
+    match at {
+        Value::Object(m) => {
+            let here = join_id(base, at);
+            if !is_root && here != base {
+                out.push((here.clone(), at, base.to_string()));
+            }
+            for (k, v) in m {
+                if !DATA_KEYWORDS.contains(&k.as_str()) {
+                    collect(v, &here, out, seen, false);
+                }
+            }
+        }
+        Value::Array(a) => a.iter().for_each(|v| collect(v, base, out, seen, false)),
+        _ => {}
+    }
+}
+
+/// What `fragment` (without its `#`) names inside `resource` (whose surroundings have the
+/// base URI `around`): the resource itself, a JSON pointer into it, or a plain-name anchor;
+/// with the base URI around what it names.
+fn in_resource<'a>(
+    resource: &'a Value,
+    around: &str,
+    fragment: &str,
+) -> Option<(&'a Value, String)> {
+    // A URI fragment is percent-encoded (`#/$defs/a%20b`).
+    let fragment = percent_encoding::percent_decode_str(fragment).decode_utf8_lossy();
+    match fragment.strip_prefix('/') {
+        None if fragment.is_empty() => Some((resource, around.to_string())),
+        None => {
+            let found = find_anchor(resource, &fragment, &mut 0, true)?;
+            let base = if core::ptr::eq(found, resource) {
+                around.to_string()
+            } else {
+                join_id(around, resource)
+            };
+            Some((found, base))
+        }
+        Some(pointer) => {
+            let mut base = around.to_string();
+            let mut at = resource;
+            for token in pointer.split('/') {
+                let token = token.replace("~1", "/").replace("~0", "~");
+                // Each schema passed on the way may set the base of what it contains.
+                base = join_id(&base, at);
+                at = match at {
+                    Value::Object(m) => m.get(&token)?,
+                    Value::Array(a) => a.get(token.parse::<usize>().ok()?)?,
+                    _ => return None,
+                };
+            }
+            Some((at, base))
+        }
+    }
+}
+
+/// The subschema declaring `$anchor: name` (or draft-07's `$id: "#name"`), searched
+/// depth-first within one resource (not inside embedded resources of their own).
+fn find_anchor<'a>(at: &'a Value, name: &str, seen: &mut usize, top: bool) -> Option<&'a Value> {
     *seen += 1;
     if *seen > MAX_ANCHOR_SEARCH {
         return None;
     }
     match at {
         Value::Object(m) => {
-            if m.get("$anchor").and_then(Value::as_str) == Some(name) {
+            let id = m.get("$id").and_then(Value::as_str);
+            if !top && id.is_some_and(|i| !i.starts_with('#')) {
+                return None; // another resource
+            }
+            let hash_name = id.and_then(|i| i.strip_prefix('#'));
+            if m.get("$anchor").and_then(Value::as_str) == Some(name) || hash_name == Some(name) {
                 return Some(at);
             }
-            m.values().find_map(|v| find_anchor(v, name, seen))
+            m.iter()
+                .filter(|(k, _)| !DATA_KEYWORDS.contains(&k.as_str()))
+                .find_map(|(_, v)| find_anchor(v, name, seen, false))
         }
-        Value::Array(a) => a.iter().find_map(|v| find_anchor(v, name, seen)),
+        Value::Array(a) => a.iter().find_map(|v| find_anchor(v, name, seen, false)),
         _ => None,
     }
 }
