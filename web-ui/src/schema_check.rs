@@ -4,10 +4,12 @@
 //! MCP schemas are JSON Schema 2020-12 unless `$schema` names another dialect
 //! (`basic/index`, "JSON Schema Usage"); draft-07 (and drafts 04/06, which share its
 //! keywords) is accepted when named. Every validation keyword of those dialects is evaluated,
-//! including local `$ref`s ([`crate::schema_ref`]) and the composition and conditional
+//! including local `$ref`s ([`crate::schema_ref`]), `$dynamicRef`s (resolved in the dynamic
+//! scope: the outermost resource declaring the anchor) and the composition and conditional
 //! keywords; `format` is an annotation (2020-12's default) and not asserted. What cannot be
 //! decided here is reported as "not checked" rather than guessed: a `$ref` to another
-//! document (never fetched, as the specification requires), `$dynamicRef`, another dialect, a `pattern` the browser's regular expressions reject or that could take
+//! document (never fetched, as the specification requires), 2019-09's `$recursiveRef`,
+//! another dialect, a `pattern` the browser's regular expressions reject or that could take
 //! too long to run ([`crate::schema_pattern`]), or a schema too
 //! large to evaluate within the bounds the specification asks for (depth and steps, below).
 //! An `$id` sets the base URI its subschemas' `$ref`s resolve against, and bundled resources
@@ -203,6 +205,45 @@ impl<'s> Checker<'s> {
         outcome
     }
 
+    /// Where the reference `r` leads from the schema being evaluated, and the base URI around
+    /// it. A `$dynamicRef` (`dynamic`) whose target declares the `$dynamicAnchor` it names
+    /// leads to the outermost resource in the dynamic scope declaring that anchor
+    /// (2020-12 §8.2.3.2); otherwise it is a `$ref`.
+    fn target(&self, r: &str, dynamic: bool) -> Result<(&'s Value, String), Stop> {
+        let (target, around) = self.resources.resolve(self.base(), r);
+        let target = match target {
+            Target::Found(target) => target,
+            Target::External => {
+                return Err(Stop::Unknown(format!(
+                    "the schema refers to {r}, another document, which is never fetched"
+                )))
+            }
+            Target::Missing => {
+                return Err(Stop::Unknown(format!(
+                    "the schema refers to {r}, which it does not define"
+                )))
+            }
+        };
+        let anchor = r
+            .split_once('#')
+            .map(|(_, f)| f)
+            .filter(|f| !f.is_empty() && !f.starts_with('/'));
+        match anchor {
+            Some(name)
+                if dynamic
+                    && target.get("$dynamicAnchor").and_then(Value::as_str) == Some(name) =>
+            {
+                let scope = core::iter::once(self.resources.root_base())
+                    .chain(self.bases.iter().map(String::as_str));
+                Ok(self
+                    .resources
+                    .dynamic(scope, name)
+                    .unwrap_or((target, around)))
+            }
+            _ => Ok((target, around)),
+        }
+    }
+
     /// The base URI of the schema being evaluated.
     fn base(&self) -> &str {
         self.bases
@@ -218,35 +259,26 @@ impl<'s> Checker<'s> {
         at: &str,
         depth: u32,
     ) -> Result<Evaluated, Stop> {
-        for k in ["$dynamicRef", "$recursiveRef"] {
-            if s.contains_key(k) {
-                return Err(Stop::Unknown(format!("the schema uses {k}")));
-            }
+        if s.contains_key("$recursiveRef") {
+            return Err(Stop::Unknown("the schema uses $recursiveRef".into()));
         }
         let mut seen = Evaluated::default();
         if let Some(r) = s.get("$ref").and_then(Value::as_str) {
-            let (target, around) = self.resources.resolve(self.base(), r);
-            match target {
-                Target::Found(target) => {
-                    self.bases.push(around);
-                    let outcome = self.validate(target, v, at, depth + 1);
-                    self.bases.pop();
-                    seen.merge(outcome?);
-                }
-                Target::External => {
-                    return Err(Stop::Unknown(format!(
-                        "the schema refers to {r}, another document, which is never fetched"
-                    )))
-                }
-                Target::Missing => {
-                    return Err(Stop::Unknown(format!(
-                        "the schema refers to {r}, which it does not define"
-                    )))
-                }
-            }
+            let (target, around) = self.target(r, false)?;
+            self.bases.push(around);
+            let outcome = self.validate(target, v, at, depth + 1);
+            self.bases.pop();
+            seen.merge(outcome?);
             if self.draft07 {
                 return Ok(seen); // draft-07 ignores the keywords beside a `$ref`
             }
+        }
+        if let Some(r) = s.get("$dynamicRef").and_then(Value::as_str) {
+            let (target, around) = self.target(r, true)?;
+            self.bases.push(around);
+            let outcome = self.validate(target, v, at, depth + 1);
+            self.bases.pop();
+            seen.merge(outcome?);
         }
         check_type(s, v, at)?;
         if let Some(Value::Array(options)) = s.get("enum") {
@@ -968,7 +1000,7 @@ mod tests {
             &json!(1),
             "does not define",
         );
-        not_checked(&json!({"$dynamicRef": "#meta"}), &json!(1), "$dynamicRef");
+        not_checked(&json!({"$recursiveRef": "#"}), &json!(1), "$recursiveRef");
         not_checked(
             &json!({"$schema": "http://example.com/my-dialect"}),
             &json!(1),
@@ -1206,6 +1238,35 @@ mod tests {
             &json!(1),
             "never fetched",
         );
+    }
+
+    /// `$dynamicRef`, after the specification's own example: a tree whose nodes a stricter
+    /// schema extends through the dynamic anchor.
+    #[test]
+    fn dynamic_references_follow_the_outermost_dynamic_anchor() {
+        let tree = json!({"$id": "https://example.com/tree", "$dynamicAnchor": "node", "type": "object",
+            "properties": {"data": true, "children": {"type": "array", "items": {"$dynamicRef": "#node"}}}});
+        let strict = json!({"$id": "https://example.com/strict-tree", "$dynamicAnchor": "node",
+            "$ref": "tree", "unevaluatedProperties": false, "$defs": {"tree": tree.clone()}});
+        let typo = json!({"children": [{"daat": 1}]});
+        assert_eq!(
+            check(&tree, &typo),
+            Verdict::Valid,
+            "the plain tree allows any property"
+        );
+        invalid_at(
+            &strict,
+            &typo,
+            "$.children[0]: unevaluated property \"daat\"",
+        );
+        assert_eq!(
+            check(&strict, &json!({"children": [{"data": 1}]})),
+            Verdict::Valid
+        );
+        // Without a dynamic anchor at its target, a `$dynamicRef` is a `$ref`.
+        let plain = json!({"$defs": {"s": {"$anchor": "items", "type": "string"}}, "$dynamicRef": "#items"});
+        assert_eq!(check(&plain, &json!("x")), Verdict::Valid);
+        invalid_at(&plain, &json!(1), "expected string");
     }
 
     #[test]

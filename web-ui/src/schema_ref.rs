@@ -106,6 +106,34 @@ impl<'a> Resources<'a> {
     }
 }
 
+impl<'a> Resources<'a> {
+    /// Where a `$dynamicRef` to the dynamic anchor `name` leads in the dynamic `scope` (the
+    /// base URIs of the resources evaluation passed through, outermost first): the first of
+    /// them that declares `$dynamicAnchor: name`, with the base URI around it.
+    pub fn dynamic<'s>(
+        &self,
+        scope: impl Iterator<Item = &'s str>,
+        name: &str,
+    ) -> Option<(&'a Value, String)> {
+        let mut scope = scope;
+        scope.find_map(|uri| {
+            let (resource, around) = if uri == self.root_base {
+                (self.root, "")
+            } else {
+                let (_, r, around) = self.embedded.iter().find(|(u, _, _)| u == uri)?;
+                (*r, around.as_str())
+            };
+            let found = find_named(resource, "$dynamicAnchor", name, &mut 0, true)?;
+            let base = if core::ptr::eq(found, resource) {
+                around.to_string()
+            } else {
+                join_id(around, resource)
+            };
+            Some((found, base))
+        })
+    }
+}
+
 /// `uri` resolved against `base` (or taken as absolute when there is no base), without a
 /// fragment; `None` if it is not a URI this resolver understands.
 fn absolute(base: &str, uri: &str) -> Option<String> {
@@ -198,9 +226,22 @@ fn in_resource<'a>(
     }
 }
 
-/// The subschema declaring `$anchor: name` (or draft-07's `$id: "#name"`), searched
-/// depth-first within one resource (not inside embedded resources of their own).
+/// The subschema declaring `$anchor: name` (or `$dynamicAnchor: name`, which is a plain
+/// anchor too, or draft-07's `$id: "#name"`), searched depth-first within one resource (not
+/// inside embedded resources of their own).
 fn find_anchor<'a>(at: &'a Value, name: &str, seen: &mut usize, top: bool) -> Option<&'a Value> {
+    find_named(at, "$anchor", name, seen, top)
+}
+
+/// [`find_anchor`], for the anchors declared with `keyword` (`$anchor`: also
+/// `$dynamicAnchor` and `$id: "#name"`; `$dynamicAnchor`: only that).
+fn find_named<'a>(
+    at: &'a Value,
+    keyword: &str,
+    name: &str,
+    seen: &mut usize,
+    top: bool,
+) -> Option<&'a Value> {
     *seen += 1;
     if *seen > MAX_ANCHOR_SEARCH {
         return None;
@@ -211,15 +252,19 @@ fn find_anchor<'a>(at: &'a Value, name: &str, seen: &mut usize, top: bool) -> Op
             if !top && id.is_some_and(|i| !i.starts_with('#')) {
                 return None; // another resource
             }
-            let hash_name = id.and_then(|i| i.strip_prefix('#'));
-            if m.get("$anchor").and_then(Value::as_str) == Some(name) || hash_name == Some(name) {
+            let named = |k: &str| m.get(k).and_then(Value::as_str) == Some(name);
+            let plain = keyword == "$anchor"
+                && (named("$anchor") || id.and_then(|i| i.strip_prefix('#')) == Some(name));
+            if plain || named("$dynamicAnchor") {
                 return Some(at);
             }
             m.iter()
                 .filter(|(k, _)| !DATA_KEYWORDS.contains(&k.as_str()))
-                .find_map(|(_, v)| find_anchor(v, name, seen, false))
+                .find_map(|(_, v)| find_named(v, keyword, name, seen, false))
         }
-        Value::Array(a) => a.iter().find_map(|v| find_anchor(v, name, seen, false)),
+        Value::Array(a) => a
+            .iter()
+            .find_map(|v| find_named(v, keyword, name, seen, false)),
         _ => None,
     }
 }
