@@ -47,19 +47,31 @@ pub struct Resources<'a> {
     root_base: String,
     /// Every embedded resource, by absolute URI without fragment, with the base URI around it.
     embedded: Vec<(String, &'a Value, String)>,
+    /// Every `$dynamicAnchor`: the URI of the resource declaring it, its name, the schema, and
+    /// the base URI around that schema (found once, so that following a `$dynamicRef` costs
+    /// no search).
+    dynamic_anchors: Vec<DynamicAnchor<'a>>,
+}
+
+/// A `$dynamicAnchor` declared in a document.
+struct DynamicAnchor<'a> {
+    resource: String,
+    name: String,
+    schema: &'a Value,
+    around: String,
 }
 
 impl<'a> Resources<'a> {
     /// Finds the resources of `root` (a bounded search, like the anchors').
     pub fn of(root: &'a Value) -> Resources<'a> {
         let root_base = join_id("", root);
-        let mut embedded = Vec::new();
-        let mut seen = 0;
-        collect(root, &root_base, &mut embedded, &mut seen, true);
+        let mut found = Found::default();
+        collect(root, &root_base, &mut found, true);
         Resources {
             root,
             root_base,
-            embedded,
+            embedded: found.embedded,
+            dynamic_anchors: found.dynamic_anchors,
         }
     }
 
@@ -117,19 +129,10 @@ impl<'a> Resources<'a> {
     ) -> Option<(&'a Value, String)> {
         let mut scope = scope;
         scope.find_map(|uri| {
-            let (resource, around) = if uri == self.root_base {
-                (self.root, "")
-            } else {
-                let (_, r, around) = self.embedded.iter().find(|(u, _, _)| u == uri)?;
-                (*r, around.as_str())
-            };
-            let found = find_named(resource, "$dynamicAnchor", name, &mut 0, true)?;
-            let base = if core::ptr::eq(found, resource) {
-                around.to_string()
-            } else {
-                join_id(around, resource)
-            };
-            Some((found, base))
+            self.dynamic_anchors
+                .iter()
+                .find(|d| d.resource == uri && d.name == name)
+                .map(|d| (d.schema, d.around.clone()))
         })
     }
 }
@@ -159,30 +162,41 @@ fn join_id(base: &str, schema: &Value) -> String {
 /// Keywords whose values are data, not schemas (an `$id` there declares nothing).
 const DATA_KEYWORDS: &[&str] = &["const", "enum", "default", "examples"];
 
-fn collect<'a>(
-    at: &'a Value,
-    base: &str,
-    out: &mut Vec<(String, &'a Value, String)>,
-    seen: &mut usize,
-    is_root: bool,
-) {
-    *seen += 1;
-    if *seen > MAX_ANCHOR_SEARCH {
+/// What [`collect`] finds.
+#[derive(Default)]
+struct Found<'a> {
+    embedded: Vec<(String, &'a Value, String)>,
+    dynamic_anchors: Vec<DynamicAnchor<'a>>,
+    /// Objects and arrays visited (bounded like the anchor search).
+    visited: usize,
+}
+
+fn collect<'a>(at: &'a Value, base: &str, found: &mut Found<'a>, is_root: bool) {
+    found.visited += 1;
+    if found.visited > MAX_ANCHOR_SEARCH {
         return;
     }
     match at {
         Value::Object(m) => {
             let here = join_id(base, at);
             if !is_root && here != base {
-                out.push((here.clone(), at, base.to_string()));
+                found.embedded.push((here.clone(), at, base.to_string()));
+            }
+            if let Some(name) = m.get("$dynamicAnchor").and_then(Value::as_str) {
+                found.dynamic_anchors.push(DynamicAnchor {
+                    resource: here.clone(),
+                    name: name.to_string(),
+                    schema: at,
+                    around: base.to_string(),
+                });
             }
             for (k, v) in m {
                 if !DATA_KEYWORDS.contains(&k.as_str()) {
-                    collect(v, &here, out, seen, false);
+                    collect(v, &here, found, false);
                 }
             }
         }
-        Value::Array(a) => a.iter().for_each(|v| collect(v, base, out, seen, false)),
+        Value::Array(a) => a.iter().for_each(|v| collect(v, base, found, false)),
         _ => {}
     }
 }
@@ -230,18 +244,6 @@ fn in_resource<'a>(
 /// anchor too, or draft-07's `$id: "#name"`), searched depth-first within one resource (not
 /// inside embedded resources of their own).
 fn find_anchor<'a>(at: &'a Value, name: &str, seen: &mut usize, top: bool) -> Option<&'a Value> {
-    find_named(at, "$anchor", name, seen, top)
-}
-
-/// [`find_anchor`], for the anchors declared with `keyword` (`$anchor`: also
-/// `$dynamicAnchor` and `$id: "#name"`; `$dynamicAnchor`: only that).
-fn find_named<'a>(
-    at: &'a Value,
-    keyword: &str,
-    name: &str,
-    seen: &mut usize,
-    top: bool,
-) -> Option<&'a Value> {
     *seen += 1;
     if *seen > MAX_ANCHOR_SEARCH {
         return None;
@@ -253,18 +255,17 @@ fn find_named<'a>(
                 return None; // another resource
             }
             let named = |k: &str| m.get(k).and_then(Value::as_str) == Some(name);
-            let plain = keyword == "$anchor"
-                && (named("$anchor") || id.and_then(|i| i.strip_prefix('#')) == Some(name));
-            if plain || named("$dynamicAnchor") {
+            if named("$anchor")
+                || named("$dynamicAnchor")
+                || id.and_then(|i| i.strip_prefix('#')) == Some(name)
+            {
                 return Some(at);
             }
             m.iter()
                 .filter(|(k, _)| !DATA_KEYWORDS.contains(&k.as_str()))
-                .find_map(|(_, v)| find_named(v, keyword, name, seen, false))
+                .find_map(|(_, v)| find_anchor(v, name, seen, false))
         }
-        Value::Array(a) => a
-            .iter()
-            .find_map(|v| find_named(v, keyword, name, seen, false)),
+        Value::Array(a) => a.iter().find_map(|v| find_anchor(v, name, seen, false)),
         _ => None,
     }
 }
