@@ -140,6 +140,7 @@ test('a list no longer fresh is shown as kept, and marked, when asking the serve
     assert.match(await notice.innerText(), /^Not up to date: asking the server again for resources\/templates\/list failed \(the server answered HTTP 503: down for maintenance\)\. Shown is its answer from \d+ s earlier\./);
     assert.equal(await own.locator('#tab-resources .stale-mark').count(), 1);
     assert.equal(await own.locator('#tab-tools .stale-mark').count(), 0);
+    await own.screenshot({ path: path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../docs/screenshots/stale-list.png') });
     await own.locator('#tab-logs').click();
     await own.locator('.logs .notifications li', { hasText: /^resources\/templates\/list: the server could not be asked again \(the server answered HTTP 503: down for maintenance\); showing the answer received \d+ s ago$/ })
       .first().waitFor({ timeout: 10_000 });
