@@ -1,7 +1,9 @@
 //! `<mcp-client>`: the app as a custom element for any web page. It renders inside a Shadow
 //! DOM (host CSS cannot reach in; its CSS cannot leak out) and reports what happens as DOM
-//! events: `connected`, `tool-result`, `auth-required`, `error`, and `notification` (every
-//! notification the server sends: `{ url, method, params }`) (`event.detail` is JSON).
+//! events: `connected`, `tool-result`, `auth-required`, `error`, `notification` (every
+//! notification the server sends: `{ url, method, params }`), and `stale` (a list or read
+//! answered by a result kept from before because the server could not be asked again:
+//! `{ url, method, ageMs, error }`) (`event.detail` is JSON).
 //!
 //! Attributes: `server` (URL to connect to), `transport` (`auto`, `streamable`, `sse`,
 //! `websocket`), `panels` (comma list of `connect`, `resources`, `prompts`, `logs`; tools are
