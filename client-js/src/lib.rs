@@ -71,6 +71,116 @@ export interface McpClientOptions {
   oauth?: boolean | McpOAuthOptions;
 }
 
+/** Options of callTool and request. */
+export interface McpCallOptions {
+  /** Progress notifications of the call. */
+  onProgress?: (progress: { progressToken: string | number; progress: number; total?: number; message?: string }) => void;
+  /** The state of a tool that runs as a task (2025-11-25 tasks). */
+  onTask?: (task: { taskId: string; status: string; statusMessage?: string; [key: string]: unknown }) => void;
+  /** No answer (and no progress) for this long: the call is cancelled and rejects ("timeout"). */
+  timeoutMs?: number;
+  /** Aborting it cancels the call (and the server's task); the call rejects ("cancelled"). */
+  signal?: AbortSignal;
+}
+
+/** A content block of a tool result or prompt message, as the server sent it. */
+export type McpContent =
+  | { type: "text"; text: string; [key: string]: unknown }
+  | { type: "image" | "audio"; data: string; mimeType: string; [key: string]: unknown }
+  | { type: "resource_link"; uri: string; name: string; mimeType?: string; [key: string]: unknown }
+  | { type: "resource"; resource: McpResourceContents; [key: string]: unknown };
+
+/** The contents of a resource: text, or base64 `blob`. */
+export interface McpResourceContents {
+  uri: string;
+  mimeType?: string;
+  text?: string;
+  blob?: string;
+  [key: string]: unknown;
+}
+
+/** A tool, as the server listed it. */
+export interface McpTool {
+  name: string;
+  title?: string;
+  description?: string;
+  inputSchema: { type: "object"; [key: string]: unknown };
+  outputSchema?: { [key: string]: unknown };
+  annotations?: { [key: string]: unknown };
+  [key: string]: unknown;
+}
+
+/** The result of callTool. */
+export interface McpCallToolResult {
+  content: McpContent[];
+  structuredContent?: { [key: string]: unknown };
+  isError?: boolean;
+  [key: string]: unknown;
+}
+
+/** A resource, as the server listed it. */
+export interface McpResource {
+  uri: string;
+  name: string;
+  title?: string;
+  description?: string;
+  mimeType?: string;
+  [key: string]: unknown;
+}
+
+/** A resource template (RFC 6570 `uriTemplate`). */
+export interface McpResourceTemplate {
+  uriTemplate: string;
+  name: string;
+  title?: string;
+  description?: string;
+  mimeType?: string;
+  [key: string]: unknown;
+}
+
+/** The result of readResource. */
+export interface McpReadResourceResult {
+  contents: McpResourceContents[];
+  [key: string]: unknown;
+}
+
+/** A prompt, as the server listed it. */
+export interface McpPrompt {
+  name: string;
+  title?: string;
+  description?: string;
+  arguments?: { name: string; description?: string; required?: boolean; [key: string]: unknown }[];
+  [key: string]: unknown;
+}
+
+/** The result of getPrompt. */
+export interface McpGetPromptResult {
+  description?: string;
+  messages: { role: "user" | "assistant"; content: McpContent }[];
+  [key: string]: unknown;
+}
+
+/** What complete() asks about: a prompt's argument or a resource template's variable. */
+export type McpCompletionReference = { type: "ref/prompt"; name: string } | { type: "ref/resource"; uri: string };
+
+/** The server's suggestions. */
+export interface McpCompletion {
+  values: string[];
+  total?: number;
+  hasMore?: boolean;
+  [key: string]: unknown;
+}
+
+/** What server() gives once connected. */
+export interface McpServerDetails {
+  /** "modern" (2026-07-28, stateless) or "legacy" (2025-11-25 and older). */
+  era: "modern" | "legacy";
+  protocolVersion: string;
+  serverInfo: { name: string; version: string; title?: string; [key: string]: unknown };
+  capabilities: { [key: string]: unknown };
+  instructions?: string | null;
+}
+
 /** Options of the lists and of readResource. */
 export interface McpCacheOptions {
   /** How the response cache is used. A 2026-07-28 server says how long each page of a list or
@@ -221,7 +331,9 @@ pub struct McpClient {
 #[wasm_bindgen]
 impl McpClient {
     /// Connects to a server (`options`: see `McpClientOptions`).
-    pub async fn connect(options: JsValue) -> Result<McpClient, JsError> {
+    pub async fn connect(
+        #[wasm_bindgen(unchecked_param_type = "McpClientOptions")] options: JsValue,
+    ) -> Result<McpClient, JsError> {
         let url = get(&options, "url")
             .and_then(|v| v.as_string())
             .ok_or_else(|| invalid_argument("options.url is required"))?;
@@ -331,6 +443,7 @@ impl McpClient {
     }
 
     /// Server details: era, protocol version, server info, capabilities, instructions.
+    #[wasm_bindgen(unchecked_return_type = "McpServerDetails | null")]
     pub fn server(&self) -> Result<JsValue, JsError> {
         let d = self.client.server();
         let v = d.map(|d| {
@@ -347,39 +460,43 @@ impl McpClient {
 
     /// Every tool (pagination followed), as the server listed them.
     /// `options.cache` (see [`cache_mode`]) says how each page uses the response cache.
-    #[wasm_bindgen(js_name = listTools)]
+    #[wasm_bindgen(js_name = listTools, unchecked_return_type = "McpTool[]")]
     pub async fn list_tools(
         &self,
-        #[wasm_bindgen(unchecked_param_type = "McpCacheOptions")] options: JsValue,
+        #[wasm_bindgen(unchecked_optional_param_type = "McpCacheOptions")] options: Option<JsValue>,
     ) -> Result<JsValue, JsError> {
+        let options = options.unwrap_or_default();
         to_js(&self.list("tools/list", "tools", &options).await?)
     }
 
     /// Every resource.
-    #[wasm_bindgen(js_name = listResources)]
+    #[wasm_bindgen(js_name = listResources, unchecked_return_type = "McpResource[]")]
     pub async fn list_resources(
         &self,
-        #[wasm_bindgen(unchecked_param_type = "McpCacheOptions")] options: JsValue,
+        #[wasm_bindgen(unchecked_optional_param_type = "McpCacheOptions")] options: Option<JsValue>,
     ) -> Result<JsValue, JsError> {
+        let options = options.unwrap_or_default();
         to_js(&self.list("resources/list", "resources", &options).await?)
     }
 
     /// Every resource template.
-    #[wasm_bindgen(js_name = listResourceTemplates)]
+    #[wasm_bindgen(js_name = listResourceTemplates, unchecked_return_type = "McpResourceTemplate[]")]
     pub async fn list_resource_templates(
         &self,
-        #[wasm_bindgen(unchecked_param_type = "McpCacheOptions")] options: JsValue,
+        #[wasm_bindgen(unchecked_optional_param_type = "McpCacheOptions")] options: Option<JsValue>,
     ) -> Result<JsValue, JsError> {
+        let options = options.unwrap_or_default();
         let list = self.list("resources/templates/list", "resourceTemplates", &options);
         to_js(&list.await?)
     }
 
     /// Every prompt.
-    #[wasm_bindgen(js_name = listPrompts)]
+    #[wasm_bindgen(js_name = listPrompts, unchecked_return_type = "McpPrompt[]")]
     pub async fn list_prompts(
         &self,
-        #[wasm_bindgen(unchecked_param_type = "McpCacheOptions")] options: JsValue,
+        #[wasm_bindgen(unchecked_optional_param_type = "McpCacheOptions")] options: Option<JsValue>,
     ) -> Result<JsValue, JsError> {
+        let options = options.unwrap_or_default();
         to_js(&self.list("prompts/list", "prompts", &options).await?)
     }
 
@@ -387,23 +504,27 @@ impl McpClient {
     /// first and may refuse. `options` (all optional): `onProgress(params)` for progress
     /// notifications, `onTask(task)` for the state of a tool that runs as a task,
     /// `timeoutMs`, and `signal` (an `AbortSignal`: aborting cancels the call).
-    #[wasm_bindgen(js_name = callTool)]
+    #[wasm_bindgen(js_name = callTool, unchecked_return_type = "McpCallToolResult")]
     pub async fn call_tool(
         &self,
         name: String,
-        args: JsValue,
-        options: JsValue,
+        #[wasm_bindgen(unchecked_optional_param_type = "Record<string, unknown>")] args: Option<
+            JsValue,
+        >,
+        #[wasm_bindgen(unchecked_optional_param_type = "McpCallOptions")] options: Option<JsValue>,
     ) -> Result<JsValue, JsError> {
+        let (args, options) = (args.unwrap_or_default(), options.unwrap_or_default());
         to_js(&self.call(&name, args, &options).await?)
     }
 
     /// Reads a resource; `options.cache` as for the lists.
-    #[wasm_bindgen(js_name = readResource)]
+    #[wasm_bindgen(js_name = readResource, unchecked_return_type = "McpReadResourceResult")]
     pub async fn read_resource(
         &self,
         uri: String,
-        #[wasm_bindgen(unchecked_param_type = "McpCacheOptions")] options: JsValue,
+        #[wasm_bindgen(unchecked_optional_param_type = "McpCacheOptions")] options: Option<JsValue>,
     ) -> Result<JsValue, JsError> {
+        let options = options.unwrap_or_default();
         let opts = CallOptions {
             cache: cache_mode(&options)?,
             ..Default::default()
@@ -414,12 +535,17 @@ impl McpClient {
     }
 
     /// Gets a prompt with string arguments.
-    #[wasm_bindgen(js_name = getPrompt)]
-    pub async fn get_prompt(&self, name: String, args: JsValue) -> Result<JsValue, JsError> {
-        let args = if args.is_undefined() || args.is_null() {
-            Default::default()
-        } else {
-            string_map(&args, "the prompt arguments")?
+    #[wasm_bindgen(js_name = getPrompt, unchecked_return_type = "McpGetPromptResult")]
+    pub async fn get_prompt(
+        &self,
+        name: String,
+        #[wasm_bindgen(unchecked_optional_param_type = "Record<string, string>")] args: Option<
+            JsValue,
+        >,
+    ) -> Result<JsValue, JsError> {
+        let args = match args.filter(|a| !a.is_undefined() && !a.is_null()) {
+            None => Default::default(),
+            Some(args) => string_map(&args, "the prompt arguments")?,
         };
         let params = json!({ "name": name, "arguments": args });
         let r = self.client.request("prompts/get", Some(params));
@@ -430,18 +556,20 @@ impl McpClient {
     /// `{type: 'ref/resource', uri}`) typed so far as `value`; `context` holds the other
     /// arguments filled in (an object of strings, sent as `context.arguments`). Resolves to
     /// the server's `completion` object as sent (`values`, `total`, `hasMore`).
+    #[wasm_bindgen(unchecked_return_type = "McpCompletion")]
     pub async fn complete(
         &self,
-        reference: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "McpCompletionReference")] reference: JsValue,
         argument: String,
         value: String,
-        context: JsValue,
+        #[wasm_bindgen(unchecked_optional_param_type = "Record<string, string>")] context: Option<
+            JsValue,
+        >,
     ) -> Result<JsValue, JsError> {
         let reference = from_js(&reference, "the reference")?;
-        let context = if context.is_undefined() || context.is_null() {
-            Default::default()
-        } else {
-            string_map(&context, "the context")?
+        let context = match context.filter(|c| !c.is_undefined() && !c.is_null()) {
+            None => Default::default(),
+            Some(context) => string_map(&context, "the context")?,
         };
         let known: Vec<(&str, &str)> = context
             .iter()
@@ -464,8 +592,11 @@ impl McpClient {
 
     /// The tools as function definitions for a model (`"openai"` or `"anthropic"`), named
     /// `namespace__tool`.
-    #[wasm_bindgen(js_name = toolDefinitions)]
-    pub async fn tool_definitions(&self, format: String) -> Result<JsValue, JsError> {
+    #[wasm_bindgen(js_name = toolDefinitions, unchecked_return_type = "object[]")]
+    pub async fn tool_definitions(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "\"openai\" | \"anthropic\"")] format: String,
+    ) -> Result<JsValue, JsError> {
         let mut tools = self
             .list("tools/list", "tools", &JsValue::UNDEFINED)
             .await?;
@@ -495,8 +626,11 @@ impl McpClient {
     pub async fn call_model_tool(
         &self,
         model_name: String,
-        args: JsValue,
+        #[wasm_bindgen(unchecked_optional_param_type = "Record<string, unknown>")] args: Option<
+            JsValue,
+        >,
     ) -> Result<String, JsError> {
+        let args = args.unwrap_or_default();
         let mcp = self
             .names
             .borrow()
@@ -519,16 +653,18 @@ impl McpClient {
     pub async fn request(
         &self,
         method: String,
-        params: JsValue,
-        options: JsValue,
+        #[wasm_bindgen(unchecked_optional_param_type = "Record<string, unknown>")] params: Option<
+            JsValue,
+        >,
+        #[wasm_bindgen(unchecked_optional_param_type = "McpCallOptions")] options: Option<JsValue>,
     ) -> Result<JsValue, JsError> {
-        let params = if params.is_undefined() || params.is_null() {
-            None
-        } else {
-            match from_js(&params, "the params")? {
+        let options = options.unwrap_or_default();
+        let params = match params.filter(|p| !p.is_undefined() && !p.is_null()) {
+            None => None,
+            Some(params) => match from_js(&params, "the params")? {
                 p @ Value::Object(_) => Some(p),
                 _ => return Err(invalid_argument("the params must be an object")),
-            }
+            },
         };
         let what = format!("the request {method}");
         let result = self
