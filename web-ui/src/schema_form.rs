@@ -6,7 +6,7 @@
 //! form cannot express otherwise (other composition, arrays of objects) falls back to a raw
 //! JSON field for that property.
 
-use crate::schema_ref::{resolve, Target};
+use crate::schema_ref::{Resources, Target};
 use serde_json::{Map, Value};
 use std::collections::BTreeMap;
 
@@ -73,16 +73,23 @@ fn types_of(schema: &Value) -> (Option<String>, bool) {
 /// Most `$ref`s and wrappers followed for one property.
 const MAX_HOPS: usize = 16;
 
-/// The schema a property's value really follows, and whether `null` is allowed besides: local
-/// `$ref`s followed, a lone `allOf` entry unwrapped, and `anyOf`/`oneOf` of one schema and
-/// `null` read as that schema, nullable.
-fn effective<'s>(root: &'s Value, mut schema: &'s Value) -> (&'s Value, bool) {
+/// The schema a property's value really follows, whether `null` is allowed besides, and the
+/// base URI inside it: `$ref`s followed (local ones, and bundled resources by their `$id`), a
+/// lone `allOf` entry unwrapped, and `anyOf`/`oneOf` of one schema and `null` read as that
+/// schema, nullable. `base` is the base URI around `schema`.
+fn effective<'s>(
+    doc: &Resources<'s>,
+    base: &str,
+    mut schema: &'s Value,
+) -> (&'s Value, bool, String) {
     let mut nullable = false;
+    let mut base = Resources::base_of(base, schema);
     for _ in 0..MAX_HOPS {
         if let Some(r) = schema.get("$ref").and_then(Value::as_str) {
-            match resolve(root, r) {
-                Target::Found(target) => {
+            match doc.resolve(&base, r) {
+                (Target::Found(target), around) => {
                     schema = target;
+                    base = Resources::base_of(&around, target);
                     continue;
                 }
                 _ => break,
@@ -92,6 +99,7 @@ fn effective<'s>(root: &'s Value, mut schema: &'s Value) -> (&'s Value, bool) {
             if all.len() == 1 && schema.get("type").is_none() && schema.get("properties").is_none()
             {
                 schema = &all[0];
+                base = Resources::base_of(&base, schema);
                 continue;
             }
         }
@@ -103,16 +111,18 @@ fn effective<'s>(root: &'s Value, mut schema: &'s Value) -> (&'s Value, bool) {
                 if options.len() > 1 {
                     nullable = true;
                     schema = only;
+                    base = Resources::base_of(&base, schema);
                     continue;
                 }
             }
         }
         break;
     }
-    (schema, nullable)
+    (schema, nullable, base)
 }
 
-fn kind_of(root: &Value, schema: &Value, path: &str, depth: usize) -> FieldKind {
+/// `base` is the base URI inside `schema`.
+fn kind_of(doc: &Resources, base: &str, schema: &Value, path: &str, depth: usize) -> FieldKind {
     if let Some(Value::Array(values)) = schema.get("enum") {
         return FieldKind::Enum(values.clone());
     }
@@ -131,23 +141,30 @@ fn kind_of(root: &Value, schema: &Value, path: &str, depth: usize) -> FieldKind 
         Some("number") => FieldKind::Number,
         Some("integer") => FieldKind::Integer,
         Some("boolean") => FieldKind::Boolean,
-        Some("array") => match schema
-            .get("items")
-            .map(|i| kind_of(root, effective(root, i).0, path, depth + 1))
-        {
+        Some("array") => match schema.get("items").map(|i| {
+            let (item, _, inner) = effective(doc, base, i);
+            kind_of(doc, &inner, item, path, depth + 1)
+        }) {
             Some(
                 k @ (FieldKind::Text | FieldKind::Number | FieldKind::Integer | FieldKind::Enum(_)),
             ) => FieldKind::List(Box::new(k)),
             _ => FieldKind::Json,
         },
         Some("object") if depth < 4 && schema.get("properties").is_some() => {
-            FieldKind::Object(fields_at(root, schema, path, depth + 1))
+            FieldKind::Object(fields_at(doc, base, schema, path, depth + 1))
         }
         _ => FieldKind::Json,
     }
 }
 
-fn fields_at(root: &Value, schema: &Value, prefix: &str, depth: usize) -> Vec<Field> {
+/// `base` is the base URI inside `schema`.
+fn fields_at(
+    doc: &Resources,
+    base: &str,
+    schema: &Value,
+    prefix: &str,
+    depth: usize,
+) -> Vec<Field> {
     let required: Vec<&str> = schema
         .get("required")
         .and_then(Value::as_array)
@@ -164,7 +181,7 @@ fn fields_at(root: &Value, schema: &Value, prefix: &str, depth: usize) -> Vec<Fi
             } else {
                 format!("{prefix}.{name}")
             };
-            let (schema, or_null) = effective(root, sub);
+            let (schema, or_null, inner) = effective(doc, base, sub);
             // The property's own words first, then those of the schema it refers to.
             let text = |k: &str| {
                 sub.get(k)
@@ -173,7 +190,7 @@ fn fields_at(root: &Value, schema: &Value, prefix: &str, depth: usize) -> Vec<Fi
                     .map(String::from)
             };
             Field {
-                kind: kind_of(root, schema, &path, depth),
+                kind: kind_of(doc, &inner, schema, &path, depth),
                 // A referenced schema's title names its type, not this property.
                 label: sub
                     .get("title")
@@ -209,7 +226,9 @@ fn input_type(schema: &Value) -> Option<&'static str> {
 
 /// The fields of an object schema, in the schema's property order.
 pub fn fields_of(schema: &Value) -> Vec<Field> {
-    fields_at(schema, effective(schema, schema).0, "", 0)
+    let doc = Resources::of(schema);
+    let (root, _, base) = effective(&doc, "", schema);
+    fields_at(&doc, &base, root, "", 0)
 }
 
 /// The initial text of each field: its default, as the form shows it.
@@ -432,6 +451,28 @@ mod tests {
                 "loop": {"$ref": "#/properties/loop"}
             }
         })
+    }
+
+    /// A bundled schema: the property refers to an embedded resource by its `$id`, and that
+    /// resource's own `#/$defs/...` pointer resolves inside it.
+    #[test]
+    fn bundled_references_get_real_fields() {
+        let schema = json!({"$id": "https://example.com/ship", "type": "object", "required": ["to"],
+            "properties": {"to": {"$ref": "address"}, "codes": {"type": "array", "items": {"$ref": "address#/$defs/zip"}}},
+            "$defs": {"address": {"$id": "address", "type": "object",
+                "properties": {"city": {"type": "string"}, "zip": {"$ref": "#/$defs/zip"}},
+                "$defs": {"zip": {"type": "string"}}}}});
+        let f = fields_of(&schema);
+        let FieldKind::Object(to) = &f[0].kind else {
+            panic!("{:?}", f[0])
+        };
+        assert_eq!(
+            to.iter()
+                .map(|f| (f.path.as_str(), f.kind.clone()))
+                .collect::<Vec<_>>(),
+            [("to.city", FieldKind::Text), ("to.zip", FieldKind::Text)]
+        );
+        assert_eq!(f[1].kind, FieldKind::List(Box::new(FieldKind::Text)));
     }
 
     #[test]

@@ -28,17 +28,6 @@ pub enum Target<'a> {
     Missing,
 }
 
-/// Resolves `reference` (the value of a `$ref`) found in the document `root`, outside any
-/// embedded resource: fragments against the root, anything else against the resources the
-/// document embeds.
-pub fn resolve<'a>(root: &'a Value, reference: &str) -> Target<'a> {
-    if let Some(fragment) = reference.strip_prefix('#') {
-        return in_resource(root, "", fragment).map_or(Target::Missing, |(t, _)| Target::Found(t));
-    }
-    let resources = Resources::of(root);
-    resources.resolve(resources.root_base(), reference).0
-}
-
 /// The schema resources of one document: the root and every subschema with an `$id`, each
 /// by its absolute URI (resolved against the enclosing resource's).
 pub struct Resources<'a> {
@@ -116,9 +105,7 @@ impl<'a> Resources<'a> {
             None => (Target::Missing, String::new()),
         }
     }
-}
 
-impl<'a> Resources<'a> {
     /// Where a `$dynamicRef` to the dynamic anchor `name` leads in the dynamic `scope` (the
     /// base URIs of the resources evaluation passed through, outermost first): the first of
     /// them that declares `$dynamicAnchor: name`, with the base URI around it.
@@ -274,6 +261,12 @@ fn find_anchor<'a>(at: &'a Value, name: &str, seen: &mut usize, top: bool) -> Op
 mod tests {
     use super::*;
     use serde_json::json;
+
+    /// Where `reference` leads from the root of `doc`.
+    fn resolve<'a>(doc: &'a Value, reference: &str) -> Target<'a> {
+        let resources = Resources::of(doc);
+        resources.resolve(resources.root_base(), reference).0
+    }
 
     #[test]
     fn local_references_resolve_and_others_are_named() {
