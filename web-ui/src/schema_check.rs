@@ -205,6 +205,23 @@ impl<'s> Checker<'s> {
         outcome
     }
 
+    /// Checks `v` against what the reference `r` (`dynamic`: a `$dynamicRef`) leads to, with
+    /// the base URI there.
+    fn follow(
+        &mut self,
+        r: &str,
+        dynamic: bool,
+        v: &Value,
+        at: &str,
+        depth: u32,
+    ) -> Result<Evaluated, Stop> {
+        let (target, around) = self.target(r, dynamic)?;
+        self.bases.push(around);
+        let outcome = self.validate(target, v, at, depth + 1);
+        self.bases.pop();
+        outcome
+    }
+
     /// Where the reference `r` leads from the schema being evaluated, and the base URI around
     /// it. A `$dynamicRef` (`dynamic`) whose target declares the `$dynamicAnchor` it names
     /// leads to the outermost resource in the dynamic scope declaring that anchor
@@ -264,21 +281,13 @@ impl<'s> Checker<'s> {
         }
         let mut seen = Evaluated::default();
         if let Some(r) = s.get("$ref").and_then(Value::as_str) {
-            let (target, around) = self.target(r, false)?;
-            self.bases.push(around);
-            let outcome = self.validate(target, v, at, depth + 1);
-            self.bases.pop();
-            seen.merge(outcome?);
+            seen.merge(self.follow(r, false, v, at, depth)?);
             if self.draft07 {
                 return Ok(seen); // draft-07 ignores the keywords beside a `$ref`
             }
         }
         if let Some(r) = s.get("$dynamicRef").and_then(Value::as_str) {
-            let (target, around) = self.target(r, true)?;
-            self.bases.push(around);
-            let outcome = self.validate(target, v, at, depth + 1);
-            self.bases.pop();
-            seen.merge(outcome?);
+            seen.merge(self.follow(r, true, v, at, depth)?);
         }
         check_type(s, v, at)?;
         if let Some(Value::Array(options)) = s.get("enum") {
@@ -298,47 +307,8 @@ impl<'s> Checker<'s> {
             Value::Object(obj) => self.check_object(s, obj, v, at, depth, &mut seen)?,
             _ => {}
         }
-        self.check_composition(s, v, at, depth, &mut seen)?;
-        if self.tracks {
-            self.check_unevaluated(s, v, at, depth, &mut seen)?;
-        }
+        self.check_in_place(s, v, at, depth, &mut seen)?;
         Ok(seen)
-    }
-
-    /// `unevaluatedProperties` and `unevaluatedItems`: applied to what nothing else
-    /// evaluated (`seen`), after which everything is evaluated.
-    fn check_unevaluated(
-        &mut self,
-        s: &'s Map<String, Value>,
-        v: &Value,
-        at: &str,
-        depth: u32,
-        seen: &mut Evaluated,
-    ) -> Outcome {
-        match (v, s.get("unevaluatedProperties")) {
-            (Value::Object(obj), Some(rest)) => {
-                for (k, val) in obj.iter().filter(|(k, _)| !seen.props.contains(*k)) {
-                    if rest == &Value::Bool(false) {
-                        return Err(invalid(at, format!("unevaluated property {k:?}")));
-                    }
-                    self.validate(rest, val, &format!("{at}.{k}"), depth + 1)?;
-                }
-                seen.props.extend(obj.keys().cloned());
-            }
-            (Value::Array(items), _) => {
-                if let Some(rest) = s.get("unevaluatedItems") {
-                    for (i, item) in items.iter().enumerate().filter(|(i, _)| !seen.item(*i)) {
-                        if rest == &Value::Bool(false) {
-                            return Err(invalid(at, format!("unevaluated item {i}")));
-                        }
-                        self.validate(rest, item, &format!("{at}[{i}]"), depth + 1)?;
-                    }
-                    seen.all_items = true;
-                }
-            }
-            _ => {}
-        }
-        Ok(())
     }
 
     /// What `v` evaluated against `schema` if it matches (`None` if not); `Err` only when
@@ -547,7 +517,10 @@ impl<'s> Checker<'s> {
         Ok(())
     }
 
-    fn check_composition(
+    /// The applicators to `v` itself: composition and conditionals, then (when tracked)
+    /// `unevaluatedProperties` and `unevaluatedItems`, applied to what nothing else evaluated
+    /// (`seen`), after which everything is evaluated.
+    fn check_in_place(
         &mut self,
         s: &'s Map<String, Value>,
         v: &Value,
@@ -625,6 +598,32 @@ impl<'s> Checker<'s> {
             if let Some(branch) = branch {
                 seen.merge(self.validate(branch, v, at, depth + 1)?);
             }
+        }
+        if !self.tracks {
+            return Ok(());
+        }
+        match (v, s.get("unevaluatedProperties")) {
+            (Value::Object(obj), Some(rest)) => {
+                for (k, val) in obj.iter().filter(|(k, _)| !seen.props.contains(*k)) {
+                    if rest == &Value::Bool(false) {
+                        return Err(invalid(at, format!("unevaluated property {k:?}")));
+                    }
+                    self.validate(rest, val, &format!("{at}.{k}"), depth + 1)?;
+                }
+                seen.props.extend(obj.keys().cloned());
+            }
+            (Value::Array(items), _) => {
+                if let Some(rest) = s.get("unevaluatedItems") {
+                    for (i, item) in items.iter().enumerate().filter(|(i, _)| !seen.item(*i)) {
+                        if rest == &Value::Bool(false) {
+                            return Err(invalid(at, format!("unevaluated item {i}")));
+                        }
+                        self.validate(rest, item, &format!("{at}[{i}]"), depth + 1)?;
+                    }
+                    seen.all_items = true;
+                }
+            }
+            _ => {}
         }
         Ok(())
     }
