@@ -27,6 +27,11 @@ minify "$out/mcp_client.js"
 wasm-bindgen --target web --out-dir "$out" --out-name mcp_client_element target/wasm32-unknown-unknown/release/client_element.wasm
 opt "$out/mcp_client_element_bg.wasm"
 minify "$out/mcp_client_element.js"
+# wasm-bindgen declares `[Symbol.dispose]()` on every exported class; the lib reference makes a
+# consumer's TypeScript (5.2 or newer) know that symbol whatever its own `lib` setting.
+for d in "$out/mcp_client.d.ts" "$out/mcp_client_element.d.ts"; do
+  grep -q 'reference lib="esnext.disposable"' "$d" || sed -i '1i /// <reference lib="esnext.disposable" />' "$d"
+done
 cp client-js/README.md "$out/README.md"
 # The OAuth callback page: host it on the embedding page's origin (see README).
 cp www/oauth-callback.html www/oauth-callback.js "$out/"
