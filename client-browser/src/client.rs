@@ -15,7 +15,7 @@ use futures_util::future::{FutureExt, LocalBoxFuture};
 use litemap::LiteMap;
 use serde_json::{json, Value};
 use std::cell::RefCell;
-use std::collections::{BTreeSet, HashMap};
+use std::collections::HashMap;
 use std::future::Future;
 use std::pin::Pin;
 use std::rc::Rc;
@@ -33,7 +33,8 @@ pub struct Client {
 /// What the client listens for on a modern `subscriptions/listen` stream.
 #[derive(Default)]
 struct Subscriptions {
-    resources: BTreeSet<String>,
+    /// The URIs subscribed to (a set: the values are empty).
+    resources: LiteMap<String, ()>,
     listen: Option<RequestHandle>,
 }
 
@@ -84,7 +85,7 @@ pub(crate) struct Retries {
     /// A request made again: its first handle → the handle of its latest attempt.
     pub(crate) aliases: LiteMap<RequestHandle, RequestHandle>,
     /// First handles of requests cancelled (so no retry goes out).
-    cancelled: BTreeSet<RequestHandle>,
+    cancelled: LiteMap<RequestHandle, ()>,
 }
 
 impl Client {
@@ -306,7 +307,7 @@ impl Client {
                 else {
                     break result;
                 };
-                if client.retries.borrow().cancelled.contains(&handle) {
+                if client.retries.borrow().cancelled.contains_key(&handle) {
                     break Err(ClientError::Request(RequestError::Cancelled));
                 }
                 if attempts >= auth.max_attempts() {
@@ -321,7 +322,7 @@ impl Client {
                     Err(AuthFailure::NeedsLogin) => break result,
                     Err(e) => break Err(ClientError::Auth(e)),
                 }
-                if client.retries.borrow().cancelled.contains(&handle) {
+                if client.retries.borrow().cancelled.contains_key(&handle) {
                     break Err(ClientError::Request(RequestError::Cancelled));
                 }
                 client.apply_auth();
@@ -396,7 +397,7 @@ impl Client {
             return;
         }
         if self.inner.options.auth.is_some() {
-            self.retries.borrow_mut().cancelled.insert(handle);
+            self.retries.borrow_mut().cancelled.insert(handle, ());
         }
         self.inner.session.borrow_mut().cancel(current, now());
         self.inner.drive();
@@ -683,7 +684,7 @@ impl Client {
                 self.subscriptions
                     .borrow_mut()
                     .resources
-                    .insert(uri.to_string());
+                    .insert(uri.to_string(), ());
                 self.relisten();
                 Ok(())
             }
@@ -722,7 +723,7 @@ impl Client {
             prompts_list_changed: caps.prompts_list_changed().then_some(true),
             resources_list_changed: caps.resources_list_changed().then_some(true),
             resource_subscriptions: (!subs.resources.is_empty())
-                .then(|| subs.resources.iter().cloned().collect()),
+                .then(|| subs.resources.keys().cloned().collect()),
             ..Default::default()
         };
         let wanted = filter.tools_list_changed.is_some()

@@ -27,7 +27,7 @@ use futures_util::FutureExt;
 use serde::Serialize;
 use serde_json::{json, Value};
 use std::cell::RefCell;
-use std::collections::{BTreeSet, HashMap};
+use std::collections::{HashMap, HashSet};
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen_futures::JsFuture;
@@ -601,7 +601,7 @@ impl McpClient {
             .list("tools/list", "tools", &JsValue::UNDEFINED)
             .await?;
         tools.retain(|t| model_tools::tool_name(t).is_some());
-        let mut taken = BTreeSet::new();
+        let mut taken = HashSet::new();
         let names = model_tools::namespaced_names(
             &self.namespace,
             tools.iter().filter_map(model_tools::tool_name),

@@ -3,7 +3,7 @@
 //! text fenced as untrusted data.
 
 use serde_json::{json, Value};
-use std::collections::BTreeSet;
+use std::collections::HashSet;
 
 /// Longest function name the big model APIs accept.
 const MAX_NAME: usize = 64;
@@ -26,7 +26,7 @@ fn sanitize(s: &str) -> String {
 pub fn namespaced_names<'a>(
     namespace: &str,
     tool_names: impl IntoIterator<Item = &'a str>,
-    taken: &mut BTreeSet<String>,
+    taken: &mut HashSet<String>,
 ) -> Vec<(String, String)> {
     let ns = sanitize(namespace);
     tool_names
@@ -146,7 +146,7 @@ mod tests {
 
     #[test]
     fn names_are_namespaced_safe_bounded_and_unique() {
-        let mut taken = BTreeSet::new();
+        let mut taken = HashSet::new();
         let a = namespaced_names("files", ["read file", "read_file"], &mut taken);
         assert_eq!(a[0].0, "files__read_file");
         assert_eq!(a[1].0, "files__read_file_2");

@@ -4,7 +4,6 @@
 //! `inputRequests` of an `InputRequiredResult` (MRTR). Both decode to [`ServerRequest`].
 
 use super::{ContentBlock, Extra, OneOrMany, ResultMeta, Role, SamplingMessage};
-use alloc::collections::BTreeMap;
 use alloc::string::String;
 use alloc::vec::Vec;
 use serde::{Deserialize, Serialize};
@@ -262,7 +261,7 @@ pub struct InputRequest {
 pub struct InputRequiredResult {
     /// What the server needs, keyed by server-chosen ids.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub input_requests: Option<BTreeMap<String, InputRequest>>,
+    pub input_requests: Option<litemap::LiteMap<String, InputRequest>>,
     /// Opaque state to echo back verbatim on the retry.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub request_state: Option<String>,
