@@ -171,8 +171,7 @@ for (let i = 0; i < N_LATENCY; i++) {
 
 // ---- calls: sequential and 16 in flight; ours, TS SDK, raw fetch ----
 const page = await hostPage();
-const calls = await page.evaluate(async ({ url, n }) => {
-  const results = {};
+await page.evaluate(async ({ url }) => {
   const ours = await window.ours.McpClient.connect({ url });
   const ts = new window.ts.Client({ name: 'bench', version: '1' });
   await ts.connect(new window.ts.StreamableHTTPClientTransport(new URL(url)));
@@ -189,31 +188,51 @@ const calls = await page.evaluate(async ({ url, n }) => {
     const t = await r.text();
     if (!t.includes('Echo: x')) throw new Error('raw call failed');
   };
-  const impls = {
-    ours: async () => { const r = await ours.callTool('echo', { message: 'x' }); if (r.content[0].text !== 'Echo: x') throw new Error('ours'); },
-    ts: async () => { const r = await ts.callTool({ name: 'echo', arguments: { message: 'x' } }); if (r.content[0].text !== 'Echo: x') throw new Error('ts'); },
-    raw,
+  window.bench = {
+    ours, ts,
+    impls: {
+      ours: async () => { const r = await ours.callTool('echo', { message: 'x' }); if (r.content[0].text !== 'Echo: x') throw new Error('ours'); },
+      ts: async () => { const r = await ts.callTool({ name: 'echo', arguments: { message: 'x' } }); if (r.content[0].text !== 'Echo: x') throw new Error('ts'); },
+      raw,
+    },
   };
-  for (const [name, f] of Object.entries(impls)) await f(); // warm up
-  // Interleave implementations in rounds so that background noise hits all of them alike.
-  const rounds = 8; const per = n / rounds;
-  const seq = { ours: 0, ts: 0, raw: 0 }; const par = { ours: 0, ts: 0, raw: 0 };
-  for (let r = 0; r < rounds; r++) {
-    for (const [name, f] of Object.entries(impls)) {
-      let t0 = performance.now();
-      for (let i = 0; i < per; i++) await f();
-      seq[name] += performance.now() - t0;
-      t0 = performance.now();
-      let next = 0;
-      await Promise.all(Array.from({ length: 16 }, async () => { while (next++ < per) await f(); }));
-      par[name] += performance.now() - t0;
-    }
+  for (const f of Object.values(window.bench.impls)) await f(); // warm up
+}, { url: everything.url });
+// Each block of calls runs in an evaluate of its own, so that the page's main-thread work
+// (Chrome's TaskDuration: JavaScript, wasm, and the browser's own work for fetch and
+// streams) can be read around it: how much of the page's CPU a call costs.
+const cdp = await page.context().newCDPSession(page);
+await cdp.send('Performance.enable');
+const mainThreadMs = async () => (await cdp.send('Performance.getMetrics')).metrics.find((m) => m.name === 'TaskDuration').value * 1000;
+const callBlock = (name, per, inFlight) => page.evaluate(async ([name, per, inFlight]) => {
+  const f = window.bench.impls[name];
+  const t0 = performance.now();
+  let next = 0;
+  await Promise.all(Array.from({ length: inFlight }, async () => { while (next++ < per) await f(); }));
+  return performance.now() - t0;
+}, [name, per, inFlight]);
+// Implementations interleaved in rounds, so that background noise hits all of them alike.
+const CALL_ROUNDS = 8;
+const names = ['ours', 'ts', 'raw'];
+const per = N_CALLS / CALL_ROUNDS;
+const seqMs = { ours: [], ts: [], raw: [] }; const parMs = { ours: 0, ts: 0, raw: 0 }; const cpuMs = { ours: 0, ts: 0, raw: 0 };
+for (let r = 0; r < CALL_ROUNDS; r++) {
+  for (const name of names) {
+    const c0 = await mainThreadMs();
+    seqMs[name].push(await callBlock(name, per, 1));
+    cpuMs[name] += (await mainThreadMs()) - c0;
+    parMs[name] += await callBlock(name, per, 16);
   }
-  for (const name of Object.keys(impls)) results[name] = { seq: n / (seq[name] / 1000), par: n / (par[name] / 1000) };
-  ours.close();
-  await ts.close();
-  return results;
-}, { url: everything.url, n: N_CALLS });
+}
+const sum = (xs) => xs.reduce((a, b) => a + b, 0);
+const calls = Object.fromEntries(names.map((name) => [name, {
+  seq: N_CALLS / (sum(seqMs[name]) / 1000),
+  par: N_CALLS / (parMs[name] / 1000),
+  cpuUs: (cpuMs[name] / N_CALLS) * 1000,
+}]));
+// Ours against the TS SDK, sequential, round by round: how far one round's verdict can stray.
+const seqRatios = seqMs.ours.map((ms, i) => seqMs.ts[i] / ms);
+await page.evaluate(async () => { window.bench.ours.close(); await window.bench.ts.close(); });
 
 // ---- memory after many calls ----
 const memory = await page.evaluate(async ({ url, n }) => {
@@ -332,11 +351,19 @@ costs the added latency, for both clients alike.
 
 ## Calls (\`echo\`, ${N_CALLS} calls each, calls per second)
 
-| client | sequential | 16 in flight |
-| --- | ---: | ---: |
-| ours (headless package) | ${f0(calls.ours.seq)} | ${f0(calls.ours.par)} |
-| TS SDK | ${f0(calls.ts.seq)} | ${f0(calls.ts.par)} |
-| raw \`fetch\` (same POSTs, the limit) | ${f0(calls.raw.seq)} | ${f0(calls.raw.par)} |
+| client | sequential | 16 in flight | page main thread per call (sequential), µs |
+| --- | ---: | ---: | ---: |
+| ours (headless package) | ${f0(calls.ours.seq)} | ${f0(calls.ours.par)} | ${f0(calls.ours.cpuUs)} |
+| TS SDK | ${f0(calls.ts.seq)} | ${f0(calls.ts.par)} | ${f0(calls.ts.cpuUs)} |
+| raw \`fetch\` (same POSTs, the limit) | ${f0(calls.raw.seq)} | ${f0(calls.raw.par)} | ${f0(calls.raw.cpuUs)} |
+
+The calls run in ${CALL_ROUNDS} rounds, each client in turn. Ours against the TS SDK, sequential calls per
+second round by round: ${seqRatios.map((x) => x.toFixed(2)).join(', ')} (median
+${median(seqRatios).toFixed(2)}). The last column is how long the page's main thread was busy per
+sequential call (Chrome's \`TaskDuration\`: JavaScript, wasm and the browser's own work for
+fetch and streams, as wall time, so it grows when the two cores are contended); the raw
+\`fetch\` row is what the browser alone needs. The rest of a call's time is the server's work
+and the network stack, on the same two cores.
 
 ## SSE decoding (${f1(sse.mb)} MB of events in 16 KiB chunks, in the page; median of 7 after 2 warm-up rounds)
 
