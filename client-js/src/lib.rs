@@ -72,16 +72,24 @@ export interface McpClientOptions {
 }
 
 /** Options of callTool and request. */
-export interface McpCallOptions {
-  /** Progress notifications of the call. */
+/** Options of a request (getPrompt, complete, readResource; callTool adds onTask). */
+export interface McpRequestOptions {
+  /** Progress notifications of the request. */
   onProgress?: (progress: { progressToken: string | number; progress: number; total?: number; message?: string }) => void;
-  /** The state of a tool that runs as a task (2025-11-25 tasks). */
-  onTask?: (task: { taskId: string; status: string; statusMessage?: string; [key: string]: unknown }) => void;
-  /** No answer (and no progress) for this long: the call is cancelled and rejects ("timeout"). */
+  /** No answer (and no progress) for this long: the request is cancelled and rejects ("timeout"). */
   timeoutMs?: number;
-  /** Aborting it cancels the call (and the server's task); the call rejects ("cancelled"). */
+  /** Aborting it cancels the request (and the server's task); it rejects ("cancelled"). */
   signal?: AbortSignal;
 }
+
+/** Options of callTool and request. */
+export interface McpCallOptions extends McpRequestOptions {
+  /** The state of a tool that runs as a task (2025-11-25 tasks). */
+  onTask?: (task: { taskId: string; status: string; statusMessage?: string; [key: string]: unknown }) => void;
+}
+
+/** Options of readResource: the cache mode and those of any request. */
+export type McpReadOptions = McpCacheOptions & McpRequestOptions;
 
 /** A content block of a tool result or prompt message, as the server sent it. */
 export type McpContent =
@@ -517,24 +525,31 @@ impl McpClient {
         to_js(&self.call(&name, args, &options).await?)
     }
 
-    /// Reads a resource; `options.cache` as for the lists.
+    /// Reads a resource; `options.cache` as for the lists, and `onProgress`, `timeoutMs`,
+    /// `signal` as for `callTool`.
     #[wasm_bindgen(js_name = readResource, unchecked_return_type = "McpReadResourceResult")]
     pub async fn read_resource(
         &self,
         uri: String,
-        #[wasm_bindgen(unchecked_optional_param_type = "McpCacheOptions")] options: Option<JsValue>,
+        #[wasm_bindgen(unchecked_optional_param_type = "McpReadOptions")] options: Option<JsValue>,
     ) -> Result<JsValue, JsError> {
         let options = options.unwrap_or_default();
         let opts = CallOptions {
             cache: cache_mode(&options)?,
-            ..Default::default()
+            ..call_options(&options)
         };
         let params = Some(json!({ "uri": uri }));
-        let r = self.client.start("resources/read", params, opts);
-        to_js(&r.await.map_err(client_error)?)
+        let what = format!("reading {uri}");
+        let result = self
+            .follow(&what, &options, || {
+                self.client.start("resources/read", params, opts)
+            })
+            .await?;
+        to_js(&result)
     }
 
-    /// Gets a prompt with string arguments.
+    /// Gets a prompt with string arguments; `options` as for `callTool` (`onProgress`,
+    /// `timeoutMs`, `signal`).
     #[wasm_bindgen(js_name = getPrompt, unchecked_return_type = "McpGetPromptResult")]
     pub async fn get_prompt(
         &self,
@@ -542,20 +557,31 @@ impl McpClient {
         #[wasm_bindgen(unchecked_optional_param_type = "Record<string, string>")] args: Option<
             JsValue,
         >,
+        #[wasm_bindgen(unchecked_optional_param_type = "McpRequestOptions")] options: Option<
+            JsValue,
+        >,
     ) -> Result<JsValue, JsError> {
+        let options = options.unwrap_or_default();
         let args = match args.filter(|a| !a.is_undefined() && !a.is_null()) {
             None => Default::default(),
             Some(args) => string_map(&args, "the prompt arguments")?,
         };
         let params = json!({ "name": name, "arguments": args });
-        let r = self.client.request("prompts/get", Some(params));
-        to_js(&r.await.map_err(client_error)?)
+        let what = format!("the prompt {name}");
+        let result = self
+            .follow(&what, &options, || {
+                self.client
+                    .start("prompts/get", Some(params), call_options(&options))
+            })
+            .await?;
+        to_js(&result)
     }
 
     /// Completions for argument `argument` of `reference` (`{type: 'ref/prompt', name}` or
     /// `{type: 'ref/resource', uri}`) typed so far as `value`; `context` holds the other
     /// arguments filled in (an object of strings, sent as `context.arguments`). Resolves to
-    /// the server's `completion` object as sent (`values`, `total`, `hasMore`).
+    /// the server's `completion` object as sent (`values`, `total`, `hasMore`). `options` as
+    /// for `callTool` (`timeoutMs`, `signal`: a host drops the question when the user types on).
     #[wasm_bindgen(unchecked_return_type = "McpCompletion")]
     pub async fn complete(
         &self,
@@ -565,7 +591,11 @@ impl McpClient {
         #[wasm_bindgen(unchecked_optional_param_type = "Record<string, string>")] context: Option<
             JsValue,
         >,
+        #[wasm_bindgen(unchecked_optional_param_type = "McpRequestOptions")] options: Option<
+            JsValue,
+        >,
     ) -> Result<JsValue, JsError> {
+        let options = options.unwrap_or_default();
         let reference = from_js(&reference, "the reference")?;
         let context = match context.filter(|c| !c.is_undefined() && !c.is_null()) {
             None => Default::default(),
@@ -577,10 +607,11 @@ impl McpClient {
             .collect();
         let params = client_browser::completion_params(reference, &argument, &value, &known);
         let mut r = self
-            .client
-            .request("completion/complete", Some(params))
-            .await
-            .map_err(client_error)?;
+            .follow("completing", &options, || {
+                self.client
+                    .start("completion/complete", Some(params), call_options(&options))
+            })
+            .await?;
         match r.get_mut("completion").map(Value::take) {
             Some(completion @ Value::Object(_)) => to_js(&completion),
             _ => Err(api_error(

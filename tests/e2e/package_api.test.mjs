@@ -360,6 +360,71 @@ test('a host script gets the kept list when the server cannot be asked again, an
   }
 });
 
+test('getPrompt, readResource and complete take timeoutMs and signal: a request given up on closes its stream (its cancellation) and the client goes on', async () => {
+  // The 2026-07-28 server behind the fault-injecting proxy, which holds chosen requests
+  // unanswered and logs when the client closes them.
+  const root = path.resolve(here, '../..');
+  const proxy = await startPeer('fault_proxy.mjs', ['--', `${root}/tests/.venv-modern/bin/python`, `${root}/tests/peers/modern_server.py`]);
+  const base = proxy.url.replace(/\/mcp$/, '');
+  const hold = async (method) => {
+    const r = await fetch(`${base}/__fault`, { method: 'POST', body: JSON.stringify({ kind: 'hold', method }) });
+    assert.equal(r.ok, true);
+  };
+  const seen = async () => (await fetch(`${base}/__log`)).json();
+  try {
+    await page.evaluate(async ({ pkgUrl, url }) => {
+      const m = await import(`${pkgUrl}/mcp_client.js`);
+      await m.default();
+      window.held = await m.McpClient.connect({ url });
+      window.caught = async (f) => { try { await f(); return { answered: true }; } catch (e) { return { kind: e.kind, afterMs: e.afterMs, message: e.message }; } };
+    }, { pkgUrl: pkg.url, url: proxy.url });
+
+    // A time-out: the prompt never comes.
+    await hold('prompts/get');
+    const timedOut = await page.evaluate(() => window.caught(() => window.held.getPrompt('greet', { name: 'Ada' }, { timeoutMs: 300 })));
+    assert.equal(timedOut.kind, 'timeout', JSON.stringify(timedOut));
+    assert.equal(timedOut.afterMs, 300);
+    await waitFor(async () => (await seen()).includes('closed prompts/get'), 10_000, 'the timed-out prompts/get stream to be closed');
+
+    // An abort once the read is under way (the proxy has seen it).
+    await hold('resources/read');
+    await page.evaluate(() => {
+      window.abortRead = new AbortController();
+      window.reading = window.caught(() => window.held.readResource('test://greeting', { cache: 'bypass', signal: window.abortRead.signal }));
+    });
+    await waitFor(async () => (await seen()).includes('resources/read'), 10_000, 'the read to reach the server');
+    const aborted = await page.evaluate(async () => { window.abortRead.abort(); return window.reading; });
+    assert.equal(aborted.kind, 'cancelled', JSON.stringify(aborted));
+    await waitFor(async () => (await seen()).includes('closed resources/read'), 10_000, 'the aborted resources/read stream to be closed');
+
+    // Already aborted: nothing is sent. A held completion times out.
+    const before = (await seen()).filter((x) => x === 'completion/complete').length;
+    await hold('completion/complete');
+    const out = await page.evaluate(async () => {
+      const ref = { type: 'ref/prompt', name: 'greet' };
+      const early = await window.caught(() => window.held.complete(ref, 'name', 'A', undefined, { signal: AbortSignal.abort() }));
+      const late = await window.caught(() => window.held.complete(ref, 'name', 'A', {}, { timeoutMs: 300 }));
+      // The client goes on: the same requests answered.
+      const prompt = await window.held.getPrompt('greet', { name: 'Ada' });
+      const read = await window.held.readResource('test://greeting', { timeoutMs: 10_000 });
+      const completion = await window.held.complete(ref, 'name', 'A');
+      window.held.close();
+      return { early, late, prompt: prompt.messages[0].content.text, read: read.contents[0].text, values: completion.values };
+    });
+    assert.equal(out.early.kind, 'cancelled');
+    assert.match(out.early.message, /completing was aborted/);
+    assert.equal(out.late.kind, 'timeout');
+    assert.equal(out.prompt, 'Please greet Ada.');
+    assert.equal(out.read, 'hello from the modern server');
+    assert.deepEqual(out.values, ['Ada', 'Alan']);
+    const log = await seen();
+    assert.equal(log.filter((x) => x === 'completion/complete').length, before + 2, 'the aborted completion was never sent; the held one and the last were');
+    assert.ok(log.includes('closed completion/complete'));
+  } finally {
+    proxy.stop();
+  }
+});
+
 test('a host script hears the server: log messages at the level it set, updates of the resources it subscribed to, the connection\'s states', async () => {
   const out = await page.evaluate(async ({ pkgUrl, urlLegacy, urlModern }) => {
     const m = await import(`${pkgUrl}/mcp_client.js`);

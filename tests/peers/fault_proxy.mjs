@@ -11,6 +11,9 @@
 //   POST /__fault  {"kind": "prepend", "method": "tools/call", "message": {...}}
 //                  send this JSON-RPC message as an SSE event first on the next matching
 //                  SSE response (e.g. a notification the server would send there)
+//   POST /__fault  {"kind": "hold", "method": "prompts/get"}
+//                  never answer the next matching request; when the client gives up on it
+//                  (closes the connection: its cancellation), log "closed METHOD"
 //   POST /__fault  {"kind": "restart"}   kill the server now and start a fresh one
 //   GET  /__log    the JSON-RPC methods (and ids of notifications/cancelled) seen so far
 //
@@ -116,6 +119,10 @@ const server = http.createServer(async (req, res) => {
   const fault = takeFault(method);
   if (fault?.kind === 'malformed') {
     res.writeHead(200, { ...cors, 'content-type': fault.contentType || 'application/json' }).end(fault.body);
+    return;
+  }
+  if (fault?.kind === 'hold') {
+    res.on('close', () => log.push(`closed ${method}`));
     return;
   }
   if (fault?.kind === 'status') {

@@ -30,10 +30,14 @@ export async function usage(): Promise<void> {
   });
   const read = await client.readResource('docs://index');
   const text: string | undefined = read.contents[0]?.text;
+  await client.readResource('docs://index', { cache: 'bypass', timeoutMs: 5_000, signal: stop.signal });
   const prompt = await client.getPrompt('greet', { name: 'Ada' });
   const role: 'user' | 'assistant' = prompt.messages[0].role;
+  await client.getPrompt('greet', undefined, { timeoutMs: 5_000, onProgress: (p) => console.log(p.progress) });
   const completion = await client.complete({ type: 'ref/prompt', name: 'greet' }, 'name', 'A');
   const values: string[] = completion.values;
+  const typing = new AbortController();
+  await client.complete({ type: 'ref/prompt', name: 'greet' }, 'name', 'Ad', { city: 'x' }, { signal: typing.signal });
   const details = client.server();
   const era: 'modern' | 'legacy' | undefined = details?.era;
   const anything: unknown = await client.request('vendor/method', { x: 1 }, { timeoutMs: 1_000 });
@@ -66,5 +70,9 @@ export async function usage(): Promise<void> {
   const wrong: string = result.content;
   // @ts-expect-error: timeoutMs is a number
   await client.callTool('echo', {}, { timeoutMs: '5s' });
+  // @ts-expect-error: a prompt is not a task
+  await client.getPrompt('greet', {}, { onTask: () => {} });
+  // @ts-expect-error: not a cache mode
+  await client.readResource('docs://index', { cache: 'sometimes', signal: stop.signal });
   console.log(wrong);
 }
