@@ -170,6 +170,59 @@ test('a list no longer fresh is shown as kept, and marked, when asking the serve
   }
 });
 
+test('reading a resource shows that it is under way and can be cancelled; a newer read replaces one still under way, which is cancelled on the wire', async () => {
+  // The same server behind the fault-injecting proxy, which holds chosen reads unanswered
+  // and logs when the client closes them (a 2026-07-28 request's cancellation).
+  const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+  const proxy = await startPeer('fault_proxy.mjs', ['--', `${root}/tests/.venv-modern/bin/python`, `${root}/tests/peers/modern_server.py`]);
+  const base = proxy.url.replace(/\/mcp$/, '');
+  const holdNextRead = async () => {
+    const r = await fetch(`${base}/__fault`, { method: 'POST', body: JSON.stringify({ kind: 'hold', method: 'resources/read' }) });
+    assert.equal(r.ok, true);
+  };
+  const seen = async () => (await fetch(`${base}/__log`)).json();
+  const count = async (entry) => (await seen()).filter((m) => m === entry).length;
+  const own = await browser.newPage({ viewport: { width: 1200, height: 900 } });
+  own.on('pageerror', (e) => { throw e; });
+  try {
+    await own.goto(`${site.url}/?url=${encodeURIComponent(proxy.url)}`);
+    await own.locator('#connection-state', { hasText: 'connected' }).waitFor({ timeout: 30_000 });
+    await own.locator('#tab-resources').click();
+    const greeting = own.locator('button.read-resource[data-uri="test://greeting"]');
+    await greeting.waitFor({ timeout: 10_000 });
+    const reading = own.locator('.resources .reading');
+
+    // A read the server does not answer: shown as under way; another resource clicked meanwhile
+    // is shown, and the first read's request is closed.
+    await holdNextRead();
+    await greeting.click();
+    await own.locator('.resources .reading', { hasText: 'Reading test://greeting…' }).waitFor({ timeout: 10_000 });
+    await waitFor(async () => (await count('resources/read')) === 1, 10_000, 'the held read to reach the server');
+    await own.locator('button.read-resource[data-uri="test://static/1"]').click();
+    await own.locator('.resource-contents .resource-text', { hasText: 'static resource 1' }).waitFor({ timeout: 10_000 });
+    assert.equal(await reading.count(), 0);
+    await waitFor(async () => (await count('closed resources/read')) === 1, 10_000, 'the replaced read to be closed');
+
+    // Cancel: the read ends as cancelled, its request closed.
+    await holdNextRead();
+    await greeting.click();
+    await reading.waitFor({ timeout: 10_000 });
+    await waitFor(async () => (await count('resources/read')) === 3, 10_000, 'the second held read to reach the server');
+    await own.locator('.resources .reading button.cancel').click();
+    await own.locator('.resources .call-error', { hasText: 'cancelled' }).waitFor({ timeout: 10_000 });
+    assert.equal(await reading.count(), 0);
+    await waitFor(async () => (await count('closed resources/read')) === 2, 10_000, 'the cancelled read to be closed');
+
+    // Nothing held: the same read is answered and shown.
+    await greeting.click();
+    await own.locator('.resource-contents .resource-text', { hasText: 'hello from the modern server' }).waitFor({ timeout: 10_000 });
+    assert.equal(await own.locator('.resources .call-error').count(), 0);
+  } finally {
+    await own.close();
+    proxy.stop();
+  }
+});
+
 test('a tool built from pydantic models gets real form fields, and its result is checked against its output schema', async () => {
   // Both schemas use $defs/$ref, optional (anyOf with null) fields, an enum and patterns.
   await openTool('ship');

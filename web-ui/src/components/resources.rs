@@ -6,6 +6,7 @@ use crate::components::long_text::LongText;
 use crate::components::result_view::safe_data_url;
 use crate::connection::{note, Connection};
 use crate::uri_template;
+use client_browser::client_core::session::RequestHandle;
 use client_browser::client_core::types::{ReadResourceResult, Resource, ResourceTemplate};
 use leptos::prelude::*;
 use serde_json::json;
@@ -59,29 +60,50 @@ pub fn ResourcesPanel(conn: Connection) -> impl IntoView {
             }
         },
     );
+    // The read under way (its request, and the URI it reads), shown with a Cancel button.
+    let reading = RwSignal::new(None::<(RequestHandle, String)>);
     let reader = conn.clone();
     let read = move |uri: String| {
         let Some(client) = reader.client.get_value() else {
             return;
         };
+        // The newest click wins: a read still under way is cancelled and its answer dropped,
+        // so a slow earlier read never replaces what was asked for last.
+        if let Some((earlier, _)) = reading.get_untracked() {
+            client.cancel(earlier);
+        }
         contents.set(None);
+        // Asked for: shown as the server has it now, even if an earlier read is still
+        // fresh (the answer replaces that one in the response cache).
+        let opts = client_browser::CallOptions {
+            cache: client_browser::CacheMode::Refresh,
+            ..Default::default()
+        };
+        let call = client.start(
+            "resources/read",
+            Some(serde_json::json!({ "uri": uri })),
+            opts,
+        );
+        let handle = call.handle;
+        reading.set(Some((handle, uri)));
         leptos::task::spawn_local(async move {
-            // Asked for: shown as the server has it now, even if an earlier read is still
-            // fresh (the answer replaces that one in the response cache).
-            let opts = client_browser::CallOptions {
-                cache: client_browser::CacheMode::Refresh,
-                ..Default::default()
-            };
-            let read = client.start(
-                "resources/read",
-                Some(serde_json::json!({ "uri": uri })),
-                opts,
-            );
-            let read = read
+            let read = call
                 .await
                 .and_then(|v| client_browser::decode::<ReadResourceResult>("resources/read", v));
+            if reading.get_untracked().map(|(h, _)| h) != Some(handle) {
+                return; // replaced by a newer read
+            }
+            reading.set(None);
             contents.set(Some(read.map_err(|e| crate::doctor::explain(&e))));
         });
+    };
+    let canceller = conn.clone();
+    let cancel_read = move |_| {
+        if let (Some((h, _)), Some(client)) =
+            (reading.get_untracked(), canceller.client.get_value())
+        {
+            client.cancel(h);
+        }
     };
     let read2 = read;
     let subscriber = conn.clone();
@@ -121,6 +143,9 @@ pub fn ResourcesPanel(conn: Connection) -> impl IntoView {
             <For each=move || templates.get() key=|t| t.uri_template.clone() let:t>
                 <TemplateForm conn=conn.clone() template=t on_read=Callback::new({ let r = read2; move |u: String| r(u) }) />
             </For>
+            {move || reading.get().map(|(_, uri)| view! {
+                <p class="reading" role="status">"Reading " {uri} "…" <button class="cancel" on:click=cancel_read>"Cancel"</button></p>
+            })}
             {move || contents.get().map(|c| match c {
                 Ok(r) => view! { <ContentsView result=r /> }.into_any(),
                 Err(e) => view! { <p class="call-error" role="alert">{e}</p> }.into_any(),
