@@ -170,7 +170,7 @@ test('a list no longer fresh is shown as kept, and marked, when asking the serve
   }
 });
 
-test('reading a resource shows that it is under way and can be cancelled; a newer read replaces one still under way, which is cancelled on the wire', async () => {
+test('reading a resource or getting a prompt shows that it is under way and can be cancelled; a newer one replaces one still under way, which is cancelled on the wire', async () => {
   // The same server behind the fault-injecting proxy, which holds chosen reads unanswered
   // and logs when the client closes them (a 2026-07-28 request's cancellation).
   const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -217,6 +217,32 @@ test('reading a resource shows that it is under way and can be cancelled; a newe
     await greeting.click();
     await own.locator('.resource-contents .resource-text', { hasText: 'hello from the modern server' }).waitFor({ timeout: 10_000 });
     assert.equal(await own.locator('.resources .call-error').count(), 0);
+
+    // A prompt the server does not answer: cancelled; asked again with another argument while
+    // a held one is under way, the newer answer is shown and the held request closed.
+    const holdNextPrompt = async () => {
+      const r = await fetch(`${base}/__fault`, { method: 'POST', body: JSON.stringify({ kind: 'hold', method: 'prompts/get' }) });
+      assert.equal(r.ok, true);
+    };
+    await own.locator('#tab-prompts').click();
+    await own.locator('button.prompt[data-prompt="greet"]').click();
+    await own.locator('#prompt-arg-name').fill('Ada');
+    await holdNextPrompt();
+    await own.locator('button.get-prompt').click();
+    await own.locator('.prompt-runner .reading', { hasText: 'Getting the prompt…' }).waitFor({ timeout: 10_000 });
+    await waitFor(async () => (await count('prompts/get')) === 1, 10_000, 'the held prompt request to reach the server');
+    await own.locator('.prompt-runner button.cancel').click();
+    await own.locator('.prompt-runner .call-error', { hasText: 'cancelled' }).waitFor({ timeout: 10_000 });
+    await waitFor(async () => (await count('closed prompts/get')) === 1, 10_000, 'the cancelled prompt request to be closed');
+    await holdNextPrompt();
+    await own.locator('button.get-prompt').click();
+    await waitFor(async () => (await count('prompts/get')) === 2, 10_000, 'the second held prompt request to reach the server');
+    await own.locator('#prompt-arg-name').fill('Grace');
+    await own.locator('button.get-prompt').click();
+    await own.locator('.prompt-messages', { hasText: 'Please greet Grace.' }).waitFor({ timeout: 10_000 });
+    assert.equal(await own.locator('.prompt-runner .reading').count(), 0);
+    assert.equal(await own.locator('.prompt-runner .call-error').count(), 0);
+    await waitFor(async () => (await count('closed prompts/get')) === 2, 10_000, 'the replaced prompt request to be closed');
   } finally {
     await own.close();
     proxy.stop();

@@ -3,7 +3,9 @@
 use crate::components::completing_input::CompletingInput;
 use crate::components::result_view::ContentView;
 use crate::connection::Connection;
+use client_browser::client_core::session::RequestHandle;
 use client_browser::client_core::types::{GetPromptResult, Prompt};
+use client_browser::CallOptions;
 use leptos::prelude::*;
 use serde_json::json;
 use std::collections::{BTreeMap, HashMap};
@@ -65,33 +67,56 @@ fn PromptRunner(conn: Connection, prompt: Prompt) -> impl IntoView {
             }
         })
         .collect_view();
+    // The request under way, shown with a Cancel button; a newer one replaces it.
+    let getting = RwSignal::new(None::<RequestHandle>);
     let name = prompt.name.clone();
+    let conn_get = conn.clone();
     let get = move |ev: leptos::ev::SubmitEvent| {
         ev.prevent_default();
-        let Some(client) = conn.client.get_value() else {
+        let Some(client) = conn_get.client.get_value() else {
             return;
         };
+        if let Some(earlier) = getting.get_untracked() {
+            client.cancel(earlier);
+        }
         let args: HashMap<String, String> = values
             .get_untracked()
             .into_iter()
             .filter(|(_, v)| !v.is_empty())
             .collect();
-        let name = name.clone();
+        result.set(None);
+        let params = json!({ "name": name, "arguments": args });
+        let call = client.start("prompts/get", Some(params), CallOptions::default());
+        let handle = call.handle;
+        getting.set(Some(handle));
         leptos::task::spawn_local(async move {
-            result.set(Some(
-                client
-                    .get_prompt(&name, args)
-                    .await
-                    .map_err(|e| crate::doctor::explain(&e)),
-            ));
+            let got = call
+                .await
+                .and_then(|v| client_browser::decode::<GetPromptResult>("prompts/get", v));
+            if getting.get_untracked() != Some(handle) {
+                return; // replaced by a newer request
+            }
+            getting.set(None);
+            result.set(Some(got.map_err(|e| crate::doctor::explain(&e))));
         });
+    };
+    let cancel = move |_| {
+        if let (Some(h), Some(client)) = (getting.get_untracked(), conn.client.get_value()) {
+            client.cancel(h);
+        }
     };
     view! {
         <form class="prompt-runner" on:submit=get>
             <h3>{prompt.title.clone().unwrap_or(prompt.name.clone())}</h3>
             {prompt.description.clone().map(|d| view! { <p class="description">{d}</p> })}
             {inputs}
-            <button type="submit" class="get-prompt">"Get prompt"</button>
+            <div class="actions">
+                <button type="submit" class="get-prompt">"Get prompt"</button>
+                <Show when=move || getting.get().is_some()>
+                    <span class="reading" role="status">"Getting the prompt…"</span>
+                    <button type="button" class="cancel" on:click=cancel>"Cancel"</button>
+                </Show>
+            </div>
             {move || result.get().map(|r| match r {
                 Ok(p) => view! {
                     <ol class="prompt-messages">
