@@ -170,7 +170,7 @@ test('a list no longer fresh is shown as kept, and marked, when asking the serve
   }
 });
 
-test('reading a resource or getting a prompt shows that it is under way and can be cancelled; a newer one replaces one still under way, which is cancelled on the wire', async () => {
+test('reading a resource or getting a prompt shows that it is under way and can be cancelled; a newer one, or leaving the tab, cancels one still under way on the wire', async () => {
   // The same server behind the fault-injecting proxy, which holds chosen reads unanswered
   // and logs when the client closes them (a 2026-07-28 request's cancellation).
   const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -183,7 +183,10 @@ test('reading a resource or getting a prompt shows that it is under way and can 
   const seen = async () => (await fetch(`${base}/__log`)).json();
   const count = async (entry) => (await seen()).filter((m) => m === entry).length;
   const own = await browser.newPage({ viewport: { width: 1200, height: 900 } });
-  own.on('pageerror', (e) => { throw e; });
+  // A panic in the app (e.g. a late answer writing to a panel that is gone) shows up here.
+  const crashes = [];
+  own.on('pageerror', (e) => crashes.push(String(e)));
+  own.on('console', (m) => { if (m.type() === 'error' && /panicked/.test(m.text())) crashes.push(m.text()); });
   try {
     await own.goto(`${site.url}/?url=${encodeURIComponent(proxy.url)}`);
     await own.locator('#connection-state', { hasText: 'connected' }).waitFor({ timeout: 30_000 });
@@ -212,6 +215,16 @@ test('reading a resource or getting a prompt shows that it is under way and can 
     await own.locator('.resources .call-error', { hasText: 'cancelled' }).waitFor({ timeout: 10_000 });
     assert.equal(await reading.count(), 0);
     await waitFor(async () => (await count('closed resources/read')) === 2, 10_000, 'the cancelled read to be closed');
+
+    // Leaving the tab while a read is under way: nobody is left to show it to, so it is
+    // cancelled (and its end, after the panel is gone, breaks nothing).
+    await holdNextRead();
+    await greeting.click();
+    await waitFor(async () => (await count('resources/read')) === 4, 10_000, 'the third held read to reach the server');
+    await own.locator('#tab-tools').click();
+    await waitFor(async () => (await count('closed resources/read')) === 3, 10_000, 'the read under way to be closed when its tab was left');
+    await own.locator('#tab-resources').click();
+    await greeting.waitFor({ timeout: 10_000 });
 
     // Nothing held: the same read is answered and shown.
     await greeting.click();
@@ -243,6 +256,19 @@ test('reading a resource or getting a prompt shows that it is under way and can 
     assert.equal(await own.locator('.prompt-runner .reading').count(), 0);
     assert.equal(await own.locator('.prompt-runner .call-error').count(), 0);
     await waitFor(async () => (await count('closed prompts/get')) === 2, 10_000, 'the replaced prompt request to be closed');
+    // The tab left while a prompt request is under way: that one is cancelled.
+    await holdNextPrompt();
+    await own.locator('button.get-prompt').click();
+    await waitFor(async () => (await count('prompts/get')) === 4, 10_000, 'the third held prompt request to reach the server');
+    await own.locator('#tab-tools').click();
+    await waitFor(async () => (await count('closed prompts/get')) === 3, 10_000, 'the prompt request under way to be closed when its tab was left');
+    // The app is still whole: the prompt asked for again is answered.
+    await own.locator('#tab-prompts').click();
+    await own.locator('button.prompt[data-prompt="greet"]').click();
+    await own.locator('#prompt-arg-name').fill('Lin');
+    await own.locator('button.get-prompt').click();
+    await own.locator('.prompt-messages', { hasText: 'Please greet Lin.' }).waitFor({ timeout: 10_000 });
+    assert.deepEqual(crashes, []);
   } finally {
     await own.close();
     proxy.stop();

@@ -93,13 +93,22 @@ fn PromptRunner(conn: Connection, prompt: Prompt) -> impl IntoView {
             let got = call
                 .await
                 .and_then(|v| client_browser::decode::<GetPromptResult>("prompts/get", v));
-            if getting.get_untracked() != Some(handle) {
-                return; // replaced by a newer request
+            // Replaced by a newer request, or the runner is gone (its signals with it).
+            if getting.try_get_untracked().flatten() != Some(handle) {
+                return;
             }
             getting.set(None);
             result.set(Some(got.map_err(|e| crate::doctor::explain(&e))));
         });
     };
+    // Another prompt chosen, or the tab left: nobody to show the answer to, so it is cancelled.
+    let leaver = conn.clone();
+    on_cleanup(move || {
+        let under_way = getting.try_get_untracked().flatten();
+        if let (Some(h), Some(Some(client))) = (under_way, leaver.client.try_get_value()) {
+            client.cancel(h);
+        }
+    });
     let cancel = move |_| {
         if let (Some(h), Some(client)) = (getting.get_untracked(), conn.client.get_value()) {
             client.cancel(h);

@@ -90,13 +90,22 @@ pub fn ResourcesPanel(conn: Connection) -> impl IntoView {
             let read = call
                 .await
                 .and_then(|v| client_browser::decode::<ReadResourceResult>("resources/read", v));
-            if reading.get_untracked().map(|(h, _)| h) != Some(handle) {
-                return; // replaced by a newer read
+            // Replaced by a newer read, or the panel is gone (its signals with it).
+            if reading.try_get_untracked().flatten().map(|(h, _)| h) != Some(handle) {
+                return;
             }
             reading.set(None);
             contents.set(Some(read.map_err(|e| crate::doctor::explain(&e))));
         });
     };
+    // Leaving the tab leaves nobody to show the answer to: the read under way is cancelled.
+    let leaver = conn.clone();
+    on_cleanup(move || {
+        let under_way = reading.try_get_untracked().flatten();
+        if let (Some((h, _)), Some(Some(client))) = (under_way, leaver.client.try_get_value()) {
+            client.cancel(h);
+        }
+    });
     let canceller = conn.clone();
     let cancel_read = move |_| {
         if let (Some((h, _)), Some(client)) =
