@@ -275,6 +275,62 @@ test('reading a resource or getting a prompt shows that it is under way and can 
   }
 });
 
+test('a list answered after its tab was left, or a completion answered after its input went, breaks nothing', async () => {
+  // The server behind the fault-injecting proxy holds the first prompts/list and a
+  // completion until the tab that asked is gone, then answers them.
+  const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+  const proxy = await startPeer('fault_proxy.mjs', ['--', `${root}/tests/.venv-modern/bin/python`, `${root}/tests/peers/modern_server.py`]);
+  const base = proxy.url.replace(/\/mcp$/, '');
+  const hold = async (method) => {
+    const r = await fetch(`${base}/__fault`, { method: 'POST', body: JSON.stringify({ kind: 'hold', method }) });
+    assert.equal(r.ok, true);
+  };
+  const release = async () => (await (await fetch(`${base}/__release`, { method: 'POST' })).json()).released;
+  const seen = async () => (await fetch(`${base}/__log`)).json();
+  const count = async (entry) => (await seen()).filter((m) => m === entry).length;
+  const own = await browser.newPage({ viewport: { width: 1200, height: 900 } });
+  const crashes = [];
+  own.on('pageerror', (e) => crashes.push(String(e)));
+  own.on('console', (m) => { if (m.type() === 'error' && /panicked/.test(m.text())) crashes.push(m.text()); });
+  try {
+    await own.goto(`${site.url}/?url=${encodeURIComponent(proxy.url)}`);
+    await own.locator('#connection-state', { hasText: 'connected' }).waitFor({ timeout: 30_000 });
+    // The prompts tab asks for its list; the tab is left before the answer comes.
+    await hold('prompts/list');
+    await own.locator('#tab-prompts').click();
+    await waitFor(async () => (await count('prompts/list')) === 1, 10_000, 'the held prompts/list to reach the server');
+    await own.locator('#tab-tools').click();
+    assert.equal(await release(), 1);
+    await waitFor(async () => (await count('answered prompts/list')) === 1, 10_000, 'the held prompts/list to be answered');
+    // The answer reached the app (its wire log shows it), with nobody left to show it to.
+    await own.locator('#tab-logs').click();
+    await own.locator('.logs .wire li', { hasText: /"prompts":\[/ }).first().waitFor({ timeout: 10_000 });
+
+    // A completion asked for while typing; the tab is left before its answer comes.
+    await own.locator('#tab-prompts').click();
+    await own.locator('button.prompt[data-prompt="greet"]').click();
+    await hold('completion/complete');
+    await own.locator('#prompt-arg-name').pressSequentially('A');
+    await waitFor(async () => (await count('completion/complete')) === 1, 10_000, 'the held completion to reach the server');
+    await own.locator('#tab-tools').click();
+    assert.equal(await release(), 1);
+    await waitFor(async () => (await count('answered completion/complete')) === 1, 10_000, 'the held completion to be answered');
+    await own.locator('#tab-logs').click();
+    await own.locator('.logs .wire li', { hasText: /"completion":\{/ }).first().waitFor({ timeout: 10_000 });
+
+    // The app is whole: the prompt is listed and answered.
+    await own.locator('#tab-prompts').click();
+    await own.locator('button.prompt[data-prompt="greet"]').click();
+    await own.locator('#prompt-arg-name').fill('Ada');
+    await own.locator('button.get-prompt').click();
+    await own.locator('.prompt-messages', { hasText: 'Please greet Ada.' }).waitFor({ timeout: 10_000 });
+    assert.deepEqual(crashes, []);
+  } finally {
+    await own.close();
+    proxy.stop();
+  }
+});
+
 test('a tool built from pydantic models gets real form fields, and its result is checked against its output schema', async () => {
   // Both schemas use $defs/$ref, optional (anyOf with null) fields, an enum and patterns.
   await openTool('ship');

@@ -12,8 +12,10 @@
 //                  send this JSON-RPC message as an SSE event first on the next matching
 //                  SSE response (e.g. a notification the server would send there)
 //   POST /__fault  {"kind": "hold", "method": "prompts/get"}
-//                  never answer the next matching request; when the client gives up on it
+//                  hold the next matching request unanswered; when the client gives up on it
 //                  (closes the connection: its cancellation), log "closed METHOD"
+//   POST /__release  forward the held requests to the server after all; log "answered
+//                  METHOD" once an answer is sent in full
 //   POST /__fault  {"kind": "restart"}   kill the server now and start a fresh one
 //   GET  /__log    the JSON-RPC methods (and ids of notifications/cancelled) seen so far
 //
@@ -71,6 +73,8 @@ async function restartUpstream() {
 
 const faults = [];
 const log = [];
+// Held requests: each forwards its request when released.
+let held = [];
 const cors = {
   'access-control-allow-origin': '*',
   'access-control-allow-methods': 'GET, POST, DELETE',
@@ -100,6 +104,13 @@ const server = http.createServer(async (req, res) => {
     res.writeHead(204, { ...cors, 'access-control-allow-headers': allowed }).end();
     return;
   }
+  if (path === '/__release') {
+    const release = held;
+    held = [];
+    for (const forwardNow of release) forwardNow();
+    res.writeHead(200, { ...cors, 'content-type': 'application/json' }).end(JSON.stringify({ released: release.length }));
+    return;
+  }
   if (path === '/__fault' || path === '/__log') {
     if (path === '/__log') { res.writeHead(200, { ...cors, 'content-type': 'application/json' }).end(JSON.stringify(log)); return; }
     const fault = JSON.parse((await readBody(req)).toString() || '{}');
@@ -122,13 +133,21 @@ const server = http.createServer(async (req, res) => {
     return;
   }
   if (fault?.kind === 'hold') {
-    res.on('close', () => log.push(`closed ${method}`));
+    let answered = false;
+    res.on('finish', () => { answered = true; log.push(`answered ${method}`); });
+    res.on('close', () => { if (!answered) log.push(`closed ${method}`); });
+    held.push(() => { if (!res.destroyed) forward(req, res, body, path, noCors, null); });
     return;
   }
   if (fault?.kind === 'status') {
     res.writeHead(fault.status, { ...cors, 'content-type': 'application/json' }).end(fault.body || '');
     return;
   }
+  forward(req, res, body, path, noCors, fault);
+});
+
+/** Forwards a request to the server and its answer back (with `fault` applied, if any). */
+function forward(req, res, body, path, noCors, fault) {
   const headers = { ...req.headers, host: `127.0.0.1:${upstreamPort}` };
   delete headers.origin;
   // A connection of its own per request (agent: false): a kept-alive upstream socket that the
@@ -167,7 +186,7 @@ const server = http.createServer(async (req, res) => {
   up.on('error', () => { if (!res.headersSent) res.writeHead(502, cors); res.end(); });
   res.on('close', () => { if (!res.writableFinished) up.destroy(); });
   up.end(body);
-});
+}
 
 await startUpstream();
 server.listen(port, '127.0.0.1');

@@ -478,11 +478,12 @@ pub fn list_on_change<T, F, Fut>(
         stale.maybe_update(|s| s.listing(methods));
         let (list, apply) = (list.clone(), apply.clone());
         leptos::task::spawn_local(async move {
-            let Some(client) = client.get_value() else {
+            let Some(Some(client)) = client.try_get_value() else {
                 return;
             };
             let listed = list(client).await;
-            if generation.get_value() == now {
+            // No newer listing started since, and the panel that asked is still there.
+            if generation.try_get_value() == Some(now) {
                 apply(listed);
             }
         });

@@ -53,7 +53,8 @@ pub fn CompletingInput(
             let answer = client
                 .complete(reference, &argument, &value, &context)
                 .await;
-            if let (Ok(c), true) = (answer, asked.get_value() == ask) {
+            // Only the answer to the newest question, and only while the input is still there.
+            if let (Ok(c), true) = (answer, asked.try_get_value() == Some(ask)) {
                 suggestions.set(c.values);
             }
         });
