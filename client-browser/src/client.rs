@@ -38,22 +38,6 @@ struct Subscriptions {
     listen: Option<RequestHandle>,
 }
 
-/// How reading a paginated listing failed.
-enum Listing {
-    /// A page after the first was refused or lost (its cursor may be stale).
-    LaterPage(ClientError),
-    /// The first page, or a page of the wrong shape.
-    Other(ClientError),
-}
-
-impl Listing {
-    fn into_error(self) -> ClientError {
-        match self {
-            Listing::LaterPage(e) | Listing::Other(e) => e,
-        }
-    }
-}
-
 /// A request in flight: await it for the raw result (type it with [`decode`]), or cancel it
 /// with [`Client::cancel`].
 pub struct PendingCall {
@@ -407,97 +391,6 @@ impl Client {
     /// `nextCursor` for at most `max_pages` pages; items as the server sent them.
     pub async fn list_all(&self, method: &str, key: &str) -> Result<Vec<Value>, ClientError> {
         self.list_all_with(method, key, CacheMode::Use).await
-    }
-
-    /// [`Client::list_all`], each page using the response cache as `cache` says. If the
-    /// server refuses a later page when the pages before it may have come from the cache, its
-    /// cursor may be stale: the listing starts again once, every page fresh from the server
-    /// (the specification's advice for invalid cursors; the session has discarded the list's
-    /// kept pages).
-    pub async fn list_all_with(
-        &self,
-        method: &str,
-        key: &str,
-        cache: CacheMode,
-    ) -> Result<Vec<Value>, ClientError> {
-        let first = self.start(
-            method,
-            None,
-            CallOptions {
-                cache,
-                ..Default::default()
-            },
-        );
-        match self.list_from(first, method, key, cache).await {
-            Err(Listing::LaterPage(ClientError::Request(RequestError::Rpc(_))))
-                if cache == CacheMode::Use =>
-            {
-                let fresh = CacheMode::Refresh;
-                let options = CallOptions {
-                    cache: fresh,
-                    ..Default::default()
-                };
-                let first = self.start(method, None, options);
-                self.list_from(first, method, key, fresh)
-                    .await
-                    .map_err(Listing::into_error)
-            }
-            outcome => outcome.map_err(Listing::into_error),
-        }
-    }
-
-    /// Every item of a listing from the request for its first page, already started; later
-    /// pages use the response cache as `cache` says.
-    async fn list_from(
-        &self,
-        first: PendingCall,
-        method: &str,
-        key: &str,
-        cache: CacheMode,
-    ) -> Result<Vec<Value>, Listing> {
-        let mut all = Vec::new();
-        let mut cursor: Option<String> = None;
-        let mut first = Some(first);
-        let changes = self.tasks.borrow().changes;
-        for _ in 0..self.inner.options.max_pages {
-            let mut page = match first.take() {
-                Some(request) => request.await.map_err(Listing::Other)?,
-                None => {
-                    let params = cursor.as_ref().map(|c| json!({ "cursor": c }));
-                    let options = CallOptions {
-                        cache,
-                        ..Default::default()
-                    };
-                    self.start(method, params, options)
-                        .await
-                        .map_err(Listing::LaterPage)?
-                }
-            };
-            let Some(Value::Array(items)) = page.get_mut(key).map(Value::take) else {
-                return Err(Listing::Other(ClientError::UnexpectedResult(format!(
-                    "the {method} result has no {key} list"
-                ))));
-            };
-            let next = match page.get("nextCursor").and_then(Value::as_str) {
-                Some(n) if Some(n) != cursor.as_deref() => Some(n.to_string()),
-                _ => None,
-            };
-            if method == "tools/list" {
-                self.note_task_tools(cursor.is_none(), &items);
-            }
-            all.extend(items);
-            match next {
-                Some(n) => cursor = Some(n),
-                None => break,
-            }
-        }
-        if method == "tools/list" {
-            // The whole list (or as much of it as is read): which tools need a task is known,
-            // unless the server said the tools changed while it was being read.
-            let mut tasks = self.tasks.borrow_mut();
-            tasks.listed = tasks.changes == changes;
-        }
-        Ok(all)
     }
 
     async fn list_typed<T: serde::de::DeserializeOwned>(

@@ -19,6 +19,7 @@ mod diagnose;
 mod driver;
 mod error;
 mod fetch;
+mod listing;
 pub mod options;
 mod spawn;
 mod tasks;
@@ -27,6 +28,7 @@ mod websocket;
 pub use auth::{AuthFailure, Authorizer, LoginMode, OAuthOptions, TokenStorage};
 pub use client::{completion_params, decode, Client, PendingCall};
 pub use error::ClientError;
+pub use listing::{ListOptions, ListingStop, PendingListing};
 pub use options::{
     typed_handler, Answer, CallOptions, ClientEvent, ClientOptions, Handlers, TaskListener,
     Transport,

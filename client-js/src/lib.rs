@@ -19,8 +19,8 @@ use client_browser::client_core::time::Duration;
 use client_browser::client_core::types::{LoggingLevel, ProgressParams, Task};
 use client_browser::client_core::ErrorObject;
 use client_browser::{
-    Answer, CacheMode, CallOptions, Client, ClientEvent, ClientOptions, Handlers, TaskListener,
-    Transport,
+    Answer, CacheMode, CallOptions, Client, ClientError, ClientEvent, ClientOptions, Handlers,
+    ListOptions, TaskListener, Transport,
 };
 use errors::{api_error, client_error, invalid_argument};
 use futures_util::FutureExt;
@@ -90,6 +90,10 @@ export interface McpCallOptions extends McpRequestOptions {
 
 /** Options of readResource: the cache mode and those of any request. */
 export type McpReadOptions = McpCacheOptions & McpRequestOptions;
+
+/** Options of the lists: the cache mode, a time limit for each page, and a signal that
+ * stops the listing (the page under way is cancelled; it rejects, "cancelled"). */
+export type McpListOptions = McpCacheOptions & Pick<McpRequestOptions, "timeoutMs" | "signal">;
 
 /** A content block of a tool result or prompt message, as the server sent it. */
 export type McpContent =
@@ -289,14 +293,19 @@ fn cache_mode(options: &JsValue) -> Result<CacheMode, JsError> {
     }
 }
 
+/// `options.timeoutMs` (a positive number of milliseconds), if given.
+fn timeout_of(options: &JsValue) -> Option<Duration> {
+    get(options, "timeoutMs")
+        .and_then(|v| v.as_f64())
+        .filter(|ms| ms.is_finite() && *ms > 0.0)
+        .map(|ms| Duration::from_millis(ms as u64))
+}
+
 /// The options of a tool call from the JavaScript `options` object (see `callTool`).
 fn call_options(options: &JsValue) -> CallOptions {
     let callback = |key: &str| handler_of(options, key);
     CallOptions {
-        timeout: get(options, "timeoutMs")
-            .and_then(|v| v.as_f64())
-            .filter(|ms| ms.is_finite() && *ms > 0.0)
-            .map(|ms| Duration::from_millis(ms as u64)),
+        timeout: timeout_of(options),
         on_progress: callback("onProgress").map(|f| {
             Rc::new(move |p: ProgressParams| {
                 let _ = f.call1(&JsValue::NULL, &to_js(&p).unwrap_or(JsValue::NULL));
@@ -467,11 +476,13 @@ impl McpClient {
     }
 
     /// Every tool (pagination followed), as the server listed them.
-    /// `options.cache` (see [`cache_mode`]) says how each page uses the response cache.
+    /// `options.cache` (see [`cache_mode`]) says how each page uses the response cache;
+    /// `options.timeoutMs` limits each page; aborting `options.signal` stops the listing
+    /// (the page under way is cancelled). The other lists take the same options.
     #[wasm_bindgen(js_name = listTools, unchecked_return_type = "McpTool[]")]
     pub async fn list_tools(
         &self,
-        #[wasm_bindgen(unchecked_optional_param_type = "McpCacheOptions")] options: Option<JsValue>,
+        #[wasm_bindgen(unchecked_optional_param_type = "McpListOptions")] options: Option<JsValue>,
     ) -> Result<JsValue, JsError> {
         let options = options.unwrap_or_default();
         to_js(&self.list("tools/list", "tools", &options).await?)
@@ -481,7 +492,7 @@ impl McpClient {
     #[wasm_bindgen(js_name = listResources, unchecked_return_type = "McpResource[]")]
     pub async fn list_resources(
         &self,
-        #[wasm_bindgen(unchecked_optional_param_type = "McpCacheOptions")] options: Option<JsValue>,
+        #[wasm_bindgen(unchecked_optional_param_type = "McpListOptions")] options: Option<JsValue>,
     ) -> Result<JsValue, JsError> {
         let options = options.unwrap_or_default();
         to_js(&self.list("resources/list", "resources", &options).await?)
@@ -491,7 +502,7 @@ impl McpClient {
     #[wasm_bindgen(js_name = listResourceTemplates, unchecked_return_type = "McpResourceTemplate[]")]
     pub async fn list_resource_templates(
         &self,
-        #[wasm_bindgen(unchecked_optional_param_type = "McpCacheOptions")] options: Option<JsValue>,
+        #[wasm_bindgen(unchecked_optional_param_type = "McpListOptions")] options: Option<JsValue>,
     ) -> Result<JsValue, JsError> {
         let options = options.unwrap_or_default();
         let list = self.list("resources/templates/list", "resourceTemplates", &options);
@@ -502,7 +513,7 @@ impl McpClient {
     #[wasm_bindgen(js_name = listPrompts, unchecked_return_type = "McpPrompt[]")]
     pub async fn list_prompts(
         &self,
-        #[wasm_bindgen(unchecked_optional_param_type = "McpCacheOptions")] options: Option<JsValue>,
+        #[wasm_bindgen(unchecked_optional_param_type = "McpListOptions")] options: Option<JsValue>,
     ) -> Result<JsValue, JsError> {
         let options = options.unwrap_or_default();
         to_js(&self.list("prompts/list", "prompts", &options).await?)
@@ -791,9 +802,17 @@ impl McpClient {
         key: &str,
         options: &JsValue,
     ) -> Result<Vec<Value>, JsError> {
-        let cache = cache_mode(options)?;
-        let list = self.client.list_all_with(method, key, cache);
-        list.await.map_err(client_error)
+        let list_options = ListOptions {
+            cache: cache_mode(options)?,
+            timeout: timeout_of(options),
+        };
+        let what = format!("the listing {method}");
+        abortable(&what, options, || {
+            let listing = self.client.start_listing(method, key, list_options);
+            let stop = listing.stop.clone();
+            (listing, Box::new(move || stop.stop()))
+        })
+        .await
     }
 
     async fn call(&self, name: &str, args: JsValue, options: &JsValue) -> Result<Value, JsError> {
@@ -825,37 +844,56 @@ impl McpClient {
     }
 
     /// Starts a request with `start` unless `options.signal` is already aborted, and awaits
-    /// it; aborting the signal meanwhile cancels it. `what` names it in the error.
+    /// it; aborting the signal meanwhile cancels it (a task is cancelled on the server too).
+    /// `what` names it in the error.
     async fn follow(
         &self,
         what: &str,
         options: &JsValue,
         start: impl FnOnce() -> client_browser::PendingCall,
     ) -> Result<Value, JsError> {
-        let signal = get(options, "signal");
-        if signal.as_ref().is_some_and(|s| {
-            js_sys::Reflect::get(s, &"aborted".into()).is_ok_and(|a| a.is_truthy())
-        }) {
-            return Err(api_error("cancelled", &format!("{what} was aborted")));
-        }
-        let call = start();
-        let Some(signal) = signal else {
-            return call.await.map_err(client_error);
-        };
-        // Aborting the signal cancels the call (a task is cancelled on the server too).
-        let (client, handle) = (self.client.clone(), call.handle);
-        let on_abort = Closure::<dyn FnMut()>::new(move || client.cancel(handle));
-        let listen = |method: &str| {
-            js_sys::Reflect::get(&signal, &method.into())
-                .ok()
-                .and_then(|f| f.dyn_into::<js_sys::Function>().ok())
-                .map(|f| f.call2(&signal, &"abort".into(), on_abort.as_ref()))
-        };
-        listen("addEventListener");
-        let outcome = call.await;
-        listen("removeEventListener");
-        outcome.map_err(client_error)
+        abortable(what, options, || {
+            let call = start();
+            let (client, handle) = (self.client.clone(), call.handle);
+            (call, Box::new(move || client.cancel(handle)))
+        })
+        .await
     }
+}
+
+/// Starts work with `start` (which also gives the way to stop it) unless `options.signal` is
+/// already aborted, and awaits it; aborting the signal meanwhile stops it. `what` names it in
+/// the error.
+async fn abortable<T, F>(
+    what: &str,
+    options: &JsValue,
+    start: impl FnOnce() -> (F, Box<dyn FnMut()>),
+) -> Result<T, JsError>
+where
+    F: std::future::Future<Output = Result<T, ClientError>>,
+{
+    let signal = get(options, "signal");
+    if signal
+        .as_ref()
+        .is_some_and(|s| js_sys::Reflect::get(s, &"aborted".into()).is_ok_and(|a| a.is_truthy()))
+    {
+        return Err(api_error("cancelled", &format!("{what} was aborted")));
+    }
+    let (work, stop) = start();
+    let Some(signal) = signal else {
+        return work.await.map_err(client_error);
+    };
+    let on_abort = Closure::<dyn FnMut()>::new(stop);
+    let listen = |method: &str| {
+        js_sys::Reflect::get(&signal, &method.into())
+            .ok()
+            .and_then(|f| f.dyn_into::<js_sys::Function>().ok())
+            .map(|f| f.call2(&signal, &"abort".into(), on_abort.as_ref()))
+    };
+    listen("addEventListener");
+    let outcome = work.await;
+    listen("removeEventListener");
+    outcome.map_err(client_error)
 }
 
 /// Benchmark helper: decodes `data` as an SSE stream with the core's decoder, the way the

@@ -360,7 +360,7 @@ test('a host script gets the kept list when the server cannot be asked again, an
   }
 });
 
-test('getPrompt, readResource and complete take timeoutMs and signal: a request given up on closes its stream (its cancellation) and the client goes on', async () => {
+test('getPrompt, readResource, complete and the lists take timeoutMs and signal: a request given up on closes its stream (its cancellation) and the client goes on', async () => {
   // The 2026-07-28 server behind the fault-injecting proxy, which holds chosen requests
   // unanswered and logs when the client closes them.
   const root = path.resolve(here, '../..');
@@ -397,6 +397,28 @@ test('getPrompt, readResource and complete take timeoutMs and signal: a request 
     assert.equal(aborted.kind, 'cancelled', JSON.stringify(aborted));
     await waitFor(async () => (await seen()).includes('closed resources/read'), 10_000, 'the aborted resources/read stream to be closed');
 
+    // A listing: a page that never comes times out; a listing aborted while its page is
+    // under way is stopped, the page's request closed; one aborted before it starts sends nothing.
+    await hold('prompts/list');
+    const listTimedOut = await page.evaluate(() => window.caught(() => window.held.listPrompts({ cache: 'bypass', timeoutMs: 300 })));
+    assert.equal(listTimedOut.kind, 'timeout', JSON.stringify(listTimedOut));
+    await waitFor(async () => (await seen()).includes('closed prompts/list'), 10_000, 'the timed-out prompts/list stream to be closed');
+    await hold('resources/list');
+    await page.evaluate(() => {
+      window.abortList = new AbortController();
+      window.listing = window.caught(() => window.held.listResources({ cache: 'bypass', signal: window.abortList.signal }));
+    });
+    await waitFor(async () => (await seen()).includes('resources/list'), 10_000, 'the listing to reach the server');
+    const listAborted = await page.evaluate(async () => { window.abortList.abort(); return window.listing; });
+    assert.equal(listAborted.kind, 'cancelled', JSON.stringify(listAborted));
+    assert.match(listAborted.message, /cancelled/);
+    await waitFor(async () => (await seen()).includes('closed resources/list'), 10_000, 'the aborted resources/list stream to be closed');
+    const toolListings = (await seen()).filter((x) => x === 'tools/list').length;
+    const listEarly = await page.evaluate(() => window.caught(() => window.held.listTools({ signal: AbortSignal.abort() })));
+    assert.equal(listEarly.kind, 'cancelled');
+    assert.match(listEarly.message, /the listing tools\/list was aborted/);
+    assert.equal((await seen()).filter((x) => x === 'tools/list').length, toolListings, 'nothing sent for an aborted listing');
+
     // Already aborted: nothing is sent. A held completion times out.
     const before = (await seen()).filter((x) => x === 'completion/complete').length;
     await hold('completion/complete');
@@ -408,8 +430,9 @@ test('getPrompt, readResource and complete take timeoutMs and signal: a request 
       const prompt = await window.held.getPrompt('greet', { name: 'Ada' });
       const read = await window.held.readResource('test://greeting', { timeoutMs: 10_000 });
       const completion = await window.held.complete(ref, 'name', 'A');
+      const resources = await window.held.listResources({ cache: 'bypass', timeoutMs: 10_000 });
       window.held.close();
-      return { early, late, prompt: prompt.messages[0].content.text, read: read.contents[0].text, values: completion.values };
+      return { early, late, prompt: prompt.messages[0].content.text, read: read.contents[0].text, values: completion.values, resources: resources.map((r) => r.uri) };
     });
     assert.equal(out.early.kind, 'cancelled');
     assert.match(out.early.message, /completing was aborted/);
@@ -417,6 +440,7 @@ test('getPrompt, readResource and complete take timeoutMs and signal: a request 
     assert.equal(out.prompt, 'Please greet Ada.');
     assert.equal(out.read, 'hello from the modern server');
     assert.deepEqual(out.values, ['Ada', 'Alan']);
+    assert.ok(out.resources.includes('test://greeting'), JSON.stringify(out.resources));
     const log = await seen();
     assert.equal(log.filter((x) => x === 'completion/complete').length, before + 2, 'the aborted completion was never sent; the held one and the last were');
     assert.ok(log.includes('closed completion/complete'));

@@ -19,6 +19,7 @@ export async function usage(): Promise<void> {
   const tools: McpTool[] = await client.listTools();
   const names: string[] = tools.map((t) => t.title ?? t.name);
   await client.listTools({ cache: 'refresh' });
+  await client.listPrompts({ timeoutMs: 5_000, signal: AbortSignal.timeout(10_000) });
   const result = await client.callTool('echo');
   const shown = result.content.map((c: McpContent) => (c.type === 'text' ? c.text : c.type));
   const stop = new AbortController();
@@ -70,6 +71,8 @@ export async function usage(): Promise<void> {
   const wrong: string = result.content;
   // @ts-expect-error: timeoutMs is a number
   await client.callTool('echo', {}, { timeoutMs: '5s' });
+  // @ts-expect-error: a listing reports no progress
+  await client.listResources({ onProgress: () => {} });
   // @ts-expect-error: a prompt is not a task
   await client.getPrompt('greet', {}, { onTask: () => {} });
   // @ts-expect-error: not a cache mode
