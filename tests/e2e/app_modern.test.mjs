@@ -170,26 +170,54 @@ test('a list no longer fresh is shown as kept, and marked, when asking the serve
   }
 });
 
-test('reading a resource or getting a prompt shows that it is under way and can be cancelled; a newer one, or leaving the tab, cancels one still under way on the wire', async () => {
-  // The same server behind the fault-injecting proxy, which holds chosen reads unanswered
-  // and logs when the client closes them (a 2026-07-28 request's cancellation).
+/** A page of its own connected to the 2026-07-28 server behind the fault-injecting proxy,
+ * which holds chosen requests unanswered (`hold`) until released (`release`) and logs what it
+ * saw (`count`), including "closed METHOD" when the client closed a held request (a 2026-07-28
+ * request's cancellation) and "answered METHOD" when a released one was answered. `crashes`
+ * collects the page's panics and uncaught errors; `close` ends both. */
+async function heldProxyPage() {
   const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
   const proxy = await startPeer('fault_proxy.mjs', ['--', `${root}/tests/.venv-modern/bin/python`, `${root}/tests/peers/modern_server.py`]);
   const base = proxy.url.replace(/\/mcp$/, '');
-  const holdNextRead = async () => {
-    const r = await fetch(`${base}/__fault`, { method: 'POST', body: JSON.stringify({ kind: 'hold', method: 'resources/read' }) });
-    assert.equal(r.ok, true);
-  };
-  const seen = async () => (await fetch(`${base}/__log`)).json();
-  const count = async (entry) => (await seen()).filter((m) => m === entry).length;
   const own = await browser.newPage({ viewport: { width: 1200, height: 900 } });
-  // A panic in the app (e.g. a late answer writing to a panel that is gone) shows up here.
   const crashes = [];
   own.on('pageerror', (e) => crashes.push(String(e)));
   own.on('console', (m) => { if (m.type() === 'error' && /panicked/.test(m.text())) crashes.push(m.text()); });
+  const close = async () => { await own.close(); proxy.stop(); };
   try {
     await own.goto(`${site.url}/?url=${encodeURIComponent(proxy.url)}`);
     await own.locator('#connection-state', { hasText: 'connected' }).waitFor({ timeout: 30_000 });
+  } catch (e) {
+    await close();
+    throw e;
+  }
+  return {
+    own,
+    crashes,
+    close,
+    hold: async (method) => {
+      const r = await fetch(`${base}/__fault`, { method: 'POST', body: JSON.stringify({ kind: 'hold', method }) });
+      assert.equal(r.ok, true);
+    },
+    release: async () => (await (await fetch(`${base}/__release`, { method: 'POST' })).json()).released,
+    count: async (entry) => (await (await fetch(`${base}/__log`)).json()).filter((m) => m === entry).length,
+  };
+}
+
+/** Gets the `greet` prompt for `name` and waits for its message. */
+async function greet(own, name) {
+  await own.locator('#tab-prompts').click();
+  await own.locator('button.prompt[data-prompt="greet"]').click();
+  await own.locator('#prompt-arg-name').fill(name);
+  await own.locator('button.get-prompt').click();
+  await own.locator('.prompt-messages', { hasText: `Please greet ${name}.` }).waitFor({ timeout: 10_000 });
+}
+
+test('reading a resource or getting a prompt shows that it is under way and can be cancelled; a newer one, or leaving the tab, cancels one still under way on the wire', async () => {
+  const { own, crashes, close, hold, count } = await heldProxyPage();
+  const holdNextRead = () => hold('resources/read');
+  const holdNextPrompt = () => hold('prompts/get');
+  try {
     await own.locator('#tab-resources').click();
     const greeting = own.locator('button.read-resource[data-uri="test://greeting"]');
     await greeting.waitFor({ timeout: 10_000 });
@@ -233,10 +261,6 @@ test('reading a resource or getting a prompt shows that it is under way and can 
 
     // A prompt the server does not answer: cancelled; asked again with another argument while
     // a held one is under way, the newer answer is shown and the held request closed.
-    const holdNextPrompt = async () => {
-      const r = await fetch(`${base}/__fault`, { method: 'POST', body: JSON.stringify({ kind: 'hold', method: 'prompts/get' }) });
-      assert.equal(r.ok, true);
-    };
     await own.locator('#tab-prompts').click();
     await own.locator('button.prompt[data-prompt="greet"]').click();
     await own.locator('#prompt-arg-name').fill('Ada');
@@ -263,38 +287,18 @@ test('reading a resource or getting a prompt shows that it is under way and can 
     await own.locator('#tab-tools').click();
     await waitFor(async () => (await count('closed prompts/get')) === 3, 10_000, 'the prompt request under way to be closed when its tab was left');
     // The app is still whole: the prompt asked for again is answered.
-    await own.locator('#tab-prompts').click();
-    await own.locator('button.prompt[data-prompt="greet"]').click();
-    await own.locator('#prompt-arg-name').fill('Lin');
-    await own.locator('button.get-prompt').click();
-    await own.locator('.prompt-messages', { hasText: 'Please greet Lin.' }).waitFor({ timeout: 10_000 });
+    await greet(own, 'Lin');
     assert.deepEqual(crashes, []);
   } finally {
-    await own.close();
-    proxy.stop();
+    await close();
   }
 });
 
 test('a list answered after its tab was left, or a completion answered after its input went, breaks nothing', async () => {
-  // The server behind the fault-injecting proxy holds the first prompts/list and a
-  // completion until the tab that asked is gone, then answers them.
-  const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-  const proxy = await startPeer('fault_proxy.mjs', ['--', `${root}/tests/.venv-modern/bin/python`, `${root}/tests/peers/modern_server.py`]);
-  const base = proxy.url.replace(/\/mcp$/, '');
-  const hold = async (method) => {
-    const r = await fetch(`${base}/__fault`, { method: 'POST', body: JSON.stringify({ kind: 'hold', method }) });
-    assert.equal(r.ok, true);
-  };
-  const release = async () => (await (await fetch(`${base}/__release`, { method: 'POST' })).json()).released;
-  const seen = async () => (await fetch(`${base}/__log`)).json();
-  const count = async (entry) => (await seen()).filter((m) => m === entry).length;
-  const own = await browser.newPage({ viewport: { width: 1200, height: 900 } });
-  const crashes = [];
-  own.on('pageerror', (e) => crashes.push(String(e)));
-  own.on('console', (m) => { if (m.type() === 'error' && /panicked/.test(m.text())) crashes.push(m.text()); });
+  // The first prompts/list and a completion are held until the tab that asked is gone, then
+  // answered.
+  const { own, crashes, close, hold, release, count } = await heldProxyPage();
   try {
-    await own.goto(`${site.url}/?url=${encodeURIComponent(proxy.url)}`);
-    await own.locator('#connection-state', { hasText: 'connected' }).waitFor({ timeout: 30_000 });
     // The prompts tab asks for its list; the tab is left before the answer comes.
     await hold('prompts/list');
     await own.locator('#tab-prompts').click();
@@ -319,15 +323,10 @@ test('a list answered after its tab was left, or a completion answered after its
     await own.locator('.logs .wire li', { hasText: /"completion":\{/ }).first().waitFor({ timeout: 10_000 });
 
     // The app is whole: the prompt is listed and answered.
-    await own.locator('#tab-prompts').click();
-    await own.locator('button.prompt[data-prompt="greet"]').click();
-    await own.locator('#prompt-arg-name').fill('Ada');
-    await own.locator('button.get-prompt').click();
-    await own.locator('.prompt-messages', { hasText: 'Please greet Ada.' }).waitFor({ timeout: 10_000 });
+    await greet(own, 'Ada');
     assert.deepEqual(crashes, []);
   } finally {
-    await own.close();
-    proxy.stop();
+    await close();
   }
 });
 

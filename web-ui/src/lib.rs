@@ -7,6 +7,7 @@ pub mod connection;
 pub mod deep_link;
 pub mod doctor;
 pub mod embed;
+pub mod in_flight;
 pub mod oauth_setup;
 pub mod sampling_summary;
 pub mod saved;

@@ -3,7 +3,7 @@
 use crate::components::completing_input::CompletingInput;
 use crate::components::result_view::ContentView;
 use crate::connection::Connection;
-use client_browser::client_core::session::RequestHandle;
+use crate::in_flight::InFlight;
 use client_browser::client_core::types::{GetPromptResult, Prompt};
 use client_browser::CallOptions;
 use leptos::prelude::*;
@@ -68,17 +68,13 @@ fn PromptRunner(conn: Connection, prompt: Prompt) -> impl IntoView {
         })
         .collect_view();
     // The request under way, shown with a Cancel button; a newer one replaces it.
-    let getting = RwSignal::new(None::<RequestHandle>);
+    let getting = InFlight::<()>::new(&conn);
     let name = prompt.name.clone();
-    let conn_get = conn.clone();
     let get = move |ev: leptos::ev::SubmitEvent| {
         ev.prevent_default();
-        let Some(client) = conn_get.client.get_value() else {
+        let Some(client) = conn.client.get_value() else {
             return;
         };
-        if let Some(earlier) = getting.get_untracked() {
-            client.cancel(earlier);
-        }
         let args: HashMap<String, String> = values
             .get_untracked()
             .into_iter()
@@ -87,32 +83,14 @@ fn PromptRunner(conn: Connection, prompt: Prompt) -> impl IntoView {
         result.set(None);
         let params = json!({ "name": name, "arguments": args });
         let call = client.start("prompts/get", Some(params), CallOptions::default());
-        let handle = call.handle;
-        getting.set(Some(handle));
+        let got = getting.run(call, ());
         leptos::task::spawn_local(async move {
-            let got = call
-                .await
-                .and_then(|v| client_browser::decode::<GetPromptResult>("prompts/get", v));
-            // Replaced by a newer request, or the runner is gone (its signals with it).
-            if getting.try_get_untracked().flatten() != Some(handle) {
+            let Some(got) = got.await else {
                 return;
-            }
-            getting.set(None);
+            };
+            let got = got.and_then(|v| client_browser::decode::<GetPromptResult>("prompts/get", v));
             result.set(Some(got.map_err(|e| crate::doctor::explain(&e))));
         });
-    };
-    // Another prompt chosen, or the tab left: nobody to show the answer to, so it is cancelled.
-    let leaver = conn.clone();
-    on_cleanup(move || {
-        let under_way = getting.try_get_untracked().flatten();
-        if let (Some(h), Some(Some(client))) = (under_way, leaver.client.try_get_value()) {
-            client.cancel(h);
-        }
-    });
-    let cancel = move |_| {
-        if let (Some(h), Some(client)) = (getting.get_untracked(), conn.client.get_value()) {
-            client.cancel(h);
-        }
     };
     view! {
         <form class="prompt-runner" on:submit=get>
@@ -121,9 +99,9 @@ fn PromptRunner(conn: Connection, prompt: Prompt) -> impl IntoView {
             {inputs}
             <div class="actions">
                 <button type="submit" class="get-prompt">"Get prompt"</button>
-                <Show when=move || getting.get().is_some()>
+                <Show when=move || getting.shown().is_some()>
                     <span class="reading" role="status">"Getting the prompt…"</span>
-                    <button type="button" class="cancel" on:click=cancel>"Cancel"</button>
+                    <button type="button" class="cancel" on:click=move |_| getting.cancel()>"Cancel"</button>
                 </Show>
             </div>
             {move || result.get().map(|r| match r {

@@ -5,8 +5,8 @@ use crate::components::completing_input::CompletingInput;
 use crate::components::long_text::LongText;
 use crate::components::result_view::safe_data_url;
 use crate::connection::{note, Connection};
+use crate::in_flight::InFlight;
 use crate::uri_template;
-use client_browser::client_core::session::RequestHandle;
 use client_browser::client_core::types::{ReadResourceResult, Resource, ResourceTemplate};
 use leptos::prelude::*;
 use serde_json::json;
@@ -60,18 +60,13 @@ pub fn ResourcesPanel(conn: Connection) -> impl IntoView {
             }
         },
     );
-    // The read under way (its request, and the URI it reads), shown with a Cancel button.
-    let reading = RwSignal::new(None::<(RequestHandle, String)>);
+    // The read under way (the URI it reads), shown with a Cancel button.
+    let reading = InFlight::<String>::new(&conn);
     let reader = conn.clone();
     let read = move |uri: String| {
         let Some(client) = reader.client.get_value() else {
             return;
         };
-        // The newest click wins: a read still under way is cancelled and its answer dropped,
-        // so a slow earlier read never replaces what was asked for last.
-        if let Some((earlier, _)) = reading.get_untracked() {
-            client.cancel(earlier);
-        }
         contents.set(None);
         // Asked for: shown as the server has it now, even if an earlier read is still
         // fresh (the answer replaces that one in the response cache).
@@ -79,40 +74,18 @@ pub fn ResourcesPanel(conn: Connection) -> impl IntoView {
             cache: client_browser::CacheMode::Refresh,
             ..Default::default()
         };
-        let call = client.start(
-            "resources/read",
-            Some(serde_json::json!({ "uri": uri })),
-            opts,
-        );
-        let handle = call.handle;
-        reading.set(Some((handle, uri)));
+        let params = Some(serde_json::json!({ "uri": uri }));
+        let call = client.start("resources/read", params, opts);
+        // The newest click wins: a slow earlier read never replaces what was asked for last.
+        let read = reading.run(call, uri);
         leptos::task::spawn_local(async move {
-            let read = call
-                .await
-                .and_then(|v| client_browser::decode::<ReadResourceResult>("resources/read", v));
-            // Replaced by a newer read, or the panel is gone (its signals with it).
-            if reading.try_get_untracked().flatten().map(|(h, _)| h) != Some(handle) {
+            let Some(read) = read.await else {
                 return;
-            }
-            reading.set(None);
+            };
+            let read = read
+                .and_then(|v| client_browser::decode::<ReadResourceResult>("resources/read", v));
             contents.set(Some(read.map_err(|e| crate::doctor::explain(&e))));
         });
-    };
-    // Leaving the tab leaves nobody to show the answer to: the read under way is cancelled.
-    let leaver = conn.clone();
-    on_cleanup(move || {
-        let under_way = reading.try_get_untracked().flatten();
-        if let (Some((h, _)), Some(Some(client))) = (under_way, leaver.client.try_get_value()) {
-            client.cancel(h);
-        }
-    });
-    let canceller = conn.clone();
-    let cancel_read = move |_| {
-        if let (Some((h, _)), Some(client)) =
-            (reading.get_untracked(), canceller.client.get_value())
-        {
-            client.cancel(h);
-        }
     };
     let read2 = read;
     let subscriber = conn.clone();
@@ -152,8 +125,8 @@ pub fn ResourcesPanel(conn: Connection) -> impl IntoView {
             <For each=move || templates.get() key=|t| t.uri_template.clone() let:t>
                 <TemplateForm conn=conn.clone() template=t on_read=Callback::new({ let r = read2; move |u: String| r(u) }) />
             </For>
-            {move || reading.get().map(|(_, uri)| view! {
-                <p class="reading" role="status">"Reading " {uri} "…" <button class="cancel" on:click=cancel_read>"Cancel"</button></p>
+            {move || reading.shown().map(|uri| view! {
+                <p class="reading" role="status">"Reading " {uri} "…" <button class="cancel" on:click=move |_| reading.cancel()>"Cancel"</button></p>
             })}
             {move || contents.get().map(|c| match c {
                 Ok(r) => view! { <ContentsView result=r /> }.into_any(),
