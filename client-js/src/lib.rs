@@ -71,7 +71,6 @@ export interface McpClientOptions {
   oauth?: boolean | McpOAuthOptions;
 }
 
-/** Options of callTool and request. */
 /** Options of a request (getPrompt, complete, readResource; callTool adds onTask). */
 export interface McpRequestOptions {
   /** Progress notifications of the request. */
