@@ -36,24 +36,44 @@ const sizeOf = (files) => {
 };
 const filesIn = (dir, exts) => fs.readdirSync(dir).filter((f) => exts.some((e) => f.endsWith(e))).map((f) => path.join(dir, f));
 
-// ---- bundles of the reference implementation (TypeScript SDK) ----
+// ---- bundles of the reference implementations (the TypeScript SDK, both lines) ----
+// `@modelcontextprotocol/sdk` 1.x speaks the 2025 era only; `@modelcontextprotocol/client` 2.x is
+// its successor and, like ours, speaks both eras (it probes with `server/discover` by default).
+const REFS = [
+  { key: 'ts', label: 'TS SDK 1.32.2', pkg: '`@modelcontextprotocol/sdk` 1.32.2', client: '@modelcontextprotocol/sdk/client/index.js', transport: '@modelcontextprotocol/sdk/client/streamableHttp.js' },
+  { key: 'ts2', label: 'TS SDK 2.4.0', pkg: '`@modelcontextprotocol/client` 2.4.0', client: '@modelcontextprotocol/client', transport: '@modelcontextprotocol/client' },
+];
 fs.mkdirSync(out, { recursive: true });
-fs.writeFileSync(path.join(out, 'ts-entry.mjs'), `
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-export { Client, StreamableHTTPClientTransport };
-`);
-// The connect page's client declares what our app declares (sampling, elicitation, roots), so
-// that the server does the same work for both; its bundle is not the one measured for size.
-fs.writeFileSync(path.join(out, 'ts-page-entry.mjs'), `
-export { Client, StreamableHTTPClientTransport } from './ts-entry.mjs';
-export { ListRootsRequestSchema, CreateMessageRequestSchema, ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
-`);
-fs.writeFileSync(path.join(out, 'sse-entry.mjs'), `export { createParser } from 'eventsource-parser';\n`);
 const nodePaths = [path.resolve(root, 'tests/node_modules')];
-await esbuild.build({ entryPoints: [path.join(out, 'ts-entry.mjs')], bundle: true, minify: true, format: 'esm', outfile: path.join(out, 'ts-sdk.js'), nodePaths, logLevel: 'error' });
-await esbuild.build({ entryPoints: [path.join(out, 'ts-page-entry.mjs')], bundle: true, minify: true, format: 'esm', outfile: path.join(out, 'ts-page.js'), nodePaths, logLevel: 'error' });
-await esbuild.build({ entryPoints: [path.join(out, 'sse-entry.mjs')], bundle: true, minify: true, format: 'esm', outfile: path.join(out, 'eventsource-parser.js'), nodePaths, logLevel: 'error' });
+const bundle = (entry, file) => esbuild.build({ entryPoints: [path.join(out, entry)], bundle: true, minify: true, format: 'esm', platform: 'browser', outfile: path.join(out, file), nodePaths, logLevel: 'error' });
+// What the app declares (sampling, elicitation, roots, tasks), so that a server does the same work
+// for every client on the connect pages.
+const DECLARED = { sampling: {}, elicitation: { form: {}, url: {} }, roots: { listChanged: true }, tasks: { list: {}, cancel: {}, requests: { sampling: { createMessage: {} }, elicitation: { create: {} } } } };
+for (const ref of REFS) {
+  // The size bundle: Client + StreamableHTTPClientTransport, nothing else.
+  fs.writeFileSync(path.join(out, `${ref.key}-entry.mjs`), `export { Client } from '${ref.client}';\nexport { StreamableHTTPClientTransport } from '${ref.transport}';\n`);
+  await bundle(`${ref.key}-entry.mjs`, `${ref.key}-sdk.js`);
+  // The page bundle (not the one measured for size) adds a connect that declares what the app
+  // declares and answers the server's requests (1.x registers handlers by schema, 2.x by method).
+  const handlers = ref.key === 'ts'
+    ? `import { ListRootsRequestSchema as R, CreateMessageRequestSchema as S, ElicitRequestSchema as E } from '@modelcontextprotocol/sdk/types.js';\nconst on = { roots: R, sampling: S, elicitation: E };`
+    : `const on = { roots: 'roots/list', sampling: 'sampling/createMessage', elicitation: 'elicitation/create' };`;
+  fs.writeFileSync(path.join(out, `${ref.key}-page-entry.mjs`), `${handlers}
+import { Client, StreamableHTTPClientTransport } from './${ref.key}-entry.mjs';
+export { Client, StreamableHTTPClientTransport };
+export async function connectDeclaring(url) {
+  const c = new Client({ name: 'bench', version: '1' }, { capabilities: ${JSON.stringify(DECLARED)} });
+  c.setRequestHandler(on.roots, async () => ({ roots: [] }));
+  c.setRequestHandler(on.sampling, async () => { throw new Error('not in this benchmark'); });
+  c.setRequestHandler(on.elicitation, async () => ({ action: 'decline' }));
+  await c.connect(new StreamableHTTPClientTransport(new URL(url)));
+  return c;
+}
+`);
+  await bundle(`${ref.key}-page-entry.mjs`, `${ref.key}-page.js`);
+}
+fs.writeFileSync(path.join(out, 'sse-entry.mjs'), `export { createParser } from 'eventsource-parser';\n`);
+await bundle('sse-entry.mjs', 'eventsource-parser.js');
 fs.copyFileSync(path.join(root, 'tests/e2e/host/index.html'), path.join(out, 'index.html'));
 
 const pkgDir = path.join(root, 'dist-pkg');
@@ -61,7 +81,7 @@ const sizes = {
   headless: sizeOf([path.join(pkgDir, 'mcp_client.js'), path.join(pkgDir, 'mcp_client_bg.wasm')]),
   element: sizeOf([path.join(pkgDir, 'mcp_client_element.js'), path.join(pkgDir, 'mcp_client_element_bg.wasm')]),
   app: sizeOf(filesIn(path.join(root, 'dist'), ['.wasm', '.js', '.css'])),
-  ts: sizeOf([path.join(out, 'ts-sdk.js')]),
+  ...Object.fromEntries(REFS.map((ref) => [ref.key, sizeOf([path.join(out, `${ref.key}-sdk.js`)])])),
 };
 
 // ---- servers and pages ----
@@ -69,6 +89,11 @@ const app = await serveDir(path.join(root, 'dist'));
 const pkg = await serveDir(pkgDir);
 const host = await serveDir(out);
 const everything = await startPeer('everything.sh', ['streamableHttp']);
+// The PyPI `mcp` 2.x test server without extra tools: a 2026-07-28 server (it speaks the 2025 era
+// too, which the 1.x SDK uses).
+process.env.MANY_TOOLS = '0';
+const modern = await startPeer('many_tools.sh');
+delete process.env.MANY_TOOLS;
 const many = await startPeer('many_tools.sh');
 const browser = await chromium.launch({
   executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
@@ -84,7 +109,8 @@ async function hostPage() {
     const m = await import(`${pkgUrl}/mcp_client.js`);
     await m.default();
     window.ours = m;
-    window.ts = await import('/ts-sdk.js');
+    window.ts = await import('/ts-page.js');
+    window.ts2 = await import('/ts2-page.js');
     window.esp = await import('/eventsource-parser.js');
   }, pkg.url);
   return page;
@@ -112,31 +138,24 @@ function toolsListedAt(page, min, ms) {
     seen.observe(document, { subtree: true, childList: true, characterData: true });
   }), [min, ms]);
 }
-async function connectOursIn(page) {
-  await page.goto(`${app.url}/?url=${encodeURIComponent(everything.url)}`, { waitUntil: 'commit' });
-  return toolsListedAt(page, 1, 30_000);
+function connectOursIn(server) {
+  return async (page) => {
+    await page.goto(`${app.url}/?url=${encodeURIComponent(server.url)}`, { waitUntil: 'commit' });
+    return toolsListedAt(page, 1, 30_000);
+  };
 }
-async function connectTsIn(page) {
-  await page.goto(`${host.url}/index.html`);
-  return page.evaluate(async (url) => {
-    const sdk = await import('/ts-page.js');
-    const c = new sdk.Client({ name: 'bench', version: '1' }, { capabilities: { sampling: {}, elicitation: { form: {}, url: {} }, roots: { listChanged: true }, tasks: { list: {}, cancel: {}, requests: { sampling: { createMessage: {} }, elicitation: { create: {} } } } } });
-    c.setRequestHandler(sdk.ListRootsRequestSchema, async () => ({ roots: [] }));
-    c.setRequestHandler(sdk.CreateMessageRequestSchema, async () => { throw new Error('not in this benchmark'); });
-    c.setRequestHandler(sdk.ElicitRequestSchema, async () => ({ action: 'decline' }));
-    await c.connect(new sdk.StreamableHTTPClientTransport(new URL(url)));
-    const t = await c.listTools();
-    if (!t.tools.length) throw new Error('no tools');
-    return performance.now();
-  }, everything.url);
+function connectRefIn(key, server) {
+  return async (page) => {
+    await page.goto(`${host.url}/index.html`);
+    return page.evaluate(async ([key, url]) => {
+      const sdk = await import(`/${key}-page.js`);
+      const c = await sdk.connectDeclaring(url);
+      const t = await c.listTools();
+      if (!t.tools.length) throw new Error('no tools');
+      return performance.now();
+    }, [key, server.url]);
+  };
 }
-const connectOurs = []; const connectTs = []; const revisitOurs = []; const revisitTs = [];
-// Ours on a first visit to a server whose era the app already knows (a fresh context whose
-// storage says "legacy" for it): what the first visit costs without the era probe.
-const knownEraOurs = [];
-const eraKnown = async (ctx) => ctx.addInitScript(([key, url]) => {
-  localStorage.setItem(key, JSON.stringify({ [url]: 'legacy' }));
-}, ['mcp-browser-client.eras', everything.url]);
 // A first and a return visit in one fresh context, its pages prepared by `prepare` (if any).
 async function twoVisits(visit, first, again, prepare) {
   const ctx = await browser.newContext();
@@ -146,35 +165,52 @@ async function twoVisits(visit, first, again, prepare) {
   again.push(await visit(page));
   await ctx.close();
 }
+// Every client's first and return visits to `server`, the clients interleaved so that background
+// noise hits all of them alike: { ours: { first: [ms], again: [ms] }, ts: …, ts2: … }.
+const CLIENTS = [{ key: 'ours', label: 'ours (the app)' }, ...REFS.map((ref) => ({ key: ref.key, label: `${ref.label} page` }))];
+async function visits(server, runs, prepare) {
+  const times = Object.fromEntries(CLIENTS.map((c) => [c.key, { first: [], again: [] }]));
+  for (let i = 0; i < runs; i++) {
+    for (const c of CLIENTS) {
+      const visit = c.key === 'ours' ? connectOursIn(server) : connectRefIn(c.key, server);
+      await twoVisits(visit, times[c.key].first, times[c.key].again, prepare);
+    }
+  }
+  return times;
+}
+const connectLegacy = await visits(everything, N_CONNECT);
+// Ours on a first visit to a server whose era the app already knows (a fresh context whose
+// storage says "legacy" for it): what the first visit costs without the era probe.
+const knownEraOurs = [];
 for (let i = 0; i < N_CONNECT; i++) {
-  await twoVisits(connectOursIn, connectOurs, revisitOurs);
-  await twoVisits(connectTsIn, connectTs, revisitTs);
   const ctx = await browser.newContext();
-  await eraKnown(ctx);
-  knownEraOurs.push(await connectOursIn(await ctx.newPage()));
+  await ctx.addInitScript(([key, url]) => {
+    localStorage.setItem(key, JSON.stringify({ [url]: 'legacy' }));
+  }, ['mcp-browser-client.eras', everything.url]);
+  knownEraOurs.push(await connectOursIn(everything)(await ctx.newPage()));
   await ctx.close();
 }
+const connectModern = await visits(modern, N_CONNECT);
 
 // The same over an emulated network: Chrome's network emulation answers every request of the
 // page LATENCY_MS later (the servers stay on 127.0.0.1), as a server across the internet
 // would; each round trip a client makes costs that much.
-const slowOurs = []; const slowTs = []; const slowRevisitOurs = []; const slowRevisitTs = [];
 const slowNetwork = async (ctx, page) => {
   const cdp = await ctx.newCDPSession(page);
   await cdp.send('Network.enable');
   await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: LATENCY_MS, downloadThroughput: -1, uploadThroughput: -1 });
 };
-for (let i = 0; i < N_LATENCY; i++) {
-  await twoVisits(connectOursIn, slowOurs, slowRevisitOurs, slowNetwork);
-  await twoVisits(connectTsIn, slowTs, slowRevisitTs, slowNetwork);
-}
+const connectSlow = await visits(everything, N_LATENCY, slowNetwork);
 
-// ---- calls: sequential and 16 in flight; ours, TS SDK, raw fetch ----
+// ---- calls: sequential and 16 in flight; ours, both TS SDKs, raw fetch ----
 const page = await hostPage();
 await page.evaluate(async ({ url }) => {
   const ours = await window.ours.McpClient.connect({ url });
-  const ts = new window.ts.Client({ name: 'bench', version: '1' });
-  await ts.connect(new window.ts.StreamableHTTPClientTransport(new URL(url)));
+  const [ts, ts2] = await Promise.all([window.ts, window.ts2].map(async (sdk) => {
+    const c = new sdk.Client({ name: 'bench', version: '1' });
+    await c.connect(new sdk.StreamableHTTPClientTransport(new URL(url)));
+    return c;
+  }));
   // Raw fetch: the same POSTs (initialize, initialized, then tools/call), body read as text.
   const headers = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
   const init = await fetch(url, { method: 'POST', headers, body: JSON.stringify({ jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } }) });
@@ -188,11 +224,13 @@ await page.evaluate(async ({ url }) => {
     const t = await r.text();
     if (!t.includes('Echo: x')) throw new Error('raw call failed');
   };
+  const tsCall = (c, name) => async () => { const r = await c.callTool({ name: 'echo', arguments: { message: 'x' } }); if (r.content[0].text !== 'Echo: x') throw new Error(name); };
   window.bench = {
-    ours, ts,
+    ours, ts, ts2,
     impls: {
       ours: async () => { const r = await ours.callTool('echo', { message: 'x' }); if (r.content[0].text !== 'Echo: x') throw new Error('ours'); },
-      ts: async () => { const r = await ts.callTool({ name: 'echo', arguments: { message: 'x' } }); if (r.content[0].text !== 'Echo: x') throw new Error('ts'); },
+      ts: tsCall(ts, 'ts'),
+      ts2: tsCall(ts2, 'ts2'),
       raw,
     },
   };
@@ -213,9 +251,11 @@ const callBlock = (name, per, inFlight) => page.evaluate(async ([name, per, inFl
 }, [name, per, inFlight]);
 // Implementations interleaved in rounds, so that background noise hits all of them alike.
 const CALL_ROUNDS = 8;
-const names = ['ours', 'ts', 'raw'];
+const names = ['ours', 'ts', 'ts2', 'raw'];
 const per = N_CALLS / CALL_ROUNDS;
-const seqMs = { ours: [], ts: [], raw: [] }; const parMs = { ours: 0, ts: 0, raw: 0 }; const cpuMs = { ours: 0, ts: 0, raw: 0 };
+const seqMs = Object.fromEntries(names.map((n) => [n, []]));
+const parMs = Object.fromEntries(names.map((n) => [n, 0]));
+const cpuMs = Object.fromEntries(names.map((n) => [n, 0]));
 for (let r = 0; r < CALL_ROUNDS; r++) {
   for (const name of names) {
     const c0 = await mainThreadMs();
@@ -231,8 +271,8 @@ const calls = Object.fromEntries(names.map((name) => [name, {
   cpuUs: (cpuMs[name] / N_CALLS) * 1000,
 }]));
 // Ours against the TS SDK, sequential, round by round: how far one round's verdict can stray.
-const seqRatios = seqMs.ours.map((ms, i) => seqMs.ts[i] / ms);
-await page.evaluate(async () => { window.bench.ours.close(); await window.bench.ts.close(); });
+const seqRatios = Object.fromEntries(REFS.map((ref) => [ref.key, seqMs.ours.map((ms, i) => seqMs[ref.key][i] / ms)]));
+await page.evaluate(async () => { window.bench.ours.close(); await window.bench.ts.close(); await window.bench.ts2.close(); });
 
 // ---- memory after many calls ----
 const memory = await page.evaluate(async ({ url, n }) => {
@@ -296,7 +336,7 @@ const keystrokes = await scalePage.evaluate(async () => {
 await scalePage.close();
 
 await browser.close();
-everything.stop(); many.stop();
+everything.stop(); modern.stop(); many.stop();
 await app.close(); await pkg.close(); await host.close();
 
 // ---- report ----
@@ -305,11 +345,20 @@ const cpu = (os.cpus()[0] || {}).model || 'unknown CPU';
 const f1 = (x) => x.toFixed(1);
 const f0 = (x) => Math.round(x).toString();
 const verdict = (ok) => (ok ? 'reached' : '**not reached**');
+const connectRows = (times) => CLIENTS.map((c) => {
+  const t = times[c.key];
+  return `| ${c.label} | ${f0(median(t.first))} | ${spread(t.first)} | ${f0(median(t.again))} | ${spread(t.again)} |`;
+}).join('\n');
+// "reached" only where ours is no slower than every reference; the figures say against which not.
+const againstRefs = (ok) => REFS.map((ref) => `${ref.label}: ${verdict(ok(ref.key))}`).join('; ');
+const noSlower = (times, visit) => (key) => median(times.ours[visit]) <= median(times[key][visit]);
 const md = `# Benchmarks
 
 Measured side by side in one run by \`bash scripts/bench.sh\` on ${new Date().toISOString().slice(0, 10)}:
 ${os.cpus().length} × ${cpu}, ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB, ${chromiumVersion} (headless), servers on 127.0.0.1.
-The reference is the TypeScript SDK (\`@modelcontextprotocol/sdk\` 1.32.2: Client + StreamableHTTPClientTransport), bundled and minified with esbuild.
+The references are the TypeScript SDK's two lines, each as Client + StreamableHTTPClientTransport
+bundled and minified with esbuild: ${REFS.map((ref) => ref.pkg).join(' (2025 era only) and ')}
+(its successor, which speaks both eras and probes with \`server/discover\` first, as ours does).
 
 ## Size (raw / gzip -9)
 
@@ -318,48 +367,59 @@ The reference is the TypeScript SDK (\`@modelcontextprotocol/sdk\` 1.32.2: Clien
 | headless package (\`mcp_client.js\` + wasm) | ${kb(sizes.headless.raw)} | ${kb(sizes.headless.gz)} |
 | \`<mcp-client>\` element package (js + wasm) | ${kb(sizes.element.raw)} | ${kb(sizes.element.gz)} |
 | full app (\`dist/\`: wasm, js, css) | ${kb(sizes.app.raw)} | ${kb(sizes.app.gz)} |
-| reference: TS SDK client bundle | ${kb(sizes.ts.raw)} | ${kb(sizes.ts.gz)} |
+${REFS.map((ref) => `| reference: ${ref.label} client bundle | ${kb(sizes[ref.key].raw)} | ${kb(sizes[ref.key].gz)} |`).join('\n')}
 
-## Connect (navigation to "tools listed", server-everything, median of ${N_CONNECT})
+## Connect (navigation to "tools listed", median of ${N_CONNECT})
+
+A 2025-era server (npm server-everything):
 
 | client | first visit, ms | (middle half) | return visit, ms | (middle half) |
 | --- | ---: | ---: | ---: | ---: |
-| ours (the app) | ${f0(median(connectOurs))} | ${spread(connectOurs)} | ${f0(median(revisitOurs))} | ${spread(revisitOurs)} |
-| TS SDK page | ${f0(median(connectTs))} | ${spread(connectTs)} | ${f0(median(revisitTs))} | ${spread(revisitTs)} |
+${connectRows(connectLegacy)}
 | ours, era already known (no probe) | ${f0(median(knownEraOurs))} | ${spread(knownEraOurs)} | | |
 
-Both clients declare the same capabilities (sampling, elicitation, roots, tasks; the server asks for
-the client's roots as soon as it is initialized). A first visit (fresh browser context) loads
-and compiles the app's wasm and, not knowing the server yet, probes its protocol era
-(\`server/discover\`, then \`initialize\` for a 2025-era server). A return visit (same context)
-skips the probe: the era is remembered per server URL, as the spec recommends. The third row
-is a first visit (fresh context, nothing cached) to a server whose era the app already knows:
-the difference to the first row is the probe's round trip, which the spec asks a client that
-speaks both eras to make and a client that speaks only the 2025 era (the TS SDK's) never
-makes; what remains is loading and compiling the wasm and the first render.
-
-Over an emulated network (every request answered ${LATENCY_MS} ms later, Chrome's network emulation; median of ${N_LATENCY}):
+A 2026-07-28 server (the PyPI \`mcp\` 2.x test server; the 1.x SDK talks to it in the 2025 era,
+which it also speaks):
 
 | client | first visit, ms | (middle half) | return visit, ms | (middle half) |
 | --- | ---: | ---: | ---: | ---: |
-| ours (the app) | ${f0(median(slowOurs))} | ${spread(slowOurs)} | ${f0(median(slowRevisitOurs))} | ${spread(slowRevisitOurs)} |
-| TS SDK page | ${f0(median(slowTs))} | ${spread(slowTs)} | ${f0(median(slowRevisitTs))} | ${spread(slowRevisitTs)} |
+${connectRows(connectModern)}
+
+All clients declare the same capabilities (sampling, elicitation, roots, tasks; server-everything
+asks for the client's roots as soon as it is initialized). A first visit (fresh browser
+context) loads and compiles the app's wasm and, not knowing the server yet, probes its protocol
+era (\`server/discover\`, then \`initialize\` for a 2025-era server), as the 2.x SDK does too. A
+return visit (same context) is a second navigation: our app remembers the era per server URL,
+as the spec recommends, and skips the probe; the SDK pages start over as a page using them would.
+The row "era already known" is a first visit (fresh context, nothing cached) to a server whose
+era the app already knows: the difference to the first row is the probe's round trip, which the
+spec asks a client that speaks both eras to make and a client that speaks only the 2025 era
+(the 1.x SDK) never makes; what remains is loading and compiling the wasm and the first render.
+
+Over an emulated network (every request answered ${LATENCY_MS} ms later, Chrome's network
+emulation; server-everything; median of ${N_LATENCY}):
+
+| client | first visit, ms | (middle half) | return visit, ms | (middle half) |
+| --- | ---: | ---: | ---: | ---: |
+${connectRows(connectSlow)}
 
 On 127.0.0.1 a round trip costs next to nothing but the server's work, done on the same two
 cores on which the browser compiles the app; over the emulated network every round trip
-costs the added latency, for both clients alike.
+costs the added latency, for all clients alike.
 
-## Calls (\`echo\`, ${N_CALLS} calls each, calls per second)
+## Calls (\`echo\` on server-everything, ${N_CALLS} calls each, calls per second)
 
 | client | sequential | 16 in flight | page main thread per call (sequential), µs |
 | --- | ---: | ---: | ---: |
 | ours (headless package) | ${f0(calls.ours.seq)} | ${f0(calls.ours.par)} | ${f0(calls.ours.cpuUs)} |
-| TS SDK | ${f0(calls.ts.seq)} | ${f0(calls.ts.par)} | ${f0(calls.ts.cpuUs)} |
+${REFS.map((ref) => `| ${ref.label} | ${f0(calls[ref.key].seq)} | ${f0(calls[ref.key].par)} | ${f0(calls[ref.key].cpuUs)} |`).join('\n')}
 | raw \`fetch\` (same POSTs, the limit) | ${f0(calls.raw.seq)} | ${f0(calls.raw.par)} | ${f0(calls.raw.cpuUs)} |
 
-The calls run in ${CALL_ROUNDS} rounds, each client in turn. Ours against the TS SDK, sequential calls per
-second round by round: ${seqRatios.map((x) => x.toFixed(2)).join(', ')} (median
-${median(seqRatios).toFixed(2)}). The last column is how long the page's main thread was busy per
+The calls run in ${CALL_ROUNDS} rounds, each client in turn. Ours against each SDK, sequential calls
+per second round by round (above 1: ours faster):
+${REFS.map((ref) => `- ${ref.label}: ${seqRatios[ref.key].map((x) => x.toFixed(2)).join(', ')} (median ${median(seqRatios[ref.key]).toFixed(2)})`).join('\n')}
+
+The last column is how long the page's main thread was busy per
 sequential call (Chrome's \`TaskDuration\`: JavaScript, wasm and the browser's own work for
 fetch and streams, as wall time, so it grows when the two cores are contended); the raw
 \`fetch\` row is what the browser alone needs. The rest of a call's time is the server's work
@@ -370,7 +430,7 @@ and the network stack, on the same two cores.
 Each decoder is fed the way its client's transport feeds it: ours copies each chunk from the
 JS array into one reused buffer in wasm memory (as \`client-browser\`'s fetch reader does);
 eventsource-parser is given each chunk decoded by a streaming \`TextDecoder\` (as the TS SDK's
-\`TextDecoderStream\` does).
+\`TextDecoderStream\` does; both SDK lines use it).
 
 | decoder | MB/s |
 | --- | ---: |
@@ -395,15 +455,21 @@ eventsource-parser is given each chunk decoded by a streaming \`TextDecoder\` (a
 
 Run-to-run spread on this 2-core machine (servers, browser and the benchmark share it) is about
 ±5 % for calls, ±20 ms for connect and ±40 % for eventsource-parser's throughput; a target
-within that spread can read differently from one run to the next.
+within that spread can read differently from one run to the next. Where a target names the TS
+SDK, it is read against each line.
 
 | target | result |
 | --- | --- |
 | full app under 300 KB gzip | ${verdict(sizes.app.gz < 300 * 1024)} (${kb(sizes.app.gz)}) |
-| headless package smaller than the TS SDK reference | ${verdict(sizes.headless.gz < sizes.ts.gz)} (${kb(sizes.headless.gz)} vs ${kb(sizes.ts.gz)}) |
-| connect no slower than the TS SDK (first visit / return visit) | ${verdict(median(connectOurs) <= median(connectTs))} / ${verdict(median(revisitOurs) <= median(revisitTs))} |
-| (over the emulated network: first visit / return visit) | ${verdict(median(slowOurs) <= median(slowTs))} / ${verdict(median(slowRevisitOurs) <= median(slowRevisitTs))} |
-| calls no slower than the TS SDK (sequential / 16 in flight) | ${verdict(calls.ours.seq >= calls.ts.seq)} / ${verdict(calls.ours.par >= calls.ts.par)} |
+| headless package smaller than the TS SDK reference | ${againstRefs((k) => sizes.headless.gz < sizes[k].gz)} (${kb(sizes.headless.gz)} vs ${REFS.map((ref) => kb(sizes[ref.key].gz)).join(' / ')}) |
+| connect no slower than the TS SDK, 2025-era server, first visit | ${againstRefs(noSlower(connectLegacy, 'first'))} |
+| connect no slower than the TS SDK, 2025-era server, return visit | ${againstRefs(noSlower(connectLegacy, 'again'))} |
+| connect no slower than the TS SDK, 2026-07-28 server, first visit | ${againstRefs(noSlower(connectModern, 'first'))} |
+| connect no slower than the TS SDK, 2026-07-28 server, return visit | ${againstRefs(noSlower(connectModern, 'again'))} |
+| (over the emulated network: first visit) | ${againstRefs(noSlower(connectSlow, 'first'))} |
+| (over the emulated network: return visit) | ${againstRefs(noSlower(connectSlow, 'again'))} |
+| calls no slower than the TS SDK, sequential | ${againstRefs((k) => calls.ours.seq >= calls[k].seq)} |
+| calls no slower than the TS SDK, 16 in flight | ${againstRefs((k) => calls.ours.par >= calls[k].par)} |
 | sequential calls within 10 % of raw fetch | ${verdict(calls.ours.seq >= 0.9 * calls.raw.seq)} (${f0(100 * calls.ours.seq / calls.raw.seq)} %) |
 | SSE decoding at least twice the TS SDK's | ${verdict(sse.ours >= 2 * sse.theirs)} (${f1(sse.ours / sse.theirs)}×) |
 | memory bounded after ${N_MEMORY.toLocaleString('en')} calls (wasm memory not one page more than after 1,000; JS heap within 10 %) | ${verdict(memory.afterN.wasm <= memory.after1k.wasm && memory.afterN.js <= memory.after1k.js * 1.1)} |
