@@ -37,11 +37,13 @@ const sizeOf = (files) => {
 const filesIn = (dir, exts) => fs.readdirSync(dir).filter((f) => exts.some((e) => f.endsWith(e))).map((f) => path.join(dir, f));
 
 // ---- bundles of the reference implementations (the TypeScript SDK, both lines) ----
-// `@modelcontextprotocol/sdk` 1.x speaks the 2025 era only; `@modelcontextprotocol/client` 2.x is
-// its successor and, like ours, speaks both eras (it probes with `server/discover` by default).
+// `@modelcontextprotocol/sdk` 1.x speaks the 2025 era only. `@modelcontextprotocol/client` 2.x is
+// its successor; it speaks both eras when asked to (`versionNegotiation: { mode: 'auto' }`: it
+// probes with `server/discover`, as ours does; its default is the 2025 era only), and every page
+// here asks it to, so that it does what ours does.
 const REFS = [
-  { key: 'ts', label: 'TS SDK 1.32.2', pkg: '`@modelcontextprotocol/sdk` 1.32.2', client: '@modelcontextprotocol/sdk/client/index.js', transport: '@modelcontextprotocol/sdk/client/streamableHttp.js' },
-  { key: 'ts2', label: 'TS SDK 2.4.0', pkg: '`@modelcontextprotocol/client` 2.4.0', client: '@modelcontextprotocol/client', transport: '@modelcontextprotocol/client' },
+  { key: 'ts', label: 'TS SDK 1.32.2', pkg: '`@modelcontextprotocol/sdk` 1.32.2', client: '@modelcontextprotocol/sdk/client/index.js', transport: '@modelcontextprotocol/sdk/client/streamableHttp.js', options: {} },
+  { key: 'ts2', label: 'TS SDK 2.4.0', pkg: '`@modelcontextprotocol/client` 2.4.0', client: '@modelcontextprotocol/client', transport: '@modelcontextprotocol/client', options: { versionNegotiation: { mode: 'auto' } } },
 ];
 fs.mkdirSync(out, { recursive: true });
 const nodePaths = [path.resolve(root, 'tests/node_modules')];
@@ -61,8 +63,9 @@ for (const ref of REFS) {
   fs.writeFileSync(path.join(out, `${ref.key}-page-entry.mjs`), `${handlers}
 import { Client, StreamableHTTPClientTransport } from './${ref.key}-entry.mjs';
 export { Client, StreamableHTTPClientTransport };
+export const options = ${JSON.stringify(ref.options)};
 export async function connectDeclaring(url) {
-  const c = new Client({ name: 'bench', version: '1' }, { capabilities: ${JSON.stringify(DECLARED)} });
+  const c = new Client({ name: 'bench', version: '1' }, { ...options, capabilities: ${JSON.stringify(DECLARED)} });
   c.setRequestHandler(on.roots, async () => ({ roots: [] }));
   c.setRequestHandler(on.sampling, async () => { throw new Error('not in this benchmark'); });
   c.setRequestHandler(on.elicitation, async () => ({ action: 'decline' }));
@@ -207,7 +210,7 @@ const page = await hostPage();
 await page.evaluate(async ({ url }) => {
   const ours = await window.ours.McpClient.connect({ url });
   const [ts, ts2] = await Promise.all([window.ts, window.ts2].map(async (sdk) => {
-    const c = new sdk.Client({ name: 'bench', version: '1' });
+    const c = new sdk.Client({ name: 'bench', version: '1' }, sdk.options);
     await c.connect(new sdk.StreamableHTTPClientTransport(new URL(url)));
     return c;
   }));
@@ -256,12 +259,15 @@ const per = N_CALLS / CALL_ROUNDS;
 const seqMs = Object.fromEntries(names.map((n) => [n, []]));
 const parMs = Object.fromEntries(names.map((n) => [n, 0]));
 const cpuMs = Object.fromEntries(names.map((n) => [n, 0]));
+const parCpuMs = Object.fromEntries(names.map((n) => [n, 0]));
 for (let r = 0; r < CALL_ROUNDS; r++) {
   for (const name of names) {
     const c0 = await mainThreadMs();
     seqMs[name].push(await callBlock(name, per, 1));
     cpuMs[name] += (await mainThreadMs()) - c0;
+    const c1 = await mainThreadMs();
     parMs[name] += await callBlock(name, per, 16);
+    parCpuMs[name] += (await mainThreadMs()) - c1;
   }
 }
 const sum = (xs) => xs.reduce((a, b) => a + b, 0);
@@ -269,6 +275,7 @@ const calls = Object.fromEntries(names.map((name) => [name, {
   seq: N_CALLS / (sum(seqMs[name]) / 1000),
   par: N_CALLS / (parMs[name] / 1000),
   cpuUs: (cpuMs[name] / N_CALLS) * 1000,
+  parCpuUs: (parCpuMs[name] / N_CALLS) * 1000,
 }]));
 // Ours against the TS SDK, sequential, round by round: how far one round's verdict can stray.
 const seqRatios = Object.fromEntries(REFS.map((ref) => [ref.key, seqMs.ours.map((ms, i) => seqMs[ref.key][i] / ms)]));
@@ -358,7 +365,8 @@ Measured side by side in one run by \`bash scripts/bench.sh\` on ${new Date().to
 ${os.cpus().length} × ${cpu}, ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB, ${chromiumVersion} (headless), servers on 127.0.0.1.
 The references are the TypeScript SDK's two lines, each as Client + StreamableHTTPClientTransport
 bundled and minified with esbuild: ${REFS.map((ref) => ref.pkg).join(' (2025 era only) and ')}
-(its successor, which speaks both eras and probes with \`server/discover\` first, as ours does).
+(its successor; configured with \`versionNegotiation: { mode: 'auto' }\` so that, like ours, it speaks
+both eras and probes with \`server/discover\` first: its default is the 2025 era only).
 
 ## Size (raw / gzip -9)
 
@@ -409,18 +417,18 @@ costs the added latency, for all clients alike.
 
 ## Calls (\`echo\` on server-everything, ${N_CALLS} calls each, calls per second)
 
-| client | sequential | 16 in flight | page main thread per call (sequential), µs |
-| --- | ---: | ---: | ---: |
-| ours (headless package) | ${f0(calls.ours.seq)} | ${f0(calls.ours.par)} | ${f0(calls.ours.cpuUs)} |
-${REFS.map((ref) => `| ${ref.label} | ${f0(calls[ref.key].seq)} | ${f0(calls[ref.key].par)} | ${f0(calls[ref.key].cpuUs)} |`).join('\n')}
-| raw \`fetch\` (same POSTs, the limit) | ${f0(calls.raw.seq)} | ${f0(calls.raw.par)} | ${f0(calls.raw.cpuUs)} |
+| client | sequential | 16 in flight | page main thread per call, µs: sequential | 16 in flight |
+| --- | ---: | ---: | ---: | ---: |
+| ours (headless package) | ${f0(calls.ours.seq)} | ${f0(calls.ours.par)} | ${f0(calls.ours.cpuUs)} | ${f0(calls.ours.parCpuUs)} |
+${REFS.map((ref) => `| ${ref.label} | ${f0(calls[ref.key].seq)} | ${f0(calls[ref.key].par)} | ${f0(calls[ref.key].cpuUs)} | ${f0(calls[ref.key].parCpuUs)} |`).join('\n')}
+| raw \`fetch\` (same POSTs, the limit) | ${f0(calls.raw.seq)} | ${f0(calls.raw.par)} | ${f0(calls.raw.cpuUs)} | ${f0(calls.raw.parCpuUs)} |
 
 The calls run in ${CALL_ROUNDS} rounds, each client in turn. Ours against each SDK, sequential calls
 per second round by round (above 1: ours faster):
 ${REFS.map((ref) => `- ${ref.label}: ${seqRatios[ref.key].map((x) => x.toFixed(2)).join(', ')} (median ${median(seqRatios[ref.key]).toFixed(2)})`).join('\n')}
 
-The last column is how long the page's main thread was busy per
-sequential call (Chrome's \`TaskDuration\`: JavaScript, wasm and the browser's own work for
+The last two columns are how long the page's main thread was busy per
+call (Chrome's \`TaskDuration\`: JavaScript, wasm and the browser's own work for
 fetch and streams, as wall time, so it grows when the two cores are contended); the raw
 \`fetch\` row is what the browser alone needs. The rest of a call's time is the server's work
 and the network stack, on the same two cores.
