@@ -24,6 +24,32 @@ const LATENCY_MS = 50;
 const median = (xs) => { const s = [...xs].sort((a, b) => a - b); return s[Math.floor(s.length / 2)]; };
 // The middle half of the samples (25th to 75th percentile): how much one run's samples spread.
 const spread = (xs) => { const s = [...xs].sort((a, b) => a - b); const at = (q) => s[Math.min(s.length - 1, Math.floor(q * s.length))]; return `${at(0.25).toFixed(0)}–${at(0.75).toFixed(0)}`; };
+const sum = (xs) => xs.reduce((a, b) => a + b, 0);
+// A seeded generator (mulberry32): the same samples give the same intervals.
+function seeded(seed) {
+  return () => {
+    seed = (seed + 0x6D2B79F5) | 0;
+    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+// How much faster ours is than another client, from times (lower is better) taken in turn:
+// sample i of each comes from the same round. `stat(theirs) / stat(ours)` (above 1: ours
+// faster), with a 95 % bootstrap interval (the rounds resampled 2,000 times, pairs kept
+// together). An interval that holds 1 means the two are level within this run's noise.
+function speedup(ours, theirs, stat = median) {
+  const n = Math.min(ours.length, theirs.length);
+  const next = seeded(42);
+  const ratios = [];
+  for (let b = 0; b < 2000; b++) {
+    const o = []; const t = [];
+    for (let i = 0; i < n; i++) { const k = Math.floor(next() * n); o.push(ours[k]); t.push(theirs[k]); }
+    ratios.push(stat(t) / stat(o));
+  }
+  ratios.sort((a, b) => a - b);
+  return { ratio: stat(theirs.slice(0, n)) / stat(ours.slice(0, n)), lo: ratios[50], hi: ratios[1949] };
+}
 const kb = (n) => `${(n / 1024).toFixed(1)} KB`;
 const sizeOf = (files) => {
   let raw = 0; let gz = 0;
@@ -257,7 +283,7 @@ const CALL_ROUNDS = 8;
 const names = ['ours', 'ts', 'ts2', 'raw'];
 const per = N_CALLS / CALL_ROUNDS;
 const seqMs = Object.fromEntries(names.map((n) => [n, []]));
-const parMs = Object.fromEntries(names.map((n) => [n, 0]));
+const parMs = Object.fromEntries(names.map((n) => [n, []]));
 const cpuMs = Object.fromEntries(names.map((n) => [n, 0]));
 const parCpuMs = Object.fromEntries(names.map((n) => [n, 0]));
 for (let r = 0; r < CALL_ROUNDS; r++) {
@@ -266,14 +292,13 @@ for (let r = 0; r < CALL_ROUNDS; r++) {
     seqMs[name].push(await callBlock(name, per, 1));
     cpuMs[name] += (await mainThreadMs()) - c0;
     const c1 = await mainThreadMs();
-    parMs[name] += await callBlock(name, per, 16);
+    parMs[name].push(await callBlock(name, per, 16));
     parCpuMs[name] += (await mainThreadMs()) - c1;
   }
 }
-const sum = (xs) => xs.reduce((a, b) => a + b, 0);
 const calls = Object.fromEntries(names.map((name) => [name, {
   seq: N_CALLS / (sum(seqMs[name]) / 1000),
-  par: N_CALLS / (parMs[name] / 1000),
+  par: N_CALLS / (sum(parMs[name]) / 1000),
   cpuUs: (cpuMs[name] / N_CALLS) * 1000,
   parCpuUs: (parCpuMs[name] / N_CALLS) * 1000,
 }]));
@@ -358,7 +383,14 @@ const connectRows = (times) => CLIENTS.map((c) => {
 }).join('\n');
 // "reached" only where ours is no slower than every reference; the figures say against which not.
 const againstRefs = (ok) => REFS.map((ref) => `${ref.label}: ${verdict(ok(ref.key))}`).join('; ');
-const noSlower = (times, visit) => (key) => median(times.ours[visit]) <= median(times[key][visit]);
+// "reached" where ours is no slower than the reference in this run, with the ratio and its
+// interval (see `speedup`), marked "level" where the interval holds 1.
+const versus = (ours, theirs, stat) => REFS.map((ref) => {
+  const s = speedup(ours, theirs(ref.key), stat);
+  const level = s.lo <= 1 && s.hi >= 1 ? ', level' : '';
+  return `${ref.label}: ${verdict(s.ratio >= 1)} (${s.ratio.toFixed(2)}×, ${s.lo.toFixed(2)}–${s.hi.toFixed(2)}${level})`;
+}).join('; ');
+const noSlower = (times, visit) => versus(times.ours[visit], (key) => times[key][visit]);
 const md = `# Benchmarks
 
 Measured side by side in one run by \`bash scripts/bench.sh\` on ${new Date().toISOString().slice(0, 10)}:
@@ -464,21 +496,24 @@ eventsource-parser is given each chunk decoded by a streaming \`TextDecoder\` (a
 Run-to-run spread on this 2-core machine (servers, browser and the benchmark share it) is about
 ±5 % for calls, ±20 ms for connect and ±40 % for eventsource-parser's throughput; a target
 within that spread can read differently from one run to the next. Where a target names the TS
-SDK, it is read against each line.
+SDK, it is read against each line, with how much faster ours was (the SDK's time over ours:
+above 1, ours faster) and a 95 % interval for it from this run's interleaved samples (the
+rounds resampled); "level" marks an interval that holds 1, where this run cannot tell the two
+apart.
 
 | target | result |
 | --- | --- |
 | full app under 300 KB gzip | ${verdict(sizes.app.gz < 300 * 1024)} (${kb(sizes.app.gz)}) |
 | headless package smaller than the TS SDK reference | ${againstRefs((k) => sizes.headless.gz < sizes[k].gz)} (${kb(sizes.headless.gz)} vs ${REFS.map((ref) => kb(sizes[ref.key].gz)).join(' / ')}) |
-| connect no slower than the TS SDK, 2025-era server, first visit | ${againstRefs(noSlower(connectLegacy, 'first'))} |
-| connect no slower than the TS SDK, 2025-era server, return visit | ${againstRefs(noSlower(connectLegacy, 'again'))} |
-| connect no slower than the TS SDK, 2026-07-28 server, first visit | ${againstRefs(noSlower(connectModern, 'first'))} |
-| connect no slower than the TS SDK, 2026-07-28 server, return visit | ${againstRefs(noSlower(connectModern, 'again'))} |
-| (over the emulated network: first visit) | ${againstRefs(noSlower(connectSlow, 'first'))} |
-| (over the emulated network: return visit) | ${againstRefs(noSlower(connectSlow, 'again'))} |
-| calls no slower than the TS SDK, sequential | ${againstRefs((k) => calls.ours.seq >= calls[k].seq)} |
-| calls no slower than the TS SDK, 16 in flight | ${againstRefs((k) => calls.ours.par >= calls[k].par)} |
-| sequential calls within 10 % of raw fetch | ${verdict(calls.ours.seq >= 0.9 * calls.raw.seq)} (${f0(100 * calls.ours.seq / calls.raw.seq)} %) |
+| connect no slower than the TS SDK, 2025-era server, first visit | ${noSlower(connectLegacy, 'first')} |
+| connect no slower than the TS SDK, 2025-era server, return visit | ${noSlower(connectLegacy, 'again')} |
+| connect no slower than the TS SDK, 2026-07-28 server, first visit | ${noSlower(connectModern, 'first')} |
+| connect no slower than the TS SDK, 2026-07-28 server, return visit | ${noSlower(connectModern, 'again')} |
+| (over the emulated network: first visit) | ${noSlower(connectSlow, 'first')} |
+| (over the emulated network: return visit) | ${noSlower(connectSlow, 'again')} |
+| calls no slower than the TS SDK, sequential | ${versus(seqMs.ours, (key) => seqMs[key], sum)} |
+| calls no slower than the TS SDK, 16 in flight | ${versus(parMs.ours, (key) => parMs[key], sum)} |
+| sequential calls within 10 % of raw fetch | ${verdict(calls.ours.seq >= 0.9 * calls.raw.seq)} (${f1(100 * calls.ours.seq / calls.raw.seq)} %) |
 | SSE decoding at least twice the TS SDK's | ${verdict(sse.ours >= 2 * sse.theirs)} (${f1(sse.ours / sse.theirs)}×) |
 | memory bounded after ${N_MEMORY.toLocaleString('en')} calls (wasm memory not one page more than after 1,000; JS heap within 10 %) | ${verdict(memory.afterN.wasm <= memory.after1k.wasm && memory.afterN.js <= memory.after1k.js * 1.1)} |
 `;
