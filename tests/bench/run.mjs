@@ -1,5 +1,6 @@
 // Benchmarks, side by side in one run, in headless Chromium against servers on 127.0.0.1:
-// sizes, connect time, call throughput, SSE decoding, scale and memory. Writes BENCHMARKS.md.
+// sizes, connect time, call throughput, SSE decoding, scale and memory. Writes BENCHMARKS.md
+// (or the file BENCH_OUT names: the test command's short smoke run writes elsewhere).
 // Run through scripts/bench.sh (which builds what is measured first).
 import fs from 'node:fs';
 import os from 'node:os';
@@ -372,7 +373,7 @@ everything.stop(); modern.stop(); many.stop();
 await app.close(); await pkg.close(); await host.close();
 
 // ---- report ----
-const chromiumVersion = execSync('/usr/bin/chromium --version').toString().trim();
+const chromiumVersion = execSync('/usr/bin/chromium --version', { stdio: ['ignore', 'pipe', 'ignore'] }).toString().trim();
 const cpu = (os.cpus()[0] || {}).model || 'unknown CPU';
 const f1 = (x) => x.toFixed(1);
 const f0 = (x) => Math.round(x).toString();
@@ -517,5 +518,5 @@ apart.
 | SSE decoding at least twice the TS SDK's | ${verdict(sse.ours >= 2 * sse.theirs)} (${f1(sse.ours / sse.theirs)}×) |
 | memory bounded after ${N_MEMORY.toLocaleString('en')} calls (wasm memory not one page more than after 1,000; JS heap within 10 %) | ${verdict(memory.afterN.wasm <= memory.after1k.wasm && memory.afterN.js <= memory.after1k.js * 1.1)} |
 `;
-fs.writeFileSync(path.join(root, 'BENCHMARKS.md'), md);
+fs.writeFileSync(process.env.BENCH_OUT || path.join(root, 'BENCHMARKS.md'), md);
 console.log(md);
