@@ -25,17 +25,9 @@ use std::task::{Context, Poll};
 #[derive(Clone)]
 pub struct Client {
     pub(crate) inner: Rc<Inner>,
-    subscriptions: Rc<RefCell<Subscriptions>>,
+    pub(crate) subscriptions: Rc<RefCell<crate::subscriptions::Subscriptions>>,
     pub(crate) retries: Rc<RefCell<Retries>>,
     pub(crate) tasks: Rc<RefCell<crate::tasks::Tasks>>,
-}
-
-/// What the client listens for on a modern `subscriptions/listen` stream.
-#[derive(Default)]
-struct Subscriptions {
-    /// The URIs subscribed to (a set: the values are empty).
-    resources: LiteMap<String, ()>,
-    listen: Option<RequestHandle>,
 }
 
 /// A request in flight: await it for the raw result (type it with [`decode`]), or cancel it
@@ -132,6 +124,7 @@ impl Client {
             auth: RefCell::new(None),
             received_tasks: RefCell::new(Default::default()),
             task_handlers: RefCell::new(LiteMap::new()),
+            listen_acks: RefCell::default(),
         });
         let tasks: Rc<RefCell<crate::tasks::Tasks>> = Rc::default();
         let changes = tasks.clone();
@@ -152,7 +145,7 @@ impl Client {
             }));
         Client {
             inner,
-            subscriptions: Rc::new(RefCell::new(Subscriptions::default())),
+            subscriptions: Rc::default(),
             retries: Rc::default(),
             tasks,
         }
@@ -566,68 +559,6 @@ impl Client {
             _ => "ping",
         };
         self.request(method, None).await.map(|_| ())
-    }
-
-    /// Subscribes to updates of a resource (legacy: `resources/subscribe`; modern: adds it to
-    /// the `subscriptions/listen` filter). Updates arrive as
-    /// [`ClientEvent::Notification`] with `ResourceUpdated`.
-    pub async fn subscribe_resource(&self, uri: &str) -> Result<(), ClientError> {
-        match self.server().map(|d| d.era) {
-            Some(Era::Modern) => {
-                self.subscriptions
-                    .borrow_mut()
-                    .resources
-                    .insert(uri.to_string(), ());
-                self.relisten();
-                Ok(())
-            }
-            _ => self
-                .request("resources/subscribe", Some(json!({ "uri": uri })))
-                .await
-                .map(|_| ()),
-        }
-    }
-
-    /// Stops updates of a resource.
-    pub async fn unsubscribe_resource(&self, uri: &str) -> Result<(), ClientError> {
-        match self.server().map(|d| d.era) {
-            Some(Era::Modern) => {
-                self.subscriptions.borrow_mut().resources.remove(uri);
-                self.relisten();
-                Ok(())
-            }
-            _ => self
-                .request("resources/unsubscribe", Some(json!({ "uri": uri })))
-                .await
-                .map(|_| ()),
-        }
-    }
-
-    /// (Re)opens the modern notification stream with the current filter.
-    fn relisten(&self) {
-        let Some(details) = self.server() else { return };
-        let caps = &details.capabilities;
-        let mut subs = self.subscriptions.borrow_mut();
-        if let Some(old) = subs.listen.take() {
-            self.inner.session.borrow_mut().cancel(old, now());
-        }
-        let filter = SubscriptionFilter {
-            tools_list_changed: caps.tools_list_changed().then_some(true),
-            prompts_list_changed: caps.prompts_list_changed().then_some(true),
-            resources_list_changed: caps.resources_list_changed().then_some(true),
-            resource_subscriptions: (!subs.resources.is_empty())
-                .then(|| subs.resources.keys().cloned().collect()),
-            ..Default::default()
-        };
-        let wanted = filter.tools_list_changed.is_some()
-            || filter.prompts_list_changed.is_some()
-            || filter.resources_list_changed.is_some()
-            || filter.resource_subscriptions.is_some();
-        if wanted {
-            subs.listen = Some(self.inner.session.borrow_mut().listen(filter, now()));
-        }
-        drop(subs);
-        self.inner.drive();
     }
 
     /// Closes the client when the page is hidden for good (`pagehide`), so the legacy session

@@ -11,7 +11,7 @@ use client_core::session::{
     ServerRequestId,
 };
 use client_core::task_receiver::{TaskAnswer, TaskReceiver};
-use client_core::types::{ProgressParams, ServerRequest};
+use client_core::types::{ProgressParams, ServerNotification, ServerRequest};
 use client_core::{ErrorObject, Session};
 use futures_channel::oneshot;
 use futures_util::future::{AbortHandle, Abortable};
@@ -44,6 +44,8 @@ pub(crate) struct Inner {
     pub received_tasks: RefCell<TaskReceiver>,
     /// The handlers of those tasks, by task id (stopped when the server cancels the task).
     pub task_handlers: RefCell<LiteMap<String, AbortHandle>>,
+    /// Acknowledgments of the `subscriptions/listen` streams (see `subscriptions.rs`).
+    pub listen_acks: RefCell<crate::subscriptions::ListenAcks>,
 }
 
 impl Inner {
@@ -124,6 +126,8 @@ impl Inner {
         match e {
             Event::Response { handle, result } => {
                 self.progress.borrow_mut().remove(&handle);
+                let outcome = result.as_ref().map(|_| ()).map_err(Clone::clone);
+                self.listen_acks.borrow_mut().ended(handle, &outcome);
                 if let Some(tx) = self.waiters.borrow_mut().remove(&handle) {
                     let _ = tx.send(result);
                 }
@@ -171,7 +175,17 @@ impl Inner {
                 }
                 self.emit(ClientEvent::Progress(handle, progress));
             }
-            Event::Notification { notification, .. } => {
+            Event::Notification {
+                subscription,
+                notification,
+            } => {
+                if let (Some(stream), ServerNotification::SubscriptionsAcknowledged(ack)) =
+                    (subscription, &notification)
+                {
+                    self.listen_acks
+                        .borrow_mut()
+                        .acknowledged(stream, &ack.notifications);
+                }
                 self.emit(ClientEvent::Notification(notification))
             }
             Event::ServerRequest { id, request, .. } => self.on_server_request(id, request),

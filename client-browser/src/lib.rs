@@ -22,6 +22,7 @@ mod fetch;
 mod listing;
 pub mod options;
 mod spawn;
+mod subscriptions;
 mod tasks;
 mod websocket;
 

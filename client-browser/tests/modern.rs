@@ -519,3 +519,43 @@ async fn ping_and_roots_changed_speak_the_2026_protocol() {
     assert_eq!(sent()[before..], ["server/discover", "server/discover"]);
     client.close();
 }
+
+/// Two resource subscriptions made at once: the second replaces the `subscriptions/listen`
+/// stream whose acknowledgment the first waits for, so the first is answered by the
+/// acknowledgment of the stream that replaced it; both are honoured, and updates of either
+/// arrive.
+#[wasm_bindgen_test]
+async fn concurrent_resource_subscriptions_both_wait_for_the_acknowledgment_that_names_them() {
+    let (client, events) = connect_logging_the_wire().await;
+    let (first, second) = futures_util::future::join(
+        within(
+            10_000,
+            "subscribe 0",
+            client.subscribe_resource("test://static/0"),
+        ),
+        within(
+            10_000,
+            "subscribe 1",
+            client.subscribe_resource("test://static/1"),
+        ),
+    )
+    .await;
+    first.unwrap();
+    second.unwrap();
+    for uri in ["test://static/0", "test://static/1"] {
+        within(
+            10_000,
+            "touch",
+            client.call_tool("touch", json!({ "uri": uri })),
+        )
+        .await
+        .unwrap();
+        until(5_000, "resource updated", || {
+            notified(
+                &events,
+                &|n| matches!(n, ServerNotification::ResourceUpdated(u) if u.uri == uri),
+            )
+        })
+        .await;
+    }
+}

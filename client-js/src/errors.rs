@@ -27,7 +27,8 @@ export interface McpError extends Error {
    * Mcp-Session-Id), "input-refused" (the input the server asked for was refused: `code`),
    * "unavailable", "closed", "browser" (the browser refused something),
    * "invalid-argument" (an argument or option of the call), "not-approved" (the `approve`
-   * hook said no). */
+   * hook said no), "subscription-refused" (`subscribeResource`: a 2026-07-28 server left the
+   * resource out of what it agreed to send). */
   kind: string;
   /** The JSON-RPC error code ("rpc", "input-refused"). */
   code?: number;
@@ -77,6 +78,7 @@ pub(crate) fn client_error(e: ClientError) -> JsError {
         ClientError::UnexpectedResult(_) => api_error("unexpected-result", &message),
         ClientError::Closed => api_error("closed", &message),
         ClientError::Browser(_) => api_error("browser", &message),
+        ClientError::SubscriptionRefused { .. } => api_error("subscription-refused", &message),
     }
 }
 

@@ -1,0 +1,193 @@
+//! Change notifications and resource subscriptions. A 2026-07-28 server sends them on one
+//! `subscriptions/listen` stream, opened again whenever what the client asks for changes; a
+//! resource subscription counts only once the server's acknowledgment of that stream (the
+//! filter it agreed to honour) names the resource, as the specification asks a client to
+//! check. Legacy servers: `resources/subscribe` and `resources/unsubscribe`.
+
+use crate::client::Client;
+use crate::clock::now;
+use crate::error::ClientError;
+use client_core::session::{RequestError, RequestHandle};
+use client_core::types::{Era, SubscriptionFilter};
+use futures_channel::oneshot;
+use futures_util::future::{select, Either};
+use litemap::LiteMap;
+use serde_json::json;
+
+/// What the client listens for on a modern `subscriptions/listen` stream.
+#[derive(Default)]
+pub(crate) struct Subscriptions {
+    /// The URIs subscribed to (a set: the values are empty).
+    resources: LiteMap<String, ()>,
+    /// The stream open now.
+    listen: Option<RequestHandle>,
+}
+
+/// How a stream's acknowledgment turned out, for those waiting on it.
+type Acknowledgment = Result<SubscriptionFilter, RequestError>;
+
+/// The acknowledgments of the open `subscriptions/listen` streams, recorded by the driver as
+/// they arrive, and the subscribers waiting for one.
+#[derive(Default)]
+pub(crate) struct ListenAcks {
+    acknowledged: LiteMap<RequestHandle, SubscriptionFilter>,
+    waiting: LiteMap<RequestHandle, Vec<oneshot::Sender<Acknowledgment>>>,
+}
+
+impl ListenAcks {
+    /// The server acknowledged `stream` with the filter it agreed to honour.
+    pub(crate) fn acknowledged(&mut self, stream: RequestHandle, honoured: &SubscriptionFilter) {
+        for waiter in self.waiting.remove(&stream).unwrap_or_default() {
+            let _ = waiter.send(Ok(honoured.clone()));
+        }
+        self.acknowledged.insert(stream, honoured.clone());
+    }
+
+    /// `stream` ended (replaced, failed, closed by the server or the application): whoever
+    /// still waits for its acknowledgment hears why.
+    pub(crate) fn ended(&mut self, stream: RequestHandle, outcome: &Result<(), RequestError>) {
+        self.acknowledged.remove(&stream);
+        let why = match outcome {
+            Err(e) => e.clone(),
+            Ok(()) => RequestError::Protocol(
+                "the server ended the subscriptions/listen stream before acknowledging it".into(),
+            ),
+        };
+        for waiter in self.waiting.remove(&stream).unwrap_or_default() {
+            let _ = waiter.send(Err(why.clone()));
+        }
+    }
+
+    /// The acknowledgment of `stream` if it came already, else a receiver for it.
+    fn wait(
+        &mut self,
+        stream: RequestHandle,
+    ) -> Result<SubscriptionFilter, oneshot::Receiver<Acknowledgment>> {
+        if let Some(honoured) = self.acknowledged.get(&stream) {
+            return Ok(honoured.clone());
+        }
+        let (tx, rx) = oneshot::channel();
+        match self.waiting.get_mut(&stream) {
+            Some(waiters) => waiters.push(tx),
+            None => {
+                self.waiting.insert(stream, vec![tx]);
+            }
+        }
+        Err(rx)
+    }
+}
+
+/// How many times a subscriber follows its stream being replaced by a newer one (each
+/// subscription or unsubscription meanwhile replaces it) before giving up.
+const MAX_STREAM_REPLACEMENTS: usize = 8;
+
+impl Client {
+    /// Subscribes to updates of a resource (legacy: `resources/subscribe`; modern: adds it to
+    /// the `subscriptions/listen` filter and waits for the server's acknowledgment). Updates
+    /// arrive as [`crate::ClientEvent::Notification`] with `ResourceUpdated`. A modern server
+    /// that leaves the resource out of its acknowledgment (it does not support resource
+    /// subscriptions) is [`ClientError::SubscriptionRefused`], and the resource is not kept.
+    pub async fn subscribe_resource(&self, uri: &str) -> Result<(), ClientError> {
+        match self.server().map(|d| d.era) {
+            Some(Era::Modern) => {
+                self.subscriptions
+                    .borrow_mut()
+                    .resources
+                    .insert(uri.to_string(), ());
+                self.relisten();
+                let honoured = self.acknowledged_filter().await.and_then(|f| {
+                    let listed = f.resource_subscriptions.unwrap_or_default();
+                    if listed.iter().any(|u| u == uri) {
+                        Ok(())
+                    } else {
+                        Err(ClientError::SubscriptionRefused {
+                            uri: uri.to_string(),
+                        })
+                    }
+                });
+                if honoured.is_err() {
+                    self.subscriptions.borrow_mut().resources.remove(uri);
+                }
+                honoured
+            }
+            _ => self
+                .request("resources/subscribe", Some(json!({ "uri": uri })))
+                .await
+                .map(|_| ()),
+        }
+    }
+
+    /// Stops updates of a resource.
+    pub async fn unsubscribe_resource(&self, uri: &str) -> Result<(), ClientError> {
+        match self.server().map(|d| d.era) {
+            Some(Era::Modern) => {
+                self.subscriptions.borrow_mut().resources.remove(uri);
+                self.relisten();
+                Ok(())
+            }
+            _ => self
+                .request("resources/unsubscribe", Some(json!({ "uri": uri })))
+                .await
+                .map(|_| ()),
+        }
+    }
+
+    /// (Re)opens the modern notification stream with the current filter.
+    pub(crate) fn relisten(&self) {
+        let Some(details) = self.server() else { return };
+        let caps = &details.capabilities;
+        let mut subs = self.subscriptions.borrow_mut();
+        if let Some(old) = subs.listen.take() {
+            self.inner.session.borrow_mut().cancel(old, now());
+        }
+        let filter = SubscriptionFilter {
+            tools_list_changed: caps.tools_list_changed().then_some(true),
+            prompts_list_changed: caps.prompts_list_changed().then_some(true),
+            resources_list_changed: caps.resources_list_changed().then_some(true),
+            resource_subscriptions: (!subs.resources.is_empty())
+                .then(|| subs.resources.keys().cloned().collect()),
+            ..Default::default()
+        };
+        let wanted = filter.tools_list_changed.is_some()
+            || filter.prompts_list_changed.is_some()
+            || filter.resources_list_changed.is_some()
+            || filter.resource_subscriptions.is_some();
+        if wanted {
+            subs.listen = Some(self.inner.session.borrow_mut().listen(filter, now()));
+        }
+        drop(subs);
+        self.inner.drive();
+    }
+
+    /// What the server agreed to send on the stream open now, once it acknowledged it; if the
+    /// stream is replaced meanwhile, its successor's. Bounded by the client's timeout.
+    async fn acknowledged_filter(&self) -> Result<SubscriptionFilter, ClientError> {
+        let limit = self.inner.options.timeout.as_millis();
+        for _ in 0..MAX_STREAM_REPLACEMENTS {
+            let Some(stream) = self.subscriptions.borrow().listen else {
+                return Err(ClientError::Request(RequestError::Closed));
+            };
+            let ack = match self.inner.listen_acks.borrow_mut().wait(stream) {
+                Ok(honoured) => return Ok(honoured),
+                Err(ack) => ack,
+            };
+            let timer = gloo_timers::future::TimeoutFuture::new(limit.min(u32::MAX as u64) as u32);
+            match select(ack, timer).await {
+                Either::Left((Ok(Ok(honoured)), _)) => return Ok(honoured),
+                // Replaced by a newer stream (another subscription changed the filter): that
+                // one's acknowledgment tells.
+                Either::Left((_, _)) if self.subscriptions.borrow().listen != Some(stream) => {}
+                Either::Left((Ok(Err(e)), _)) => return Err(e.into()),
+                Either::Left((Err(_), _)) => return Err(ClientError::Closed),
+                Either::Right(_) => {
+                    return Err(ClientError::Request(RequestError::Timeout {
+                        after_ms: limit,
+                    }))
+                }
+            }
+        }
+        Err(ClientError::Request(RequestError::Protocol(
+            "the subscriptions/listen stream was replaced too often to see it acknowledged".into(),
+        )))
+    }
+}
