@@ -1,0 +1,103 @@
+// Interoperability with the official TypeScript SDK's 2026-07-28 server (npm
+// `@modelcontextprotocol/server` 2.x, `createMcpHandler`; tests/peers/ts_modern_server.mjs):
+// a second, independent implementation of the modern era beside the PyPI `mcp` one. The
+// headless JS API and the app, each in headless Chromium on another origin.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { launch, serveDir, startPeer } from './browser.mjs';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+let browser, pkg, host, app, server;
+
+before(async () => {
+  pkg = await serveDir(path.resolve(here, '../../dist-pkg'));
+  host = await serveDir(path.resolve(here, 'host'));
+  app = await serveDir(path.resolve(here, '../../dist'));
+  server = await startPeer('ts_modern_server.mjs');
+  browser = await launch();
+});
+after(async () => {
+  await browser?.close();
+  server?.stop();
+  await pkg?.close();
+  await host?.close();
+  await app?.close();
+});
+
+test('the JS API speaks 2026-07-28 with the TypeScript SDK server: calls, progress, reads, prompts, list changes, a resource subscription it does not offer, refusals', async () => {
+  const page = await browser.newPage();
+  page.on('pageerror', (e) => { throw e; });
+  await page.goto(`${host.url}/index.html`);
+  const out = await page.evaluate(async ({ pkgUrl, url }) => {
+    const m = await import(`${pkgUrl}/mcp_client.js`);
+    await m.default();
+    const notes = [];
+    const c = await m.McpClient.connect({ url, onNotification: (n) => notes.push(n) });
+    const server = c.server();
+    const tools = (await c.listTools()).map((t) => t.name);
+    const echo = (await c.callTool('echo', { message: 'hi' })).content[0].text;
+    const add = await c.callTool('add', { a: 2, b: 3 });
+    const progress = [];
+    const count = (await c.callTool('count', { n: 3 }, { onProgress: (p) => progress.push(p.progress) })).content[0].text;
+    const read = (await c.readResource('test://greeting')).contents[0].text;
+    const prompt = (await c.getPrompt('greet', { name: 'Ada' })).messages[0].content.text;
+    // This server does not offer resource subscriptions (no resources.subscribe): it leaves
+    // the resource out when it acknowledges the subscriptions/listen stream, and the
+    // subscription is refused instead of waiting for updates that never come.
+    let refused = null;
+    try { await c.subscribeResource('test://greeting'); } catch (e) { refused = { name: e.name, kind: e.kind, message: e.message }; }
+    await c.callTool('touch', {});
+    // The list change comes on the subscriptions/listen stream: wait for it, bounded.
+    const deadline = Date.now() + 10_000;
+    while (!notes.some((n) => n.method === 'notifications/tools/list_changed')) {
+      if (Date.now() > deadline) throw new Error(`no tools/list_changed after 10 s: ${JSON.stringify(notes.map((n) => n.method))}`);
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    const updates = notes.filter((n) => n.method === 'notifications/resources/updated').length;
+    let unknown = null;
+    try { await c.callTool('no-such-tool', {}); } catch (e) { unknown = { name: e.name, kind: e.kind, code: e.code, message: e.message }; }
+    const badArgs = await c.callTool('add', { a: 'two' });
+    c.close();
+    return { server, tools, echo, add, count, progress, read, prompt, refused, updates, unknown, badArgs };
+  }, { pkgUrl: pkg.url, url: server.url });
+
+  assert.equal(out.server.era, 'modern');
+  assert.equal(out.server.protocolVersion, '2026-07-28');
+  assert.equal(out.server.serverInfo.name, 'ts-sdk-modern');
+  assert.deepEqual(out.tools.sort(), ['add', 'count', 'echo', 'touch']);
+  assert.equal(out.echo, 'Echo: hi');
+  assert.deepEqual(out.add.structuredContent, { sum: 5 });
+  assert.equal(out.count, 'counted to 3');
+  assert.deepEqual(out.progress, [1, 2, 3]);
+  assert.equal(out.read, 'hello from the TypeScript SDK');
+  assert.equal(out.prompt, 'Say hello to Ada.');
+  assert.deepEqual({ name: out.refused?.name, kind: out.refused?.kind }, { name: 'McpError', kind: 'subscription-refused' });
+  assert.match(out.refused.message, /test:\/\/greeting/);
+  assert.equal(out.updates, 0);
+  // An unknown tool is a JSON-RPC refusal the host can branch on; bad arguments are a tool error.
+  assert.deepEqual({ name: out.unknown?.name, kind: out.unknown?.kind, code: out.unknown?.code }, { name: 'McpError', kind: 'rpc', code: -32602 });
+  assert.match(out.unknown.message, /no-such-tool/);
+  assert.equal(out.badArgs.isError, true);
+  assert.match(out.badArgs.content[0].text, /Invalid arguments for tool add/);
+  await page.close();
+});
+
+test('the app connects to the TypeScript SDK server in the modern era and checks a tool\'s structured result against its zod-made output schema', async () => {
+  const page = await browser.newPage({ viewport: { width: 1200, height: 900 } });
+  page.on('pageerror', (e) => { throw e; });
+  await page.goto(`${app.url}/?url=${encodeURIComponent(server.url)}`);
+  await page.locator('#connection-state', { hasText: 'connected' }).waitFor({ timeout: 30_000 });
+  const head = await page.locator('.server-head').innerText();
+  assert.match(head, /Modern era · 2026-07-28/);
+  assert.match(head, /ts-sdk-modern/);
+  await page.locator('button.tool[data-tool="add"]').click();
+  await page.locator('.runner .tool-name', { hasText: 'add' }).waitFor();
+  await page.locator('#arg-a').fill('2');
+  await page.locator('#arg-b').fill('3');
+  await page.locator('button.run').click();
+  await page.locator('.verdict.valid').waitFor({ timeout: 10_000 });
+  assert.match(await page.locator('.result pre.structured').innerText(), /"sum": 5/);
+  await page.close();
+});

@@ -1,0 +1,83 @@
+// A 2026-07-28 MCP server on the official TypeScript SDK (npm `@modelcontextprotocol/server`
+// 2.x, `createMcpHandler`): the second independent implementation of the modern era the tests
+// run against (beside the PyPI `mcp` 2.x one). It serves the 2025 era too (the SDK's stateless
+// fallback). The handler is fetch-shaped; this file only adapts Node's HTTP server to it, adds
+// CORS for browser pages on other origins, and binds 127.0.0.1.
+//
+// Usage: node ts_modern_server.mjs PORT   (endpoint /mcp)
+import http from 'node:http';
+import { Readable } from 'node:stream';
+import { McpServer, createMcpHandler } from '@modelcontextprotocol/server';
+import * as z from 'zod';
+
+const port = Number(process.argv[2] || process.env.PORT || 0);
+
+function serverFor() {
+  const server = new McpServer({ name: 'ts-sdk-modern', version: '2.4.0' }, { capabilities: { logging: {} } });
+  server.registerTool('echo', {
+    description: 'Echoes the message back.',
+    inputSchema: z.object({ message: z.string() }),
+  }, async ({ message }) => ({ content: [{ type: 'text', text: `Echo: ${message}` }] }));
+  server.registerTool('add', {
+    description: 'Adds two numbers; the sum is also structured content.',
+    inputSchema: z.object({ a: z.number(), b: z.number() }),
+    outputSchema: z.object({ sum: z.number() }),
+  }, async ({ a, b }) => ({ content: [{ type: 'text', text: String(a + b) }], structuredContent: { sum: a + b } }));
+  server.registerTool('count', {
+    description: 'Counts to n, reporting progress on the way.',
+    inputSchema: z.object({ n: z.number().int().min(1).max(20) }),
+  }, async ({ n }, ctx) => {
+    const token = ctx.mcpReq?._meta?.progressToken;
+    for (let i = 1; i <= n; i++) {
+      if (token !== undefined) await ctx.mcpReq.notify({ method: 'notifications/progress', params: { progressToken: token, progress: i, total: n } });
+    }
+    return { content: [{ type: 'text', text: `counted to ${n}` }] };
+  });
+  server.registerTool('touch', {
+    description: 'Announces that test://greeting changed and that the tool list changed.',
+  }, async () => {
+    mcp.notify.resourceUpdated('test://greeting');
+    mcp.notify.toolsChanged();
+    return { content: [{ type: 'text', text: 'announced' }] };
+  });
+  server.registerResource('greeting', 'test://greeting', { mimeType: 'text/plain', description: 'A fixed text.' },
+    async (uri) => ({ contents: [{ uri: uri.href, mimeType: 'text/plain', text: 'hello from the TypeScript SDK' }] }));
+  server.registerPrompt('greet', {
+    description: 'Greets someone.',
+    argsSchema: z.object({ name: z.string() }),
+  }, ({ name }) => ({ messages: [{ role: 'user', content: { type: 'text', text: `Say hello to ${name}.` } }] }));
+  return server;
+}
+
+const mcp = createMcpHandler(serverFor);
+
+const cors = (req) => ({
+  'access-control-allow-origin': '*',
+  'access-control-allow-methods': 'GET, POST, DELETE, OPTIONS',
+  'access-control-allow-headers': req.headers['access-control-request-headers'] || '*',
+  'access-control-expose-headers': 'mcp-session-id, mcp-protocol-version, www-authenticate',
+});
+
+http.createServer(async (req, res) => {
+  if (req.method === 'OPTIONS') { res.writeHead(204, cors(req)).end(); return; }
+  if (!req.url.startsWith('/mcp')) { res.writeHead(404, cors(req)).end('not found'); return; }
+  try {
+    const hasBody = req.method !== 'GET' && req.method !== 'HEAD';
+    const request = new Request(`http://127.0.0.1:${port}${req.url}`, {
+      method: req.method,
+      headers: Object.entries(req.headers).flatMap(([k, v]) => (Array.isArray(v) ? v.map((x) => [k, x]) : [[k, v]])),
+      body: hasBody ? Readable.toWeb(req) : undefined,
+      duplex: hasBody ? 'half' : undefined,
+    });
+    const response = await mcp.fetch(request);
+    res.writeHead(response.status, { ...Object.fromEntries(response.headers), ...cors(req) });
+    res.flushHeaders();
+    if (response.body) {
+      for await (const chunk of response.body) res.write(chunk);
+    }
+    res.end();
+  } catch (e) {
+    if (!res.headersSent) res.writeHead(500, cors(req));
+    res.end(String(e));
+  }
+}).listen(port, '127.0.0.1');
