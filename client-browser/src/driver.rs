@@ -126,8 +126,9 @@ impl Inner {
         match e {
             Event::Response { handle, result } => {
                 self.progress.borrow_mut().remove(&handle);
-                let outcome = result.as_ref().map(|_| ()).map_err(Clone::clone);
-                self.listen_acks.borrow_mut().ended(handle, &outcome);
+                self.listen_acks
+                    .borrow_mut()
+                    .ended(handle, result.as_ref().err());
                 if let Some(tx) = self.waiters.borrow_mut().remove(&handle) {
                     let _ = tx.send(result);
                 }
@@ -182,9 +183,8 @@ impl Inner {
                 if let (Some(stream), ServerNotification::SubscriptionsAcknowledged(ack)) =
                     (subscription, &notification)
                 {
-                    self.listen_acks
-                        .borrow_mut()
-                        .acknowledged(stream, &ack.notifications);
+                    let honoured = serde_json::to_value(&ack.notifications).unwrap_or_default();
+                    self.listen_acks.borrow_mut().acknowledged(stream, honoured);
                 }
                 self.emit(ClientEvent::Notification(notification))
             }

@@ -6,13 +6,14 @@
 
 use crate::client::Client;
 use crate::clock::now;
+use crate::driver::Reply;
 use crate::error::ClientError;
 use client_core::session::{RequestError, RequestHandle};
 use client_core::types::{Era, SubscriptionFilter};
 use futures_channel::oneshot;
 use futures_util::future::{select, Either};
 use litemap::LiteMap;
-use serde_json::json;
+use serde_json::{json, Value};
 
 /// What the client listens for on a modern `subscriptions/listen` stream.
 #[derive(Default)]
@@ -23,56 +24,61 @@ pub(crate) struct Subscriptions {
     listen: Option<RequestHandle>,
 }
 
-/// How a stream's acknowledgment turned out, for those waiting on it.
-type Acknowledgment = Result<SubscriptionFilter, RequestError>;
-
-/// The acknowledgments of the open `subscriptions/listen` streams, recorded by the driver as
-/// they arrive, and the subscribers waiting for one.
+/// The acknowledgments of the open `subscriptions/listen` streams (the filter the server
+/// agreed to honour, as JSON), recorded by the driver as they arrive, and the subscribers
+/// waiting for one. At most a few streams at a time: plain vectors. A waiter hears the
+/// acknowledged filter, or why the stream ended without one (the same [`Reply`] type as a
+/// request's waiter, which keeps the code small).
 #[derive(Default)]
 pub(crate) struct ListenAcks {
-    acknowledged: LiteMap<RequestHandle, SubscriptionFilter>,
-    waiting: LiteMap<RequestHandle, Vec<oneshot::Sender<Acknowledgment>>>,
+    acknowledged: Vec<(RequestHandle, Value)>,
+    waiting: Vec<(RequestHandle, oneshot::Sender<Reply>)>,
 }
 
 impl ListenAcks {
     /// The server acknowledged `stream` with the filter it agreed to honour.
-    pub(crate) fn acknowledged(&mut self, stream: RequestHandle, honoured: &SubscriptionFilter) {
-        for waiter in self.waiting.remove(&stream).unwrap_or_default() {
-            let _ = waiter.send(Ok(honoured.clone()));
-        }
-        self.acknowledged.insert(stream, honoured.clone());
+    pub(crate) fn acknowledged(&mut self, stream: RequestHandle, honoured: Value) {
+        self.tell(stream, || Ok(honoured.clone()));
+        self.acknowledged.retain(|(s, _)| *s != stream);
+        self.acknowledged.push((stream, honoured));
     }
 
-    /// `stream` ended (replaced, failed, closed by the server or the application): whoever
-    /// still waits for its acknowledgment hears why.
-    pub(crate) fn ended(&mut self, stream: RequestHandle, outcome: &Result<(), RequestError>) {
-        self.acknowledged.remove(&stream);
-        let why = match outcome {
-            Err(e) => e.clone(),
-            Ok(()) => RequestError::Protocol(
-                "the server ended the subscriptions/listen stream before acknowledging it".into(),
-            ),
-        };
-        for waiter in self.waiting.remove(&stream).unwrap_or_default() {
-            let _ = waiter.send(Err(why.clone()));
+    /// A request ended (`failure` says why, if it failed): if it was a stream, whoever still
+    /// waits for its acknowledgment hears why.
+    pub(crate) fn ended(&mut self, stream: RequestHandle, failure: Option<&RequestError>) {
+        if self.acknowledged.is_empty() && self.waiting.is_empty() {
+            return;
+        }
+        self.acknowledged.retain(|(s, _)| *s != stream);
+        self.tell(stream, || {
+            Err(failure.cloned().unwrap_or_else(|| {
+                RequestError::Protocol(
+                    "the server ended the subscriptions/listen stream before acknowledging it"
+                        .into(),
+                )
+            }))
+        });
+    }
+
+    /// Answers everyone waiting for `stream`.
+    fn tell(&mut self, stream: RequestHandle, answer: impl Fn() -> Reply) {
+        let mut i = 0;
+        while i < self.waiting.len() {
+            if self.waiting[i].0 == stream {
+                let _ = self.waiting.swap_remove(i).1.send(answer());
+            } else {
+                i += 1;
+            }
         }
     }
 
     /// The acknowledgment of `stream` if it came already, else a receiver for it.
-    fn wait(
-        &mut self,
-        stream: RequestHandle,
-    ) -> Result<SubscriptionFilter, oneshot::Receiver<Acknowledgment>> {
-        if let Some(honoured) = self.acknowledged.get(&stream) {
+    fn wait(&mut self, stream: RequestHandle) -> Result<Value, oneshot::Receiver<Reply>> {
+        if let Some((_, honoured)) = self.acknowledged.iter().find(|(s, _)| *s == stream) {
             return Ok(honoured.clone());
         }
         let (tx, rx) = oneshot::channel();
-        match self.waiting.get_mut(&stream) {
-            Some(waiters) => waiters.push(tx),
-            None => {
-                self.waiting.insert(stream, vec![tx]);
-            }
-        }
+        self.waiting.push((stream, tx));
         Err(rx)
     }
 }
@@ -96,8 +102,8 @@ impl Client {
                     .insert(uri.to_string(), ());
                 self.relisten();
                 let honoured = self.acknowledged_filter().await.and_then(|f| {
-                    let listed = f.resource_subscriptions.unwrap_or_default();
-                    if listed.iter().any(|u| u == uri) {
+                    let listed = f["resourceSubscriptions"].as_array();
+                    if listed.is_some_and(|l| l.iter().any(|u| u == uri)) {
                         Ok(())
                     } else {
                         Err(ClientError::SubscriptionRefused {
@@ -161,7 +167,7 @@ impl Client {
 
     /// What the server agreed to send on the stream open now, once it acknowledged it; if the
     /// stream is replaced meanwhile, its successor's. Bounded by the client's timeout.
-    async fn acknowledged_filter(&self) -> Result<SubscriptionFilter, ClientError> {
+    async fn acknowledged_filter(&self) -> Result<Value, ClientError> {
         let limit = self.inner.options.timeout.as_millis();
         for _ in 0..MAX_STREAM_REPLACEMENTS {
             let Some(stream) = self.subscriptions.borrow().listen else {
