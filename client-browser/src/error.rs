@@ -29,7 +29,7 @@ pub enum ClientError {
     #[error("the client is closed")]
     Closed,
     /// A 2026-07-28 server left a resource out when it acknowledged the subscription stream:
-    /// it will not send updates of it (servers that do declare `resources.subscribe`).
+    /// it will not send updates of it (servers that offer them declare `resources.subscribe`).
     #[error("the server does not send updates of {uri}: it left the resource out when it acknowledged the subscription (servers that support resource subscriptions declare resources.subscribe)")]
     SubscriptionRefused {
         /// The resource.
