@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Sets up what is missing, builds the app and the package in release mode, and runs the
-# benchmarks (tests/bench/run.mjs) side by side with the TypeScript SDK and raw fetch in
+# benchmarks (tests/bench/run.mjs) side by side with both TypeScript SDK lines and raw fetch in
 # headless Chromium. Writes BENCHMARKS.md. Separate from the tests: it asserts nothing.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
