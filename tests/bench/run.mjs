@@ -382,7 +382,7 @@ const connectRows = (times) => CLIENTS.map((c) => {
   const t = times[c.key];
   return `| ${c.label} | ${f0(median(t.first))} | ${spread(t.first)} | ${f0(median(t.again))} | ${spread(t.again)} |`;
 }).join('\n');
-// "reached" only where ours is no slower than every reference; the figures say against which not.
+// A verdict against each reference (the sizes).
 const againstRefs = (ok) => REFS.map((ref) => `${ref.label}: ${verdict(ok(ref.key))}`).join('; ');
 // "reached" where ours is no slower than the reference in this run, with the ratio and its
 // interval (see `speedup`), marked "level" where the interval holds 1.
