@@ -82,7 +82,12 @@ impl Client {
             Transport::HttpSse => client_core::session::TransportMode::HttpSse,
             Transport::WebSocket => client_core::session::TransportMode::Frames,
         };
-        cfg.era_hint = options.era_hint;
+        cfg.era_hint = options.era_hint.or_else(|| {
+            options
+                .remember_era
+                .then(|| crate::eras::remembered(&options.url))
+                .flatten()
+        });
         cfg.client_info = options.client_info.clone();
         cfg.extra_headers = options.headers.clone();
         cfg.request_timeout = options.timeout;

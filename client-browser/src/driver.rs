@@ -134,6 +134,9 @@ impl Inner {
                 }
             }
             Event::Connected(details) => {
+                if self.options.remember_era {
+                    crate::eras::remember(&self.options.url, details.era);
+                }
                 if let Some(tx) = self.connected.borrow_mut().take() {
                     let _ = tx.send(Ok(*details));
                 }

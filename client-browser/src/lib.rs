@@ -17,6 +17,7 @@ mod client;
 mod clock;
 mod diagnose;
 mod driver;
+pub mod eras;
 mod error;
 mod fetch;
 mod listing;

@@ -124,6 +124,9 @@ pub struct ClientOptions {
     pub timeout: Duration,
     /// Remembered era of this server (see `client_core::SessionConfig::era_hint`).
     pub era_hint: Option<Era>,
+    /// Remember the era this server speaks (see [`crate::eras`]) and, without an `era_hint`,
+    /// start from what was remembered: a later connection skips the era probe. Off by default.
+    pub remember_era: bool,
     /// Minimum log level asked of the server.
     pub log_level: Option<LoggingLevel>,
     /// WebSocket subprotocols to offer (default `["mcp"]`; retried with none if refused).
@@ -151,6 +154,7 @@ impl ClientOptions {
             with_credentials: false,
             timeout: Duration::from_secs(60),
             era_hint: None,
+            remember_era: false,
             log_level: None,
             ws_protocols: vec!["mcp".into()],
             max_pages: 100,

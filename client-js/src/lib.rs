@@ -46,6 +46,11 @@ export interface McpClientOptions {
   namespace?: string;
   /** Request timeout in milliseconds. */
   timeoutMs?: number;
+  /** Remember the protocol era each server speaks (in this page and in `localStorage`, key
+   * "mcp-browser-client.eras", shared with the app), so that the next connection to it skips
+   * the era probe: a round trip fewer for a 2025-era server. A wrong memory is corrected (the
+   * client probes again). Default true; false probes every time and stores nothing. */
+  rememberEra?: boolean;
   /** Answers sampling/createMessage; resolve to a CreateMessageResult. */
   onSampling?: (params: any) => Promise<any>;
   /** Answers elicitation/create; resolve to an ElicitResult. */
@@ -373,6 +378,7 @@ impl McpClient {
             o.timeout =
                 client_browser::client_core::time::Duration::from_millis(ms.max(0.0) as u64);
         }
+        o.remember_era = get(&options, "rememberEra").and_then(|v| v.as_bool()) != Some(false);
         let (sampling, elicitation, roots) = (
             handler_of(&options, "onSampling"),
             handler_of(&options, "onElicitation"),

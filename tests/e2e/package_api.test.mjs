@@ -541,3 +541,58 @@ test('a host script tells the server its roots changed, and pings legacy and 202
   assert.doesNotMatch(out.after, /file:\/\/\/first/);
   assert.equal(out.era, 'modern');
 });
+
+test('a host script remembers each server\'s era: the next connect skips the probe, also after a reload; rememberEra: false probes and stores nothing', async () => {
+  const ctx = await browser.newContext(); // storage of its own
+  const fresh = await ctx.newPage();
+  // The JSON-RPC methods the page POSTs to each server, in order.
+  const sent = [];
+  fresh.on('request', (r) => {
+    if (r.method() !== 'POST') return;
+    try { sent.push({ url: r.url(), method: JSON.parse(r.postData()).method }); } catch { /* not JSON */ }
+  });
+  const firstTo = (url, from) => sent.slice(from).find((s) => s.url === url)?.method;
+  const connectOnce = (options) => fresh.evaluate(async ({ pkgUrl, options }) => {
+    const m = await import(`${pkgUrl}/mcp_client.js`);
+    await m.default();
+    const c = await m.McpClient.connect(options);
+    const era = c.server().era;
+    c.close();
+    return { era, stored: JSON.parse(localStorage.getItem('mcp-browser-client.eras') || '{}') };
+  }, { pkgUrl: pkg.url, options });
+  try {
+    await fresh.goto(`${host.url}/index.html`);
+    let from = sent.length;
+    const one = await connectOnce({ url: a.url });
+    assert.equal(firstTo(a.url, from), 'server/discover', 'the first connection probes');
+    assert.equal(one.era, 'legacy');
+    assert.equal(one.stored[a.url], 'legacy');
+
+    from = sent.length;
+    const two = await connectOnce({ url: a.url });
+    assert.equal(firstTo(a.url, from), 'initialize', 'the next one starts with initialize');
+    assert.equal(two.era, 'legacy');
+
+    from = sent.length;
+    await connectOnce({ url: a.url, rememberEra: false });
+    assert.equal(firstTo(a.url, from), 'server/discover', 'rememberEra: false probes');
+
+    from = sent.length;
+    const modernOnce = await connectOnce({ url: modern.url });
+    assert.equal(modernOnce.era, 'modern');
+    assert.equal(modernOnce.stored[modern.url], 'modern');
+
+    // A new page on the site: the module's memory is gone, localStorage is not.
+    await fresh.reload();
+    from = sent.length;
+    await connectOnce({ url: a.url });
+    assert.equal(firstTo(a.url, from), 'initialize', 'remembered across page loads');
+
+    from = sent.length;
+    const unstored = await connectOnce({ url: b.url, rememberEra: false });
+    assert.equal(firstTo(b.url, from), 'server/discover');
+    assert.equal(unstored.stored[b.url], undefined, 'nothing stored for a client that does not remember');
+  } finally {
+    await ctx.close();
+  }
+});

@@ -211,7 +211,8 @@ impl Connection {
             o.auth = Some(auth);
         }
         o.wire_log = true;
-        o.era_hint = crate::saved::remembered_era(&req.url);
+        // The era found last time: a return visit skips the era probe.
+        o.remember_era = true;
         o.handlers = conn.handlers();
         let client = Client::new(o);
         let (state, log, wire, stale) = (conn.state, conn.log, conn.wire, conn.stale);
@@ -314,13 +315,12 @@ impl Connection {
         });
     }
 
-    /// Shows a successful connection: login state, the remembered era, the `connected` event
+    /// Shows a successful connection: login state, the `connected` event
     /// for an embedding page, and the server's details.
     fn show_connected(&self, details: ServerDetails, sink: Option<&crate::embed::EventSink>) {
         self.auth_needed.set(None);
         self.logged_in
             .set(self.auth.get_value().is_some_and(|a| a.has_credentials()));
-        crate::saved::remember_era(&self.url, details.era);
         if let Some(sink) = sink {
             let detail = json!({
                 "url": self.url,

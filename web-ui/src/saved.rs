@@ -19,36 +19,9 @@ pub struct SavedServer {
 }
 
 const KEY: &str = "mcp-browser-client.servers";
-const ERAS_KEY: &str = "mcp-browser-client.eras";
 
 fn storage() -> Option<web_sys::Storage> {
     web_sys::window().and_then(|w| w.local_storage().ok().flatten())
-}
-
-/// The era a server was found to speak last time (saves the era probe on reconnect).
-pub fn remembered_era(url: &str) -> Option<client_browser::client_core::types::Era> {
-    let text = storage()?.get_item(ERAS_KEY).ok().flatten()?;
-    let map: Value = serde_json::from_slice(text.as_bytes()).ok()?;
-    serde::Deserialize::deserialize(map.get(url)?).ok()
-}
-
-/// Remembers the era of a server.
-pub fn remember_era(url: &str, era: client_browser::client_core::types::Era) {
-    let Some(s) = storage() else { return };
-    let mut map: serde_json::Map<String, Value> = s
-        .get_item(ERAS_KEY)
-        .ok()
-        .flatten()
-        .and_then(|t| match serde_json::from_slice(t.as_bytes()) {
-            Ok(Value::Object(map)) => Some(map),
-            _ => None,
-        })
-        .unwrap_or_default();
-    map.insert(
-        url.to_string(),
-        serde_json::to_value(era).unwrap_or(Value::Null),
-    );
-    let _ = s.set_item(ERAS_KEY, &Value::Object(map).to_string());
 }
 
 /// The export document: `{ "mcpServers": { name: { url, type, headers } } }`.

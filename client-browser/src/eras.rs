@@ -1,0 +1,61 @@
+//! What each server's protocol era was found to be, remembered so that the next connection to
+//! it skips the era probe (2026-07-28 "Versioning": clients SHOULD cache the era for the
+//! origin's lifetime and MAY persist it). Kept for the page's lifetime and, where the page
+//! has `localStorage`, across visits; a wrong memory is corrected by the session (it probes
+//! again when the remembered era fails) and then overwritten.
+
+use client_core::types::Era;
+use serde_json::{Map, Value};
+use std::cell::RefCell;
+
+/// The `localStorage` key: a JSON object of server URL to `"legacy"` or `"modern"`.
+pub const STORAGE_KEY: &str = "mcp-browser-client.eras";
+
+thread_local! {
+    /// This page's memory (also where storage is missing or refuses, e.g. in a worker or with
+    /// storage blocked).
+    static KNOWN: RefCell<Vec<(String, Era)>> = const { RefCell::new(Vec::new()) };
+}
+
+fn storage() -> Option<web_sys::Storage> {
+    web_sys::window().and_then(|w| w.local_storage().ok().flatten())
+}
+
+fn stored() -> Map<String, Value> {
+    storage()
+        .and_then(|s| s.get_item(STORAGE_KEY).ok().flatten())
+        .and_then(|text| match serde_json::from_str(&text) {
+            Ok(Value::Object(map)) => Some(map),
+            _ => None,
+        })
+        .unwrap_or_default()
+}
+
+/// The era `url` was found to speak last time, if known.
+pub fn remembered(url: &str) -> Option<Era> {
+    let here = KNOWN.with(|k| {
+        k.borrow()
+            .iter()
+            .find(|(u, _)| u == url)
+            .map(|(_, era)| *era)
+    });
+    here.or_else(|| serde::Deserialize::deserialize(stored().get(url)?).ok())
+}
+
+/// Remembers the era `url` speaks.
+pub fn remember(url: &str, era: Era) {
+    KNOWN.with(|k| {
+        let mut k = k.borrow_mut();
+        match k.iter_mut().find(|(u, _)| u == url) {
+            Some(entry) => entry.1 = era,
+            None => k.push((url.to_string(), era)),
+        }
+    });
+    let Some(s) = storage() else { return };
+    let mut map = stored();
+    let value = serde_json::to_value(era).unwrap_or(Value::Null);
+    if map.get(url) != Some(&value) {
+        map.insert(url.to_string(), value);
+        let _ = s.set_item(STORAGE_KEY, &Value::Object(map).to_string());
+    }
+}
