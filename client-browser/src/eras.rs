@@ -24,7 +24,8 @@ fn storage() -> Option<web_sys::Storage> {
 fn stored() -> Map<String, Value> {
     storage()
         .and_then(|s| s.get_item(STORAGE_KEY).ok().flatten())
-        .and_then(|text| match serde_json::from_str(&text) {
+        // `from_slice`, as everywhere else: `from_str` would add a second JSON reader to the wasm.
+        .and_then(|text| match serde_json::from_slice(text.as_bytes()) {
             Ok(Value::Object(map)) => Some(map),
             _ => None,
         })
@@ -39,7 +40,11 @@ pub fn remembered(url: &str) -> Option<Era> {
             .find(|(u, _)| u == url)
             .map(|(_, era)| *era)
     });
-    here.or_else(|| serde::Deserialize::deserialize(stored().get(url)?).ok())
+    here.or_else(|| match stored().get(url)?.as_str()? {
+        "legacy" => Some(Era::Legacy),
+        "modern" => Some(Era::Modern),
+        _ => None,
+    })
 }
 
 /// Remembers the era `url` speaks.
@@ -53,7 +58,10 @@ pub fn remember(url: &str, era: Era) {
     });
     let Some(s) = storage() else { return };
     let mut map = stored();
-    let value = serde_json::to_value(era).unwrap_or(Value::Null);
+    let value = Value::from(match era {
+        Era::Legacy => "legacy",
+        Era::Modern => "modern",
+    });
     if map.get(url) != Some(&value) {
         map.insert(url.to_string(), value);
         let _ = s.set_item(STORAGE_KEY, &Value::Object(map).to_string());
