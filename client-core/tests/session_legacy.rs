@@ -898,3 +898,58 @@ fn a_resumption_the_gateway_refuses_or_that_breaks_empty_is_tried_again_from_the
     );
     assert_eq!(h.server.inits, 1, "the same session throughout");
 }
+
+#[test]
+fn a_2024_11_05_server_remembered_as_legacy_costs_one_probe_and_no_second_initialize() {
+    // The remembered era is tried first; its refusal (405) makes the client check the era once
+    // (the server may have changed), and the probe's refusal then leads straight to the
+    // HTTP+SSE transport: `initialize` is not posted to the MCP URL a second time.
+    let mut cfg = SessionConfig::new("http://127.0.0.1:1/sse");
+    cfg.era_hint = Some(Era::Legacy);
+    let mut h = Harness::new(
+        Session::new(cfg),
+        OldSse {
+            stream: None,
+            queue: vec![],
+        },
+    );
+    h.connect();
+    for _ in 0..5 {
+        let q: Vec<String> = std::mem::take(&mut h.server.queue);
+        for ev in q {
+            let s = h.server.stream.unwrap();
+            h.push(s, &ev);
+        }
+    }
+    assert_eq!(details(&h).wire, WireProtocol::HttpSse);
+    let to_mcp_url: Vec<&str> = h
+        .sent
+        .iter()
+        .filter(|r| r.method == HttpMethod::Post && r.url.ends_with("/sse"))
+        .filter_map(|r| r.body.as_ref())
+        .map(|b| {
+            if String::from_utf8_lossy(b).contains("\"initialize\"") {
+                "initialize"
+            } else {
+                "server/discover"
+            }
+        })
+        .collect();
+    assert_eq!(to_mcp_url, ["initialize", "server/discover"]);
+}
+
+#[test]
+fn a_remembered_legacy_era_refused_by_an_auth_challenge_is_not_probed() {
+    struct Guarded;
+    impl Server for Guarded {
+        fn handle(&mut self, _: &HttpRequest, _: Option<&Value>) -> Reply {
+            Reply::Raw(401, "text/plain", vec![])
+        }
+    }
+    let mut cfg = config();
+    cfg.era_hint = Some(Era::Legacy);
+    let mut h = Harness::new(Session::new(cfg), Guarded);
+    h.connect();
+    assert_eq!(h.session.state(), ConnectionState::AuthRequired);
+    assert!(h.posted_method("server/discover").is_empty());
+}

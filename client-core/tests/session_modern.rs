@@ -1272,3 +1272,50 @@ fn a_resource_the_server_no_longer_finds_is_not_served_from_the_cache() {
     assert!(matches!(again, Some(Err(RequestError::Rpc(e))) if e.code == -32602));
     assert_eq!(reads(&h), 3, "asked the server, not the cache");
 }
+
+#[test]
+fn a_wrong_remembered_legacy_era_is_corrected_whatever_the_refusal() {
+    // The spec asks a client to probe again when a remembered era fails. A modern-only server
+    // need not refuse `initialize` with one of the modern error codes: a plain JSON-RPC error,
+    // or a 400 without a JSON-RPC body, must also lead to the probe (not to a failed
+    // connection that the memory would then repeat on every visit).
+    struct ModernOnly(Modern, Reply);
+    impl Server for ModernOnly {
+        fn handle(&mut self, req: &HttpRequest, body: Option<&Value>) -> Reply {
+            if body.unwrap()["method"] == "initialize" {
+                return self.1.clone();
+            }
+            self.0.handle(req, body)
+        }
+    }
+    let refusals = [
+        Reply::Json(
+            400,
+            json_ct(),
+            error(&json!(0), -32600, "initialize is not a method here"),
+        ),
+        Reply::Json(404, json_ct(), error(&json!(0), -32601, "Method not found")),
+        Reply::Raw(400, "text/plain", b"Bad Request".to_vec()),
+    ];
+    for refusal in refusals {
+        let mut cfg = config();
+        cfg.era_hint = Some(Era::Legacy);
+        let mut h = Harness::new(
+            Session::new(cfg),
+            ModernOnly(Modern::default(), refusal.clone()),
+        );
+        h.connect();
+        assert_eq!(
+            h.session.state(),
+            ConnectionState::Connected,
+            "{refusal:?}: {:?}",
+            h.events
+        );
+        let methods: Vec<Value> = h.posted().iter().map(|m| m["method"].clone()).collect();
+        assert_eq!(methods, [json!("initialize"), json!("server/discover")]);
+        assert!(h
+            .events
+            .iter()
+            .any(|e| matches!(e, Event::Connected(d) if d.era == Era::Modern)));
+    }
+}

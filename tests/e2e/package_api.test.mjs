@@ -543,6 +543,7 @@ test('a host script tells the server its roots changed, and pings legacy and 202
 });
 
 test('a host script remembers each server\'s era: the next connect skips the probe, also after a reload; rememberEra: false probes and stores nothing', async () => {
+  const strict = await startPeer('ts_modern_server.mjs', ['strict']);
   const ctx = await browser.newContext(); // storage of its own
   const fresh = await ctx.newPage();
   // The JSON-RPC methods the page POSTs to each server, in order.
@@ -592,7 +593,22 @@ test('a host script remembers each server\'s era: the next connect skips the pro
     const unstored = await connectOnce({ url: b.url, rememberEra: false });
     assert.equal(firstTo(b.url, from), 'server/discover');
     assert.equal(unstored.stored[b.url], undefined, 'nothing stored for a client that does not remember');
+
+    // A wrong memory: a server remembered as 2025-era that now speaks only 2026-07-28 (the
+    // TypeScript SDK's server with `legacy: 'reject'`). `initialize` goes first and is
+    // refused; the client probes, connects in the modern era, and remembers that instead.
+    await fresh.evaluate((url) => {
+      const eras = JSON.parse(localStorage.getItem('mcp-browser-client.eras') || '{}');
+      localStorage.setItem('mcp-browser-client.eras', JSON.stringify({ ...eras, [url]: 'legacy' }));
+    }, strict.url);
+    await fresh.reload(); // the page's own memory holds nothing for it
+    from = sent.length;
+    const corrected = await connectOnce({ url: strict.url });
+    assert.deepEqual(sent.slice(from).filter((s) => s.url === strict.url).map((s) => s.method).slice(0, 2), ['initialize', 'server/discover']);
+    assert.equal(corrected.era, 'modern');
+    assert.equal(corrected.stored[strict.url], 'modern');
   } finally {
     await ctx.close();
+    strict.stop();
   }
 });

@@ -4,7 +4,8 @@
 // fallback). The handler is fetch-shaped; this file only adapts Node's HTTP server to it, adds
 // CORS for browser pages on other origins, and binds 127.0.0.1.
 //
-// Usage: node ts_modern_server.mjs PORT   (endpoint /mcp)
+// Usage: node ts_modern_server.mjs PORT [strict]   (endpoint /mcp; `strict`: 2026-07-28 only,
+// the SDK's `legacy: 'reject'`, so 2025-era requests such as `initialize` are refused)
 import http from 'node:http';
 import { Readable } from 'node:stream';
 import { McpServer, createMcpHandler } from '@modelcontextprotocol/server';
@@ -49,7 +50,8 @@ function serverFor() {
   return server;
 }
 
-const mcp = createMcpHandler(serverFor);
+const strict = process.argv[3] === 'strict';
+const mcp = createMcpHandler(serverFor, strict ? { legacy: 'reject' } : {});
 
 const cors = (req) => ({
   'access-control-allow-origin': '*',

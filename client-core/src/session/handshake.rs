@@ -108,7 +108,7 @@ impl Session {
                         .iter()
                         .any(|s| LEGACY_VERSIONS.contains(&s.as_str()))
                     {
-                        self.start_initialize(now);
+                        self.fall_back_to_initialize(now);
                     } else {
                         let list = d.supported_versions.join(", ");
                         self.fail_connect(RequestError::Unavailable(alloc::format!(
@@ -117,7 +117,7 @@ impl Session {
                     }
                 }
                 // Not a discover result: not a modern server.
-                Err(_) => self.start_initialize(now),
+                Err(_) => self.fall_back_to_initialize(now),
             },
             Err(RequestError::Rpc(e)) if e.code == codes::UNSUPPORTED_PROTOCOL_VERSION => {
                 let supported: Vec<String> = e
@@ -139,7 +139,7 @@ impl Session {
                         self.probe_version = (*v).into();
                         self.start_probe(now);
                     }
-                    _ if supported.iter().any(|s| LEGACY_VERSIONS.contains(&s.as_str())) => self.start_initialize(now),
+                    _ if supported.iter().any(|s| LEGACY_VERSIONS.contains(&s.as_str())) => self.fall_back_to_initialize(now),
                     _ => self.fail_connect(RequestError::Unavailable(alloc::format!(
                         "the server supports only protocol versions [{}], none of which this client speaks",
                         supported.join(", ")
@@ -155,10 +155,22 @@ impl Session {
             Err(e @ RequestError::Transport(_)) => {
                 // Maybe a legacy server whose CORS rules reject the modern headers: try it.
                 self.probe_transport_failure = Some(e);
-                self.start_initialize(now);
+                self.fall_back_to_initialize(now);
             }
             Err(RequestError::Unavailable(_) | RequestError::Closed | RequestError::Cancelled) => {}
-            Err(_) => self.start_initialize(now),
+            Err(_) => self.fall_back_to_initialize(now),
+        }
+    }
+
+    /// The probe found no modern server: `initialize` next, or, when `initialize` was refused
+    /// just before the probe (sent first on a remembered era), what follows that refusal.
+    fn fall_back_to_initialize(&mut self, now: Instant) {
+        match self.hinted_refusal.take() {
+            None => self.start_initialize(now),
+            Some(refusal) => {
+                self.set_phase(Phase::Initializing);
+                self.on_initialize_outcome(Err(refusal), now);
+            }
         }
     }
 
@@ -183,15 +195,17 @@ impl Session {
                     "malformed initialize result: {e}"
                 ))),
             },
-            Err(RequestError::Rpc(e))
-                if codes::is_modern_protocol_error(e.code) && !self.probed =>
-            {
-                // The remembered era was wrong: this is a modern server.
-                self.start_probe(now);
-            }
             Err(RequestError::Http {
                 status: 401 | 403, ..
             }) => self.set_phase(Phase::AuthRequired),
+            // `initialize` went first because this server was remembered as legacy, and it
+            // was refused: the server may have changed era, so probe now as for an unknown
+            // server (the spec: re-probe when a cached era fails), whatever the refusal looks
+            // like (a modern server need not answer `initialize` with a modern error code).
+            Err(e @ (RequestError::Rpc(_) | RequestError::Http { .. })) if !self.probed => {
+                self.hinted_refusal = Some(e);
+                self.start_probe(now);
+            }
             Err(RequestError::Http {
                 status: 400 | 404 | 405,
                 ..

@@ -235,6 +235,10 @@ pub struct Session {
     reinit_used: bool,
     /// The probe failed below HTTP (kept to report if `initialize` fails the same way).
     probe_transport_failure: Option<RequestError>,
+    /// How `initialize`, sent first on a remembered legacy era, was refused: the probe that
+    /// follows decides, and a probe that finds no modern server goes on from this refusal
+    /// instead of sending `initialize` again.
+    hinted_refusal: Option<RequestError>,
     /// Version to probe with (changed by an `UnsupportedProtocolVersion` answer).
     probe_version: String,
     probe_retried: bool,
@@ -287,6 +291,7 @@ impl Session {
             sse_main: None,
             reinit_used: false,
             probe_transport_failure: None,
+            hinted_refusal: None,
             probe_version: crate::types::MODERN_VERSION.into(),
             probe_retried: false,
             probed: false,
@@ -381,6 +386,7 @@ impl Session {
         self.probe_retried = false;
         self.tried_http_sse = false;
         self.probe_transport_failure = None;
+        self.hinted_refusal = None;
         // A new connection: the server, its era or its version may have changed.
         self.cache.clear();
         self.set_phase(Phase::Idle);
