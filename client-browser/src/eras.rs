@@ -8,8 +8,25 @@ use client_core::types::Era;
 use serde_json::{Map, Value};
 use std::cell::RefCell;
 
-/// The `localStorage` key: a JSON object of server URL to `"legacy"` or `"modern"`.
+/// The `localStorage` key: a JSON object of server URL (see [`memory_key`]) to `"legacy"` or
+/// `"modern"`.
 pub const STORAGE_KEY: &str = "mcp-browser-client.eras";
+
+/// At most this many servers are remembered (a new one then replaces an old one).
+const MAX_REMEMBERED: usize = 256;
+
+/// The part of a server URL its era is kept under: without user info, query and fragment.
+/// A URL may carry an API key in its query, and nothing secret is written to storage; the era
+/// belongs to the server, not to a query.
+pub fn memory_key(url: &str) -> String {
+    let url = url.split(['#', '?']).next().unwrap_or_default();
+    let Some((scheme, rest)) = url.split_once("://") else {
+        return url.to_string();
+    };
+    let (authority, path) = rest.split_at(rest.find('/').unwrap_or(rest.len()));
+    let host = authority.rsplit('@').next().unwrap_or_default();
+    format!("{scheme}://{host}{path}")
+}
 
 thread_local! {
     /// This page's memory (also where storage is missing or refuses, e.g. in a worker or with
@@ -34,13 +51,14 @@ fn stored() -> Map<String, Value> {
 
 /// The era `url` was found to speak last time, if known.
 pub fn remembered(url: &str) -> Option<Era> {
+    let url = &memory_key(url);
     let here = KNOWN.with(|k| {
         k.borrow()
             .iter()
             .find(|(u, _)| u == url)
             .map(|(_, era)| *era)
     });
-    here.or_else(|| match stored().get(url)?.as_str()? {
+    here.or_else(|| match stored().get(url.as_str())?.as_str()? {
         "legacy" => Some(Era::Legacy),
         "modern" => Some(Era::Modern),
         _ => None,
@@ -49,11 +67,17 @@ pub fn remembered(url: &str) -> Option<Era> {
 
 /// Remembers the era `url` speaks.
 pub fn remember(url: &str, era: Era) {
+    let url = &memory_key(url);
     KNOWN.with(|k| {
         let mut k = k.borrow_mut();
         match k.iter_mut().find(|(u, _)| u == url) {
             Some(entry) => entry.1 = era,
-            None => k.push((url.to_string(), era)),
+            None => {
+                if k.len() >= MAX_REMEMBERED {
+                    k.remove(0);
+                }
+                k.push((url.clone(), era));
+            }
         }
     });
     let Some(s) = storage() else { return };
@@ -62,8 +86,13 @@ pub fn remember(url: &str, era: Era) {
         Era::Legacy => "legacy",
         Era::Modern => "modern",
     });
-    if map.get(url) != Some(&value) {
-        map.insert(url.to_string(), value);
+    if map.get(url.as_str()) != Some(&value) {
+        if !map.contains_key(url.as_str()) && map.len() >= MAX_REMEMBERED {
+            if let Some(old) = map.keys().next().cloned() {
+                map.remove(&old);
+            }
+        }
+        map.insert(url.clone(), value);
         let _ = s.set_item(STORAGE_KEY, &Value::Object(map).to_string());
     }
 }

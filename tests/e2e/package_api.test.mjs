@@ -578,6 +578,13 @@ test('a host script remembers each server\'s era: the next connect skips the pro
     await connectOnce({ url: a.url, rememberEra: false });
     assert.equal(firstTo(a.url, from), 'server/discover', 'rememberEra: false probes');
 
+    // A URL with an API key in its query: the era is kept under the URL without the query,
+    // and the key is not written to storage.
+    const secret = await connectOnce({ url: `${a.url}?apiKey=secret-123` });
+    assert.equal(secret.era, 'legacy');
+    assert.ok(!JSON.stringify(secret.stored).includes('secret-123'), JSON.stringify(secret.stored));
+    assert.deepEqual(Object.keys(secret.stored), [a.url]);
+
     from = sent.length;
     const modernOnce = await connectOnce({ url: modern.url });
     assert.equal(modernOnce.era, 'modern');
