@@ -12,20 +12,28 @@ use std::cell::RefCell;
 /// `"modern"`.
 pub const STORAGE_KEY: &str = "mcp-browser-client.eras";
 
-/// At most this many servers are remembered (a new one then replaces an old one).
+/// At most this many servers are remembered: one more, and the memory starts over (so
+/// storage stays small; forgetting costs one era probe per server).
 const MAX_REMEMBERED: usize = 256;
 
 /// The part of a server URL its era is kept under: without user info, query and fragment.
 /// A URL may carry an API key in its query, and nothing secret is written to storage; the era
 /// belongs to the server, not to a query.
 pub fn memory_key(url: &str) -> String {
-    let url = url.split(['#', '?']).next().unwrap_or_default();
-    let Some((scheme, rest)) = url.split_once("://") else {
+    // Byte positions rather than string patterns and `format!`: each pattern kind would add
+    // its own searcher to the wasm.
+    let end = url.bytes().position(|b| b == b'#' || b == b'?');
+    let url = &url[..end.unwrap_or(url.len())];
+    let bytes = url.as_bytes();
+    let Some(start) = bytes.windows(3).position(|w| w == b"://").map(|i| i + 3) else {
         return url.to_string();
     };
-    let (authority, path) = rest.split_at(rest.find('/').unwrap_or(rest.len()));
-    let host = authority.rsplit('@').next().unwrap_or_default();
-    format!("{scheme}://{host}{path}")
+    let rest = &bytes[start..];
+    let authority = &rest[..rest.iter().position(|&b| b == b'/').unwrap_or(rest.len())];
+    match authority.iter().rposition(|&b| b == b'@') {
+        Some(at) => [&url[..start], &url[start + at + 1..]].concat(),
+        None => url.to_string(),
+    }
 }
 
 thread_local! {
@@ -74,7 +82,7 @@ pub fn remember(url: &str, era: Era) {
             Some(entry) => entry.1 = era,
             None => {
                 if k.len() >= MAX_REMEMBERED {
-                    k.remove(0);
+                    k.clear();
                 }
                 k.push((url.clone(), era));
             }
@@ -88,9 +96,7 @@ pub fn remember(url: &str, era: Era) {
     });
     if map.get(url.as_str()) != Some(&value) {
         if !map.contains_key(url.as_str()) && map.len() >= MAX_REMEMBERED {
-            if let Some(old) = map.keys().next().cloned() {
-                map.remove(&old);
-            }
+            map = Map::new();
         }
         map.insert(url.clone(), value);
         let _ = s.set_item(STORAGE_KEY, &Value::Object(map).to_string());
