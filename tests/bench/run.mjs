@@ -118,6 +118,10 @@ const sizes = {
 const app = await serveDir(path.join(root, 'dist'));
 const pkg = await serveDir(pkgDir);
 const host = await serveDir(out);
+// The host page for the package's connect runs: the plain host page plus the two hints the
+// package's README recommends (the JS and the wasm fetched at once, not one after the other).
+fs.writeFileSync(path.join(out, 'pkg-host.html'), fs.readFileSync(path.join(out, 'index.html'), 'utf8').replace('</head>',
+  `<link rel="modulepreload" href="${pkg.url}/mcp_client.js" /><link rel="preload" href="${pkg.url}/mcp_client_bg.wasm" as="fetch" type="application/wasm" crossorigin /></head>`));
 const everything = await startPeer('everything.sh', ['streamableHttp']);
 // The PyPI `mcp` 2.x test server without extra tools: a 2026-07-28 server (it speaks the 2025 era
 // too, which the 1.x SDK uses).
@@ -187,11 +191,11 @@ function connectRefIn(key, server) {
   };
 }
 // Ours as a host page uses it: the headless package imported by the same host page as the SDK
-// pages, declaring what they declare (its answers to sampling, elicitation and roots), then
+// pages (with the preload hints its README recommends), declaring what they declare (its answers to sampling, elicitation and roots), then
 // listing tools: the client alone, like for like, without the app's UI.
 function connectPkgIn(server) {
   return async (page) => {
-    await page.goto(`${host.url}/index.html`);
+    await page.goto(`${host.url}/pkg-host.html`);
     return page.evaluate(async ([pkgUrl, url]) => {
       const m = await import(`${pkgUrl}/mcp_client.js`);
       await m.default();
@@ -462,7 +466,8 @@ ${connectRows(connectModern)}
 All clients declare the same capabilities (sampling, elicitation, roots, tasks; server-everything
 asks for the client's roots as soon as it is initialized). The app row is the whole app: its
 page, its wasm, its first render; the headless package row is the client alone, in the same
-host page as the SDK pages, like for like. A first visit (fresh browser
+host page as the SDK pages, like for like (the page also has the two preload hints the
+package's README recommends, so that its JS and its wasm are fetched at once). A first visit (fresh browser
 context) loads and compiles the wasm and, not knowing the server yet, probes its protocol
 era (\`server/discover\`, then \`initialize\` for a 2025-era server), as the 2.x SDK does too. A
 return visit (same context) is a second navigation: ours (app and package) remembers the era
