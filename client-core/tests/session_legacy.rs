@@ -567,6 +567,18 @@ impl Server for OldSse {
     }
 }
 
+/// Delivers what the 2024-11-05 server queued on its GET stream, a few rounds (each answer
+/// may lead to another request).
+fn deliver_queued_events(h: &mut Harness<OldSse>) {
+    for _ in 0..5 {
+        let q: Vec<String> = std::mem::take(&mut h.server.queue);
+        for ev in q {
+            let s = h.server.stream.unwrap();
+            h.push(s, &ev);
+        }
+    }
+}
+
 #[test]
 fn falls_back_to_the_2024_11_05_http_sse_transport() {
     let mut h = Harness::new(
@@ -577,13 +589,7 @@ fn falls_back_to_the_2024_11_05_http_sse_transport() {
         },
     );
     h.connect();
-    for _ in 0..5 {
-        let q: Vec<String> = std::mem::take(&mut h.server.queue);
-        for ev in q {
-            let s = h.server.stream.unwrap();
-            h.push(s, &ev);
-        }
-    }
+    deliver_queued_events(&mut h);
     let d = details(&h);
     assert_eq!(
         (d.wire, d.era, d.protocol_version.as_str()),
@@ -914,13 +920,7 @@ fn a_2024_11_05_server_remembered_as_legacy_costs_one_probe_and_no_second_initia
         },
     );
     h.connect();
-    for _ in 0..5 {
-        let q: Vec<String> = std::mem::take(&mut h.server.queue);
-        for ev in q {
-            let s = h.server.stream.unwrap();
-            h.push(s, &ev);
-        }
-    }
+    deliver_queued_events(&mut h);
     assert_eq!(details(&h).wire, WireProtocol::HttpSse);
     let to_mcp_url: Vec<&str> = h
         .sent
