@@ -534,6 +534,8 @@ fn set_level_is_sent_when_configured_and_close_deletes_the_session() {
 struct OldSse {
     stream: Option<client_core::http::TransmitId>,
     queue: Vec<String>,
+    /// Answer `initialize` with a JSON-RPC error.
+    refuse_initialize: bool,
 }
 
 impl Server for OldSse {
@@ -551,7 +553,10 @@ impl Server for OldSse {
             _ => {
                 assert_eq!(req.url, "http://127.0.0.1:1/messages?sessionId=abc");
                 let body = body.unwrap();
-                if body.get("id").is_some() && body.get("method").is_some() {
+                if self.refuse_initialize && body["method"] == "initialize" {
+                    let e = error(&body["id"], -32600, "not now");
+                    self.queue.push(format!("event: message\n{}", sse(e)));
+                } else if body.get("id").is_some() && body.get("method").is_some() {
                     let r = match body["method"].as_str().unwrap() {
                         "initialize" => {
                             json!({"protocolVersion": "2024-11-05", "capabilities": {}, "serverInfo": {"name": "old", "version": "0"}})
@@ -586,6 +591,7 @@ fn falls_back_to_the_2024_11_05_http_sse_transport() {
         OldSse {
             stream: None,
             queue: vec![],
+            refuse_initialize: false,
         },
     );
     h.connect();
@@ -917,6 +923,7 @@ fn a_2024_11_05_server_remembered_as_legacy_costs_one_probe_and_no_second_initia
         OldSse {
             stream: None,
             queue: vec![],
+            refuse_initialize: false,
         },
     );
     h.connect();
@@ -952,4 +959,29 @@ fn a_remembered_legacy_era_refused_by_an_auth_challenge_is_not_probed() {
     h.connect();
     assert_eq!(h.session.state(), ConnectionState::AuthRequired);
     assert!(h.posted_method("server/discover").is_empty());
+}
+
+#[test]
+fn on_the_http_sse_transport_a_refused_initialize_is_not_probed_even_with_a_remembered_era() {
+    // The era probe is a Streamable HTTP request: a client told to use the 2024-11-05
+    // transport reports the refusal.
+    let mut cfg = SessionConfig::new("http://127.0.0.1:1/sse");
+    cfg.transport = TransportMode::HttpSse;
+    cfg.era_hint = Some(Era::Legacy);
+    let mut h = Harness::new(
+        Session::new(cfg),
+        OldSse {
+            stream: None,
+            queue: vec![],
+            refuse_initialize: true,
+        },
+    );
+    h.connect();
+    deliver_queued_events(&mut h);
+    assert_eq!(h.session.state(), ConnectionState::Failed, "{:?}", h.events);
+    assert!(h
+        .sent
+        .iter()
+        .filter_map(|r| r.body.as_ref())
+        .all(|b| !String::from_utf8_lossy(b).contains("server/discover")));
 }

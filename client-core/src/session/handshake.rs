@@ -202,7 +202,11 @@ impl Session {
             // was refused: the server may have changed era, so probe now as for an unknown
             // server (the spec: re-probe when a cached era fails), whatever the refusal looks
             // like (a modern server need not answer `initialize` with a modern error code).
-            Err(e @ (RequestError::Rpc(_) | RequestError::Http { .. })) if !self.probed => {
+            Err(e @ (RequestError::Rpc(_) | RequestError::Http { .. }))
+                if self.config.era_hint == Some(Era::Legacy)
+                    && !self.probed
+                    && !self.tried_http_sse =>
+            {
                 self.hinted_refusal = Some(e);
                 self.start_probe(now);
             }
