@@ -191,8 +191,9 @@ function connectRefIn(key, server) {
   };
 }
 // Ours as a host page uses it: the headless package imported by the same host page as the SDK
-// pages (with the preload hints its README recommends), declaring what they declare (its answers to sampling, elicitation and roots), then
-// listing tools: the client alone, like for like, without the app's UI.
+// pages (with the preload hints its README recommends), declaring what they declare (its
+// answers to sampling, elicitation and roots), then listing tools: the client alone, like for
+// like, without the app's UI.
 function connectPkgIn(server) {
   return async (page) => {
     await page.goto(`${host.url}/pkg-host.html`);
