@@ -572,6 +572,20 @@ impl Server for OldSse {
     }
 }
 
+/// A session on `cfg` against a 2024-11-05 server, connected as far as that server lets it
+/// (its queued events delivered).
+fn connect_to_old_sse(cfg: SessionConfig, refuse_initialize: bool) -> Harness<OldSse> {
+    let old = OldSse {
+        stream: None,
+        queue: vec![],
+        refuse_initialize,
+    };
+    let mut h = Harness::new(Session::new(cfg), old);
+    h.connect();
+    deliver_queued_events(&mut h);
+    h
+}
+
 /// Delivers what the 2024-11-05 server queued on its GET stream, a few rounds (each answer
 /// may lead to another request).
 fn deliver_queued_events(h: &mut Harness<OldSse>) {
@@ -586,16 +600,7 @@ fn deliver_queued_events(h: &mut Harness<OldSse>) {
 
 #[test]
 fn falls_back_to_the_2024_11_05_http_sse_transport() {
-    let mut h = Harness::new(
-        Session::new(SessionConfig::new("http://127.0.0.1:1/sse")),
-        OldSse {
-            stream: None,
-            queue: vec![],
-            refuse_initialize: false,
-        },
-    );
-    h.connect();
-    deliver_queued_events(&mut h);
+    let mut h = connect_to_old_sse(SessionConfig::new("http://127.0.0.1:1/sse"), false);
     let d = details(&h);
     assert_eq!(
         (d.wire, d.era, d.protocol_version.as_str()),
@@ -918,16 +923,7 @@ fn a_2024_11_05_server_remembered_as_legacy_costs_one_probe_and_no_second_initia
     // HTTP+SSE transport: `initialize` is not posted to the MCP URL a second time.
     let mut cfg = SessionConfig::new("http://127.0.0.1:1/sse");
     cfg.era_hint = Some(Era::Legacy);
-    let mut h = Harness::new(
-        Session::new(cfg),
-        OldSse {
-            stream: None,
-            queue: vec![],
-            refuse_initialize: false,
-        },
-    );
-    h.connect();
-    deliver_queued_events(&mut h);
+    let h = connect_to_old_sse(cfg, false);
     assert_eq!(details(&h).wire, WireProtocol::HttpSse);
     let to_mcp_url: Vec<&str> = h
         .sent
@@ -968,16 +964,7 @@ fn on_the_http_sse_transport_a_refused_initialize_is_not_probed_even_with_a_reme
     let mut cfg = SessionConfig::new("http://127.0.0.1:1/sse");
     cfg.transport = TransportMode::HttpSse;
     cfg.era_hint = Some(Era::Legacy);
-    let mut h = Harness::new(
-        Session::new(cfg),
-        OldSse {
-            stream: None,
-            queue: vec![],
-            refuse_initialize: true,
-        },
-    );
-    h.connect();
-    deliver_queued_events(&mut h);
+    let h = connect_to_old_sse(cfg, true);
     assert_eq!(h.session.state(), ConnectionState::Failed, "{:?}", h.events);
     assert!(h
         .sent
