@@ -43,7 +43,7 @@ thread_local! {
 }
 
 fn storage() -> Option<web_sys::Storage> {
-    web_sys::window().and_then(|w| w.local_storage().ok().flatten())
+    crate::auth::storage::area(crate::auth::TokenStorage::Local)
 }
 
 fn stored() -> Map<String, Value> {

@@ -14,7 +14,7 @@ mod http;
 mod popup;
 mod random;
 mod redirect;
-mod storage;
+pub(crate) mod storage;
 
 pub use popup::{CHANNEL, MESSAGE_TYPE};
 pub use redirect::{complete_redirect, has_redirect_callback, RedirectOutcome};

@@ -19,7 +19,8 @@ pub enum TokenStorage {
 
 const PREFIX: &str = "mcp-oauth/v1/";
 
-fn area(kind: TokenStorage) -> Option<web_sys::Storage> {
+/// The browser storage of that kind (none for `Memory`, or where the page has none).
+pub(crate) fn area(kind: TokenStorage) -> Option<web_sys::Storage> {
     let w = web_sys::window()?;
     match kind {
         TokenStorage::Memory => None,
