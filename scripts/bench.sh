@@ -7,6 +7,6 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
 bash scripts/setup.sh
 . scripts/env.sh
-trunk build --offline
+bash scripts/release-wasm.sh trunk build --offline
 bash scripts/build-package.sh > /dev/null
 node tests/bench/run.mjs

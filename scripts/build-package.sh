@@ -6,7 +6,7 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
 . scripts/env.sh
 out=dist-pkg
-cargo build -p client-js -p client-element --release --locked --target wasm32-unknown-unknown
+bash scripts/release-wasm.sh cargo build -p client-js -p client-element --release --locked --target wasm32-unknown-unknown
 rm -rf "$out"
 # The JS glue minified like any published bundle (esbuild, from the test packages; imports,
 # exports, class names and `import.meta.url` stay as they are); the .d.ts files keep the

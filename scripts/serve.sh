@@ -14,4 +14,4 @@ demo=$!
 trap 'kill $demo 2>/dev/null || true' EXIT INT TERM
 echo "[serve] demo MCP server: http://127.0.0.1:$DEMO_PORT/mcp (log: ${TMPDIR:-/tmp}/mcp-demo-server.log)"
 echo "[serve] open: http://127.0.0.1:$APP_PORT/?url=http://127.0.0.1:$DEMO_PORT/mcp"
-trunk serve --offline --port "$APP_PORT"
+bash scripts/release-wasm.sh trunk serve --offline --port "$APP_PORT"

@@ -20,6 +20,13 @@ for target in wasm32-unknown-unknown x86_64-unknown-none; do
   fi
 done
 
+# The standard library's source: release wasm builds compile std for size
+# (scripts/release-wasm.sh).
+if ! rustup component list --installed | grep -q '^rust-src'; then
+  say "adding the rust-src component"
+  rustup component add rust-src
+fi
+
 # wasm-bindgen-cli must equal the wasm-bindgen crate in Cargo.lock (and Trunk.toml).
 wb_version=$(awk '/^name = "wasm-bindgen"$/ { getline; gsub(/"/, "", $3); print $3; exit }' Cargo.lock)
 if ! grep -q "wasm_bindgen = \"$wb_version\"" Trunk.toml; then

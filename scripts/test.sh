@@ -35,7 +35,7 @@ step "browser crates lints, native build (clippy: the native tests build them to
 step "app and package logic tests (web-ui, client-js, native)" cargo test -p web-ui -p client-js --locked
 step "client-browser in headless Chromium against real servers (wasm-bindgen-test)" bash tests/run-wasm-tests.sh
 step "fuzz targets run clean (${FUZZ_SECONDS} s each)" bash scripts/fuzz.sh all "$FUZZ_SECONDS"
-step "web app release build (trunk)" trunk build --offline
+step "web app release build (trunk)" bash scripts/release-wasm.sh trunk build --offline
 step "package build (headless JS API and <mcp-client> element)" bash scripts/build-package.sh
 # The benchmark command (scripts/bench.sh runs it in full; its numbers mean nothing here), run
 # short: it must still run against the real servers and both SDK lines and write every table.
