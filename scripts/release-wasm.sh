@@ -6,7 +6,8 @@
 #
 # A release panic stops the wasm instance either way: the page sees a
 # "RuntimeError: unreachable". The only thing lost is the panic message. The headless package
-# never printed one (it has no panic hook), and a debug build of the app still prints it.
+# never printed one (it has no panic hook). The app built without this script (a plain
+# `trunk build --offline`) still prints it, for chasing a panic.
 #
 # This uses two unstable options on the stable toolchain, through RUSTC_BOOTSTRAP: cargo's
 # build-std and rustc's panic strategy immediate-abort. No crate can do this; it is a
