@@ -92,4 +92,8 @@ venv() { # venv DIR REQUIREMENTS
 venv tests/.venv-modern tests/peers/requirements-modern.txt
 venv tests/.venv-websocket tests/peers/requirements-websocket.txt
 
+# Release wasm builds compile std (scripts/release-wasm.sh), and Trunk runs cargo with
+# --offline: std's own dependencies are fetched here (a no-op once they are in cargo's cache).
+bash scripts/release-wasm.sh cargo fetch --locked --quiet --target wasm32-unknown-unknown
+
 say "ready"
