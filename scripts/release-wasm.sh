@@ -13,7 +13,8 @@
 # build-std and rustc's panic strategy immediate-abort. No crate can do this; it is a
 # compiler setting. Where the toolchain lacks them (no rust-src component, or a rustc older
 # than that panic strategy), the script says so on stderr and builds with the prebuilt std,
-# which works but is about 7 % larger.
+# which works but is about 7 % larger. Under CI (CI=true) that is an error instead, so that
+# the shipped size cannot grow unnoticed.
 set -euo pipefail
 
 std_src="$(rustc --print sysroot)/lib/rustlib/src/rust/library/std"
@@ -29,5 +30,9 @@ if [ -d "$std_src" ] &&
 else
   echo "[release-wasm] this toolchain cannot rebuild std for size (no rust-src, or no" \
     "panic=immediate-abort): building with the prebuilt std instead (about 7 % larger)" >&2
+  if [ "${CI:-}" = true ]; then
+    echo "[release-wasm] refused under CI: run scripts/setup.sh (it adds rust-src)" >&2
+    exit 1
+  fi
 fi
 exec "$@"
