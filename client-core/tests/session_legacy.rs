@@ -142,6 +142,16 @@ impl Server for Legacy {
                 End::Close,
             );
         }
+        if req.header("mcp-method").is_some() {
+            // A modern request (sent from a kept discover result): refused the way
+            // server-everything refuses one without a session.
+            return Reply::Json(
+                400,
+                json_ct(),
+                json!({"jsonrpc": "2.0", "id": null,
+                "error": {"code": -32000, "message": "Bad Request: Server not initialized"}}),
+            );
+        }
         // Everything else needs the session.
         assert_eq!(req.header("mcp-protocol-version"), Some("2025-06-18"));
         assert!(
@@ -971,4 +981,95 @@ fn on_the_http_sse_transport_a_refused_initialize_is_not_probed_even_with_a_reme
         .iter()
         .filter_map(|r| r.body.as_ref())
         .all(|b| !String::from_utf8_lossy(b).contains("server/discover")));
+}
+
+/// A `server/discover` result kept from an earlier visit (fresh by the caller's clock).
+fn kept_discover() -> Value {
+    json!({
+        "resultType": "complete",
+        "supportedVersions": ["2026-07-28"],
+        "capabilities": {"tools": {}},
+        "_meta": {"io.modelcontextprotocol/serverInfo": {"name": "kept", "version": "1"}},
+        "ttlMs": 3_600_000,
+        "cacheScope": "public",
+    })
+}
+
+#[test]
+fn a_server_that_turned_legacy_since_its_discover_result_was_kept_is_probed_and_nothing_is_lost() {
+    // The kept result said 2026-07-28, so connecting asks nothing; the server now speaks only
+    // the 2025 era and refuses the first modern request. The session probes as for an unknown
+    // server, falls back to `initialize`, and sends the refused call again: the caller sees
+    // its answer, not the refusal.
+    for probe in [ProbeAnswer::NotInitialized, ProbeAnswer::Plain404] {
+        let mut cfg = config();
+        cfg.known_discover = Some(kept_discover());
+        let mut h = Harness::new(Session::new(cfg), Legacy::new(probe));
+        h.connect();
+        assert!(h.sent.is_empty(), "the kept result is trusted while fresh");
+        assert_eq!(details(&h).era, Era::Modern);
+        assert_eq!(details(&h).server_info.name, "kept");
+        let c = call(&mut h, "echo");
+        let requests: Vec<Value> = h
+            .posted()
+            .iter()
+            .filter(|m| m.get("id").is_some())
+            .map(|m| m["method"].clone())
+            .collect();
+        assert_eq!(
+            requests,
+            [
+                json!("tools/call"),
+                json!("server/discover"),
+                json!("initialize"),
+                json!("tools/call")
+            ]
+        );
+        match response(&h, c) {
+            Some(Ok(McpResult::CallTool(r))) => assert_eq!(r.content[0].as_text(), Some("hi")),
+            other => panic!("expected the call's answer, got {other:?}"),
+        }
+        assert_eq!(details(&h).era, Era::Legacy);
+        assert!(h
+            .events
+            .contains(&Event::State(ConnectionState::Reconnecting)));
+        assert_eq!(h.session.state(), ConnectionState::Connected);
+        // Nothing tells the application to keep a discover result for this server.
+        assert!(!h
+            .events
+            .iter()
+            .any(|e| matches!(e, Event::Discovered { .. })));
+    }
+}
+
+#[test]
+fn a_kept_discover_result_is_not_used_when_the_era_is_remembered_as_legacy() {
+    let mut cfg = config();
+    cfg.known_discover = Some(kept_discover());
+    cfg.era_hint = Some(Era::Legacy);
+    let h = connected_with(cfg, Legacy::new(ProbeAnswer::NotInitialized));
+    assert_eq!(h.posted()[0]["method"], "initialize");
+    assert_eq!(details(&h).era, Era::Legacy);
+}
+
+#[test]
+fn a_kept_discover_result_is_not_used_on_the_http_sse_transport() {
+    let mut cfg = SessionConfig::new("http://127.0.0.1:1/sse");
+    cfg.transport = TransportMode::HttpSse;
+    cfg.known_discover = Some(kept_discover());
+    let h = connect_to_old_sse(cfg, false);
+    assert_eq!(details(&h).wire, WireProtocol::HttpSse);
+    assert_eq!(details(&h).era, Era::Legacy);
+}
+
+fn connected_with(cfg: SessionConfig, server: Legacy) -> Harness<Legacy> {
+    let mut h = Harness::new(Session::new(cfg), server);
+    h.connect();
+    assert_eq!(
+        h.session.state(),
+        ConnectionState::Connected,
+        "{:?}",
+        h.events
+    );
+    h
 }

@@ -30,6 +30,8 @@ struct Modern {
     gone: Vec<&'static str>,
     /// How `tools/list` and `resources/read` fail while the server is "down".
     down: Option<Reply>,
+    /// Fields added to the `server/discover` result (its caching hints).
+    discover_extra: Option<Value>,
 }
 
 impl Server for Modern {
@@ -54,20 +56,21 @@ impl Server for Modern {
             }
         }
         match method {
-            "server/discover" => Reply::Json(
-                200,
-                json_ct(),
-                result(
-                    id,
-                    json!({
-                        "resultType": "complete",
-                        "supportedVersions": self.versions.clone().unwrap_or(vec!["2026-07-28"]),
-                        "capabilities": {"tools": {"listChanged": true}, "resources": {"subscribe": true}},
-                        "_meta": {"io.modelcontextprotocol/serverInfo": {"name": "scripted", "version": "9"}},
-                        "instructions": "<b>be nice</b>",
-                    }),
-                ),
-            ),
+            "server/discover" => {
+                let mut r = json!({
+                    "resultType": "complete",
+                    "supportedVersions": self.versions.clone().unwrap_or(vec!["2026-07-28"]),
+                    "capabilities": {"tools": {"listChanged": true}, "resources": {"subscribe": true}},
+                    "_meta": {"io.modelcontextprotocol/serverInfo": {"name": "scripted", "version": "9"}},
+                    "instructions": "<b>be nice</b>",
+                });
+                if let (Some(Value::Object(extra)), Some(r)) =
+                    (&self.discover_extra, r.as_object_mut())
+                {
+                    r.extend(extra.clone());
+                }
+                Reply::Json(200, json_ct(), result(id, r))
+            }
             "resources/read" => self.read(id, &body["params"]),
             "tools/list" => {
                 self.lists += 1;
@@ -298,7 +301,12 @@ fn connected(server: Modern) -> Harness<Modern> {
     h
 }
 
-fn call(h: &mut Harness<Modern>, name: &str, args: Value, opts: RequestOptions) -> RequestHandle {
+fn call<S: Server>(
+    h: &mut Harness<S>,
+    name: &str,
+    args: Value,
+    opts: RequestOptions,
+) -> RequestHandle {
     let handle = h.session.request(
         "tools/call",
         Some(json!({"name": name, "arguments": args})),
@@ -309,7 +317,10 @@ fn call(h: &mut Harness<Modern>, name: &str, args: Value, opts: RequestOptions) 
     handle
 }
 
-fn response(h: &Harness<Modern>, handle: RequestHandle) -> Option<Result<McpResult, RequestError>> {
+fn response<S: Server>(
+    h: &Harness<S>,
+    handle: RequestHandle,
+) -> Option<Result<McpResult, RequestError>> {
     h.events.iter().find_map(|e| match e {
         Event::Response { handle: x, result } if *x == handle => Some(result.clone().map(typed)),
         _ => None,
@@ -1293,5 +1304,253 @@ fn a_wrong_remembered_legacy_era_is_corrected_whatever_the_refusal() {
             .events
             .iter()
             .any(|e| matches!(e, Event::Connected(d) if d.era == Era::Modern)));
+    }
+}
+
+/// The `Discovered` events so far: (fresh for, public).
+fn discovered(h: &Harness<impl Server>) -> Vec<(std::time::Duration, bool)> {
+    h.events
+        .iter()
+        .filter_map(|e| match e {
+            Event::Discovered {
+                fresh_for, public, ..
+            } => Some((
+                std::time::Duration::from_millis(fresh_for.as_millis()),
+                *public,
+            )),
+            _ => None,
+        })
+        .collect()
+}
+
+#[test]
+fn a_probe_announces_the_discover_result_with_its_caching_hints() {
+    let hour = std::time::Duration::from_secs(3600);
+    let day = std::time::Duration::from_secs(24 * 3600);
+    let zero = std::time::Duration::ZERO;
+    let cases = [
+        (
+            json!({"ttlMs": 3_600_000, "cacheScope": "public"}),
+            (hour, true),
+        ),
+        (
+            json!({"ttlMs": 3_600_000, "cacheScope": "private"}),
+            (hour, false),
+        ),
+        (json!({"ttlMs": 3_600_000}), (hour, false)),
+        // Longer than a day is clamped to a day; negative, fractional or missing is stale.
+        (
+            json!({"ttlMs": 864_000_000, "cacheScope": "public"}),
+            (day, true),
+        ),
+        (json!({"ttlMs": -5, "cacheScope": "public"}), (zero, true)),
+        (json!({"ttlMs": 1.5, "cacheScope": "public"}), (zero, true)),
+        (json!({}), (zero, false)),
+    ];
+    for (extra, want) in cases {
+        let mut h = Harness::new(
+            Session::new(config()),
+            Modern {
+                discover_extra: Some(extra.clone()),
+                ..Default::default()
+            },
+        );
+        h.connect();
+        assert_eq!(discovered(&h), [want], "{extra}");
+        // Announced before `Connected`, with the result as sent.
+        let at = |f: fn(&Event) -> bool| h.events.iter().position(f).unwrap();
+        assert!(
+            at(|e| matches!(e, Event::Discovered { .. }))
+                < at(|e| matches!(e, Event::Connected(_)))
+        );
+        let sent = h.events.iter().find_map(|e| match e {
+            Event::Discovered { result, .. } => Some(result.clone()),
+            _ => None,
+        });
+        assert_eq!(
+            sent.unwrap()["_meta"]["io.modelcontextprotocol/serverInfo"]["name"],
+            "scripted"
+        );
+    }
+}
+
+/// A discover result of the scripted server, as an application would have kept it.
+fn kept_discover() -> Value {
+    json!({
+        "resultType": "complete",
+        "supportedVersions": ["2026-07-28"],
+        "capabilities": {"tools": {"listChanged": true}},
+        "_meta": {"io.modelcontextprotocol/serverInfo": {"name": "kept", "version": "8"}},
+        "instructions": "kept instructions",
+        "ttlMs": 3_600_000,
+        "cacheScope": "public",
+    })
+}
+
+fn with_kept_discover(server: Modern) -> Harness<Modern> {
+    let mut cfg = config();
+    cfg.known_discover = Some(kept_discover());
+    let mut h = Harness::new(Session::new(cfg), server);
+    h.connect();
+    h
+}
+
+#[test]
+fn a_kept_discover_result_connects_without_asking_the_server() {
+    let mut h = with_kept_discover(Modern::default());
+    assert!(h.sent.is_empty(), "nothing crossed the wire");
+    assert_eq!(h.session.state(), ConnectionState::Connected);
+    let d = h
+        .events
+        .iter()
+        .find_map(|e| match e {
+            Event::Connected(d) => Some((**d).clone()),
+            _ => None,
+        })
+        .expect("connected");
+    assert_eq!(
+        (d.era, d.protocol_version.as_str()),
+        (Era::Modern, "2026-07-28")
+    );
+    assert_eq!(d.server_info.name, "kept");
+    assert_eq!(d.instructions.as_deref(), Some("kept instructions"));
+    assert!(discovered(&h).is_empty(), "nothing new to keep");
+    // The first request goes out at once, in the modern era (the scripted server checks
+    // its headers and `_meta`).
+    let c = call(
+        &mut h,
+        "echo",
+        json!({"m": "first"}),
+        RequestOptions::default(),
+    );
+    assert_eq!(text_of(&response(&h, c)), "first");
+    assert_eq!(h.posted().len(), 1);
+    // A second connection (say, after logging in) asks again: the kept result is used once.
+    h.connect();
+    assert_eq!(h.posted_method("server/discover").len(), 1);
+}
+
+#[test]
+fn a_kept_discover_result_confirmed_by_an_answer_stays_in_use() {
+    // A JSON-RPC error tied to the request is a modern server's answer: the kept result is
+    // confirmed, and later refusals are the caller's business.
+    let mut h = with_kept_discover(Modern::default());
+    let r = request_outcome(
+        &mut h,
+        "prompts/get",
+        Some(json!({"name": "none"})),
+        CacheMode::Use,
+    );
+    assert!(matches!(r, Some(Err(RequestError::Rpc(_)))), "{r:?}");
+    h.server.down = Some(Reply::Raw(400, "text/plain", b"Bad Request".to_vec()));
+    let r = request_outcome(&mut h, "tools/list", None, CacheMode::Use);
+    assert!(
+        matches!(r, Some(Err(RequestError::Http { status: 400, .. }))),
+        "{r:?}"
+    );
+    assert!(h.posted_method("server/discover").is_empty());
+}
+
+#[test]
+fn a_kept_discover_result_refuted_by_an_unsupported_version_is_probed_and_the_request_sent_again() {
+    struct RefusesOnce(Modern, bool);
+    impl Server for RefusesOnce {
+        fn handle(&mut self, req: &HttpRequest, body: Option<&Value>) -> Reply {
+            let b = body.unwrap();
+            if !self.1 && b["method"] != "server/discover" {
+                self.1 = true;
+                return Reply::Json(
+                    400,
+                    json_ct(),
+                    json!({"jsonrpc": "2.0", "id": b["id"], "error": {"code": -32022,
+                        "message": "Unsupported protocol version",
+                        "data": {"supported": ["2026-07-28"], "requested": "2026-07-28"}}}),
+                );
+            }
+            self.0.handle(req, body)
+        }
+    }
+    let mut cfg = config();
+    cfg.known_discover = Some(kept_discover());
+    let mut h = Harness::new(Session::new(cfg), RefusesOnce(Modern::default(), false));
+    h.connect();
+    let c = call(
+        &mut h,
+        "echo",
+        json!({"m": "again"}),
+        RequestOptions::default(),
+    );
+    assert_eq!(text_of(&response(&h, c)), "again");
+    let methods: Vec<Value> = h.posted().iter().map(|m| m["method"].clone()).collect();
+    assert_eq!(
+        methods,
+        [
+            json!("tools/call"),
+            json!("server/discover"),
+            json!("tools/call")
+        ]
+    );
+    assert!(h
+        .events
+        .contains(&Event::State(ConnectionState::Reconnecting)));
+    assert_eq!(discovered(&h).len(), 1, "the fresh result is announced");
+}
+
+#[test]
+fn a_kept_discover_result_for_an_unreachable_server_fails_the_request_clearly() {
+    struct Down;
+    impl Server for Down {
+        fn handle(&mut self, _: &HttpRequest, _: Option<&Value>) -> Reply {
+            Reply::Network("TypeError: Failed to fetch")
+        }
+    }
+    let mut cfg = config();
+    cfg.known_discover = Some(kept_discover());
+    let mut h = Harness::new(Session::new(cfg), Down);
+    h.connect();
+    let handle = h
+        .session
+        .request("tools/list", None, RequestOptions::default(), h.now);
+    h.pump();
+    let r = h.events.iter().find_map(|e| match e {
+        Event::Response { handle: x, result } if *x == handle => Some(result.clone()),
+        _ => None,
+    });
+    match r {
+        Some(Err(RequestError::Unavailable(why))) => {
+            assert!(why.contains("could not reach the server"), "{why}")
+        }
+        other => panic!("expected a clear failure, got {other:?}"),
+    }
+    assert_eq!(h.session.state(), ConnectionState::Failed);
+    assert!(h
+        .events
+        .iter()
+        .any(|e| matches!(e, Event::ConnectFailed(_))));
+    let methods: Vec<Value> = h.posted().iter().map(|m| m["method"].clone()).collect();
+    assert_eq!(
+        methods,
+        [
+            json!("tools/list"),
+            json!("server/discover"),
+            json!("initialize")
+        ]
+    );
+}
+
+#[test]
+fn an_unusable_kept_discover_result_is_ignored_and_the_server_probed() {
+    for kept in [
+        json!({"supportedVersions": ["2099-01-01"], "capabilities": {}}),
+        json!({"supportedVersions": "2026-07-28"}),
+        json!("not an object"),
+        json!(null),
+    ] {
+        let mut cfg = config();
+        cfg.known_discover = Some(kept.clone());
+        let mut h = Harness::new(Session::new(cfg), Modern::default());
+        h.connect();
+        assert_eq!(h.posted_method("server/discover").len(), 1, "{kept}");
+        assert_eq!(h.session.state(), ConnectionState::Connected);
     }
 }

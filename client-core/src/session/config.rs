@@ -4,6 +4,7 @@ use crate::time::Duration;
 use crate::types::{ClientCapabilities, Era, Implementation, LoggingLevel};
 use alloc::string::String;
 use alloc::vec::Vec;
+use serde_json::Value;
 
 /// How messages travel.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -28,6 +29,14 @@ pub struct SessionConfig {
     /// The era this server was found to speak last time (the caller remembers it per server);
     /// `None` probes. A wrong hint is detected and corrected.
     pub era_hint: Option<Era>,
+    /// A `server/discover` result of this server that the caller kept while it is fresh (the
+    /// server's `ttlMs` has not run out; see [`super::Event::Discovered`]). Connecting over
+    /// Streamable HTTP then starts in the modern era from it without asking the server again.
+    /// Used by the first connection only. If the server's first answer shows that it changed
+    /// (another era, an unsupported version, unreachable), the session probes as for an
+    /// unknown server and sends what was in flight again. Ignored with an `era_hint` of
+    /// legacy and when it names no version this client speaks.
+    pub known_discover: Option<Value>,
     /// Our name and version.
     pub client_info: Implementation,
     /// Capabilities we declare. Declare only what the application can answer.
@@ -67,6 +76,7 @@ impl SessionConfig {
             endpoint: endpoint.into(),
             transport: TransportMode::Auto,
             era_hint: None,
+            known_discover: None,
             client_info: Implementation {
                 name: "mcp-browser-client".into(),
                 version: env!("CARGO_PKG_VERSION").into(),

@@ -80,6 +80,19 @@ pub enum Event {
     Connected(alloc::boxed::Box<ServerDetails>),
     /// Connecting failed for good.
     ConnectFailed(RequestError),
+    /// A `server/discover` probe was answered by a server this client speaks with, just before
+    /// [`Event::Connected`]. An application that keeps it while it is fresh can skip the probe
+    /// next time (see [`super::SessionConfig::known_discover`]).
+    Discovered {
+        /// The result as the server sent it.
+        result: Value,
+        /// How long it stays fresh: the server's `ttlMs`, at most a day (zero: keep nothing,
+        /// and forget what was kept).
+        fresh_for: crate::time::Duration,
+        /// `cacheScope` is `"public"`: the result is the same for every user, so it may be
+        /// kept beyond this authorization context (`"private"`, the default, may not).
+        public: bool,
+    },
     /// The server asks for authorization (HTTP 401, or 403 `insufficient_scope`).
     AuthRequired {
         /// HTTP status.

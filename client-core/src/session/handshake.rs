@@ -11,9 +11,90 @@ impl Session {
     pub(super) fn start_handshake(&mut self, now: Instant) {
         if self.config.era_hint == Some(Era::Legacy) && !self.probed {
             self.start_initialize(now);
-        } else {
+        } else if !self.connect_from_kept_discover(now) {
             self.start_probe(now);
         }
+    }
+
+    /// Connects in the modern era from the `server/discover` result the caller kept
+    /// ([`SessionConfig::known_discover`]), sending nothing; `false` if there is none that
+    /// can be used. Streamable HTTP only: the other wires have their own openings.
+    fn connect_from_kept_discover(&mut self, now: Instant) -> bool {
+        if self.probed || self.wire != WireProtocol::StreamableHttp {
+            return false;
+        }
+        // Taken: a later connection (after logging in, after a failure) probes.
+        let Some(kept) = self.config.known_discover.take() else {
+            return false;
+        };
+        let Ok(d) = DiscoverResult::deserialize(&kept) else {
+            return false;
+        };
+        let Some(version) = MODERN_VERSIONS
+            .iter()
+            .find(|v| d.supported_versions.iter().any(|s| s == *v))
+        else {
+            return false;
+        };
+        self.discover_unverified = true;
+        self.become_modern(version, d, now);
+        true
+    }
+
+    /// Whether the first answer after connecting from a kept discover result shows that the
+    /// server is no longer what that result described (and clears the doubt once it is
+    /// answered in the modern era). A JSON-RPC error other than an unsupported version is a
+    /// modern answer; HTTP refusals other than for authorization, an unreachable server, a
+    /// body that is not MCP or a cut stream are not.
+    pub(super) fn kept_discover_refuted(&mut self, outcome: &Result<Value, RequestError>) -> bool {
+        let refuted = match outcome {
+            Ok(_) => false,
+            Err(RequestError::Rpc(e)) => e.code == codes::UNSUPPORTED_PROTOCOL_VERSION,
+            Err(RequestError::Http { status, .. }) => !matches!(status, 401 | 403),
+            Err(
+                RequestError::Transport(_) | RequestError::Protocol(_) | RequestError::StreamCut,
+            ) => true,
+            // Not an answer from the server (or one about authorization): still unconfirmed.
+            Err(_) => return false,
+        };
+        self.discover_unverified = false;
+        refuted
+    }
+
+    /// The kept discover result was refuted: probe as for an unknown server (the spec: probe
+    /// again when a cached era fails), and send every request that was in flight again once
+    /// connected. The application learns what the server is now from the events that follow
+    /// ([`Event::Discovered`], [`Event::Connected`] or [`Event::ConnectFailed`]).
+    pub(super) fn reprobe_after_kept_discover(&mut self, key: u64, now: Instant) {
+        if let Some(p) = self.pending.get_mut(&key) {
+            p.state = PendingState::InFlight(None);
+        }
+        let in_flight: Vec<u64> = self
+            .pending
+            .iter()
+            .filter(|(_, p)| {
+                p.internal == Internal::No
+                    && !matches!(
+                        p.state,
+                        PendingState::Queued | PendingState::AwaitingInput { .. }
+                    )
+            })
+            .map(|(k, _)| *k)
+            .collect();
+        for key in in_flight {
+            if let Some(PendingState::InFlight(Some(tid))) =
+                self.pending.get(&key).map(|p| &p.state)
+            {
+                let tid = *tid;
+                self.exchanges.remove(&tid);
+                self.out.push_back(Output::Abort(tid));
+            }
+            if let Some(p) = self.pending.get_mut(&key) {
+                p.state = PendingState::Queued;
+            }
+        }
+        self.cache.clear();
+        self.start_probe(now);
     }
 
     fn start_probe(&mut self, now: Instant) {
@@ -102,6 +183,7 @@ impl Session {
                         .iter()
                         .find(|v| d.supported_versions.iter().any(|s| s == *v))
                     {
+                        self.announce_discovered(value);
                         self.become_modern(v, d, now);
                     } else if d
                         .supported_versions
@@ -226,6 +308,26 @@ impl Session {
             Err(RequestError::Unavailable(_) | RequestError::Closed | RequestError::Cancelled) => {}
             Err(e) => self.fail_connect(e),
         }
+    }
+
+    /// Emits [`Event::Discovered`] with the result's caching hints (2026-07-28 "Caching":
+    /// only a complete result is cacheable; a missing, negative or non-integer `ttlMs` means
+    /// immediately stale).
+    fn announce_discovered(&mut self, result: Value) {
+        let complete = result
+            .get("resultType")
+            .is_none_or(|t| t.as_str() == Some("complete"));
+        let ttl_ms = match complete {
+            true => result.get("ttlMs").and_then(Value::as_u64).unwrap_or(0),
+            false => 0,
+        };
+        let fresh_for = Duration::from_millis(ttl_ms).min(cache::MAX_TTL);
+        let public = result.get("cacheScope").and_then(Value::as_str) == Some("public");
+        self.emit(Event::Discovered {
+            result,
+            fresh_for,
+            public,
+        });
     }
 
     fn become_modern(&mut self, version: &str, d: DiscoverResult, now: Instant) {

@@ -441,6 +441,18 @@ impl Session {
             return;
         }
         let rpc = match decoded {
+            // Connected from a kept discover result and not answered yet: an error tied to no
+            // request (`"id": null`) that is no modern protocol error is this HTTP request's
+            // refusal by a server outside the modern era (server-everything's "Server not
+            // initialized"), so it counts as the HTTP status and refutes the kept result.
+            Ok(Message::Response(Response {
+                id: None,
+                outcome: Err(e),
+            })) if self.discover_unverified
+                && !crate::jsonrpc::codes::is_modern_protocol_error(e.code) =>
+            {
+                None
+            }
             Ok(Message::Response(Response {
                 outcome: Err(e), ..
             })) => Some(e),

@@ -243,6 +243,9 @@ pub struct Session {
     probe_version: String,
     probe_retried: bool,
     probed: bool,
+    /// Connected from [`SessionConfig::known_discover`] and the server has not answered a
+    /// request yet: its first answer confirms that result or sends the session back to probing.
+    discover_unverified: bool,
     tried_http_sse: bool,
     /// `Mcp-Session-Id` of the `initialize` response, until the result is accepted.
     pending_session_id: Option<String>,
@@ -295,6 +298,7 @@ impl Session {
             probe_version: crate::types::MODERN_VERSION.into(),
             probe_retried: false,
             probed: false,
+            discover_unverified: false,
             tried_http_sse: false,
             pending_session_id: None,
             ended_head: None,
@@ -383,6 +387,7 @@ impl Session {
             return;
         }
         self.probed = false;
+        self.discover_unverified = false;
         self.probe_retried = false;
         self.tried_http_sse = false;
         self.probe_transport_failure = None;
@@ -939,11 +944,15 @@ impl Session {
                 }
             }
             Internal::No => {
-                let method = p.method.clone();
+                let (started, method, header_retry) = (p.started, p.method.clone(), p.header_retry);
+                if self.discover_unverified && self.kept_discover_refuted(&outcome) {
+                    self.reprobe_after_kept_discover(key, now.unwrap_or(started));
+                    return;
+                }
                 if let Err(RequestError::Rpc(e)) = &outcome {
                     if e.code == crate::jsonrpc::codes::HEADER_MISMATCH
                         && method == "tools/call"
-                        && !p.header_retry
+                        && !header_retry
                         && self.modern_version().is_some()
                     {
                         // The spec's advice: re-read the tool definitions (their x-mcp-header

@@ -196,15 +196,36 @@ pub struct ResultMeta {
     /// `complete` or `input_required` (2026-07-28); absent in older revisions.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub result_type: Option<String>,
-    /// How long the result may be cached, in milliseconds (2026-07-28).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    /// How long the result may be cached, in milliseconds (2026-07-28). A value that is not
+    /// a non-negative integer reads as none (immediately stale).
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "hint"
+    )]
     pub ttl_ms: Option<u64>,
-    /// `public` or `private` cache scope (2026-07-28).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    /// `public` or `private` cache scope (2026-07-28). A value that is not a string reads as
+    /// none (private).
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "hint"
+    )]
     pub cache_scope: Option<String>,
     /// `_meta`.
     #[serde(rename = "_meta", default, skip_serializing_if = "Option::is_none")]
     pub meta: Option<Map<String, Value>>,
+}
+
+/// Reads a caching hint leniently: a malformed hint is no hint, and never makes the whole
+/// result unreadable (a server's `server/discover` answer with a fractional `ttlMs` is still a
+/// modern server's answer).
+fn hint<'de, D, T>(d: D) -> Result<Option<T>, D::Error>
+where
+    D: serde::Deserializer<'de>,
+    T: serde::de::DeserializeOwned,
+{
+    Ok(T::deserialize(Value::deserialize(d)?).ok())
 }
 
 /// A result that carries nothing but the common fields (e.g. `ping`, `logging/setLevel`).
