@@ -88,6 +88,12 @@ impl Client {
                 .then(|| crate::eras::remembered(&options.url))
                 .flatten()
         });
+        if options.remember_era && cfg.era_hint != Some(Era::Legacy) {
+            let credentials = has_authorization(&options.headers)
+                || options.auth.as_ref().is_some_and(|a| a.has_credentials());
+            let now = js_sys::Date::now();
+            cfg.known_discover = crate::discoveries::kept(&options.url, now, credentials);
+        }
         cfg.client_info = options.client_info.clone();
         cfg.extra_headers = options.headers.clone();
         cfg.request_timeout = options.timeout;
@@ -620,4 +626,11 @@ pub fn completion_params(
 pub fn decode<T: serde::de::DeserializeOwned>(method: &str, v: Value) -> Result<T, ClientError> {
     T::deserialize(&v)
         .map_err(|e| ClientError::UnexpectedResult(format!("malformed {method} result: {e}")))
+}
+
+/// Whether these headers carry an `Authorization` header.
+pub(crate) fn has_authorization(headers: &[(String, String)]) -> bool {
+    headers
+        .iter()
+        .any(|(k, _)| k.eq_ignore_ascii_case("authorization"))
 }

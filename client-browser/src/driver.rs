@@ -11,7 +11,7 @@ use client_core::session::{
     ServerRequestId,
 };
 use client_core::task_receiver::{TaskAnswer, TaskReceiver};
-use client_core::types::{ProgressParams, ServerNotification, ServerRequest};
+use client_core::types::{Era, ProgressParams, ServerNotification, ServerRequest};
 use client_core::{ErrorObject, Session};
 use futures_channel::oneshot;
 use futures_util::future::{AbortHandle, Abortable};
@@ -133,15 +133,39 @@ impl Inner {
                     let _ = tx.send(result);
                 }
             }
+            Event::Discovered {
+                result,
+                fresh_for,
+                public,
+            } => {
+                if self.options.remember_era {
+                    let session = self.session.borrow();
+                    let headers = &session.config().extra_headers;
+                    let freshness = crate::discoveries::Freshness {
+                        fresh_for_ms: fresh_for.as_millis(),
+                        public,
+                        with_credentials: crate::client::has_authorization(headers),
+                    };
+                    drop(session);
+                    let now = js_sys::Date::now();
+                    crate::discoveries::keep(&self.options.url, &result, freshness, now);
+                }
+            }
             Event::Connected(details) => {
                 if self.options.remember_era {
                     crate::eras::remember(&self.options.url, details.era);
+                    if details.era == Era::Legacy {
+                        crate::discoveries::forget(&self.options.url);
+                    }
                 }
                 if let Some(tx) = self.connected.borrow_mut().take() {
                     let _ = tx.send(Ok(*details));
                 }
             }
             Event::ConnectFailed(err) => {
+                if self.options.remember_era {
+                    crate::discoveries::forget(&self.options.url);
+                }
                 if let Some(tx) = self.connected.borrow_mut().take() {
                     let _ = tx.send(Err(err));
                 }

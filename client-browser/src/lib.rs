@@ -16,6 +16,7 @@ pub mod auth;
 mod client;
 mod clock;
 mod diagnose;
+pub mod discoveries;
 mod driver;
 pub mod eras;
 mod error;

@@ -492,6 +492,69 @@ async fn pages_are_kept_on_their_own_and_a_stale_cursor_restarts_the_listing() {
     client.close();
 }
 
+/// The methods a client's wire log shows it sent, in order.
+fn sent_methods(events: &RefCell<Vec<ClientEvent>>) -> Vec<String> {
+    events
+        .borrow()
+        .iter()
+        .filter_map(|e| match e {
+            ClientEvent::Wire {
+                sent: true,
+                message,
+                ..
+            } => message["method"].as_str().map(String::from),
+            _ => None,
+        })
+        .collect()
+}
+
+/// The server marks its `server/discover` result public and fresh for an hour: a client that
+/// remembers keeps it, and the next one (a reload, say) connects from it and sends nothing
+/// before its first request. A client that does not remember keeps nothing and probes.
+#[wasm_bindgen_test]
+async fn a_kept_discover_result_spares_the_next_connection_its_probe() {
+    use client_browser::discoveries;
+    let url = MODERN.expect("MCP_MODERN_URL was not set at build time");
+    discoveries::forget(url);
+    let mut o = ClientOptions::new(url);
+    o.wire_log = true;
+    let (plain, events) = connect_with(o.clone()).await;
+    plain.close();
+    assert_eq!(sent_methods(&events), ["server/discover"]);
+    assert!(
+        discoveries::kept(url, js_sys::Date::now(), false).is_none(),
+        "remember_era off keeps nothing"
+    );
+
+    o.remember_era = true;
+    let (first, events) = connect_with(o.clone()).await;
+    first.close();
+    assert_eq!(sent_methods(&events), ["server/discover"]);
+    let kept = discoveries::kept(url, js_sys::Date::now(), false).expect("kept while fresh");
+    assert_eq!(kept["cacheScope"], "public");
+    assert!(
+        discoveries::kept(url, js_sys::Date::now() + 3_601_000.0, false).is_none(),
+        "an hour at most"
+    );
+
+    let (second, events) = connect_with(o).await;
+    let d = second.server().expect("connected");
+    assert_eq!(
+        (d.era, d.server_info.name.as_str()),
+        (Era::Modern, "modern-test-server")
+    );
+    let tools = within(10_000, "list tools", second.list_tools())
+        .await
+        .expect("tools");
+    assert!(tools.iter().any(|t| t.name == "echo"));
+    assert_eq!(
+        sent_methods(&events),
+        ["tools/list"],
+        "no probe before the first request"
+    );
+    second.close();
+}
+
 /// The 2026-07-28 protocol removed `ping` and `notifications/roots/list_changed`: a liveness
 /// check is a `server/discover`, and a change of roots sends nothing (the server asks for them
 /// with the requests that need them).

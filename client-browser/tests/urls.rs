@@ -94,3 +94,114 @@ fn an_international_server_can_log_in() {
         Some("https://xn--bcher-kva.example/.well-known/oauth-protected-resource/mcp")
     );
 }
+
+#[wasm_bindgen_test]
+fn discover_results_are_kept_public_fresh_bounded_and_without_secrets() {
+    use client_browser::discoveries::{forget, keep, kept, Freshness, STORAGE_KEY};
+    use serde_json::json;
+    let storage = || {
+        web_sys::window()
+            .and_then(|w| w.local_storage().ok().flatten())
+            .expect("localStorage")
+    };
+    let fresh = |fresh_for_ms, public| Freshness {
+        fresh_for_ms,
+        public,
+        with_credentials: false,
+    };
+    let _ = storage().remove_item(STORAGE_KEY);
+    let result = json!({"supportedVersions": ["2026-07-28"], "cacheScope": "public"});
+    let now = 1_000_000.0;
+    let url = "https://user:pw@kept.example/mcp?apiKey=s3cret";
+    keep(url, &result, fresh(60_000, true), now);
+    assert_eq!(
+        kept("https://kept.example/mcp", now + 59_999.0, false),
+        Some(result.clone())
+    );
+    assert_eq!(
+        kept("https://kept.example/mcp", now + 60_000.0, false),
+        None,
+        "stale"
+    );
+    assert_eq!(
+        kept(
+            "https://kept.example/mcp",
+            now - 86_400_001.0 + 60_000.0,
+            false
+        ),
+        None,
+        "clock set back"
+    );
+    let stored = storage()
+        .get_item(STORAGE_KEY)
+        .ok()
+        .flatten()
+        .unwrap_or_default();
+    assert!(
+        !stored.contains("s3cret") && !stored.contains("pw@"),
+        "{stored}"
+    );
+
+    // Private, stale or huge results are not kept, and replace (forget) what was.
+    keep(url, &result, fresh(60_000, false), now);
+    assert_eq!(kept(url, now, false), None, "private");
+    keep(url, &result, fresh(60_000, true), now);
+    keep(url, &result, fresh(0, true), now);
+    assert_eq!(kept(url, now, false), None, "ttl 0");
+    let huge = json!({"supportedVersions": ["2026-07-28"], "instructions": "x".repeat(40_000)});
+    keep(url, &huge, fresh(60_000, true), now);
+    assert_eq!(kept(url, now, false), None, "too large");
+    keep(url, &json!("not an object"), fresh(60_000, true), now);
+    assert_eq!(kept(url, now, false), None, "not a result");
+    keep(url, &result, fresh(60_000, true), now);
+    forget("https://kept.example/mcp#frag");
+    assert_eq!(kept(url, now, false), None, "forgotten");
+
+    // A result the server gave only with credentials serves only a connection that has them.
+    let creds = Freshness {
+        with_credentials: true,
+        ..fresh(60_000, true)
+    };
+    keep(url, &result, creds, now);
+    assert_eq!(kept(url, now, false), None, "no credentials now");
+    assert_eq!(kept(url, now, true), Some(result.clone()));
+    forget(url);
+
+    // Bounded: the entry closest to expiry makes room.
+    for i in 0..40u64 {
+        keep(
+            &format!("https://s{i}.example/mcp"),
+            &result,
+            fresh(60_000 + i, true),
+            now,
+        );
+    }
+    assert_eq!(kept("https://s0.example/mcp", now, false), None);
+    assert!(kept("https://s39.example/mcp", now, false).is_some());
+    let map: serde_json::Value = serde_json::from_str(
+        &storage()
+            .get_item(STORAGE_KEY)
+            .ok()
+            .flatten()
+            .unwrap_or_default(),
+    )
+    .expect("JSON");
+    assert_eq!(map.as_object().map(|m| m.len()), Some(32));
+
+    // Whatever a script wrote there is read safely.
+    for junk in [
+        "not json",
+        "[1,2]",
+        r#"{"https://j.example/mcp": {"until": "x", "result": {}}}"#,
+    ] {
+        storage().set_item(STORAGE_KEY, junk).expect("writable");
+        assert_eq!(kept("https://j.example/mcp", now, false), None, "{junk}");
+        keep("https://j.example/mcp", &result, fresh(1_000, true), now);
+        assert_eq!(
+            kept("https://j.example/mcp", now, false),
+            Some(result.clone()),
+            "{junk}"
+        );
+    }
+    let _ = storage().remove_item(STORAGE_KEY);
+}

@@ -48,7 +48,10 @@ export interface McpClientOptions {
   timeoutMs?: number;
   /** Remember the protocol era each server speaks (in this page and in `localStorage`, key
    * "mcp-browser-client.eras", shared with the app), so that the next connection to it skips
-   * the era probe: a round trip fewer for a 2025-era server. A wrong memory is corrected (the
+   * the era probe: a round trip fewer for a 2025-era server. A 2026-07-28 server's
+   * `server/discover` result is kept as well (key "mcp-browser-client.discover") while the
+   * server says it stays fresh (`ttlMs`), if it marks it `cacheScope: "public"`: the next
+   * connection then asks nothing before the first request. A wrong memory is corrected (the
    * client probes again). Default true; false probes every time and stores nothing. */
   rememberEra?: boolean;
   /** Answers sampling/createMessage; resolve to a CreateMessageResult. */

@@ -98,12 +98,14 @@ bus = InMemorySubscriptionBus()
 # Caching hints (2026-07-28): lists and reads stay fresh for a minute, so clients may serve
 # them again without asking; every change below is announced, which makes them stale.
 # Templates stay fresh for 3 s only: a test can see them go stale (and be served stale when
-# asking again fails).
+# asking again fails). The `server/discover` result is the same for everyone and stays fresh
+# for an hour, as in the specification's example, so clients may skip the probe next time.
 _fresh = CacheHint(ttl_ms=60_000)
 server = PagedServer(
     "modern-test-server",
     subscriptions=bus,
     cache_hints={
+        "server/discover": CacheHint(ttl_ms=3_600_000, scope="public"),
         "tools/list": _fresh,
         "prompts/list": _fresh,
         "resources/list": _fresh,
