@@ -1415,6 +1415,19 @@ fn a_kept_discover_result_connects_without_asking_the_server() {
     assert_eq!(d.server_info.name, "kept");
     assert_eq!(d.instructions.as_deref(), Some("kept instructions"));
     assert!(discovered(&h).is_empty(), "nothing new to keep");
+    let states: Vec<&Event> = h
+        .events
+        .iter()
+        .filter(|e| matches!(e, Event::State(_)))
+        .collect();
+    assert_eq!(
+        states,
+        [
+            &Event::State(ConnectionState::Connecting),
+            &Event::State(ConnectionState::Connected)
+        ],
+        "the same states as any connection"
+    );
     // The first request goes out at once, in the modern era (the scripted server checks
     // its headers and `_meta`).
     let c = call(

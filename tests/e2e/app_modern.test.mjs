@@ -385,3 +385,48 @@ test('a 20 MB result: its beginning at once, the whole on demand and as a file; 
   assert.equal(cut.direction, 'received');
   await page.locator('#tab-tools').click();
 });
+
+test('a return visit connects from the kept server/discover result and asks nothing before listing tools; if the server is gone by then, the page says why', async () => {
+  // The server marks its discover result public and fresh for an hour (2026-07-28 "Caching").
+  const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+  const proxy = await startPeer('fault_proxy.mjs', ['--', `${root}/tests/.venv-modern/bin/python`, `${root}/tests/peers/modern_server.py`]);
+  const base = proxy.url.replace(/\/mcp$/, '');
+  const own = await browser.newPage({ viewport: { width: 1200, height: 900 } }); // storage of its own
+  const crashes = [];
+  own.on('pageerror', (e) => crashes.push(String(e)));
+  const seen = async () => (await (await fetch(`${base}/__log`)).json());
+  const echo = own.locator('button.tool[data-tool="echo"]');
+  const kept = () => own.evaluate(() => JSON.parse(localStorage.getItem('mcp-browser-client.discover') || '{}'));
+  let stopped = false;
+  try {
+    await own.goto(`${site.url}/?url=${encodeURIComponent(proxy.url)}`);
+    await echo.waitFor({ timeout: 30_000 });
+    const first = await seen();
+    assert.equal(first.filter((m) => m === 'server/discover').length, 1, JSON.stringify(first));
+    assert.equal((await kept())[proxy.url]?.result?.cacheScope, 'public');
+
+    await own.reload();
+    await echo.waitFor({ timeout: 30_000 });
+    assert.match(await own.locator('.server-head').innerText(), /modern-test-server[\s\S]*Modern era · 2026-07-28/);
+    const second = (await seen()).slice(first.length);
+    assert.ok(second.includes('tools/list'), JSON.stringify(second));
+    assert.ok(!second.includes('server/discover'), `no probe on the return visit: ${JSON.stringify(second)}`);
+
+    // The server is gone: the kept result connects, the first request finds nobody, the client
+    // probes, fails, and the page says why; the kept result is forgotten.
+    proxy.stop();
+    stopped = true;
+    const gone = async () => { try { await fetch(`${base}/__log`); return false; } catch { return true; } };
+    await waitFor(gone, 10_000, 'the server to be gone');
+    await own.reload();
+    await own.locator('#connection-state', { hasText: 'error' }).waitFor({ timeout: 30_000 });
+    const alert = own.locator('p.doctor[role="alert"]');
+    await alert.waitFor({ timeout: 10_000 });
+    assert.match(await alert.innerText(), /reach|Network problem|Failed to fetch/i);
+    assert.equal((await kept())[proxy.url], undefined);
+    assert.deepEqual(crashes, []);
+  } finally {
+    await own.close();
+    if (!stopped) proxy.stop();
+  }
+});

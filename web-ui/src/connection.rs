@@ -405,7 +405,16 @@ impl Connection {
             .maybe_update(|s| s.listing(crate::stale_lists::TOOLS));
         match client.list_tools().await {
             Ok(tools) => self.tools.set(tools),
-            Err(e) => note(self.log, format!("tools/list failed: {e}")),
+            Err(e) => {
+                note(self.log, format!("tools/list failed: {e}"));
+                // The connection failed after it was made (connected from a kept discover
+                // result that the server's first answer refuted, and then no server; a lost
+                // session that could not be started again): say why, where a failed connect
+                // is said.
+                if client.state() == ConnectionState::Failed {
+                    self.error.set(Some(crate::doctor::explain(&e)));
+                }
+            }
         }
     }
 

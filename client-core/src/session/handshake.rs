@@ -37,6 +37,9 @@ impl Session {
             return false;
         };
         self.discover_unverified = true;
+        // Every connection goes through `Connecting`, this one too (for an instant), so that
+        // an application sees the same states whichever way it connected.
+        self.set_phase(Phase::Probing);
         self.become_modern(version, d, now);
         true
     }
