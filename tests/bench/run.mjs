@@ -472,8 +472,10 @@ package's README recommends, so that its JS and its wasm are fetched at once). A
 context) loads and compiles the wasm and, not knowing the server yet, probes its protocol
 era (\`server/discover\`, then \`initialize\` for a 2025-era server), as the 2.x SDK does too. A
 return visit (same context) is a second navigation: ours (app and package) remembers the era
-per server URL, as the spec recommends, and skips the probe; the SDK pages start over as a page
-using them would.
+per server URL, as the spec recommends, and skips the probe (a 2025-era server gets
+\`initialize\` first; the 2026-07-28 server, which marks its \`server/discover\` result public
+and fresh for an hour as in the spec's example, gets \`tools/list\` first: ours connects from
+the kept result); the SDK pages start over as a page using them would.
 The row "era already known" is a first visit (fresh context, nothing cached) to a server whose
 era the app already knows: the difference to the first row is the probe's round trip, which the
 spec asks a client that speaks both eras to make and a client that speaks only the 2025 era
