@@ -563,20 +563,7 @@ async fn a_kept_discover_result_spares_the_next_connection_its_probe() {
 #[wasm_bindgen_test]
 async fn ping_and_roots_changed_speak_the_2026_protocol() {
     let (client, events) = connect_logging_the_wire().await;
-    let sent = || {
-        events
-            .borrow()
-            .iter()
-            .filter_map(|e| match e {
-                ClientEvent::Wire {
-                    sent: true,
-                    message,
-                    ..
-                } => message["method"].as_str().map(String::from),
-                _ => None,
-            })
-            .collect::<Vec<_>>()
-    };
+    let sent = || sent_methods(&events);
     let before = sent().len();
     within(10_000, "ping", client.ping()).await.unwrap();
     client.roots_changed();

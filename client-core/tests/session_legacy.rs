@@ -222,15 +222,7 @@ fn config() -> SessionConfig {
 }
 
 fn connected(server: Legacy) -> Harness<Legacy> {
-    let mut h = Harness::new(Session::new(config()), server);
-    h.connect();
-    assert_eq!(
-        h.session.state(),
-        ConnectionState::Connected,
-        "{:?}",
-        h.events
-    );
-    h
+    connected_with(config(), server)
 }
 
 fn response<S: Server>(

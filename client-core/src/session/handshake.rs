@@ -72,30 +72,7 @@ impl Session {
         if let Some(p) = self.pending.get_mut(&key) {
             p.state = PendingState::InFlight(None);
         }
-        let in_flight: Vec<u64> = self
-            .pending
-            .iter()
-            .filter(|(_, p)| {
-                p.internal == Internal::No
-                    && !matches!(
-                        p.state,
-                        PendingState::Queued | PendingState::AwaitingInput { .. }
-                    )
-            })
-            .map(|(k, _)| *k)
-            .collect();
-        for key in in_flight {
-            if let Some(PendingState::InFlight(Some(tid))) =
-                self.pending.get(&key).map(|p| &p.state)
-            {
-                let tid = *tid;
-                self.exchanges.remove(&tid);
-                self.out.push_back(Output::Abort(tid));
-            }
-            if let Some(p) = self.pending.get_mut(&key) {
-                p.state = PendingState::Queued;
-            }
-        }
+        self.requeue_in_flight();
         self.cache.clear();
         self.start_probe(now);
     }
@@ -559,12 +536,9 @@ impl Session {
         self.get_stream = Some(tid);
     }
 
-    /// The legacy session is gone (404, or 400 naming the session): start one fresh
-    /// `initialize` and replay what was in flight; give up if that already happened.
-    pub(super) fn on_session_lost(&mut self, now: Instant) {
-        if matches!(self.phase, Phase::Initializing | Phase::AwaitingEndpoint) {
-            return;
-        }
+    /// Takes the application's requests that are on the wire off it (their exchanges
+    /// aborted) and queues them, to be sent again once connected.
+    fn requeue_in_flight(&mut self) {
         let in_flight: Vec<u64> = self
             .pending
             .iter()
@@ -577,16 +551,6 @@ impl Session {
             })
             .map(|(k, _)| *k)
             .collect();
-        if self.reinit_used {
-            self.set_phase(Phase::Failed);
-            for key in self.pending.keys().copied().collect::<Vec<_>>() {
-                self.abandon(key, "session lost");
-                self.finish_err(key, RequestError::SessionLost);
-            }
-            self.emit(Event::ConnectFailed(RequestError::SessionLost));
-            return;
-        }
-        self.reinit_used = true;
         for key in in_flight {
             if let Some(PendingState::InFlight(Some(tid))) =
                 self.pending.get(&key).map(|p| &p.state)
@@ -599,6 +563,25 @@ impl Session {
                 p.state = PendingState::Queued;
             }
         }
+    }
+
+    /// The legacy session is gone (404, or 400 naming the session): start one fresh
+    /// `initialize` and replay what was in flight; give up if that already happened.
+    pub(super) fn on_session_lost(&mut self, now: Instant) {
+        if matches!(self.phase, Phase::Initializing | Phase::AwaitingEndpoint) {
+            return;
+        }
+        if self.reinit_used {
+            self.set_phase(Phase::Failed);
+            for key in self.pending.keys().copied().collect::<Vec<_>>() {
+                self.abandon(key, "session lost");
+                self.finish_err(key, RequestError::SessionLost);
+            }
+            self.emit(Event::ConnectFailed(RequestError::SessionLost));
+            return;
+        }
+        self.reinit_used = true;
+        self.requeue_in_flight();
         if let Some(tid) = self.get_stream.take() {
             self.exchanges.remove(&tid);
             self.out.push_back(Output::Abort(tid));
