@@ -14,6 +14,7 @@
 //! answer and probes again if the server changed (see
 //! `client_core::SessionConfig::known_discover`); what it then finds replaces the entry.
 
+use crate::eras::storage;
 use serde_json::{Map, Value};
 
 /// The `localStorage` key: a JSON object of server URL to `{"until": <ms since the epoch>,
@@ -31,20 +32,8 @@ const MAX_RESULT_BYTES: usize = 32 << 10;
 /// more (a clock set back since it was written, or an edited entry) is not trusted.
 const MAX_FRESH_MS: f64 = 24.0 * 60.0 * 60.0 * 1000.0;
 
-fn storage() -> Option<web_sys::Storage> {
-    crate::auth::storage::area(crate::auth::TokenStorage::Local)
-}
-
 fn stored(s: &web_sys::Storage) -> Map<String, Value> {
-    s.get_item(STORAGE_KEY)
-        .ok()
-        .flatten()
-        // `from_slice`, as everywhere else: `from_str` would add a second JSON reader.
-        .and_then(|text| match serde_json::from_slice(text.as_bytes()) {
-            Ok(Value::Object(map)) => Some(map),
-            _ => None,
-        })
-        .unwrap_or_default()
+    crate::eras::stored_object(s, STORAGE_KEY)
 }
 
 fn until(entry: &Value) -> Option<f64> {
@@ -92,8 +81,8 @@ pub fn keep(url: &str, result: &Value, freshness: Freshness, now_ms: f64) {
         public,
         with_credentials,
     } = freshness;
-    let text = result.to_string();
-    if !public || fresh_for_ms == 0 || text.len() > MAX_RESULT_BYTES || !result.is_object() {
+    let keepable = public && fresh_for_ms > 0 && result.is_object();
+    if !keepable || result.to_string().len() > MAX_RESULT_BYTES {
         forget(url);
         return;
     }

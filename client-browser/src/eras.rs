@@ -42,18 +42,27 @@ thread_local! {
     static KNOWN: RefCell<Vec<(String, Era)>> = const { RefCell::new(Vec::new()) };
 }
 
-fn storage() -> Option<web_sys::Storage> {
+/// The page's `localStorage`, where it has one (this module's and [`crate::discoveries`]').
+pub(crate) fn storage() -> Option<web_sys::Storage> {
     crate::auth::storage::area(crate::auth::TokenStorage::Local)
 }
 
-fn stored() -> Map<String, Value> {
-    storage()
-        .and_then(|s| s.get_item(STORAGE_KEY).ok().flatten())
+/// The JSON object kept under `key` in `s` (empty if none, or if it is not one).
+pub(crate) fn stored_object(s: &web_sys::Storage, key: &str) -> Map<String, Value> {
+    s.get_item(key)
+        .ok()
+        .flatten()
         // `from_slice`, as everywhere else: `from_str` would add a second JSON reader to the wasm.
         .and_then(|text| match serde_json::from_slice(text.as_bytes()) {
             Ok(Value::Object(map)) => Some(map),
             _ => None,
         })
+        .unwrap_or_default()
+}
+
+fn stored() -> Map<String, Value> {
+    storage()
+        .map(|s| stored_object(&s, STORAGE_KEY))
         .unwrap_or_default()
 }
 

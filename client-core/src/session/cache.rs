@@ -46,6 +46,14 @@ pub const MAX_BYTES: usize = 8 << 20;
 /// Results estimated larger than this are never kept.
 pub const MAX_ENTRY_BYTES: usize = 1 << 20;
 
+/// A result's caching hints: how long it stays fresh (its `ttlMs`, at most [`MAX_TTL`]; zero
+/// when absent, negative or not an integer) and whether its `cacheScope` is `"public"`.
+pub(crate) fn caching_hints(result: &Value) -> (Duration, bool) {
+    let ttl = result.get("ttlMs").and_then(Value::as_u64).unwrap_or(0);
+    let public = result.get("cacheScope").and_then(Value::as_str) == Some("public");
+    (core::cmp::min(Duration::from_millis(ttl), MAX_TTL), public)
+}
+
 /// How one request uses the response cache (a per-request option).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub enum CacheMode {
@@ -178,15 +186,14 @@ impl ResultCache {
             return;
         }
         self.remove(&ticket.key);
-        let ttl = match result.get("ttlMs").and_then(Value::as_i64) {
-            Some(ms) if ms > 0 => core::cmp::min(Duration::from_millis(ms as u64), MAX_TTL),
-            _ => return,
-        };
+        let (ttl, public) = caching_hints(result);
+        if ttl.as_millis() == 0 {
+            return;
+        }
         let bytes = estimated_size(result);
         if bytes > MAX_ENTRY_BYTES {
             return;
         }
-        let public = result.get("cacheScope").and_then(Value::as_str) == Some("public");
         while !self.entries.is_empty()
             && (self.entries.len() >= MAX_ENTRIES || self.bytes + bytes > MAX_BYTES)
         {

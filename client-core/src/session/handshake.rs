@@ -297,12 +297,12 @@ impl Session {
         let complete = result
             .get("resultType")
             .is_none_or(|t| t.as_str() == Some("complete"));
-        let ttl_ms = match complete {
-            true => result.get("ttlMs").and_then(Value::as_u64).unwrap_or(0),
-            false => 0,
+        let (ttl, public) = cache::caching_hints(&result);
+        let fresh_for = if complete {
+            ttl
+        } else {
+            Duration::from_millis(0)
         };
-        let fresh_for = Duration::from_millis(ttl_ms).min(cache::MAX_TTL);
-        let public = result.get("cacheScope").and_then(Value::as_str) == Some("public");
         self.emit(Event::Discovered {
             result,
             fresh_for,
