@@ -166,6 +166,13 @@ impl Client {
     /// [`ClientOptions::auth`], a stale access token is refreshed first, and a 401 is
     /// answered by refreshing (or, in popup mode, logging in) and connecting again.
     pub async fn reconnect(&self) -> Result<ServerDetails, ClientError> {
+        let result = self.reconnect_recovering().await;
+        self.inner.announce_login_needed(&result);
+        result
+    }
+
+    /// [`Client::reconnect`] without the [`ClientEvent::LoginNeeded`] announcement.
+    async fn reconnect_recovering(&self) -> Result<ServerDetails, ClientError> {
         let mut attempts = 0;
         loop {
             let generation = match &self.inner.options.auth {
@@ -274,9 +281,15 @@ impl Client {
         self.apply_auth();
         let Some(auth) = self.inner.options.auth.clone() else {
             let (handle, rx) = self.send(method, params, &opts);
+            let inner = self.inner.clone();
             return PendingCall {
                 handle,
-                fut: async move { reply(rx.await) }.boxed_local(),
+                fut: async move {
+                    let outcome = reply(rx.await);
+                    inner.announce_login_needed(&outcome);
+                    outcome
+                }
+                .boxed_local(),
             };
         };
         let mut generation = auth.generation();
@@ -319,9 +332,12 @@ impl Client {
                 client.retries.borrow_mut().aliases.insert(handle, next);
                 rx = next_rx;
             };
-            let mut r = client.retries.borrow_mut();
-            r.aliases.remove(&handle);
-            r.cancelled.remove(&handle);
+            {
+                let mut r = client.retries.borrow_mut();
+                r.aliases.remove(&handle);
+                r.cancelled.remove(&handle);
+            }
+            client.inner.announce_login_needed(&outcome);
             outcome
         };
         PendingCall {

@@ -4,6 +4,7 @@
 //! application code runs), then re-arms the single timer for `poll_timeout`.
 
 use crate::clock::now;
+use crate::error::ClientError;
 use crate::options::{ClientEvent, ClientOptions};
 use client_core::http::TransmitId;
 use client_core::session::{
@@ -119,6 +120,21 @@ impl Inner {
         let listeners: Vec<_> = self.listeners.borrow().clone();
         for l in listeners {
             l(&e);
+        }
+    }
+
+    /// Announces [`ClientEvent::LoginNeeded`] when a request ended refused for want of
+    /// authorization that could not be got without the user.
+    pub(crate) fn announce_login_needed<T>(&self, outcome: &Result<T, ClientError>) {
+        if let Err(ClientError::AuthRequired {
+            status,
+            www_authenticate,
+        }) = outcome
+        {
+            self.emit(ClientEvent::LoginNeeded {
+                status: *status,
+                www_authenticate: www_authenticate.clone(),
+            });
         }
     }
 

@@ -96,6 +96,18 @@ pub enum ClientEvent {
         /// Why asking the server failed.
         error: String,
     },
+    /// A request (or the connection) was refused for want of authorization (HTTP 401, or 403
+    /// with `insufficient_scope`), and no credentials could be got without the user: no
+    /// [`ClientOptions::auth`], or it has no token to refresh and does not open a login popup
+    /// by itself (redirect mode, or popup mode without `auto_login`). The
+    /// request fails with [`ClientError::AuthRequired`](crate::ClientError::AuthRequired);
+    /// this event lets an app offer its login once, wherever the request came from.
+    LoginNeeded {
+        /// The HTTP status (401 or 403).
+        status: u16,
+        /// The server's `WWW-Authenticate` challenge, if the browser let us read it.
+        www_authenticate: Option<String>,
+    },
     /// A message crossed the wire (with `wire_log`).
     Wire {
         /// True when sent by the client.

@@ -9,7 +9,7 @@ use client_browser::client_core::http::TransportFailure;
 use client_browser::client_core::session::RequestError;
 use client_browser::client_core::time::Duration;
 use client_browser::client_core::types::*;
-use client_browser::{CallOptions, Client, ClientError, ClientOptions};
+use client_browser::{CallOptions, Client, ClientError, ClientEvent, ClientOptions};
 use serde_json::{json, Value};
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -491,5 +491,54 @@ async fn modern_cut_stream_is_reissued() {
         before + 2,
         "sent again after the cut"
     );
+    client.close();
+}
+
+#[wasm_bindgen_test]
+async fn a_request_refused_for_want_of_a_login_is_announced_once_with_the_challenge() {
+    // A server that connects without credentials but wants them for its tools: the refusal
+    // fails that request and announces `LoginNeeded` (an app shows its login there), and the
+    // connection goes on serving what needs no login.
+    let base = LEGACY_PROXY.expect("MCP_FAULT_LEGACY not set");
+    let client = connect(format!("{base}/mcp")).await;
+    let announced = Rc::new(RefCell::new(Vec::new()));
+    let seen = announced.clone();
+    client.on_event(move |e| {
+        if let ClientEvent::LoginNeeded {
+            status,
+            www_authenticate,
+        } = e
+        {
+            seen.borrow_mut().push((*status, www_authenticate.clone()));
+        }
+    });
+    let challenge = r#"Bearer resource_metadata="http://127.0.0.1/.well-known/oauth-protected-resource", scope="tools""#;
+    fault(
+        base,
+        json!({"kind": "status", "method": "tools/list", "status": 401, "headers": {"www-authenticate": challenge}}),
+    )
+    .await;
+    let refused = within(10_000, "tools/list", client.list_tools()).await;
+    match refused {
+        Err(ClientError::AuthRequired {
+            status: 401,
+            www_authenticate,
+        }) => assert_eq!(www_authenticate.as_deref(), Some(challenge)),
+        other => panic!("expected AuthRequired, got {other:?}"),
+    }
+    assert_eq!(
+        *announced.borrow(),
+        vec![(401, Some(challenge.to_string()))],
+        "announced once, with the challenge"
+    );
+    let r = within(
+        10_000,
+        "echo",
+        client.call_tool("echo", json!({"message": "still here"})),
+    )
+    .await
+    .unwrap();
+    assert_eq!(text(&r), "Echo: still here");
+    assert_eq!(announced.borrow().len(), 1, "a granted request announces nothing");
     client.close();
 }

@@ -137,3 +137,30 @@ test('a callback with a wrong state or a wrong iss is refused, and error text st
   assert.equal(await page.locator('#login-error b, #login-error img').count(), 0);
   assert.equal(await page.evaluate(() => window.__owned), undefined);
 });
+
+test('a server that wants a login only for its tools: connected, the login offered, then the tools', async () => {
+  const toolsOnly = await startProtected('tools-only');
+  const context = await browser.newContext();
+  try {
+    const p = await context.newPage();
+    p.on('pageerror', (e) => { throw e; });
+    await p.goto(site.url);
+    await p.locator('#server-url').fill(toolsOnly.url);
+    await p.locator('form.connect summary').click();
+    await p.locator('#allow-local-auth').check();
+    await p.locator('#connect').click();
+    // The handshake needs no token; the tool list does.
+    await p.locator('#login').waitFor({ timeout: 20_000 });
+    assert.match(await p.locator('#connection-state').innerText(), /connected/);
+    assert.match(await p.locator('.doctor').innerText(), /requires authorization/);
+    assert.equal(await p.locator('button.tool').count(), 0);
+
+    await p.locator('#login').click();
+    await p.locator('button.tool[data-tool="echo"]').waitFor({ timeout: 30_000 });
+    assert.match(await p.locator('#auth-status').innerText(), /Logged in/);
+    assert.equal(await p.locator('#login').count(), 0, 'no login offered once logged in');
+  } finally {
+    await context.close();
+    toolsOnly.stop();
+  }
+});

@@ -8,13 +8,17 @@
 // With a fourth argument `dpop` it requires DPoP-bound tokens (RFC 9449): a `DPoP` challenge,
 // `dpop_bound_access_tokens_required` in its metadata, and on every request a proof signed by
 // the key the token is bound to (`cnf.jkt`), for this method and URL, with the token's hash.
-// Binds 127.0.0.1. Usage: node auth_gateway.mjs PORT AUTH_SERVER_URL UPSTREAM_MCP_URL [dpop]
+// With `tools-only` instead, only requests for tools (JSON-RPC methods `tools/...`) need a token:
+// a client connects without one, then its tool list is refused, as on servers that guard only
+// what acts.
+// Binds 127.0.0.1. Usage: node auth_gateway.mjs PORT AUTH_SERVER_URL UPSTREAM_MCP_URL [dpop|tools-only]
 import http from 'node:http';
 import crypto from 'node:crypto';
 import { createRemoteJWKSet, jwtVerify, EmbeddedJWK, calculateJwkThumbprint } from 'jose';
 
 const [port, issuer, upstream] = [Number(process.argv[2]), process.argv[3], new URL(process.argv[4])];
 const dpop = process.argv[5] === 'dpop';
+const toolsOnly = process.argv[5] === 'tools-only';
 const base = `http://127.0.0.1:${port}`;
 const resource = `${base}/mcp`;
 const metadataUrl = `${base}/.well-known/oauth-protected-resource/mcp`;
@@ -67,6 +71,12 @@ http.createServer(async (req, res) => {
     res.writeHead(404, cors).end();
     return;
   }
+  // The body is read first only where it decides whether a token is needed.
+  const body = toolsOnly ? await readBody(req) : null;
+  if (body && !needsToken(body)) {
+    forward(req, res, body);
+    return;
+  }
   const auth = req.headers.authorization || '';
   const scheme = (auth.match(/^(\S+)\s/) || [])[1]?.toLowerCase();
   const token = auth.replace(/^\S+\s+/, '');
@@ -94,6 +104,32 @@ http.createServer(async (req, res) => {
     res.writeHead(401, { ...cors, 'www-authenticate': challenge }).end();
     return;
   }
+  forward(req, res, body);
+}).listen(port, '127.0.0.1');
+
+/** The whole request body. */
+function readBody(req) {
+  return new Promise((resolve, reject) => {
+    const chunks = [];
+    req.on('data', (c) => chunks.push(c));
+    req.on('end', () => resolve(Buffer.concat(chunks)));
+    req.on('error', reject);
+  });
+}
+
+/** With `tools-only`: whether a request body asks for tools (a batch, if any message does). */
+function needsToken(body) {
+  if (body.length === 0) return false;
+  try {
+    const parsed = JSON.parse(body.toString('utf8'));
+    return [parsed].flat().some((m) => typeof m?.method === 'string' && m.method.startsWith('tools/'));
+  } catch {
+    return true;
+  }
+}
+
+/** Sends the request on to the MCP server (`body` if already read) and its answer back. */
+function forward(req, res, body) {
   const headers = { ...req.headers, host: upstream.host };
   delete headers.authorization;
   delete headers.dpop;
@@ -108,5 +144,6 @@ http.createServer(async (req, res) => {
     ur.pipe(res);
   });
   up.on('error', () => { if (!res.headersSent) res.writeHead(502, cors); res.end(); });
-  req.pipe(up);
-}).listen(port, '127.0.0.1');
+  if (body) up.end(body);
+  else req.pipe(up);
+}

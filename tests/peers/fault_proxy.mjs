@@ -7,7 +7,8 @@
 //                  cut the next matching SSE response after N events (connection reset)
 //   POST /__fault  {"kind": "malformed", "method": "tools/call", "body": "..."}
 //                  answer the next matching request with this body instead (200, JSON)
-//   POST /__fault  {"kind": "status", "method": "tools/call", "status": 404, "body": "..."}
+//   POST /__fault  {"kind": "status", "method": "tools/call", "status": 404, "body": "...",
+//                   "headers": {"www-authenticate": "..."}}   (headers optional)
 //   POST /__fault  {"kind": "prepend", "method": "tools/call", "message": {...}}
 //                  send this JSON-RPC message as an SSE event first on the next matching
 //                  SSE response (e.g. a notification the server would send there)
@@ -140,7 +141,7 @@ const server = http.createServer(async (req, res) => {
     return;
   }
   if (fault?.kind === 'status') {
-    res.writeHead(fault.status, { ...cors, 'content-type': 'application/json' }).end(fault.body || '');
+    res.writeHead(fault.status, { ...cors, 'content-type': 'application/json', ...(fault.headers || {}) }).end(fault.body || '');
     return;
   }
   forward(req, res, body, path, noCors, fault);

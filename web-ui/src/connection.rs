@@ -220,14 +220,12 @@ impl Connection {
         let sink2 = sink.clone();
         let this = conn.clone();
         client.on_event(move |e| match e {
-            ClientEvent::State(s) => {
-                state.set(*s);
-                if *s == ConnectionState::AuthRequired {
-                    if let Some(sink) = &sink2 {
-                        (sink.0)("auth-required", json!({ "url": url }));
-                    }
-                }
-            }
+            ClientEvent::State(s) => state.set(*s),
+            // Announced once the client could not get credentials by itself (a refresh, a
+            // popup login of its own), whether connecting or for any later request.
+            ClientEvent::LoginNeeded {
+                www_authenticate, ..
+            } => this.login_needed(www_authenticate.clone()),
             ClientEvent::Notification(n) => {
                 match n {
                     ServerNotification::ToolListChanged => this.tools_changed(),
@@ -292,19 +290,7 @@ impl Connection {
                     futures_util::join!(c.refresh_tools(), show);
                 }
                 Err(e) => {
-                    if let ClientError::AuthRequired {
-                        www_authenticate, ..
-                    } = &e
-                    {
-                        if let Some(auth) = c.auth.get_value() {
-                            c.auth_needed.set(Some(www_authenticate.clone()));
-                            // A login may follow: find our metadata document for it now.
-                            leptos::task::spawn_local(async move {
-                                let found = crate::oauth_setup::metadata_document().await;
-                                auth.set_metadata_document_url(found);
-                            });
-                        }
-                    }
+                    // A refusal for want of a login was announced (`login_needed`) already.
                     let message = crate::doctor::explain(&e);
                     if let Some(sink) = &sink {
                         (sink.0)("error", json!({ "url": c.url, "message": message }));
@@ -313,6 +299,29 @@ impl Connection {
                 }
             }
         });
+    }
+
+    /// The server refused a request (or the connection) for want of a login: shows the
+    /// login button (with the server's challenge, once it is known), and the first time
+    /// tells an embedding page (`auth-required`) and looks for our client metadata document,
+    /// which the login may use.
+    fn login_needed(&self, www_authenticate: Option<String>) {
+        let first = self.auth_needed.get_untracked().is_none();
+        if first || www_authenticate.is_some() {
+            self.auth_needed.set(Some(www_authenticate));
+        }
+        if !first {
+            return;
+        }
+        if let Some(sink) = self.sink.get_value() {
+            (sink.0)("auth-required", json!({ "url": self.url }));
+        }
+        if let Some(auth) = self.auth.get_value() {
+            leptos::task::spawn_local(async move {
+                let found = crate::oauth_setup::metadata_document().await;
+                auth.set_metadata_document_url(found);
+            });
+        }
     }
 
     /// Shows a successful connection: login state, the `connected` event
@@ -409,9 +418,12 @@ impl Connection {
                 note(self.log, format!("tools/list failed: {e}"));
                 // The connection failed after it was made (connected from a kept discover
                 // result that the server's first answer refuted, and then no server; a lost
-                // session that could not be started again): say why, where a failed connect
-                // is said.
-                if client.state() == ConnectionState::Failed {
+                // session that could not be started again), or the server wants a login for
+                // its tools though not for connecting: say why, where a failed connect is
+                // said.
+                if client.state() == ConnectionState::Failed
+                    || matches!(e, ClientError::AuthRequired { .. })
+                {
                     self.error.set(Some(crate::doctor::explain(&e)));
                 }
             }
