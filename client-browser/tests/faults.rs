@@ -539,6 +539,10 @@ async fn a_request_refused_for_want_of_a_login_is_announced_once_with_the_challe
     .await
     .unwrap();
     assert_eq!(text(&r), "Echo: still here");
-    assert_eq!(announced.borrow().len(), 1, "a granted request announces nothing");
+    assert_eq!(
+        announced.borrow().len(),
+        1,
+        "a granted request announces nothing"
+    );
     client.close();
 }
