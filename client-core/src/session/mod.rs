@@ -1355,6 +1355,3 @@ impl RequestHandle {
         self.0
     }
 }
-
-#[cfg(test)]
-mod tests;
