@@ -75,6 +75,13 @@ export interface McpClientOptions {
    * a 5xx, a time-out): the request's method, how old the kept result is, and why asking
    * failed. The call itself resolves with the kept result. */
   onStale?: (stale: { method: string; ageMs: number; error: string }) => void;
+  /** Called when the server refused a request, or the connection, for want of authorization
+   * (HTTP 401, or 403 insufficient_scope) and no credentials could be got without the person
+   * (no `oauth`, or its login popup could not be used): the HTTP status and the server's
+   * `WWW-Authenticate` challenge, if readable. Wherever the request came from: one place to
+   * ask for a token or offer a login (a server may connect without one and want it only for
+   * its tools). The request itself rejects, kind "auth-required". */
+  onLoginNeeded?: (need: { status: number; wwwAuthenticate?: string }) => void;
   /** OAuth: log in through a popup when the server asks (true for the defaults). */
   oauth?: boolean | McpOAuthOptions;
 }
@@ -412,12 +419,17 @@ impl McpClient {
         o.auth = oauth_options::authorizer(&o.url, &options)?;
         // Listeners first, so that they hear the connection from its start.
         let client = Client::new(o);
-        let (on_notification, on_state, on_stale) = (
+        let (on_notification, on_state, on_stale, on_login) = (
             handler_of(&options, "onNotification"),
             handler_of(&options, "onStateChange"),
             handler_of(&options, "onStale"),
+            handler_of(&options, "onLoginNeeded"),
         );
-        if on_notification.is_some() || on_state.is_some() || on_stale.is_some() {
+        if on_notification.is_some()
+            || on_state.is_some()
+            || on_stale.is_some()
+            || on_login.is_some()
+        {
             // The host's listeners run as microtasks of their own, in order: never inside the
             // client's event loop (a listener may call the client again), and one that throws
             // breaks nothing here.
@@ -451,6 +463,19 @@ impl McpClient {
                             "error": error,
                         });
                         later(f, to_js(&stale).unwrap_or(JsValue::NULL));
+                    }
+                }
+                ClientEvent::LoginNeeded {
+                    status,
+                    www_authenticate,
+                } => {
+                    if let Some(f) = &on_login {
+                        let mut need = serde_json::Map::new();
+                        need.insert("status".into(), (*status).into());
+                        if let Some(www) = www_authenticate {
+                            need.insert("wwwAuthenticate".into(), www.clone().into());
+                        }
+                        later(f, to_js(&need).unwrap_or(JsValue::NULL));
                     }
                 }
                 _ => {}

@@ -4,7 +4,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { launch, serveDir, startPeer, waitFor } from './browser.mjs';
+import { launch, serveDir, startPeer, startProtected, waitFor } from './browser.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 let browser, pkg, host, a, b, modern, page;
@@ -617,5 +617,40 @@ test('a host script remembers each server\'s era: the next connect skips the pro
   } finally {
     await ctx.close();
     strict.stop();
+  }
+});
+
+test('a host script hears where a login is needed (onLoginNeeded): a server that connects without one and wants one for its tools', async () => {
+  // The OAuth gateway in front of the real server-everything, guarding only `tools/...`.
+  const guarded = await startProtected('tools-only');
+  try {
+    const out = await page.evaluate(async ({ pkgUrl, url }) => {
+      const m = await import(`${pkgUrl}/mcp_client.js`);
+      await m.default();
+      const needs = [];
+      const client = await m.McpClient.connect({ url, onLoginNeeded: (n) => needs.push(n) });
+      const heardOnConnect = needs.length;
+      let refused = null;
+      try {
+        await client.listTools();
+      } catch (e) {
+        refused = { kind: e.kind, status: e.status };
+      }
+      // The listener runs as a microtask of its own, around the call's answer.
+      const deadline = Date.now() + 5_000;
+      while (needs.length === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+      // What needs no login still works.
+      const prompts = await client.listPrompts();
+      client.close();
+      return { heardOnConnect, refused, needs, prompts: prompts.length };
+    }, { pkgUrl: pkg.url, url: guarded.url });
+    assert.equal(out.heardOnConnect, 0, 'connecting needed no login');
+    assert.deepEqual(out.refused, { kind: 'auth-required', status: 401 });
+    assert.equal(out.needs.length, 1, JSON.stringify(out.needs));
+    assert.equal(out.needs[0].status, 401);
+    assert.match(out.needs[0].wwwAuthenticate, /^Bearer resource_metadata="[^"]+\/\.well-known\/oauth-protected-resource\/mcp"/);
+    assert.ok(out.prompts > 0);
+  } finally {
+    guarded.stop();
   }
 });
