@@ -30,10 +30,7 @@ impl Session {
         let Ok(d) = DiscoverResult::deserialize(&kept) else {
             return false;
         };
-        let Some(version) = MODERN_VERSIONS
-            .iter()
-            .find(|v| d.supported_versions.iter().any(|s| s == *v))
-        else {
+        let Some(version) = d.modern_version() else {
             return false;
         };
         self.discover_unverified = true;
@@ -159,10 +156,7 @@ impl Session {
         match outcome {
             Ok(value) => match DiscoverResult::deserialize(&value) {
                 Ok(d) => {
-                    if let Some(v) = MODERN_VERSIONS
-                        .iter()
-                        .find(|v| d.supported_versions.iter().any(|s| s == *v))
-                    {
+                    if let Some(v) = d.modern_version() {
                         self.announce_discovered(value);
                         self.become_modern(v, d, now);
                     } else if d

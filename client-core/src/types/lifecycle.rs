@@ -64,6 +64,15 @@ pub struct DiscoverResult {
 }
 
 impl DiscoverResult {
+    /// The 2026-07-28-era version to speak with this server: the first of ours
+    /// ([`super::MODERN_VERSIONS`]) that it supports; `None` if it supports none of them.
+    pub fn modern_version(&self) -> Option<&'static str> {
+        super::MODERN_VERSIONS
+            .iter()
+            .copied()
+            .find(|v| self.supported_versions.iter().any(|s| s == v))
+    }
+
     /// The server's self-reported identity from `_meta`.
     pub fn server_info(&self) -> Option<Implementation> {
         let v = self
