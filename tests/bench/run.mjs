@@ -11,6 +11,7 @@ import { fileURLToPath } from 'node:url';
 import * as esbuild from 'esbuild';
 import { chromium } from 'playwright-core';
 import { serveDir, startPeer } from '../e2e/browser.mjs';
+import { breakdown, PARTS } from './wasm_breakdown.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.resolve(here, '../..');
@@ -61,6 +62,7 @@ const sizeOf = (files) => {
   }
   return { raw, gz };
 };
+const share = (b, part) => (b.parts[part] ? `${kb(b.parts[part])} (${(100 * b.parts[part] / b.total).toFixed(1)} %)` : '–');
 const filesIn = (dir, exts) => fs.readdirSync(dir).filter((f) => exts.some((e) => f.endsWith(e))).map((f) => path.join(dir, f));
 
 // ---- bundles of the reference implementations (the TypeScript SDK, both lines) ----
@@ -112,6 +114,30 @@ const sizes = {
   element: sizeOf([path.join(pkgDir, 'mcp_client_element.js'), path.join(pkgDir, 'mcp_client_element_bg.wasm')]),
   app: sizeOf(filesIn(path.join(root, 'dist'), ['.wasm', '.js', '.css'])),
   ...Object.fromEntries(REFS.map((ref) => [ref.key, sizeOf([path.join(out, `${ref.key}-sdk.js`)])])),
+};
+
+// Where the bytes go: the same wasm files (the build's own output, just built) passed through
+// wasm-bindgen and wasm-opt as the shipped ones are, but with their function names kept.
+// The shipped file has the same code; it is checked below that the counted bytes are its.
+const WASM_FEATURES = '--enable-bulk-memory --enable-nontrapping-float-to-int --enable-sign-ext --enable-mutable-globals --enable-simd';
+function namedBreakdown(artifact, shipped) {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-named-'));
+  try {
+    execSync(`wasm-bindgen --target web --out-dir ${dir} --out-name named ${artifact}`, { stdio: 'ignore' });
+    const wasm = path.join(dir, 'named_bg.wasm');
+    execSync(`wasm-opt -Oz -g ${WASM_FEATURES} -o ${wasm} ${wasm}`, { stdio: 'ignore' });
+    const b = breakdown(fs.readFileSync(wasm));
+    if (b.unnamed > b.total / 20) throw new Error(`${artifact}: ${b.unnamed} bytes of functions without a name`);
+    return { ...b, shipped: fs.statSync(shipped).size };
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
+const wasmTarget = path.join(root, 'target/wasm32-unknown-unknown/release');
+const appWasm = filesIn(path.join(root, 'dist'), ['.wasm'])[0];
+const bytesGo = {
+  headless: namedBreakdown(path.join(wasmTarget, 'client_js.wasm'), path.join(pkgDir, 'mcp_client_bg.wasm')),
+  app: namedBreakdown(path.join(wasmTarget, 'web-ui.wasm'), appWasm),
 };
 
 // ---- servers and pages ----
@@ -447,6 +473,21 @@ both eras and probes with \`server/discover\` first: its default is the 2025 era
 | \`<mcp-client>\` element package (js + wasm) | ${kb(sizes.element.raw)} | ${kb(sizes.element.gz)} |
 | full app (\`dist/\`: wasm, js, css) | ${kb(sizes.app.raw)} | ${kb(sizes.app.gz)} |
 ${REFS.map((ref) => `| reference: ${ref.label} client bundle | ${kb(sizes[ref.key].raw)} | ${kb(sizes[ref.key].gz)} |`).join('\n')}
+
+### Where the bytes go (wasm, raw bytes)
+
+Each function of the wasm counted for the part of the client it belongs to, by its name (read
+from the same build with names kept): a library function made for one of our types (its drop
+code, a serde impl for an MCP type, the promise behind a JS API method) counts for the part of
+ours that needs it; code the optimiser inlined into a caller counts for the caller (the app's
+SSE decoder sits inside the transport's functions). Gzip cannot be split this way; it shrinks
+the parts about alike.
+
+| part | headless package | app |
+| --- | ---: | ---: |
+${Object.entries(PARTS).filter(([k]) => bytesGo.headless.parts[k] || bytesGo.app.parts[k])
+  .map(([k, what]) => `| ${what} | ${share(bytesGo.headless, k)} | ${share(bytesGo.app, k)} |`).join('\n')}
+| all (the named build; shipped wasm: ${kb(bytesGo.headless.shipped)} / ${kb(bytesGo.app.shipped)}) | ${kb(bytesGo.headless.total)} | ${kb(bytesGo.app.total)} |
 
 ## Connect (navigation to "tools listed", median of ${N_CONNECT})
 
