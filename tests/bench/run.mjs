@@ -118,7 +118,7 @@ const sizes = {
 
 // Where the bytes go: the same wasm files (the build's own output, just built) passed through
 // wasm-bindgen and wasm-opt as the shipped ones are, but with their function names kept.
-// The shipped file has the same code; it is checked below that the counted bytes are its.
+// The shipped file has the same code: the table gives both totals, so that a difference shows.
 const WASM_FEATURES = '--enable-bulk-memory --enable-nontrapping-float-to-int --enable-sign-ext --enable-mutable-globals --enable-simd';
 function namedBreakdown(artifact, shipped) {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-named-'));
