@@ -53,6 +53,33 @@ fn reply(r: Result<Reply, oneshot::Canceled>) -> Result<Value, ClientError> {
     }
 }
 
+/// `params` with the caller's `_meta` entries added ([`CallOptions::meta`]); the session adds
+/// its own on top when it sends the request. Params that are not an object (never the case
+/// in MCP) are left as they are.
+fn with_meta(
+    params: Option<Value>,
+    meta: Option<&serde_json::Map<String, Value>>,
+) -> Option<Value> {
+    let Some(meta) = meta.filter(|m| !m.is_empty()) else {
+        return params;
+    };
+    let mut obj = match params {
+        None => serde_json::Map::new(),
+        Some(Value::Object(m)) => m,
+        other => return other,
+    };
+    let slot = obj
+        .entry("_meta")
+        .or_insert_with(|| Value::Object(serde_json::Map::new()));
+    if !slot.is_object() {
+        *slot = Value::Object(serde_json::Map::new());
+    }
+    if let Value::Object(m) = slot {
+        m.extend(meta.iter().map(|(k, v)| (k.clone(), v.clone())));
+    }
+    Some(Value::Object(obj))
+}
+
 /// What the client tracks for requests made again (after a login, or as a task).
 #[derive(Default)]
 pub(crate) struct Retries {
@@ -354,6 +381,7 @@ impl Client {
         opts: &CallOptions,
     ) -> (RequestHandle, oneshot::Receiver<Reply>) {
         let (tx, rx) = oneshot::channel();
+        let params = with_meta(params, opts.meta.as_ref());
         let ropts = RequestOptions {
             timeout: opts.timeout,
             no_timeout: false,

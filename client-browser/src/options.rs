@@ -196,6 +196,11 @@ pub struct CallOptions {
     /// cache: by default a result a 2026-07-28 server said is still fresh (`ttlMs`) is
     /// served without asking it again.
     pub cache: CacheMode,
+    /// Entries added to the request's `_meta`, e.g. W3C trace context (`traceparent`,
+    /// `tracestate`, `baggage`) so that a server's OpenTelemetry spans join the caller's
+    /// trace. Check them with [`client_core::types::check_request_meta`]; the session's own
+    /// entries (protocol version, client info, progress token, ...) are added on top.
+    pub meta: Option<serde_json::Map<String, serde_json::Value>>,
 }
 
 /// Called with a task's state (see [`CallOptions::on_task`]).

@@ -232,6 +232,8 @@ impl Client {
             on_progress: opts.on_progress.clone(),
             on_task: None,
             cache: Default::default(),
+            // The task's requests belong to the caller's trace too.
+            meta: opts.meta.clone(),
         };
         let result = self.start(
             "tasks/result",

@@ -340,6 +340,34 @@ fn requests_carry_session_and_version_and_skip_priming_events() {
 }
 
 #[test]
+fn a_callers_meta_entries_go_through_as_they_are_and_beside_a_progress_token() {
+    let mut h = connected(Legacy::new(ProbeAnswer::NotInitialized));
+    let parent = "00-0af7651916cd43dd8448eb211c80319c-00f067aa0ba902b7-01";
+    for progress in [false, true] {
+        let c = h.session.request(
+            "tools/call",
+            Some(json!({"name": "echo", "arguments": {}, "_meta": {"traceparent": parent}})),
+            RequestOptions {
+                progress,
+                ..Default::default()
+            },
+            h.now,
+        );
+        h.pump();
+        assert!(
+            matches!(response(&h, c), Some(Ok(McpResult::CallTool(_)))),
+            "{:?}",
+            h.events
+        );
+    }
+    let sent = h.posted_method("tools/call");
+    assert_eq!(sent.len(), 2);
+    assert_eq!(sent[0]["params"]["_meta"], json!({"traceparent": parent}));
+    assert_eq!(sent[1]["params"]["_meta"]["traceparent"], parent);
+    assert!(!sent[1]["params"]["_meta"]["progressToken"].is_null());
+}
+
+#[test]
 fn a_reserved_handle_is_unique_and_cancelling_it_sends_nothing() {
     let mut h = connected(Legacy::new(ProbeAnswer::NotInitialized));
     let reserved = h.session.reserve_handle();

@@ -510,6 +510,36 @@ fn mrtr_request_state_only_retries_at_once_and_rounds_are_bounded() {
 }
 
 #[test]
+fn a_callers_meta_entries_are_sent_beside_the_sessions_own_which_win() {
+    let mut h = connected(Modern::default());
+    let parent = "00-0af7651916cd43dd8448eb211c80319c-00f067aa0ba902b7-01";
+    let c = h.session.request(
+        "tools/call",
+        Some(json!({"name": "progress", "arguments": {}, "_meta": {
+            "traceparent": parent,
+            "com.example/run": 7,
+            "io.modelcontextprotocol/protocolVersion": "1999-01-01",
+        }})),
+        RequestOptions {
+            progress: true,
+            ..Default::default()
+        },
+        h.now,
+    );
+    h.pump();
+    assert_eq!(text_of(&response(&h, c)), "done");
+    let meta = &h.posted_method("tools/call")[0]["params"]["_meta"];
+    assert_eq!(meta["traceparent"], parent);
+    assert_eq!(meta["com.example/run"], 7);
+    assert_eq!(
+        meta["io.modelcontextprotocol/protocolVersion"],
+        "2026-07-28"
+    );
+    assert!(meta["io.modelcontextprotocol/clientCapabilities"].is_object());
+    assert!(meta["progressToken"].is_string() || meta["progressToken"].is_number());
+}
+
+#[test]
 fn progress_is_reported_and_resets_the_timeout_up_to_the_hard_maximum() {
     let mut h = connected(Modern::default());
     let opts = RequestOptions {

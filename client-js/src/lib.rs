@@ -16,7 +16,7 @@ pub mod oauth_options;
 
 use client_browser::client_core::session::ConnectionState;
 use client_browser::client_core::time::Duration;
-use client_browser::client_core::types::{LoggingLevel, ProgressParams, Task};
+use client_browser::client_core::types::{check_request_meta, LoggingLevel, ProgressParams, Task};
 use client_browser::client_core::ErrorObject;
 use client_browser::{
     Answer, CacheMode, CallOptions, Client, ClientError, ClientEvent, ClientOptions, Handlers,
@@ -94,6 +94,13 @@ export interface McpRequestOptions {
   timeoutMs?: number;
   /** Aborting it cancels the request (and the server's task); it rejects ("cancelled"). */
   signal?: AbortSignal;
+  /** Entries for the request's `_meta`, e.g. W3C trace context (`traceparent`, `tracestate`,
+   * `baggage`) so that the server's OpenTelemetry spans join your trace. Checked before
+   * anything is sent (key names as the MCP spec defines them; a `traceparent` in W3C form);
+   * the client's own entries (`progressToken`, `io.modelcontextprotocol/protocolVersion`,
+   * `…/clientInfo`, `…/clientCapabilities`, `…/logLevel`) are refused: it sets them itself.
+   * A bad one rejects ("invalid-argument"). */
+  meta?: Record<string, unknown>;
 }
 
 /** Options of callTool and request. */
@@ -316,9 +323,23 @@ fn timeout_of(options: &JsValue) -> Option<Duration> {
 }
 
 /// The options of a tool call from the JavaScript `options` object (see `callTool`).
-fn call_options(options: &JsValue) -> CallOptions {
+/// The options of one request: `timeoutMs`, `onProgress`, `onTask` and `meta` (checked: a
+/// bad `meta` is an `invalid-argument` error before anything is sent).
+fn call_options(options: &JsValue) -> Result<CallOptions, JsError> {
     let callback = |key: &str| handler_of(options, key);
-    CallOptions {
+    let meta = match get(options, "meta") {
+        None => None,
+        Some(m) => match from_js(&m, "options.meta")? {
+            Value::Object(m) => {
+                check_request_meta(&m)
+                    .map_err(|e| invalid_argument(&format!("options.meta: {e}")))?;
+                Some(m)
+            }
+            _ => return Err(invalid_argument("options.meta must be an object")),
+        },
+    };
+    Ok(CallOptions {
+        meta,
         timeout: timeout_of(options),
         on_progress: callback("onProgress").map(|f| {
             Rc::new(move |p: ProgressParams| {
@@ -331,7 +352,7 @@ fn call_options(options: &JsValue) -> CallOptions {
             }) as TaskListener
         }),
         ..Default::default()
-    }
+    })
 }
 
 /// Calls a JS callback returning a promise, and converts its result to an answer.
@@ -580,7 +601,7 @@ impl McpClient {
         let options = options.unwrap_or_default();
         let opts = CallOptions {
             cache: cache_mode(&options)?,
-            ..call_options(&options)
+            ..call_options(&options)?
         };
         let params = Some(json!({ "uri": uri }));
         let what = format!("reading {uri}");
@@ -612,10 +633,10 @@ impl McpClient {
         };
         let params = json!({ "name": name, "arguments": args });
         let what = format!("the prompt {name}");
+        let opts = call_options(&options)?;
         let result = self
             .follow(&what, &options, || {
-                self.client
-                    .start("prompts/get", Some(params), call_options(&options))
+                self.client.start("prompts/get", Some(params), opts)
             })
             .await?;
         to_js(&result)
@@ -650,10 +671,10 @@ impl McpClient {
             .filter_map(|(k, v)| Some((k.as_str(), v.as_str()?)))
             .collect();
         let params = client_browser::completion_params(reference, &argument, &value, &known);
+        let opts = call_options(&options)?;
         let mut r = self
             .follow("completing", &options, || {
-                self.client
-                    .start("completion/complete", Some(params), call_options(&options))
+                self.client.start("completion/complete", Some(params), opts)
             })
             .await?;
         match r.get_mut("completion").map(Value::take) {
@@ -742,10 +763,9 @@ impl McpClient {
             },
         };
         let what = format!("the request {method}");
+        let opts = call_options(&options)?;
         let result = self
-            .follow(&what, &options, || {
-                self.client.start(&method, params, call_options(&options))
-            })
+            .follow(&what, &options, || self.client.start(&method, params, opts))
             .await?;
         to_js(&result)
     }
@@ -854,6 +874,8 @@ impl McpClient {
         } else {
             from_js(&args, "the tool arguments")?
         };
+        // Bad options are refused before the approve hook asks anyone.
+        let opts = call_options(options)?;
         if let Some(approve) = &self.approve {
             let ok = approve
                 .call2(&JsValue::NULL, &name.into(), &args)
@@ -870,8 +892,7 @@ impl McpClient {
         }
         // A tool that must run as a task (see listTools) runs as one.
         self.follow(&format!("the call to {name}"), options, || {
-            self.client
-                .start_tool_call(name, args_value, call_options(options))
+            self.client.start_tool_call(name, args_value, opts)
         })
         .await
     }

@@ -205,6 +205,56 @@ test('a host script sends any request with request(method, params, options), to 
   assert.match(JSON.stringify(out.echoed.content), /over request\(\)/);
 });
 
+test('a host script sends W3C trace context in a request\'s _meta (options.meta) to the PyPI server; a bad one is refused before anything is sent', async () => {
+  const out = await page.evaluate(async ({ pkgUrl, urlModern }) => {
+    const m = await import(`${pkgUrl}/mcp_client.js`);
+    await m.default();
+    const caught = async (f) => { try { await f(); return null; } catch (e) { return { kind: e.kind, message: e.message }; } };
+    const parent = '00-0af7651916cd43dd8448eb211c80319c-00f067aa0ba902b7-01';
+    let asked = 0;
+    const c = await m.McpClient.connect({ url: urlModern, approve: async () => { asked += 1; return true; } });
+    const traced = await c.callTool('trace', {}, { meta: { traceparent: parent, tracestate: 'rojo=00f067aa0ba902b7', baggage: 'userId=alice' } });
+    const plain = await c.callTool('trace', {});
+    const viaRequest = await c.request('tools/call', { name: 'trace', arguments: {} }, { meta: { traceparent: parent } });
+    const progress = [];
+    const counted = await c.callTool('count', { steps: 2 }, { meta: { traceparent: parent }, onProgress: (p) => progress.push(p.progress) });
+    const prompt = await c.getPrompt('greet', { name: 'Ada' }, { meta: { traceparent: parent, 'com.example/run': 7 } });
+    const approvedSoFar = asked;
+    const refused = {
+      badParent: await caught(() => c.callTool('trace', {}, { meta: { traceparent: '00-not-a-trace' } })),
+      owned: await caught(() => c.callTool('trace', {}, { meta: { progressToken: 1 } })),
+      version: await caught(() => c.request('tools/list', {}, { meta: { 'io.modelcontextprotocol/protocolVersion': '2026-07-28' } })),
+      notObject: await caught(() => c.callTool('trace', {}, { meta: 'x' })),
+      badKey: await caught(() => c.getPrompt('greet', { name: 'Ada' }, { meta: { '<b>key</b>': 1 } })),
+      notString: await caught(() => c.readResource('test://static/1', { meta: { baggage: 5 } })),
+    };
+    const after = await c.callTool('trace', {}, { meta: { traceparent: parent } });
+    c.close();
+    const text = (r) => r.content[0].text;
+    return { traced: text(traced), plain: text(plain), viaRequest: text(viaRequest),
+      counted: text(counted), progress, prompt: prompt.messages.length, approvedSoFar, asked, refused, after: text(after) };
+  }, { pkgUrl: pkg.url, urlModern: modern.url });
+  const parent = '00-0af7651916cd43dd8448eb211c80319c-00f067aa0ba902b7-01';
+  assert.equal(out.traced, `traceparent=${parent} tracestate=rojo=00f067aa0ba902b7 baggage=userId=alice`);
+  assert.equal(out.plain, 'traceparent=None tracestate=None baggage=None');
+  assert.equal(out.viaRequest, `traceparent=${parent} tracestate=None baggage=None`);
+  assert.equal(out.counted, 'counted to 2');
+  assert.deepEqual(out.progress, [1, 2]);
+  assert.equal(out.prompt, 1);
+  for (const [what, r] of Object.entries(out.refused)) {
+    assert.equal(r?.kind, 'invalid-argument', `${what}: ${JSON.stringify(r)}`);
+    assert.match(r.message, /options\.meta/, what);
+  }
+  assert.match(out.refused.badParent.message, /W3C trace context/);
+  assert.match(out.refused.owned.message, /progressToken.*set by the client itself/);
+  assert.match(out.refused.badKey.message, /not a valid key name/);
+  assert.match(out.refused.notString.message, /baggage must be a string/);
+  // The refused calls never reached the approve hook; the calls before and after did.
+  assert.equal(out.approvedSoFar, 3);
+  assert.equal(out.asked, 4);
+  assert.equal(out.after, `traceparent=${parent} tracestate=None baggage=None`);
+});
+
 test('a tool that must run as a task works without listing tools first, and aborting it cancels the task', async () => {
   const out = await page.evaluate(async ({ pkgUrl, urlA }) => {
     const m = await import(`${pkgUrl}/mcp_client.js`);

@@ -193,6 +193,13 @@ def header(name: str, ctx: Context) -> str:
 
 
 @server.tool()
+def trace(ctx: Context) -> str:
+    """Returns the W3C trace context keys of the request's `_meta` (to check they arrive)."""
+    meta = ctx.request_context.meta or {}
+    return " ".join(f"{k}={meta.get(k)}" for k in ("traceparent", "tracestate", "baggage"))
+
+
+@server.tool()
 async def count(ctx: Context, steps: int = 3) -> str:
     """Reports progress `steps` times."""
     for i in range(steps):
