@@ -241,7 +241,7 @@ impl Client {
             wait,
         );
         let result_handle = result.handle;
-        let polling = self.poll_task(task, opts.on_task).boxed_local();
+        let polling = self.poll_task(task, opts.on_task, opts.meta).boxed_local();
         match futures_util::future::select(result, polling).await {
             Either::Left((outcome, _)) => outcome,
             // Over: the result is on its way.
@@ -254,11 +254,13 @@ impl Client {
         }
     }
 
-    /// Polls `tasks/get` at the server's suggested interval (bounded) until the task is over.
+    /// Polls `tasks/get` at the server's suggested interval (bounded) until the task is over;
+    /// each poll carries the caller's `_meta` entries (its trace context).
     async fn poll_task(
         &self,
         mut task: Task,
         report: Option<TaskListener>,
+        meta: Option<serde_json::Map<String, Value>>,
     ) -> Result<(), ClientError> {
         while !task.is_terminal() {
             let every = task
@@ -266,8 +268,12 @@ impl Client {
                 .unwrap_or(1_000)
                 .clamp(TASK_POLL_MS.0, TASK_POLL_MS.1);
             gloo_timers::future::TimeoutFuture::new(every as u32).await;
+            let poll = CallOptions {
+                meta: meta.clone(),
+                ..CallOptions::default()
+            };
             let state = self
-                .request("tasks/get", Some(json!({ "taskId": task.task_id })))
+                .start("tasks/get", Some(json!({ "taskId": task.task_id })), poll)
                 .await?;
             task = decode("tasks/get", state)?;
             if let Some(report) = &report {

@@ -263,8 +263,9 @@ test('a tool that must run as a task works without listing tools first, and abor
     // the client lists the tools first, learns which need a task and calls this one as one.
     const client = await m.McpClient.connect({ url: urlA });
     const states = [];
+    // With trace context: the task's requests (its result, its polls) carry it too.
     const research = await client.callTool('simulate-research-query', { topic: 'tides' },
-      { onTask: (t) => states.push(t.status) });
+      { onTask: (t) => states.push(t.status), meta: { traceparent: '00-0af7651916cd43dd8448eb211c80319c-00f067aa0ba902b7-01' } });
     // The same on a second fresh client, aborted once the task is running.
     const other = await m.McpClient.connect({ url: urlA });
     const abort = new AbortController();
