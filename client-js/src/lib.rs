@@ -322,9 +322,9 @@ fn timeout_of(options: &JsValue) -> Option<Duration> {
         .map(|ms| Duration::from_millis(ms as u64))
 }
 
-/// The options of a tool call from the JavaScript `options` object (see `callTool`).
-/// The options of one request: `timeoutMs`, `onProgress`, `onTask` and `meta` (checked: a
-/// bad `meta` is an `invalid-argument` error before anything is sent).
+/// The options of one request from the JavaScript `options` object (see `callTool`):
+/// `timeoutMs`, `onProgress`, `onTask` and `meta` (checked: a bad `meta` is an
+/// `invalid-argument` error before anything is sent).
 fn call_options(options: &JsValue) -> Result<CallOptions, JsError> {
     let callback = |key: &str| handler_of(options, key);
     let meta = match get(options, "meta") {
