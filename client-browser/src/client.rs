@@ -68,14 +68,11 @@ fn with_meta(
         Some(Value::Object(m)) => m,
         other => return other,
     };
-    let slot = obj
-        .entry("_meta")
-        .or_insert_with(|| Value::Object(serde_json::Map::new()));
-    if !slot.is_object() {
-        *slot = Value::Object(serde_json::Map::new());
-    }
-    if let Value::Object(m) = slot {
-        m.extend(meta.iter().map(|(k, v)| (k.clone(), v.clone())));
+    match obj.get_mut("_meta") {
+        Some(Value::Object(m)) => m.extend(meta.clone()),
+        _ => {
+            obj.insert("_meta".into(), Value::Object(meta.clone()));
+        }
     }
     Some(Value::Object(obj))
 }
