@@ -51,7 +51,8 @@ function skipConstExpr(b, p) {
 
 /**
  * The sizes in a wasm file: `functions` ({ name, bytes } per body, its length prefix
- * included), `data` (all data segments' bytes) and `total` (the file's length).
+ * included), `data` (all data segments' bytes), `names` (the custom "name" section, header
+ * included) and `total` (the file's length).
  */
 export function wasmSizes(buf) {
   const b = buf instanceof Uint8Array ? buf : new Uint8Array(buf);
@@ -61,7 +62,9 @@ export function wasmSizes(buf) {
   const bodies = [];
   let data = 0;
   const names = new Map();
+  let nameSection = 0;
   while (p < b.length) {
+    const sectionStart = p;
     const id = b[p++];
     let size;
     [size, p] = leb(b, p);
@@ -109,6 +112,7 @@ export function wasmSizes(buf) {
       let name;
       [name, q] = text(b, q);
       if (name === 'name') {
+        nameSection = end - sectionStart;
         while (q < end) {
           const sub = b[q++];
           let len;
@@ -132,7 +136,7 @@ export function wasmSizes(buf) {
     p = end;
   }
   const functions = bodies.map((bytes, i) => ({ name: names.get(importedFunctions + i) ?? '', bytes }));
-  return { functions, data, total: b.length };
+  return { functions, data, names: nameSection, total: b.length };
 }
 
 // Our crates, in the order a name is searched for them: a library function instantiated for one
@@ -185,7 +189,7 @@ export const PARTS = {
  * the parts add up to `total`.
  */
 export function breakdown(buf) {
-  const { functions, data, total } = wasmSizes(buf);
+  const { functions, data, names, total } = wasmSizes(buf);
   const parts = Object.fromEntries(Object.keys(PARTS).map((k) => [k, 0]));
   let unnamed = 0;
   for (const f of functions) {
@@ -194,23 +198,7 @@ export function breakdown(buf) {
   }
   parts.data = data;
   // The name section is not in the shipped file: leave it out of the total and of the rest.
-  const names = nameSectionBytes(buf);
   const counted = Object.values(parts).reduce((a, b) => a + b, 0);
   parts.rest = total - names - counted;
   return { parts, unnamed, total: total - names };
-}
-
-/** The bytes of the custom "name" section (header included). */
-function nameSectionBytes(buf) {
-  const b = buf instanceof Uint8Array ? buf : new Uint8Array(buf);
-  let p = 8;
-  while (p < b.length) {
-    const start = p;
-    const id = b[p++];
-    let size;
-    [size, p] = leb(b, p);
-    if (id === 0 && text(b, p)[0] === 'name') return p + size - start;
-    p += size;
-  }
-  return 0;
 }
