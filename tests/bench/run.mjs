@@ -123,8 +123,10 @@ const WASM_FEATURES = '--enable-bulk-memory --enable-nontrapping-float-to-int --
 function namedBreakdown(artifact, shipped) {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-named-'));
   try {
-    execSync(`wasm-bindgen --target web --out-dir ${dir} --out-name named ${artifact}`, { stdio: 'ignore' });
-    const wasm = path.join(dir, 'named_bg.wasm');
+    // The shipped name: the wasm's imports name their JS module by it.
+    const name = path.basename(shipped).replace(/_bg\.wasm$/, '');
+    execSync(`wasm-bindgen --target web --out-dir ${dir} --out-name ${name} ${artifact}`, { stdio: 'ignore' });
+    const wasm = path.join(dir, `${name}_bg.wasm`);
     execSync(`wasm-opt -Oz -g ${WASM_FEATURES} -o ${wasm} ${wasm}`, { stdio: 'ignore' });
     const b = breakdown(fs.readFileSync(wasm));
     if (b.unnamed > b.total / 20) throw new Error(`${artifact}: ${b.unnamed} bytes of functions without a name`);
