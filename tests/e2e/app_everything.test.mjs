@@ -247,37 +247,93 @@ test('imports servers from an mcpServers config', async () => {
   assert.equal(await page.locator('.saved-list button.connect-saved', { hasText: 'demo' }).count(), 1);
 });
 
-test('reads a resource and a template', async () => {
+test('reads a resource and a template, beside the list, and searches the list', async () => {
   await page.locator('#tab-resources').click();
-  await page.locator('button.read-resource').first().waitFor({ timeout: 10_000 });
-  await page.locator('button.read-resource').first().click();
-  await page.locator('.resource-contents').first().waitFor({ timeout: 10_000 });
+  const first = page.locator('button.read-resource').first();
+  await first.waitFor({ timeout: 10_000 });
+  assert.equal(await page.locator('.resource-view .hint').innerText(), 'Choose a resource, or fill in a template and read it.');
+  const uri = await first.getAttribute('data-uri');
+  await first.click();
+  await page.locator('.resource-view .resource-contents .uri', { hasText: uri }).waitFor({ timeout: 10_000 });
+  // Headed by its name and description from the list.
+  assert.equal(await page.locator('.resource-view h3').innerText(), await first.innerText());
+  assert.equal(await page.locator('.resource-view > p.help').innerText(), await page.locator('.resource-list li .help').first().innerText());
+  // The one shown is marked in the list, and only that one.
+  assert.equal(await first.getAttribute('aria-current'), 'true');
+  assert.equal(await page.locator('button.read-resource[aria-current="true"]').count(), 1);
+  // Beside the list, not below it: the contents start at the top of the panel.
+  const [list, view] = await Promise.all(['.resources > .list', '.resources > .resource-view'].map((s) => page.locator(s).boundingBox()));
+  assert.ok(view.x > list.x + list.width - 1 && Math.abs(view.y - list.y) < 2, JSON.stringify({ list, view }));
   const form = page.locator('form.template').first();
   await form.locator('input').first().fill('3');
   await form.locator('button[type=submit]').click();
   await page.locator('.resource-contents .uri', { hasText: '/3' }).first().waitFor({ timeout: 10_000 });
+  assert.equal(await page.locator('button.read-resource[aria-current="true"]').count(), 0);
+  assert.equal(await page.locator('.resource-view h3').count(), 0);
+  await page.locator('.tabs').evaluate((e) => e.scrollIntoView());
   await page.screenshot({ path: path.join(shots, 'resources.png') });
+  // Search: name, URI or description; every word must match.
+  const total = await page.locator('button.read-resource').count();
+  assert.ok(total > 1, `${total} resources`);
+  await page.locator('#resource-search').fill('STRUCTURE.md');
+  await waitFor(async () => (await page.locator('button.read-resource').count()) === 1, 5_000, 'one match');
+  assert.match(await page.locator('.resource-list li .uri').innerText(), /structure\.md$/);
+  await page.locator('#resource-search').fill('structure nothing-like-this');
+  await waitFor(async () => (await page.locator('button.read-resource').count()) === 0, 5_000, 'no match');
+  await page.locator('#resource-search').fill('');
+  await waitFor(async () => (await page.locator('button.read-resource').count()) === total, 5_000, 'all again');
 });
 
-test('subscribes to a resource and shows its updates', async () => {
+test('subscribes to a resource, marks and reads again what the server updated, and unsubscribes', async () => {
   const first = page.locator('.resource-list li').first();
   const uri = await first.locator('.uri').innerText();
-  await first.locator('button.subscribe').click();
+  const subscribe = first.locator('button.subscribe');
+  assert.equal(await subscribe.innerText(), 'Subscribe');
+  assert.equal(await subscribe.getAttribute('aria-pressed'), 'false');
+  await subscribe.click();
+  await page.locator('.resource-list li').first().locator('button.subscribe', { hasText: 'Unsubscribe' }).waitFor({ timeout: 10_000 });
+  assert.equal(await subscribe.getAttribute('aria-pressed'), 'true');
   await page.locator('#tab-tools').click();
   await openTool('toggle-subscriber-updates');
   await page.locator('button.run').click();
   await page.locator('.runner .result').waitFor({ timeout: 10_000 });
   await page.locator('#tab-logs').click();
   await page.locator('ul.notifications li', { hasText: `resource updated: ${uri}` }).first().waitFor({ timeout: 20_000 });
+  assert.equal(await page.locator('ul.notifications li', { hasText: `subscribed to ${uri}` }).count(), 1);
+  // Back on the tab: the subscription is still on, and the updated resource is marked until read.
+  await page.locator('#tab-resources').click();
+  const item = page.locator('.resource-list li').first();
+  await item.locator('.hint.updated').waitFor({ timeout: 10_000 });
+  assert.equal(await item.locator('button.subscribe').innerText(), 'Unsubscribe');
+  await item.locator('button.read-resource').click();
+  await page.locator('.resource-view .resource-contents .uri', { hasText: uri }).waitFor({ timeout: 10_000 });
+  // Shown while the server sends updates (every 5 s): read again by itself, and said so.
+  await page.locator('.resource-view .reread').waitFor({ timeout: 20_000 });
+  await page.locator('.resource-view .resource-contents .uri', { hasText: uri }).waitFor({ timeout: 10_000 });
   await page.locator('#tab-tools').click();
   await openTool('toggle-subscriber-updates');
   await page.locator('button.run').click();
+  await page.locator('.runner .result').waitFor({ timeout: 10_000 });
+  await page.locator('#tab-resources').click();
+  const again = page.locator('.resource-list li').first().locator('button.subscribe');
+  await again.click();
+  await page.locator('.resource-list li').first().locator('button.subscribe', { hasText: /^Subscribe$/ }).waitFor({ timeout: 10_000 });
+  assert.equal(await again.getAttribute('aria-pressed'), 'false');
+  await page.locator('#tab-logs').click();
+  await page.locator('ul.notifications li', { hasText: `unsubscribed from ${uri}` }).waitFor({ timeout: 10_000 });
   await page.locator('#tab-resources').click();
 });
 
-test('gets a prompt with arguments', async () => {
+test('gets a prompt with arguments, its form beside the list', async () => {
   await page.locator('#tab-prompts').click();
-  await page.locator('button.prompt[data-prompt="args-prompt"]').click();
+  await page.locator('.prompts .detail .hint', { hasText: 'Choose a prompt.' }).waitFor({ timeout: 10_000 });
+  const chosen = page.locator('button.prompt[data-prompt="args-prompt"]');
+  await chosen.click();
+  await page.locator('#prompt-arg-city').waitFor({ timeout: 10_000 });
+  assert.equal(await chosen.getAttribute('aria-current'), 'true');
+  assert.equal(await page.locator('button.prompt[aria-current="true"]').count(), 1);
+  const [list, form] = await Promise.all(['.prompts > .list', '.prompts > .detail'].map((s) => page.locator(s).boundingBox()));
+  assert.ok(form.x > list.x + list.width - 1 && Math.abs(form.y - list.y) < 2, JSON.stringify({ list, form }));
   await page.locator('#prompt-arg-city').fill('Lisbon');
   await page.locator('button.get-prompt').click();
   await page.locator('.prompt-messages', { hasText: 'Lisbon' }).waitFor({ timeout: 10_000 });

@@ -108,6 +108,11 @@ pub struct Connection {
     pub prompts_changed: RwSignal<u32>,
     /// Counts the server's `resources/list_changed` (the resources tab lists again on each).
     pub resources_changed: RwSignal<u32>,
+    /// The URIs of the resources subscribed to (through the resources tab), each once.
+    pub subscribed: RwSignal<Vec<String>>,
+    /// The URIs of subscribed resources the server said were updated since they were last
+    /// read here, each once (the resources tab marks them, and reads the one it shows again).
+    pub updated: RwSignal<Vec<String>>,
     /// Lists shown from answers kept from before, because asking the server again failed.
     pub stale: RwSignal<StaleLists>,
 }
@@ -174,6 +179,8 @@ impl Connection {
             relist: StoredValue::new(Relist::Idle),
             prompts_changed: RwSignal::new(0),
             resources_changed: RwSignal::new(0),
+            subscribed: RwSignal::new(Vec::new()),
+            updated: RwSignal::new(Vec::new()),
             stale: RwSignal::new(StaleLists::default()),
         };
         let mut o = ClientOptions::new(req.url.clone());
@@ -234,6 +241,14 @@ impl Connection {
                     }
                     ServerNotification::ResourceListChanged => {
                         this.resources_changed.update(|n| *n += 1)
+                    }
+                    // Kept for subscribed resources only: a server naming others cannot make
+                    // the set grow.
+                    ServerNotification::ResourceUpdated(u)
+                        if this.subscribed.with_untracked(|s| s.contains(&u.uri)) =>
+                    {
+                        let uri = u.uri.clone();
+                        this.updated.update(|s| add_once(s, uri))
                     }
                     _ => {}
                 }
@@ -550,6 +565,13 @@ pub fn stale_detail(url: &str, method: &str, age_ms: u64, error: &str) -> serde_
 pub fn describe_stale(method: &str, age_ms: u64, error: &str) -> String {
     let secs = age_ms / 1000;
     format!("{method}: the server could not be asked again ({error}); showing the answer received {secs} s ago")
+}
+
+/// Adds `item` to a small set kept as a vector (a few URIs: no tree needed), unless there.
+pub fn add_once(set: &mut Vec<String>, item: String) {
+    if !set.contains(&item) {
+        set.push(item);
+    }
 }
 
 /// One line for the notifications log.

@@ -15,6 +15,7 @@ pub mod schema_check;
 pub mod schema_form;
 pub mod schema_pattern;
 pub mod schema_ref;
+pub mod search;
 pub mod stale_lists;
 pub mod uri_template;
 pub mod wire_log;

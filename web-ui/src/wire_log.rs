@@ -156,7 +156,7 @@ pub fn matches(line: &WireLine, needle: &str) -> bool {
             .windows(n.len())
             .any(|w| w.eq_ignore_ascii_case(n));
     }
-    crate::components::tools::lowercase(&line.text).contains(needle)
+    crate::search::lowercase(&line.text).contains(needle)
 }
 
 /// The log as JSON lines (one message per line, with its direction, HTTP status and headers,

@@ -91,7 +91,7 @@ pub fn LogsPanel(conn: Connection) -> impl IntoView {
     let filter = RwSignal::new(String::new());
     let (log, wire) = (conn.log, conn.wire);
     let shown = move || {
-        let needle = crate::components::tools::lowercase(&filter.get());
+        let needle = crate::search::lowercase(&filter.get());
         wire.with(|w| {
             w.lines()
                 .rev()

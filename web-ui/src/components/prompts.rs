@@ -32,17 +32,31 @@ pub fn PromptsPanel(conn: Connection) -> impl IntoView {
         prompts.with(|p| p.iter().find(|x| x.name == name).cloned())
     };
     view! {
-        <section class="prompts" aria-label="Prompts">
-            {move || error.get().map(|e| view! { <p class="call-error" role="alert">{e}</p> })}
-            <ul class="prompt-list">
-                <For each=move || prompts.get() key=|p| p.name.clone() let:p>
-                    {
-                        let name = p.name.clone();
-                        view! { <li><button class="prompt" data-prompt=p.name.clone() on:click=move |_| selected.set(Some(name.clone()))>{p.title.clone().unwrap_or(p.name.clone())}</button></li> }
-                    }
-                </For>
-            </ul>
-            {move || current().map(|p| view! { <PromptRunner conn=conn.clone() prompt=p /> })}
+        <section class="prompts split" aria-label="Prompts">
+            <div class="list">
+                {move || error.get().map(|e| view! { <p class="call-error" role="alert">{e}</p> })}
+                <p class="count">{move || format!("{} prompts", prompts.with(Vec::len))}</p>
+                <ul class="prompt-list">
+                    <For each=move || prompts.get() key=|p| p.name.clone() let:p>
+                        {
+                            let (name, n2) = (p.name.clone(), p.name.clone());
+                            let is_current = move || selected.with(|s| s.as_deref() == Some(n2.as_str()));
+                            view! {
+                                <li>
+                                    <button class="prompt" data-prompt=p.name.clone() aria-current=move || is_current().to_string() on:click=move |_| selected.set(Some(name.clone()))>{p.title.clone().unwrap_or(p.name.clone())}</button>
+                                    {p.description.clone().map(|d| { let full = d.clone(); view! { <small class="help" title=full>{d}</small> } })}
+                                </li>
+                            }
+                        }
+                    </For>
+                </ul>
+            </div>
+            <div class="detail">
+                {move || match current() {
+                    Some(p) => view! { <PromptRunner conn=conn.clone() prompt=p /> }.into_any(),
+                    None => view! { <p class="hint">"Choose a prompt."</p> }.into_any(),
+                }}
+            </div>
         </section>
     }
 }

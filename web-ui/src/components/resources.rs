@@ -4,12 +4,13 @@
 use crate::components::completing_input::CompletingInput;
 use crate::components::long_text::LongText;
 use crate::components::result_view::safe_data_url;
-use crate::connection::{note, Connection};
+use crate::connection::{add_once, note, Connection};
 use crate::in_flight::InFlight;
 use crate::uri_template;
 use client_browser::client_core::types::{ReadResourceResult, Resource, ResourceTemplate};
 use leptos::prelude::*;
 use serde_json::json;
+use crate::search::{found_in, lowercase};
 use std::collections::BTreeMap;
 
 const PREVIEW_IMAGES: &[&str] = &["image/png", "image/jpeg", "image/gif", "image/webp"];
@@ -34,13 +35,34 @@ fn download_base64(name: &str, mime: &str, b64: &str) {
     crate::components::logs::download_blob(name, &blob);
 }
 
-/// The resources tab of one connection.
+/// What the resource search looks in (name, title, URI and description), lower-cased:
+/// computed once per listing, not per keystroke.
+pub fn resource_haystack(r: &Resource) -> String {
+    lowercase(&format!(
+        "{} {} {} {}",
+        r.name,
+        r.title.as_deref().unwrap_or(""),
+        r.uri,
+        r.description.as_deref().unwrap_or("")
+    ))
+}
+
+/// Most resources rendered at once; the search narrows the rest.
+const SHOWN: usize = 500;
+
+/// The resources tab of one connection: the list (with search and subscriptions) and the
+/// templates on one side, the contents of the resource read last on the other.
 #[component]
 pub fn ResourcesPanel(conn: Connection) -> impl IntoView {
     let resources = RwSignal::new(Vec::<Resource>::new());
     let templates = RwSignal::new(Vec::<ResourceTemplate>::new());
     let contents = RwSignal::new(None::<Result<ReadResourceResult, String>>);
     let error = RwSignal::new(None::<String>);
+    let query = RwSignal::new(String::new());
+    // The URI of the resource shown (or being read): a listed one or a template's.
+    let shown = RwSignal::new(None::<String>);
+    // Whether what is shown was read again because the server said it was updated.
+    let reread = RwSignal::new(false);
     // Listed when the tab opens and again whenever the server says the resources changed.
     crate::connection::list_on_change(
         &conn,
@@ -60,14 +82,42 @@ pub fn ResourcesPanel(conn: Connection) -> impl IntoView {
             }
         },
     );
+    let haystacks = Memo::new(move |_| {
+        resources.with(|r| r.iter().map(resource_haystack).collect::<Vec<_>>())
+    });
+    // Indices of the resources that match the search.
+    let found = found_in(haystacks, query);
+    let visible = move || {
+        found.with(|f| {
+            resources.with(|r| {
+                f.iter()
+                    .take(SHOWN)
+                    .filter_map(|&i| r.get(i).cloned())
+                    .collect::<Vec<_>>()
+            })
+        })
+    };
+    // The listed resource shown, if it is one (its name and description head the contents).
+    let shown_resource = Memo::new(move |_| {
+        let uri = shown.get()?;
+        resources.with(|r| r.iter().find(|r| r.uri == uri).cloned())
+    });
     // The read under way (the URI it reads), shown with a Cancel button.
     let reading = InFlight::<String>::new(&conn);
-    let reader = conn.clone();
-    let read = move |uri: String| {
-        let Some(client) = reader.client.get_value() else {
+    let (client, updated, subscribed, log) =
+        (conn.client, conn.updated, conn.subscribed, conn.log);
+    let read = move |uri: String, again: bool| {
+        let Some(client) = client.get_value() else {
             return;
         };
-        contents.set(None);
+        // A read asked for clears what was shown; one made again after an update keeps it
+        // until the new contents are there.
+        if !again {
+            contents.set(None);
+        }
+        shown.set(Some(uri.clone()));
+        reread.set(false);
+        updated.update(|u| u.retain(|x| *x != uri));
         // Asked for: shown as the server has it now, even if an earlier read is still
         // fresh (the answer replaces that one in the response cache).
         let opts = client_browser::CallOptions {
@@ -85,55 +135,137 @@ pub fn ResourcesPanel(conn: Connection) -> impl IntoView {
             let read = read
                 .and_then(|v| client_browser::decode::<ReadResourceResult>("resources/read", v));
             contents.set(Some(read.map_err(|e| crate::doctor::explain(&e))));
+            reread.set(again);
         });
     };
-    let read2 = read;
-    let subscriber = conn.clone();
-    let subscribe = move |uri: String| {
-        let Some(client) = subscriber.client.get_value() else {
+    // The resource shown is read again when the server says it was updated (a subscribed
+    // one), so that what the panel shows follows the server.
+    Effect::new(move |_| {
+        let Some(uri) = shown.get() else { return };
+        if updated.with(|u| u.contains(&uri)) {
+            read(uri, true);
+        }
+    });
+    // Offered where the server says it has resource subscriptions. (The panel is made anew
+    // when what the server says of itself changes.)
+    let can_subscribe = conn.details.with_untracked(|d| {
+        d.as_ref()
+            .is_some_and(|d| d.capabilities.resources_subscribe())
+    });
+    // Subscriptions asked for or ended, not yet answered (their button waits).
+    let pending = RwSignal::new(Vec::<String>::new());
+    let toggle = move |uri: String| {
+        let Some(client) = client.get_value() else {
             return;
         };
-        let log = subscriber.log;
+        let was_on = subscribed.with_untracked(|s| s.contains(&uri));
+        pending.update(|p| add_once(p, uri.clone()));
         leptos::task::spawn_local(async move {
-            match client.subscribe_resource(&uri).await {
-                Ok(()) => note(log, format!("subscribed to {uri}")),
-                Err(e) => note(log, format!("subscribing to {uri} failed: {e}")),
+            let outcome = if was_on {
+                client.unsubscribe_resource(&uri).await
+            } else {
+                client.subscribe_resource(&uri).await
+            };
+            // The panel may be gone meanwhile; the connection's state is not.
+            let _ = pending.try_update(|p| p.retain(|x| *x != uri));
+            match outcome {
+                Ok(()) => {
+                    note(log, subscription_note(&uri, !was_on));
+                    if was_on {
+                        subscribed.update(|s| s.retain(|x| *x != uri));
+                        updated.update(|u| u.retain(|x| *x != uri));
+                    } else {
+                        subscribed.update(|s| add_once(s, uri.clone()));
+                    }
+                }
+                Err(e) => {
+                    let failed = subscription_failure(&uri, !was_on, &crate::doctor::explain(&e));
+                    note(log, failed.clone());
+                    let _ = error.try_set(Some(failed));
+                }
             }
         });
     };
     view! {
-        <section class="resources" aria-label="Resources">
-            {move || error.get().map(|e| view! { <p class="call-error" role="alert">{e}</p> })}
-            <h3>"Resources"</h3>
-            <ul class="resource-list">
-                <For each=move || resources.get() key=|r| r.uri.clone() let:r>
-                    {
-                        let (u1, u2) = (r.uri.clone(), r.uri.clone());
-                        let read = read;
-                        let subscribe = subscribe;
-                        view! {
-                            <li>
-                                <button class="read-resource" data-uri=r.uri.clone() on:click=move |_| read(u1.clone())>{r.title.clone().unwrap_or(r.name.clone())}</button>
-                                <span class="uri">{r.uri.clone()}</span>
-                                <button class="subscribe" on:click=move |_| subscribe(u2.clone())>"Subscribe"</button>
-                            </li>
+        <section class="resources split" aria-label="Resources">
+            <div class="list">
+                {move || error.get().map(|e| view! { <p class="call-error" role="alert">{e}</p> })}
+                <label for="resource-search">"Search resources"</label>
+                <input id="resource-search" type="search" prop:value=query on:input=move |ev| query.set(event_target_value(&ev)) />
+                <p class="count">{move || format!("{} resources", resources.with(Vec::len))}</p>
+                {move || {
+                    let n = found.with(Vec::len);
+                    (n > SHOWN).then(|| view! { <p class="more" role="status">{format!("showing {SHOWN} of {n}: refine the search")}</p> })
+                }}
+                <ul class="resource-list" aria-label="Resource list">
+                    <For each=visible key=|r| r.uri.clone() let:r>
+                        {
+                            let uri = r.uri.clone();
+                            let (u_read, u_sub) = (uri.clone(), uri.clone());
+                            let (u_shown, u_updated) = (uri.clone(), uri.clone());
+                            let (u_on, u_wait) = (uri.clone(), uri.clone());
+                            let is_shown = move || shown.with(|s| s.as_deref() == Some(u_shown.as_str()));
+                            let is_on = move || subscribed.with(|s| s.contains(&u_on));
+                            let is_on2 = is_on.clone();
+                            let waits = move || pending.with(|p| p.contains(&u_wait));
+                            view! {
+                                <li>
+                                    <button class="read-resource" data-uri=uri.clone() aria-current=move || is_shown().to_string() on:click=move |_| read(u_read.clone(), false)>
+                                        {r.title.clone().unwrap_or(r.name.clone())}
+                                        {move || updated.with(|u| u.contains(&u_updated)).then(|| view! { <span class="hint updated" title="the server said it changed since it was read">"updated"</span> })}
+                                    </button>
+                                    {can_subscribe.then(|| view! {
+                                        <button class="subscribe" aria-pressed=move || is_on().to_string() disabled=waits on:click=move |_| toggle(u_sub.clone())>
+                                            {move || if is_on2() { "Unsubscribe" } else { "Subscribe" }}
+                                        </button>
+                                    })}
+                                    <span class="uri" title=uri.clone()>{uri.clone()}</span>
+                                    {r.description.clone().map(|d| { let full = d.clone(); view! { <small class="help" title=full>{d}</small> } })}
+                                </li>
+                            }
                         }
-                    }
+                    </For>
+                </ul>
+                {move || templates.with(|t| !t.is_empty()).then(|| view! { <h3>"Templates"</h3> })}
+                <For each=move || templates.get() key=|t| t.uri_template.clone() let:t>
+                    <TemplateForm conn=conn.clone() template=t on_read=Callback::new(move |u: String| read(u, false)) />
                 </For>
-            </ul>
-            <h3>"Templates"</h3>
-            <For each=move || templates.get() key=|t| t.uri_template.clone() let:t>
-                <TemplateForm conn=conn.clone() template=t on_read=Callback::new({ let r = read2; move |u: String| r(u) }) />
-            </For>
-            {move || reading.shown().map(|uri| view! {
-                <p class="reading" role="status">"Reading " {uri} "…" <button class="cancel" on:click=move |_| reading.cancel()>"Cancel"</button></p>
-            })}
-            {move || contents.get().map(|c| match c {
-                Ok(r) => view! { <ContentsView result=r /> }.into_any(),
-                Err(e) => view! { <p class="call-error" role="alert">{e}</p> }.into_any(),
-            })}
+            </div>
+            <div class="detail resource-view">
+                {move || shown_resource.get().map(|r| view! {
+                    <h3>{r.title.clone().unwrap_or(r.name.clone())}</h3>
+                    {r.description.clone().map(|d| view! { <p class="help">{d}</p> })}
+                })}
+                {move || reading.shown().map(|uri| view! {
+                    <p class="reading" role="status">"Reading " {uri} "…" <button class="cancel" on:click=move |_| reading.cancel()>"Cancel"</button></p>
+                })}
+                {move || reread.get().then(|| view! {
+                    <p class="reread" role="status">"The server said this resource changed: read again."</p>
+                })}
+                {move || match contents.get() {
+                    Some(Ok(r)) => view! { <ContentsView result=r /> }.into_any(),
+                    Some(Err(e)) => view! { <p class="call-error" role="alert">{e}</p> }.into_any(),
+                    None if shown.with(Option::is_none) => view! { <p class="hint">"Choose a resource, or fill in a template and read it."</p> }.into_any(),
+                    None => ().into_any(),
+                }}
+            </div>
         </section>
     }
+}
+
+/// The log line for a subscription made (`on`) or ended.
+pub fn subscription_note(uri: &str, on: bool) -> String {
+    if on {
+        format!("subscribed to {uri}")
+    } else {
+        format!("unsubscribed from {uri}")
+    }
+}
+
+/// What the panel says when subscribing (`on`) or unsubscribing failed.
+pub fn subscription_failure(uri: &str, on: bool, why: &str) -> String {
+    let what = if on { "subscribing to" } else { "unsubscribing from" };
+    format!("{what} {uri} failed: {why}")
 }
 
 /// A template's variables as inputs, with completions from the server.
@@ -197,5 +329,37 @@ fn ContentsView(result: ReadResourceResult) -> impl IntoView {
                 }
             }).collect_view()}
         </section>
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::search::{matches, query_words};
+
+    #[test]
+    fn resource_search_looks_in_name_title_uri_and_description() {
+        let r: Resource = serde_json::from_value(serde_json::json!({
+            "uri": "demo://docs/Readme.md", "name": "readme", "title": "Read Me",
+            "description": "How to START"
+        }))
+        .unwrap();
+        let hay = resource_haystack(&r);
+        for q in ["readme.md", "DEMO://", "read me", "start how", ""] {
+            assert!(matches(&hay, &query_words(q)), "{q:?}");
+        }
+        for q in ["changelog", "readme changelog"] {
+            assert!(!matches(&hay, &query_words(q)), "{q:?}");
+        }
+    }
+
+    #[test]
+    fn subscription_lines_say_which_way_it_went() {
+        assert_eq!(subscription_note("a://b", true), "subscribed to a://b");
+        assert_eq!(subscription_note("a://b", false), "unsubscribed from a://b");
+        assert_eq!(
+            subscription_failure("a://b", false, "the server answered HTTP 500"),
+            "unsubscribing from a://b failed: the server answered HTTP 500"
+        );
     }
 }

@@ -3,24 +3,8 @@
 use crate::components::tool_runner::ToolRunner;
 use crate::connection::Connection;
 use client_browser::client_core::types::Tool;
+use crate::search::{found_in, lowercase};
 use leptos::prelude::*;
-
-/// Lower-cases text for search. ASCII text (most tool names and descriptions) in place;
-/// other text in the browser with the engine's own Unicode data (the standard library's case
-/// tables would add ~10 KB to the app, and a host call per tool slows a long list down).
-pub fn lowercase(s: &str) -> String {
-    if s.is_ascii() {
-        return s.to_ascii_lowercase();
-    }
-    #[cfg(target_arch = "wasm32")]
-    {
-        String::from(js_sys::JsString::from(s).to_lower_case())
-    }
-    #[cfg(not(target_arch = "wasm32"))]
-    {
-        s.to_lowercase()
-    }
-}
 
 /// What the search looks in (name, title and description), lower-cased: computed once per
 /// tool list, not per keystroke.
@@ -31,19 +15,6 @@ pub fn haystack(tool: &Tool) -> String {
         tool.title.as_deref().unwrap_or(""),
         tool.description.as_deref().unwrap_or("")
     ))
-}
-
-/// The words of a search query, lower-cased.
-pub fn query_words(query: &str) -> Vec<String> {
-    lowercase(query)
-        .split_whitespace()
-        .map(str::to_string)
-        .collect()
-}
-
-/// True when a tool's [`haystack`] holds every word of the query.
-pub fn matches(haystack: &str, words: &[String]) -> bool {
-    words.iter().all(|w| haystack.contains(w.as_str()))
 }
 
 /// Hints the server claims about a tool, as short labels.
@@ -96,19 +67,8 @@ pub fn ToolsPanel(conn: Connection) -> impl IntoView {
     let selected = RwSignal::new(None::<String>);
     let tools = conn.tools;
     let haystacks = Memo::new(move |_| tools.with(|t| t.iter().map(haystack).collect::<Vec<_>>()));
-    let words = Memo::new(move |_| query_words(&query.get()));
     // Indices of the tools that match the query.
-    let found = Memo::new(move |_| {
-        words.with(|w| {
-            haystacks.with(|h| {
-                h.iter()
-                    .enumerate()
-                    .filter(|(_, hay)| matches(hay, w))
-                    .map(|(i, _)| i)
-                    .collect::<Vec<_>>()
-            })
-        })
-    });
+    let found = found_in(haystacks, query);
     let shown = move || {
         found.with(|f| {
             tools.with(|t| {
@@ -167,6 +127,7 @@ pub fn ToolsPanel(conn: Connection) -> impl IntoView {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::search::{matches, query_words};
 
     #[test]
     fn search_matches_every_word_in_name_title_or_description_ignoring_case() {
