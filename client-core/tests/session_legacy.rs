@@ -177,6 +177,14 @@ impl Server for Legacy {
         }
         match method {
             "logging/setLevel" => Reply::Json(200, json_ct(), result(id, json!({}))),
+            "resources/subscribe" | "resources/unsubscribe"
+                if body["params"]["uri"] == "refused://x" =>
+            {
+                Reply::Json(200, json_ct(), error(id, -32602, "no such resource"))
+            }
+            "resources/subscribe" | "resources/unsubscribe" => {
+                Reply::Json(200, json_ct(), result(id, json!({})))
+            }
             // A caching hint, which only 2026-07-28 results may give (ignored here).
             "tools/list" => Reply::Json(
                 200,
@@ -463,6 +471,65 @@ fn a_lost_session_is_reinitialized_once_and_the_request_replayed() {
             .events
             .contains(&Event::State(ConnectionState::Reconnecting)));
     }
+}
+
+#[test]
+fn a_fresh_session_after_a_lost_one_subscribes_again_and_sets_the_log_level_again() {
+    let mut cfg = config();
+    cfg.log_level = Some(LoggingLevel::Warning);
+    let mut h = Harness::new(Session::new(cfg), Legacy::new(ProbeAnswer::NotInitialized));
+    h.connect();
+    let ask = |h: &mut Harness<Legacy>, method: &str, uri: &str| {
+        let r = h.session.request(
+            method,
+            Some(json!({ "uri": uri })),
+            RequestOptions::default(),
+            h.now,
+        );
+        h.pump();
+        response(h, r)
+    };
+    for uri in ["demo://a", "demo://b", "demo://a"] {
+        assert!(matches!(
+            ask(&mut h, "resources/subscribe", uri),
+            Some(Ok(_))
+        ));
+    }
+    assert!(matches!(
+        ask(&mut h, "resources/unsubscribe", "demo://b"),
+        Some(Ok(_))
+    ));
+    // Refused: nothing to make again.
+    assert!(matches!(
+        ask(&mut h, "resources/subscribe", "refused://x"),
+        Some(Err(_))
+    ));
+    assert_eq!(h.posted_method("resources/subscribe").len(), 4);
+
+    h.server.forget_with = Some(404);
+    let c = call(&mut h, "echo");
+    assert!(matches!(response(&h, c), Some(Ok(_))), "{:?}", h.events);
+    assert_eq!(h.session.session_id(), Some("sess-2"));
+    let again: Vec<_> = h
+        .requests_for("resources/subscribe")
+        .into_iter()
+        .filter(|r| r.header("mcp-session-id") == Some("sess-2"))
+        .collect();
+    assert_eq!(again.len(), 1, "only what is still subscribed, once");
+    let body: serde_json::Value = serde_json::from_slice(again[0].body.as_ref().unwrap()).unwrap();
+    assert_eq!(body["params"], json!({ "uri": "demo://a" }));
+    let levels: Vec<_> = h
+        .requests_for("logging/setLevel")
+        .into_iter()
+        .filter_map(|r| r.header("mcp-session-id").map(str::to_string))
+        .collect();
+    assert_eq!(levels, ["sess-1", "sess-2"]);
+    // Answered quietly: no response event, no warning.
+    assert!(
+        !h.events.iter().any(|e| matches!(e, Event::Warning(_))),
+        "{:?}",
+        h.events
+    );
 }
 
 #[test]

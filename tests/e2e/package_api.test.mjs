@@ -358,6 +358,50 @@ test('lists and reads follow a 2026-07-28 server\'s caching hints; options.cache
   assert.match(out.refused, /options\.cache must be "use", "refresh" or "bypass"/);
 });
 
+test('a 2025-era session lost to a server restart starts again with its resource subscriptions, so their updates keep coming', async () => {
+  // server-everything behind the fault-injecting proxy, which restarts it on request: the
+  // fresh server knows neither the session nor what it subscribed to.
+  const root = path.resolve(here, '../..');
+  const everything = `${root}/tests/node_modules/@modelcontextprotocol/server-everything/dist/index.js`;
+  const proxy = await startPeer('fault_proxy.mjs', ['--', 'node', '-r', `${root}/tests/peers/loopback.cjs`, everything, 'streamableHttp']);
+  const base = proxy.url.replace(/\/mcp$/, '');
+  try {
+    const uri = await page.evaluate(async ({ pkgUrl, url }) => {
+      const m = await import(`${pkgUrl}/mcp_client.js`);
+      await m.default();
+      window.restartUpdates = [];
+      window.restartStates = [];
+      window.restarted = await m.McpClient.connect({
+        url,
+        onNotification: (n) => { if (n.method === 'notifications/resources/updated') window.restartUpdates.push(n.params.uri); },
+        onStateChange: (s) => window.restartStates.push(s),
+      });
+      const [first] = await window.restarted.listResources();
+      await window.restarted.subscribeResource(first.uri);
+      return first.uri;
+    }, { pkgUrl: pkg.url, url: proxy.url });
+    const restart = await fetch(`${base}/__fault`, { method: 'POST', body: JSON.stringify({ kind: 'restart' }) });
+    assert.equal(restart.ok, true);
+    // The next call finds the session gone: a fresh one is started and the call answered.
+    const echoed = await page.evaluate(async () => (await window.restarted.callTool('echo', { message: 'after the restart' })).content[0].text);
+    assert.equal(echoed, 'Echo: after the restart');
+    assert.ok((await page.evaluate(() => window.restartStates)).includes('reconnecting'));
+    // The fresh server sends updates only for what the fresh session subscribed to.
+    await page.evaluate(async () => { await window.restarted.callTool('toggle-subscriber-updates', {}); });
+    await waitFor(async () => (await page.evaluate(() => window.restartUpdates.length)) > 0, 15_000, 'an update in the fresh session');
+    assert.deepEqual([...new Set(await page.evaluate(() => window.restartUpdates))], [uri]);
+    const seen = await (await fetch(`${base}/__log`)).json();
+    assert.equal(seen.filter((m) => m === 'resources/subscribe').length, 2, JSON.stringify(seen));
+    assert.equal(seen.filter((m) => m === 'initialize').length, 2, JSON.stringify(seen));
+  } finally {
+    await page.evaluate(async () => {
+      await window.restarted?.callTool('toggle-subscriber-updates', {}).catch(() => {});
+      window.restarted?.close();
+    });
+    proxy.stop();
+  }
+});
+
 test('a host script gets the kept list when the server cannot be asked again, and hears of it (onStale); cache "refresh" gives the error', async () => {
   // The 2026-07-28 server behind the fault-injecting proxy; it keeps templates fresh for 3 s.
   const root = path.resolve(here, '../..');

@@ -443,18 +443,46 @@ impl Session {
             self.open_get_stream();
         }
         if let (Some(level), true) = (self.config.log_level, has_logging) {
-            let opts = RequestOptions::default();
-            let params = serde_json::json!({ "level": level });
-            let key = self.add_pending(
-                Internal::Quiet,
-                "logging/setLevel".into(),
-                Some(params),
-                &opts,
+            self.send_quiet(
+                "logging/setLevel",
+                serde_json::json!({ "level": level }),
                 now,
             );
-            if self.may_send("logging/setLevel") {
-                self.send_pending(key, now);
+        }
+        // A fresh session (after one was lost, or connecting again) knows nothing of the
+        // subscriptions made in the one before: without this the server's updates would stop.
+        for uri in self.legacy_subscriptions.clone() {
+            self.send_quiet(
+                "resources/subscribe",
+                serde_json::json!({ "uri": uri }),
+                now,
+            );
+        }
+    }
+
+    /// Sends a request of the session's own whose answer nobody waits for (a failure is a
+    /// warning), now or once the handshake lets it go.
+    fn send_quiet(&mut self, method: &str, params: Value, now: Instant) {
+        let opts = RequestOptions::default();
+        let key = self.add_pending(Internal::Quiet, method.into(), Some(params), &opts, now);
+        if self.may_send(method) {
+            self.send_pending(key, now);
+        }
+    }
+
+    /// A `resources/subscribe` or `resources/unsubscribe` succeeded: the legacy subscriptions
+    /// to make again in a fresh session follow it.
+    pub(super) fn note_subscription(&mut self, method: &str, params: Option<&Value>) {
+        let Some(uri) = params.and_then(|p| p["uri"].as_str()) else {
+            return;
+        };
+        let subscriptions = &mut self.legacy_subscriptions;
+        if method == "resources/subscribe" {
+            if !subscriptions.iter().any(|u| u == uri) {
+                subscriptions.push(uri.into());
             }
+        } else {
+            subscriptions.retain(|u| u != uri);
         }
     }
 

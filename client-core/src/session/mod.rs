@@ -233,6 +233,9 @@ pub struct Session {
     sse_main: Option<TransmitId>,
     /// A fresh `initialize` after a lost session was tried and nothing succeeded since.
     reinit_used: bool,
+    /// Legacy era: the URIs of the resources subscribed to (`resources/subscribe` answered, no
+    /// `resources/unsubscribe` since), each once; subscribed to again in a fresh session.
+    legacy_subscriptions: Vec<String>,
     /// The probe failed below HTTP (kept to report if `initialize` fails the same way).
     probe_transport_failure: Option<RequestError>,
     /// How `initialize`, sent first on a remembered legacy era, was refused: the probe that
@@ -293,6 +296,7 @@ impl Session {
             get_last_event_id: None,
             sse_main: None,
             reinit_used: false,
+            legacy_subscriptions: Vec::new(),
             probe_transport_failure: None,
             hinted_refusal: None,
             probe_version: crate::types::MODERN_VERSION.into(),
@@ -973,6 +977,12 @@ impl Session {
                         }
                         let p = self.remove_pending(key);
                         self.reinit_used = false;
+                        if matches!(
+                            method.as_str(),
+                            "resources/subscribe" | "resources/unsubscribe"
+                        ) {
+                            self.note_subscription(&method, p.params.as_ref());
+                        }
                         let mut value = value;
                         let result = if value.is_object() {
                             if method == "tools/list" {
