@@ -189,6 +189,22 @@ test('checks structured content against the output schema', async () => {
   assert.match(await page.locator('.result pre.structured').innerText(), /"temperature"/);
 });
 
+test('reads a resource a tool result links to, in place', async () => {
+  await openTool('get-resource-links');
+  await page.locator('#arg-count').fill('2');
+  await page.locator('button.run').click();
+  const links = page.locator('.runner .result .content.link');
+  await waitFor(async () => (await links.count()) === 2, 10_000, 'two resource links');
+  const second = links.nth(1);
+  const uri = await second.locator('.uri').first().innerText();
+  assert.match(uri, /^demo:\/\/resource\/dynamic\/text\/2$/);
+  await second.locator('button.read-link').click();
+  await second.locator('.resource-contents .uri', { hasText: uri }).waitFor({ timeout: 10_000 });
+  assert.match(await second.locator('.resource-contents pre').innerText(), /Resource 2/);
+  // Only the one asked for was read.
+  assert.equal(await links.nth(0).locator('.resource-contents').count(), 0);
+});
+
 test('keeps a call history that can be run again', async () => {
   const entries = page.locator('.history-list li');
   assert.ok((await entries.count()) >= 3);

@@ -6,11 +6,11 @@ use crate::components::long_text::LongText;
 use crate::components::result_view::safe_data_url;
 use crate::connection::{add_once, note, Connection};
 use crate::in_flight::InFlight;
+use crate::search::{found_in, lowercase};
 use crate::uri_template;
 use client_browser::client_core::types::{ReadResourceResult, Resource, ResourceTemplate};
 use leptos::prelude::*;
 use serde_json::json;
-use crate::search::{found_in, lowercase};
 use std::collections::BTreeMap;
 
 const PREVIEW_IMAGES: &[&str] = &["image/png", "image/jpeg", "image/gif", "image/webp"];
@@ -82,9 +82,8 @@ pub fn ResourcesPanel(conn: Connection) -> impl IntoView {
             }
         },
     );
-    let haystacks = Memo::new(move |_| {
-        resources.with(|r| r.iter().map(resource_haystack).collect::<Vec<_>>())
-    });
+    let haystacks =
+        Memo::new(move |_| resources.with(|r| r.iter().map(resource_haystack).collect::<Vec<_>>()));
     // Indices of the resources that match the search.
     let found = found_in(haystacks, query);
     let visible = move || {
@@ -104,8 +103,7 @@ pub fn ResourcesPanel(conn: Connection) -> impl IntoView {
     });
     // The read under way (the URI it reads), shown with a Cancel button.
     let reading = InFlight::<String>::new(&conn);
-    let (client, updated, subscribed, log) =
-        (conn.client, conn.updated, conn.subscribed, conn.log);
+    let (client, updated, subscribed, log) = (conn.client, conn.updated, conn.subscribed, conn.log);
     let read = move |uri: String, again: bool| {
         let Some(client) = client.get_value() else {
             return;
@@ -264,7 +262,11 @@ pub fn subscription_note(uri: &str, on: bool) -> String {
 
 /// What the panel says when subscribing (`on`) or unsubscribing failed.
 pub fn subscription_failure(uri: &str, on: bool, why: &str) -> String {
-    let what = if on { "subscribing to" } else { "unsubscribing from" };
+    let what = if on {
+        "subscribing to"
+    } else {
+        "unsubscribing from"
+    };
     format!("{what} {uri} failed: {why}")
 }
 
@@ -303,9 +305,9 @@ fn TemplateForm(
     }
 }
 
-/// The contents of a read resource.
+/// The contents of a read resource (also of a resource link read from a result).
 #[component]
-fn ContentsView(result: ReadResourceResult) -> impl IntoView {
+pub fn ContentsView(result: ReadResourceResult) -> impl IntoView {
     view! {
         <section class="contents" aria-live="polite">
             {result.contents.into_iter().map(|c| {

@@ -2,7 +2,13 @@
 //! audio only from data with an allowed MIME type; links only http(s), opened with noopener.
 
 use crate::components::long_text::LongText;
-use client_browser::client_core::types::{CallToolResult, ContentBlock, KnownContent};
+use crate::components::resources::ContentsView;
+use crate::connection::Connection;
+use crate::in_flight::InFlight;
+use client_browser::client_core::types::{
+    CallToolResult, ContentBlock, KnownContent, ReadResourceResult,
+};
+use client_browser::{CacheMode, CallOptions};
 use leptos::prelude::*;
 
 /// Image types shown inline (no SVG: it can carry script).
@@ -58,18 +64,67 @@ pub fn ContentView(block: ContentBlock) -> impl IntoView {
         }
         ContentBlock::Known(KnownContent::ResourceLink(l)) => {
             let label = l.title.clone().unwrap_or_else(|| l.name.clone());
-            match safe_link(&l.uri) {
-                Some(href) => view! {
-                    <p class="content link"><a href=href target="_blank" rel="noopener noreferrer">{label}</a> " " <span class="uri">{l.uri}</span></p>
-                }
-                .into_any(),
-                None => view! { <p class="content link">{label} " " <span class="uri">{l.uri}</span></p> }.into_any(),
-            }
+            view! { <ResourceLinkView label=label uri=l.uri /> }.into_any()
         }
         other => {
             let json = serde_json::to_string_pretty(&other).unwrap_or_default();
             view! { <LongText text=json pre_class="content other" file="content.json" /> }.into_any()
         }
+    }
+}
+
+/// A resource link: its name and URI (a web link for an http(s) URI) and, within a
+/// connection's view, a button that reads it (`resources/read`) and shows its contents below:
+/// a linked resource need not be in the server's resource list.
+#[component]
+fn ResourceLinkView(label: String, uri: String) -> impl IntoView {
+    let contents = RwSignal::new(None::<Result<ReadResourceResult, String>>);
+    let reader = use_context::<Connection>().map(|conn| {
+        let reading = InFlight::<()>::new(&conn);
+        let target = uri.clone();
+        let read = move |_| {
+            let Some(client) = conn.client.get_value() else {
+                return;
+            };
+            contents.set(None);
+            // Read as the server has it now, like a resource chosen in the resources tab.
+            let opts = CallOptions {
+                cache: CacheMode::Refresh,
+                ..Default::default()
+            };
+            let params = Some(serde_json::json!({ "uri": target }));
+            let read = reading.run(client.start("resources/read", params, opts), ());
+            leptos::task::spawn_local(async move {
+                let Some(read) = read.await else {
+                    return;
+                };
+                let read = read
+                    .and_then(|v| client_browser::decode::<ReadResourceResult>("resources/read", v));
+                contents.set(Some(read.map_err(|e| crate::doctor::explain(&e))));
+            });
+        };
+        view! {
+            " "
+            <button type="button" class="read-link" on:click=read>"Read"</button>
+            {move || reading.shown().map(|()| view! {
+                <span class="reading" role="status">"Reading…"</span>
+                <button type="button" class="cancel" on:click=move |_| reading.cancel()>"Cancel"</button>
+            })}
+        }
+    });
+    let name = match safe_link(&uri) {
+        Some(href) => view! { <a href=href target="_blank" rel="noopener noreferrer">{label}</a> }.into_any(),
+        None => view! { <span class="name">{label}</span> }.into_any(),
+    };
+    view! {
+        <div class="content link">
+            {name} " " <span class="uri">{uri.clone()}</span>
+            {reader}
+            {move || contents.get().map(|c| match c {
+                Ok(r) => view! { <ContentsView result=r /> }.into_any(),
+                Err(e) => view! { <p class="call-error" role="alert">{e}</p> }.into_any(),
+            })}
+        </div>
     }
 }
 

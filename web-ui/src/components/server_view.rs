@@ -25,6 +25,9 @@ pub fn state_label(s: ConnectionState) -> &'static str {
 /// The whole view of one connection.
 #[component]
 pub fn ServerView(conn: Connection) -> impl IntoView {
+    // For what is shown inside that needs the connection without being handed it (a
+    // resource link in a result reads the resource through it).
+    provide_context(conn.clone());
     let (state, details, error) = (conn.state, conn.details, conn.error);
     view! {
         <section class="server" aria-label=format!("Server {}", conn.url)>

@@ -2,8 +2,8 @@
 
 use crate::components::tool_runner::ToolRunner;
 use crate::connection::Connection;
-use client_browser::client_core::types::Tool;
 use crate::search::{found_in, lowercase};
+use client_browser::client_core::types::Tool;
 use leptos::prelude::*;
 
 /// What the search looks in (name, title and description), lower-cased: computed once per
