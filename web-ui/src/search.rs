@@ -49,3 +49,19 @@ pub fn found_in(haystacks: Memo<Vec<String>>, query: RwSignal<String>) -> Memo<V
         })
     })
 }
+
+/// The first `limit` of `items` at the `found` indices (see [`found_in`]), for rendering.
+pub fn first_found<T: Clone + Send + Sync + 'static>(
+    items: RwSignal<Vec<T>>,
+    found: Memo<Vec<usize>>,
+    limit: usize,
+) -> Vec<T> {
+    found.with(|f| {
+        items.with(|all| {
+            f.iter()
+                .take(limit)
+                .filter_map(|&i| all.get(i).cloned())
+                .collect()
+        })
+    })
+}

@@ -6,12 +6,14 @@ use crate::components::long_text::LongText;
 use crate::components::result_view::safe_data_url;
 use crate::connection::{add_once, note, Connection};
 use crate::in_flight::InFlight;
-use crate::search::{found_in, lowercase};
+use crate::search::{first_found, found_in, lowercase};
 use crate::uri_template;
 use client_browser::client_core::types::{ReadResourceResult, Resource, ResourceTemplate};
+use client_browser::{decode, CacheMode, CallOptions, Client};
 use leptos::prelude::*;
 use serde_json::json;
 use std::collections::BTreeMap;
+use std::future::Future;
 
 const PREVIEW_IMAGES: &[&str] = &["image/png", "image/jpeg", "image/gif", "image/webp"];
 
@@ -33,6 +35,28 @@ fn download_base64(name: &str, mime: &str, b64: &str) {
         return;
     };
     crate::components::logs::download_blob(name, &blob);
+}
+
+/// Reads a resource as the server has it now (asked for by the person: an earlier answer
+/// still fresh in the response cache is replaced), as the request under way of `in_flight`
+/// (shown as `shown`). `None`: a newer request replaced it, or its view is gone.
+pub fn read_now<T: Clone + Send + Sync + 'static>(
+    client: &Client,
+    in_flight: InFlight<T>,
+    uri: String,
+    shown: T,
+) -> impl Future<Output = Option<Result<ReadResourceResult, String>>> {
+    let opts = CallOptions {
+        cache: CacheMode::Refresh,
+        ..Default::default()
+    };
+    let call = client.start("resources/read", Some(json!({ "uri": uri })), opts);
+    let read = in_flight.run(call, shown);
+    async move {
+        let read = read.await?;
+        let read = read.and_then(|v| decode::<ReadResourceResult>("resources/read", v));
+        Some(read.map_err(|e| crate::doctor::explain(&e)))
+    }
 }
 
 /// What the resource search looks in (name, title, URI and description), lower-cased:
@@ -86,16 +110,7 @@ pub fn ResourcesPanel(conn: Connection) -> impl IntoView {
         Memo::new(move |_| resources.with(|r| r.iter().map(resource_haystack).collect::<Vec<_>>()));
     // Indices of the resources that match the search.
     let found = found_in(haystacks, query);
-    let visible = move || {
-        found.with(|f| {
-            resources.with(|r| {
-                f.iter()
-                    .take(SHOWN)
-                    .filter_map(|&i| r.get(i).cloned())
-                    .collect::<Vec<_>>()
-            })
-        })
-    };
+    let visible = move || first_found(resources, found, SHOWN);
     // The listed resource shown, if it is one (its name and description head the contents).
     let shown_resource = Memo::new(move |_| {
         let uri = shown.get()?;
@@ -116,23 +131,13 @@ pub fn ResourcesPanel(conn: Connection) -> impl IntoView {
         shown.set(Some(uri.clone()));
         reread.set(false);
         updated.update(|u| u.retain(|x| *x != uri));
-        // Asked for: shown as the server has it now, even if an earlier read is still
-        // fresh (the answer replaces that one in the response cache).
-        let opts = client_browser::CallOptions {
-            cache: client_browser::CacheMode::Refresh,
-            ..Default::default()
-        };
-        let params = Some(serde_json::json!({ "uri": uri }));
-        let call = client.start("resources/read", params, opts);
         // The newest click wins: a slow earlier read never replaces what was asked for last.
-        let read = reading.run(call, uri);
+        let read = read_now(&client, reading, uri.clone(), uri);
         leptos::task::spawn_local(async move {
             let Some(read) = read.await else {
                 return;
             };
-            let read = read
-                .and_then(|v| client_browser::decode::<ReadResourceResult>("resources/read", v));
-            contents.set(Some(read.map_err(|e| crate::doctor::explain(&e))));
+            contents.set(Some(read));
             reread.set(again);
         });
     };

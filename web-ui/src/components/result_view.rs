@@ -2,13 +2,12 @@
 //! audio only from data with an allowed MIME type; links only http(s), opened with noopener.
 
 use crate::components::long_text::LongText;
-use crate::components::resources::ContentsView;
+use crate::components::resources::{read_now, ContentsView};
 use crate::connection::Connection;
 use crate::in_flight::InFlight;
 use client_browser::client_core::types::{
     CallToolResult, ContentBlock, KnownContent, ReadResourceResult,
 };
-use client_browser::{CacheMode, CallOptions};
 use leptos::prelude::*;
 
 /// Image types shown inline (no SVG: it can carry script).
@@ -87,20 +86,11 @@ fn ResourceLinkView(label: String, uri: String) -> impl IntoView {
                 return;
             };
             contents.set(None);
-            // Read as the server has it now, like a resource chosen in the resources tab.
-            let opts = CallOptions {
-                cache: CacheMode::Refresh,
-                ..Default::default()
-            };
-            let params = Some(serde_json::json!({ "uri": target }));
-            let read = reading.run(client.start("resources/read", params, opts), ());
+            let read = read_now(&client, reading, target.clone(), ());
             leptos::task::spawn_local(async move {
-                let Some(read) = read.await else {
-                    return;
-                };
-                let read = read
-                    .and_then(|v| client_browser::decode::<ReadResourceResult>("resources/read", v));
-                contents.set(Some(read.map_err(|e| crate::doctor::explain(&e))));
+                if let Some(read) = read.await {
+                    contents.set(Some(read));
+                }
             });
         };
         view! {
@@ -113,7 +103,9 @@ fn ResourceLinkView(label: String, uri: String) -> impl IntoView {
         }
     });
     let name = match safe_link(&uri) {
-        Some(href) => view! { <a href=href target="_blank" rel="noopener noreferrer">{label}</a> }.into_any(),
+        Some(href) => {
+            view! { <a href=href target="_blank" rel="noopener noreferrer">{label}</a> }.into_any()
+        }
         None => view! { <span class="name">{label}</span> }.into_any(),
     };
     view! {

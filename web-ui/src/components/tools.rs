@@ -2,7 +2,7 @@
 
 use crate::components::tool_runner::ToolRunner;
 use crate::connection::Connection;
-use crate::search::{found_in, lowercase};
+use crate::search::{first_found, found_in, lowercase};
 use client_browser::client_core::types::Tool;
 use leptos::prelude::*;
 
@@ -69,16 +69,7 @@ pub fn ToolsPanel(conn: Connection) -> impl IntoView {
     let haystacks = Memo::new(move |_| tools.with(|t| t.iter().map(haystack).collect::<Vec<_>>()));
     // Indices of the tools that match the query.
     let found = found_in(haystacks, query);
-    let shown = move || {
-        found.with(|f| {
-            tools.with(|t| {
-                f.iter()
-                    .take(SHOWN)
-                    .filter_map(|&i| t.get(i).cloned())
-                    .collect::<Vec<_>>()
-            })
-        })
-    };
+    let shown = move || first_found(tools, found, SHOWN);
     // A memo: listing the tools again (the server said they changed) keeps the open runner,
     // and the result on it, unless the chosen tool itself changed.
     let current = Memo::new(move |_| {
