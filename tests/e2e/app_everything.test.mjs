@@ -205,6 +205,19 @@ test('reads a resource a tool result links to, in place', async () => {
   assert.equal(await links.nth(0).locator('.resource-contents').count(), 0);
 });
 
+test('shows a resource embedded in a result like a read one: binary contents can be downloaded', async () => {
+  await openTool('get-resource-reference');
+  await page.locator('#arg-resourceType').selectOption('Blob');
+  await page.locator('#arg-resourceId').fill('4');
+  await page.locator('button.run').click();
+  const embedded = page.locator('.runner .result .content.resource .resource-contents');
+  await embedded.waitFor({ timeout: 10_000 });
+  assert.equal(await embedded.locator('.uri').innerText(), 'demo://resource/dynamic/blob/4 · text/plain');
+  const [download] = await Promise.all([page.waitForEvent('download'), embedded.locator('button.download').click()]);
+  assert.equal(download.suggestedFilename(), '4.txt'); // the browser adds the MIME type's extension
+  assert.match(fs.readFileSync(await download.path(), 'utf8'), /^Resource 4: This is a base64 blob created at /);
+});
+
 test('keeps a call history that can be run again', async () => {
   const entries = page.locator('.history-list li');
   assert.ok((await entries.count()) >= 3);

@@ -8,7 +8,9 @@ use crate::connection::{add_once, note, Connection};
 use crate::in_flight::InFlight;
 use crate::search::{first_found, found_in, lowercase};
 use crate::uri_template;
-use client_browser::client_core::types::{ReadResourceResult, Resource, ResourceTemplate};
+use client_browser::client_core::types::{
+    ReadResourceResult, Resource, ResourceContents, ResourceTemplate,
+};
 use client_browser::{decode, CacheMode, CallOptions, Client};
 use leptos::prelude::*;
 use serde_json::json;
@@ -246,7 +248,7 @@ pub fn ResourcesPanel(conn: Connection) -> impl IntoView {
                     <p class="reread" role="status">"The server said this resource changed: read again."</p>
                 })}
                 {move || match contents.get() {
-                    Some(Ok(r)) => view! { <ContentsView result=r /> }.into_any(),
+                    Some(Ok(r)) => view! { <ContentsView contents=r.contents /> }.into_any(),
                     Some(Err(e)) => view! { <p class="call-error" role="alert">{e}</p> }.into_any(),
                     None if shown.with(Option::is_none) => view! { <p class="hint">"Choose a resource, or fill in a template and read it."</p> }.into_any(),
                     None => ().into_any(),
@@ -310,12 +312,12 @@ fn TemplateForm(
     }
 }
 
-/// The contents of a read resource (also of a resource link read from a result).
+/// The contents of a resource: read here, read from a link in a result, or embedded in one.
 #[component]
-pub fn ContentsView(result: ReadResourceResult) -> impl IntoView {
+pub fn ContentsView(contents: Vec<ResourceContents>) -> impl IntoView {
     view! {
         <section class="contents" aria-live="polite">
-            {result.contents.into_iter().map(|c| {
+            {contents.into_iter().map(|c| {
                 let mime = c.mime_type.clone().unwrap_or_else(|| "application/octet-stream".into());
                 let blob_view = c.blob.clone().map(|b| {
                     let image = safe_data_url(&mime, &b, PREVIEW_IMAGES);

@@ -50,16 +50,9 @@ pub fn ContentView(block: ContentBlock) -> impl IntoView {
             Some(src) => view! { <audio class="content audio" controls src=src></audio> }.into_any(),
             None => view! { <p class="content refused">"Audio of type " {m.mime_type} " was not played."</p> }.into_any(),
         },
+        // An embedded resource: shown like a read one (text, image preview, download).
         ContentBlock::Known(KnownContent::Resource(r)) => {
-            let c = r.resource;
-            view! {
-                <div class="content resource">
-                    <div class="uri">{c.uri}</div>
-                    {c.text.map(|t| view! { <LongText text=t pre_class="" file="resource.txt" /> })}
-                    {c.blob.map(|b| view! { <p>{format!("{} bytes of binary data (base64)", b.len())}</p> })}
-                </div>
-            }
-            .into_any()
+            view! { <div class="content resource"><ContentsView contents=vec![r.resource] /></div> }.into_any()
         }
         ContentBlock::Known(KnownContent::ResourceLink(l)) => {
             let label = l.title.clone().unwrap_or_else(|| l.name.clone());
@@ -113,7 +106,7 @@ fn ResourceLinkView(label: String, uri: String) -> impl IntoView {
             {name} " " <span class="uri">{uri.clone()}</span>
             {reader}
             {move || contents.get().map(|c| match c {
-                Ok(r) => view! { <ContentsView result=r /> }.into_any(),
+                Ok(r) => view! { <ContentsView contents=r.contents /> }.into_any(),
                 Err(e) => view! { <p class="call-error" role="alert">{e}</p> }.into_any(),
             })}
         </div>
