@@ -48,6 +48,11 @@ test('tool descriptions and results are text; unsafe links and images are refuse
   assert.match(text, /<img src=x onerror=/);
   assert.match(text, /javascript:window.__pwned=1/);
   assert.match(text, /image\/svg\+xml was not shown/);
+  // Reading the javascript: link asks the server for it (a URI is only a name there); what
+  // comes back is shown as text too.
+  const link = page.locator('.result .content.link').first();
+  await link.locator('button.read-link').click();
+  await link.locator('.call-error, .resource-contents').first().waitFor({ timeout: 10_000 });
   await assertNothingRan();
 });
 
@@ -56,7 +61,11 @@ test('resource and prompt texts are text', async () => {
   await page.locator('button.read-resource').first().click();
   await page.locator('pre.resource-text').waitFor({ timeout: 10_000 });
   assert.match(await page.locator('pre.resource-text').innerText(), /<body onload=/);
+  // The name heads the contents, as text.
+  assert.match(await page.locator('.resource-view h3').innerText(), /<img/);
   await page.locator('#tab-prompts').click();
+  // The description beside the prompt's name, as text.
+  assert.match(await page.locator('.prompt-list .help').first().innerText(), /<img/);
   await page.locator('button.prompt').first().click();
   await page.locator('#prompt-arg-topic').fill('<u>topic</u>');
   await page.locator('button.get-prompt').click();
