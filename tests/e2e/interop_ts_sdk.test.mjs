@@ -6,7 +6,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { launch, serveDir, startPeer } from './browser.mjs';
+import { launch, serveDir, startPeer, waitFor } from './browser.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 let browser, pkg, host, app, server;
@@ -100,4 +100,56 @@ test('the app connects to the TypeScript SDK server in the modern era and checks
   await page.locator('.verdict.valid').waitFor({ timeout: 10_000 });
   assert.match(await page.locator('.result pre.structured').innerText(), /"sum": 5/);
   await page.close();
+});
+
+test('the app subscribes to a resource of the TypeScript SDK server in the modern era (the subscriptions/listen filter), marks it when the server announces an update and reads it again when shown', async () => {
+  const offering = await startPeer('ts_modern_server.mjs', ['subscribe']);
+  const page = await browser.newPage({ viewport: { width: 1200, height: 900 } });
+  page.on('pageerror', (e) => { throw e; });
+  const listens = [];
+  page.on('request', (r) => {
+    if (r.method() === 'POST' && r.headers()['mcp-method'] === 'subscriptions/listen') listens.push(JSON.parse(r.postData()).params);
+  });
+  try {
+    await page.goto(`${app.url}/?url=${encodeURIComponent(offering.url)}`);
+    await page.locator('#connection-state', { hasText: 'connected' }).waitFor({ timeout: 30_000 });
+    await page.locator('#tab-resources').click();
+    const item = page.locator('.resource-list li', { has: page.locator('button.read-resource[data-uri="test://greeting"]') });
+    await item.locator('button.subscribe', { hasText: 'Subscribe' }).click();
+    await item.locator('button.subscribe[aria-pressed="true"]', { hasText: 'Unsubscribe' }).waitFor({ timeout: 10_000 });
+    // The stream was opened again with the resource in its filter.
+    assert.ok(listens.some((p) => JSON.stringify(p).includes('"resourceSubscriptions":["test://greeting"]')), JSON.stringify(listens));
+    // The server announces an update: marked in the list until read.
+    await page.locator('#tab-tools').click();
+    await page.locator('button.tool[data-tool="touch"]').click();
+    await page.locator('button.run').click();
+    await page.locator('.runner .result', { hasText: 'announced' }).waitFor({ timeout: 10_000 });
+    await page.locator('#tab-resources').click();
+    await item.locator('.hint.updated').waitFor({ timeout: 10_000 });
+    await item.locator('button.read-resource').click();
+    await page.locator('.resource-view .resource-text', { hasText: 'hello from the TypeScript SDK' }).waitFor({ timeout: 10_000 });
+    assert.equal(await item.locator('.hint.updated').count(), 0);
+    // Announced while the resource is shown (by another client's call): read again by itself.
+    const other = await browser.newPage();
+    await other.goto(`${host.url}/index.html`);
+    await other.evaluate(async ({ pkgUrl, url }) => {
+      const m = await import(`${pkgUrl}/mcp_client.js`);
+      await m.default();
+      const c = await m.McpClient.connect({ url });
+      await c.callTool('touch', {});
+      c.close();
+    }, { pkgUrl: pkg.url, url: offering.url });
+    await other.close();
+    await page.locator('.resource-view .reread').waitFor({ timeout: 10_000 });
+    await page.locator('.resource-view .resource-text', { hasText: 'hello from the TypeScript SDK' }).waitFor({ timeout: 10_000 });
+    // Unsubscribed: the stream is opened again without it.
+    const before = listens.length;
+    await item.locator('button.subscribe').click();
+    await item.locator('button.subscribe[aria-pressed="false"]', { hasText: 'Subscribe' }).waitFor({ timeout: 10_000 });
+    await waitFor(() => listens.length > before, 10_000, 'the stream opened again');
+    assert.ok(!JSON.stringify(listens.at(-1)).includes('test://greeting'), JSON.stringify(listens.at(-1)));
+  } finally {
+    await page.close();
+    offering.stop();
+  }
 });

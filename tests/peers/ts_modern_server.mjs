@@ -4,17 +4,21 @@
 // fallback). The handler is fetch-shaped; this file only adapts Node's HTTP server to it, adds
 // CORS for browser pages on other origins, and binds 127.0.0.1.
 //
-// Usage: node ts_modern_server.mjs PORT [strict]   (endpoint /mcp; `strict`: 2026-07-28 only,
-// the SDK's `legacy: 'reject'`, so 2025-era requests such as `initialize` are refused)
+// Usage: node ts_modern_server.mjs PORT [strict|subscribe]   (endpoint /mcp; `strict`:
+// 2026-07-28 only, the SDK's `legacy: 'reject'`, so 2025-era requests such as `initialize` are
+// refused; `subscribe`: it also offers resource subscriptions, `resources.subscribe`, which
+// its `subscriptions/listen` then honours)
 import http from 'node:http';
 import { Readable } from 'node:stream';
 import { McpServer, createMcpHandler } from '@modelcontextprotocol/server';
 import * as z from 'zod';
 
 const port = Number(process.argv[2] || process.env.PORT || 0);
+const mode = process.argv[3];
 
 function serverFor() {
-  const server = new McpServer({ name: 'ts-sdk-modern', version: '2.4.0' }, { capabilities: { logging: {} } });
+  const capabilities = { logging: {}, ...(mode === 'subscribe' ? { resources: { subscribe: true } } : {}) };
+  const server = new McpServer({ name: 'ts-sdk-modern', version: '2.4.0' }, { capabilities });
   server.registerTool('echo', {
     description: 'Echoes the message back.',
     inputSchema: z.object({ message: z.string() }),
@@ -50,7 +54,7 @@ function serverFor() {
   return server;
 }
 
-const strict = process.argv[3] === 'strict';
+const strict = mode === 'strict';
 const mcp = createMcpHandler(serverFor, strict ? { legacy: 'reject' } : {});
 
 const cors = (req) => ({
