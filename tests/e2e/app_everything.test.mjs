@@ -407,6 +407,35 @@ test('logs every message on the wire and exports it', async () => {
   assert.ok(Object.keys(received.headers).some((h) => h.toLowerCase() === 'content-type'));
 });
 
+test('closes a connection: its tab goes, its session is ended on the server, and the one left is shown', async () => {
+  const deleted = [];
+  const onRequest = (r) => { if (r.method() === 'DELETE') deleted.push(r.headers()['mcp-session-id']); };
+  page.on('request', onRequest);
+  try {
+    const tabs = page.locator('.connections .connection');
+    assert.equal(await tabs.count(), 1);
+    await page.locator('#server-url').fill(everything.url);
+    await page.locator('#connect').click();
+    await waitFor(async () => (await tabs.count()) === 2, 10_000, 'a second connection');
+    assert.equal(await tabs.nth(1).locator('.connection-tab').getAttribute('aria-current'), 'true');
+    await page.locator('#connection-state', { hasText: 'connected' }).waitFor({ timeout: 20_000 });
+    await tabs.nth(1).locator('button.close-connection').click();
+    await waitFor(async () => (await tabs.count()) === 1, 10_000, 'the closed tab to go');
+    assert.equal(await tabs.first().locator('.connection-tab').getAttribute('aria-current'), 'true');
+    await page.locator('#connection-state', { hasText: 'connected' }).waitFor({ timeout: 10_000 });
+    // The first connection still works.
+    await page.locator('#tab-tools').click();
+    await openTool('echo');
+    await page.locator('#arg-message').fill('still here');
+    await page.locator('button.run').click();
+    await page.locator('.runner .result', { hasText: 'Echo: still here' }).waitFor({ timeout: 10_000 });
+    await waitFor(() => deleted.length === 1, 10_000, 'the closed session to be deleted');
+    assert.ok(deleted[0], 'the DELETE names its session');
+  } finally {
+    page.off('request', onRequest);
+  }
+});
+
 test('remembers the era of a server and skips the probe next time', async () => {
   const again = await context.newPage();
   await again.goto(`${site.url}/?url=${encodeURIComponent(everything.url)}`);

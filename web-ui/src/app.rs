@@ -90,6 +90,21 @@ pub fn App(
         let id = selected.get()?;
         connections.with(|c| c.iter().find(|x| x.id == id).cloned())
     };
+    // Closes a connection (its session ended on the server: a 2025-era session is deleted)
+    // and takes its tab away; the newest one left is shown if it was the one shown.
+    let close = move |id: u32| {
+        let gone = connections
+            .try_update(|c| c.iter().position(|x| x.id == id).map(|i| c.remove(i)))
+            .flatten();
+        if let Some(client) = gone.and_then(|conn| conn.client.get_value()) {
+            client.close();
+        }
+        if selected.get_untracked() == Some(id) {
+            selected.set(connections.with_untracked(|c| c.last().map(|x| x.id)));
+        }
+    };
+    // Embedded for one server (no connect form), there would be no way back: no closing.
+    let closable = panels.connect;
     view! {
         {panels.connect.then(|| view! { <header class="topbar"><h1>"MCP browser client"</h1></header> })}
         <main class="main">
@@ -111,11 +126,17 @@ pub fn App(
                     {
                         let id = conn.id;
                         let state = conn.state;
+                        let label = format!("Close the connection to {}", conn.url);
                         view! {
-                            <button class="connection-tab" aria-current=move || (selected.get() == Some(id)).to_string()
-                                on:click=move |_| selected.set(Some(id))>
-                                {conn.url.clone()} " · " {move || state_label(state.get())}
-                            </button>
+                            <span class="connection">
+                                <button class="connection-tab" aria-current=move || (selected.get() == Some(id)).to_string()
+                                    on:click=move |_| selected.set(Some(id))>
+                                    {conn.url.clone()} " · " {move || state_label(state.get())}
+                                </button>
+                                {closable.then(|| view! {
+                                    <button class="close-connection" aria-label=label.clone() title=label on:click=move |_| close(id)>"×"</button>
+                                })}
+                            </span>
                         }
                     }
                 </For>
