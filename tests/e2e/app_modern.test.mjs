@@ -430,3 +430,32 @@ test('a return visit connects from the kept server/discover result and asks noth
     if (!stopped) proxy.stop();
   }
 });
+
+test('a connection that failed can be made again from where it failed', async () => {
+  // The server behind the fault-injecting proxy, which answers the era probe
+  // (`server/discover`) and then `initialize` 503, in a fresh page (nothing remembered of
+  // this server).
+  const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+  const proxy = await startPeer('fault_proxy.mjs', ['--', `${root}/tests/.venv-modern/bin/python`, `${root}/tests/peers/modern_server.py`]);
+  const base = proxy.url.replace(/\/mcp$/, '');
+  const own = await browser.newPage({ viewport: { width: 1200, height: 900 } });
+  try {
+    for (const method of ['server/discover', 'initialize']) {
+      const fault = await fetch(`${base}/__fault`, { method: 'POST', body: JSON.stringify({ kind: 'status', method, status: 503, body: 'down for maintenance' }) });
+      assert.equal(fault.ok, true);
+    }
+    await own.goto(`${site.url}/?url=${encodeURIComponent(proxy.url)}`);
+    await own.locator('#connection-state', { hasText: 'error' }).waitFor({ timeout: 30_000 });
+    assert.match(await own.locator('.server .doctor').innerText(), /503/);
+    await own.locator('button.connect-again').click();
+    await own.locator('#connection-state', { hasText: 'connected' }).waitFor({ timeout: 30_000 });
+    assert.equal(await own.locator('button.connect-again').count(), 0);
+    assert.equal(await own.locator('.server .doctor').count(), 0);
+    assert.match(await own.locator('.server-head').innerText(), /Modern era · 2026-07-28/);
+    await own.locator('button.tool').first().waitFor({ timeout: 10_000 });
+    assert.equal(await own.locator('.connections .connection').count(), 1, 'the same connection, no new tab');
+  } finally {
+    await own.close();
+    proxy.stop();
+  }
+});

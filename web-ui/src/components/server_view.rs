@@ -42,6 +42,13 @@ pub fn ServerView(conn: Connection) -> impl IntoView {
                 })}
             </header>
             {move || error.get().map(|e| view! { <p class="doctor" role="alert">{e}</p> })}
+            {
+                let again = conn.clone();
+                move || (state.get() == ConnectionState::Failed).then(|| {
+                    let again = again.clone();
+                    view! { <button class="connect-again" on:click=move |_| again.connect()>"Connect again"</button> }
+                })
+            }
             <AuthPanel conn=conn.clone() />
             {move || details.get().and_then(|d| d.instructions).map(|i| view! {
                 <details class="instructions"><summary>"Instructions from the server"</summary><pre>{i}</pre></details>
