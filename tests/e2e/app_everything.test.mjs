@@ -79,6 +79,11 @@ test('validates before sending, then runs get-sum with numbers', async () => {
   await page.locator('button.run').click();
   await page.locator('.result pre.content', { hasText: 'is 42' }).waitFor({ timeout: 10_000 });
   await page.screenshot({ path: path.join(shots, 'tool-result.png') });
+  // The whole result as JSON, formatted when opened.
+  assert.equal(await page.locator('.result pre.raw-json').count(), 0);
+  await page.locator('.result .raw-result summary').click();
+  const raw = JSON.parse(await page.locator('.result pre.raw-json').innerText());
+  assert.deepEqual(raw.content, [{ type: 'text', text: 'The sum of 19 and 23 is 42.' }]);
 });
 
 test('shows progress and cancels a long-running tool', async () => {

@@ -1,15 +1,14 @@
 //! The call history of a server, each call re-runnable.
 
-use crate::components::result_view::ResultView;
+use crate::components::result_view::{decode_tool_result, ResultView, ToolResult};
 use crate::connection::Connection;
-use client_browser::client_core::types::CallToolResult;
 use leptos::prelude::*;
 
 /// Past calls, newest first.
 #[component]
 pub fn HistoryPanel(conn: Connection) -> impl IntoView {
     let history = conn.history;
-    let rerun = RwSignal::new(None::<Result<CallToolResult, String>>);
+    let rerun = RwSignal::new(None::<Result<ToolResult, String>>);
     view! {
         <section class="history" aria-label="Call history">
             <h3>"History"</h3>
@@ -23,7 +22,7 @@ pub fn HistoryPanel(conn: Connection) -> impl IntoView {
                         leptos::task::spawn_local(async move {
                             let r = client.start_tool_call(&tool, args, Default::default()).await;
                             rerun.set(Some(
-                                r.and_then(|v| client_browser::decode::<CallToolResult>("tools/call", v))
+                                r.and_then(decode_tool_result)
                                     .map_err(|e| crate::doctor::explain(&e)),
                             ));
                         });
@@ -37,7 +36,7 @@ pub fn HistoryPanel(conn: Connection) -> impl IntoView {
                 }).collect_view()}
             </ol>
             {move || rerun.get().map(|r| match r {
-                Ok(c) => view! { <ResultView result=c /> }.into_any(),
+                Ok((c, raw)) => view! { <ResultView result=c raw=raw /> }.into_any(),
                 Err(e) => view! { <p class="call-error">{e}</p> }.into_any(),
             })}
         </section>

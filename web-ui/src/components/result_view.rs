@@ -113,12 +113,25 @@ fn ResourceLinkView(label: String, uri: String) -> impl IntoView {
     }
 }
 
+/// A decoded `tools/call` result beside the JSON it came as (see [`ResultView`]'s `raw`).
+pub type ToolResult = (CallToolResult, serde_json::Value);
+
+/// Decodes a `tools/call` result, keeping the JSON it came as.
+pub fn decode_tool_result(
+    value: serde_json::Value,
+) -> Result<ToolResult, client_browser::ClientError> {
+    let raw = value.clone();
+    client_browser::decode::<CallToolResult>("tools/call", value).map(|r| (r, raw))
+}
+
 /// A whole tool result, with `isError` marked and `structuredContent` as formatted JSON,
 /// checked against the tool's `outputSchema` when it has one.
 #[component]
 pub fn ResultView(
     result: CallToolResult,
     #[prop(default = None)] output_schema: Option<serde_json::Value>,
+    /// The result as it came, offered as JSON.
+    raw: serde_json::Value,
 ) -> impl IntoView {
     use crate::schema_check::{check, Verdict};
     let is_error = result.is_error.unwrap_or(false);
@@ -138,12 +151,26 @@ pub fn ResultView(
         .structured_content
         .as_ref()
         .map(|s| serde_json::to_string_pretty(s).unwrap_or_default());
+    // The whole result as the server sent it (also `_meta` and fields this client does not
+    // know), formatted only once asked for.
+    let raw = StoredValue::new(raw);
+    let raw_open = RwSignal::new(false);
+    let raw_shown = move || {
+        raw_open.get().then(|| {
+            let json = raw.with_value(|r| serde_json::to_string_pretty(r).unwrap_or_default());
+            view! { <LongText text=json pre_class="raw-json" file="result.json" /> }
+        })
+    };
     view! {
         <section class="result" class:error=is_error aria-live="polite">
             {is_error.then(|| view! { <p class="badge error">"The tool reported an error"</p> })}
             {result.content.into_iter().map(|b| view! { <ContentView block=b /> }).collect_view()}
             {structured.map(|s| view! { <h4>"Structured content"</h4><LongText text=s pre_class="structured" file="structured-content.json" /> })}
             {verdict_view}
+            <details class="raw-result" on:toggle=move |ev| raw_open.set(event_target::<web_sys::HtmlDetailsElement>(&ev).open())>
+                <summary>"The result as JSON"</summary>
+                {raw_shown}
+            </details>
         </section>
     }
 }

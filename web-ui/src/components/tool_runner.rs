@@ -1,12 +1,12 @@
 //! Runs one tool: a form generated from its input schema (or raw JSON), progress, cancel,
 //! and the result.
 
-use crate::components::result_view::ResultView;
+use crate::components::result_view::{decode_tool_result, ResultView, ToolResult};
 use crate::connection::Connection;
 use crate::schema_check::{check, error_by_field, Verdict};
 use crate::schema_form::{build_arguments, fields_of, initial_values, Field, FieldKind};
 use client_browser::client_core::session::RequestHandle;
-use client_browser::client_core::types::{CallToolResult, ProgressParams, Task, Tool};
+use client_browser::client_core::types::{ProgressParams, Task, Tool};
 use client_browser::CallOptions;
 use leptos::prelude::*;
 use std::collections::BTreeMap;
@@ -24,7 +24,7 @@ pub fn ToolRunner(conn: Connection, tool: Tool) -> impl IntoView {
     let progress = RwSignal::new(None::<(f64, Option<f64>, Option<String>)>);
     // A tool running as a task: its status and the server's message about it.
     let task = RwSignal::new(None::<(String, Option<String>)>);
-    let result = RwSignal::new(None::<Result<CallToolResult, String>>);
+    let result = RwSignal::new(None::<Result<ToolResult, String>>);
     let name = tool.name.clone();
     let output_schema = tool.output_schema.clone();
     let history = conn.history;
@@ -91,10 +91,10 @@ pub fn ToolRunner(conn: Connection, tool: Tool) -> impl IntoView {
             // The result (or error) now says how the task ended.
             task.set(None);
             let outcome = r
-                .and_then(|v| client_browser::decode::<CallToolResult>("tools/call", v))
+                .and_then(decode_tool_result)
                 .map_err(|e| crate::doctor::explain(&e));
             let summary = match &outcome {
-                Ok(c) if c.is_error == Some(true) => "tool error".to_string(),
+                Ok((c, _)) if c.is_error == Some(true) => "tool error".to_string(),
                 Ok(_) => "ok".to_string(),
                 Err(e) => e.clone(),
             };
@@ -149,7 +149,7 @@ pub fn ToolRunner(conn: Connection, tool: Tool) -> impl IntoView {
                 <p class="task-status" role="status">"Task " {status} {message.map(|m| format!(": {m}"))}</p>
             })}
             {move || result.get().map(|r| match r {
-                Ok(c) => view! { <ResultView result=c output_schema=output_schema.clone() /> }.into_any(),
+                Ok((c, raw)) => view! { <ResultView result=c output_schema=output_schema.clone() raw=raw /> }.into_any(),
                 Err(e) => view! { <p class="call-error" role="alert">{e}</p> }.into_any(),
             })}
         </article>
