@@ -41,19 +41,18 @@ fn download_base64(name: &str, mime: &str, b64: &str) {
 
 /// Reads a resource as the server has it now (asked for by the person: an earlier answer
 /// still fresh in the response cache is replaced), as the request under way of `in_flight`
-/// (shown as `shown`). `None`: a newer request replaced it, or its view is gone.
-pub fn read_now<T: Clone + Send + Sync + 'static>(
+/// (shown by its URI). `None`: a newer request replaced it, or its view is gone.
+pub fn read_now(
     client: &Client,
-    in_flight: InFlight<T>,
+    in_flight: InFlight<String>,
     uri: String,
-    shown: T,
 ) -> impl Future<Output = Option<Result<ReadResourceResult, String>>> {
     let opts = CallOptions {
         cache: CacheMode::Refresh,
         ..Default::default()
     };
     let call = client.start("resources/read", Some(json!({ "uri": uri })), opts);
-    let read = in_flight.run(call, shown);
+    let read = in_flight.run(call, uri);
     async move {
         let read = read.await?;
         let read = read.and_then(|v| decode::<ReadResourceResult>("resources/read", v));
@@ -134,7 +133,7 @@ pub fn ResourcesPanel(conn: Connection) -> impl IntoView {
         reread.set(false);
         updated.update(|u| u.retain(|x| *x != uri));
         // The newest click wins: a slow earlier read never replaces what was asked for last.
-        let read = read_now(&client, reading, uri.clone(), uri);
+        let read = read_now(&client, reading, uri);
         leptos::task::spawn_local(async move {
             let Some(read) = read.await else {
                 return;

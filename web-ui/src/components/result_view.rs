@@ -72,14 +72,14 @@ pub fn ContentView(block: ContentBlock) -> impl IntoView {
 fn ResourceLinkView(label: String, uri: String) -> impl IntoView {
     let contents = RwSignal::new(None::<Result<ReadResourceResult, String>>);
     let reader = use_context::<Connection>().map(|conn| {
-        let reading = InFlight::<()>::new(&conn);
+        let reading = InFlight::<String>::new(&conn);
         let target = uri.clone();
         let read = move |_| {
             let Some(client) = conn.client.get_value() else {
                 return;
             };
             contents.set(None);
-            let read = read_now(&client, reading, target.clone(), ());
+            let read = read_now(&client, reading, target.clone());
             leptos::task::spawn_local(async move {
                 if let Some(read) = read.await {
                     contents.set(Some(read));
@@ -89,7 +89,7 @@ fn ResourceLinkView(label: String, uri: String) -> impl IntoView {
         view! {
             " "
             <button type="button" class="read-link" on:click=read>"Read"</button>
-            {move || reading.shown().map(|()| view! {
+            {move || reading.shown().map(|_| view! {
                 <span class="reading" role="status">"Reading…"</span>
                 <button type="button" class="cancel" on:click=move |_| reading.cancel()>"Cancel"</button>
             })}
