@@ -410,6 +410,16 @@ test('logs every message on the wire and exports it', async () => {
   const received = lines2.find((l) => l.direction === 'received' && l.status === 200);
   assert.ok(received, 'an answer with HTTP 200');
   assert.ok(Object.keys(received.headers).some((h) => h.toLowerCase() === 'content-type'));
+  // Cleared: the earlier messages and notes are gone (new ones may come at any time).
+  await page.locator('#wire-filter').fill('');
+  const probe = page.locator('ol.wire li', { hasText: '"method":"server/discover"' });
+  assert.equal(await probe.count(), 1);
+  await page.locator('button.clear-wire').click();
+  await waitFor(async () => (await probe.count()) === 0, 5_000, 'the wire log cleared');
+  const roots = page.locator('ul.notifications li', { hasText: 'Roots updated' });
+  assert.ok((await roots.count()) > 0);
+  await page.locator('button.clear-notes').click();
+  await waitFor(async () => (await roots.count()) === 0, 5_000, 'the notes cleared');
 });
 
 test('closes a connection: its tab goes, its session is ended on the server, and the one left is shown', async () => {

@@ -101,6 +101,14 @@ impl WireLog {
     pub fn kept_bytes(&self) -> usize {
         self.kept_bytes
     }
+
+    /// Forgets every line (asked for by the person: none counts as dropped). Later lines go
+    /// on numbering from where the log was, so no number is used twice.
+    pub fn clear(&mut self) {
+        self.lines.clear();
+        self.kept_bytes = 0;
+        self.dropped = 0;
+    }
 }
 
 /// `message` as JSON text, keeping at most `max` bytes (cut at a character boundary), and the
@@ -227,6 +235,10 @@ impl Notes {
     pub fn is_empty(&self) -> bool {
         self.items.is_empty()
     }
+    /// Forgets every note; later ones go on numbering from where the notes were.
+    pub fn clear(&mut self) {
+        self.items.clear();
+    }
 }
 
 #[cfg(test)]
@@ -258,6 +270,26 @@ mod tests {
         assert_eq!(bytes, m.to_string().len());
         assert!(text.len() <= MAX_MESSAGE_BYTES && text.len() >= MAX_MESSAGE_BYTES - 1);
         assert!(m.to_string().starts_with(&text));
+    }
+
+    #[test]
+    fn clearing_forgets_every_line_and_note_and_never_reuses_a_number() {
+        let mut log = WireLog::default();
+        for i in 0..MAX_LINES + 2 {
+            push(&mut log, &json!({"id": i}));
+        }
+        log.clear();
+        assert!(log.is_empty());
+        assert_eq!((log.dropped(), log.kept_bytes()), (0, 0));
+        push(&mut log, &json!({"id": "after"}));
+        assert_eq!(log.lines().next().unwrap().seq, (MAX_LINES + 3) as u64);
+
+        let mut notes = Notes::default();
+        notes.push("one".into(), 10);
+        notes.clear();
+        assert!(notes.is_empty());
+        notes.push("two".into(), 10);
+        assert_eq!(notes.newest(5), vec![(2, "two".to_string())]);
     }
 
     #[test]

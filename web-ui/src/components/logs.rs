@@ -3,7 +3,7 @@
 
 use crate::components::long_text::{human_bytes, prefix};
 use crate::connection::Connection;
-use crate::wire_log::{export, matches, redact, WireLine};
+use crate::wire_log::{export, matches, redact, Notes, WireLine, WireLog};
 use leptos::prelude::*;
 use std::sync::Arc;
 
@@ -110,6 +110,7 @@ pub fn LogsPanel(conn: Connection) -> impl IntoView {
     view! {
         <section class="logs" aria-label="Logs">
             <h3>"Notifications and log messages"</h3>
+            <button class="clear-notes" on:click=move |_| log.update(Notes::clear)>"Clear"</button>
             <ul class="notifications">
                 <For each=move || log.with(|l| l.newest(SHOWN_NOTES)) key=|(seq, _)| *seq let:((_, text))>
                     <li>{text}</li>
@@ -119,6 +120,7 @@ pub fn LogsPanel(conn: Connection) -> impl IntoView {
             <label for="wire-filter">"Filter"</label>
             <input id="wire-filter" type="search" prop:value=filter on:input=move |ev| filter.set(event_target_value(&ev)) />
             <button class="export" on:click=move |_| download("mcp-wire-log.jsonl", &wire.with(export))>"Export"</button>
+            <button class="clear-wire" on:click=move |_| wire.update(WireLog::clear)>"Clear"</button>
             {dropped}
             <ol class="wire">
                 <For each=shown key=|l| l.seq let:line>
