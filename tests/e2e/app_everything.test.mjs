@@ -39,6 +39,10 @@ test('connects from the deep link and shows the server', async () => {
   const head = await page.locator('.server-head').innerText();
   assert.match(head, /connected/);
   assert.match(head, /Legacy era · 2025-11-25/);
+  // The connection's tab names the server once it said its name; the URL is its tooltip.
+  const tab = page.locator('.connection-tab');
+  assert.equal(await tab.innerText(), 'Everything Reference Server · connected');
+  assert.equal(await tab.getAttribute('title'), everything.url);
   const count = await page.locator('.tools .count').innerText();
   assert.ok(Number.parseInt(count, 10) >= 10, count);
   // The page asked the browser to open the connection to the server while the app loaded.

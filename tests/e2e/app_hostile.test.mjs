@@ -32,6 +32,7 @@ async function assertNothingRan() {
 
 test('server name, instructions and tool names are text', async () => {
   assert.match(await page.locator('.server-head').innerText(), /<b>hostile<\/b><img src=x/);
+  assert.match(await page.locator('.connection-tab').innerText(), /^<b>hostile<\/b><img src=x/);
   await page.locator('.instructions summary').click();
   assert.match(await page.locator('.instructions pre').innerText(), /<script>window.__pwned=1<\/script>/);
   const tool = page.locator('button.tool').first();

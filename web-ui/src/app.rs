@@ -125,13 +125,21 @@ pub fn App(
                 <For each=move || connections.get() key=|c| c.id let:conn>
                     {
                         let id = conn.id;
-                        let state = conn.state;
+                        let (state, details) = (conn.state, conn.details);
                         let label = format!("Close the connection to {}", conn.url);
+                        let url = conn.url.clone();
+                        // The server's name once it said it (two tabs to one URL stay apart by
+                        // their state; the URL is the tab's tooltip).
+                        let name = move || {
+                            details.with(|d| d.as_ref().map(|d| d.server_info.title.clone().unwrap_or_else(|| d.server_info.name.clone())))
+                                .filter(|n| !n.trim().is_empty())
+                                .unwrap_or_else(|| url.clone())
+                        };
                         view! {
                             <span class="connection">
-                                <button class="connection-tab" aria-current=move || (selected.get() == Some(id)).to_string()
+                                <button class="connection-tab" title=conn.url.clone() aria-current=move || (selected.get() == Some(id)).to_string()
                                     on:click=move |_| selected.set(Some(id))>
-                                    {conn.url.clone()} " · " {move || state_label(state.get())}
+                                    {name} " · " {move || state_label(state.get())}
                                 </button>
                                 {closable.then(|| view! {
                                     <button class="close-connection" aria-label=label.clone() title=label on:click=move |_| close(id)>"×"</button>

@@ -98,10 +98,11 @@ pub fn ToolRunner(conn: Connection, tool: Tool) -> impl IntoView {
                 Ok(_) => "ok".to_string(),
                 Err(e) => e.clone(),
             };
-            if let (Some(sink), Ok(c)) = (&sink, &outcome) {
+            // The result as the server sent it.
+            if let (Some(sink), Ok((_, raw))) = (&sink, &outcome) {
                 (sink.0)(
                     "tool-result",
-                    serde_json::json!({ "tool": name, "result": c }),
+                    serde_json::json!({ "tool": name, "result": raw }),
                 );
             }
             history.update(|h| {
