@@ -293,6 +293,8 @@ test('reads a resource and a template, beside the list, and searches the list', 
   const uri = await first.getAttribute('data-uri');
   await first.click();
   await page.locator('.resource-view .resource-contents .uri', { hasText: uri }).waitFor({ timeout: 10_000 });
+  // What the server says of it beside its name: here its MIME type.
+  assert.equal(await page.locator('.resource-list li').first().locator('.facts').innerText(), 'text/markdown');
   // Headed by its name and description from the list.
   assert.equal(await page.locator('.resource-view h3').innerText(), await first.innerText());
   assert.equal(await page.locator('.resource-view > p.help').innerText(), await page.locator('.resource-list li .help').first().innerText());

@@ -2,7 +2,7 @@
 //! reading text and binary contents with preview and download, and subscriptions.
 
 use crate::components::completing_input::CompletingInput;
-use crate::components::long_text::LongText;
+use crate::components::long_text::{human_bytes, LongText};
 use crate::components::result_view::safe_data_url;
 use crate::connection::{add_once, note, Connection};
 use crate::in_flight::InFlight;
@@ -70,6 +70,26 @@ pub fn resource_haystack(r: &Resource) -> String {
         r.uri,
         r.description.as_deref().unwrap_or("")
     ))
+}
+
+/// What the server says about a resource beyond its name: MIME type, size and when it was
+/// last modified, as one short line (`None` when it says none of them).
+pub fn resource_facts(r: &Resource) -> Option<String> {
+    let modified = r
+        .annotations
+        .as_ref()
+        .and_then(|a| a.last_modified.as_deref())
+        .map(|m| format!("modified {m}"));
+    let size = r
+        .size
+        .and_then(|n| usize::try_from(n).ok())
+        .map(human_bytes);
+    let facts: Vec<String> = [r.mime_type.clone(), size, modified]
+        .into_iter()
+        .flatten()
+        .filter(|f| !f.trim().is_empty())
+        .collect();
+    (!facts.is_empty()).then(|| facts.join(" · "))
 }
 
 /// Most resources rendered at once; the search narrows the rest.
@@ -225,6 +245,7 @@ pub fn ResourcesPanel(conn: Connection) -> impl IntoView {
                                     })}
                                     <span class="uri" title=uri.clone()>{uri.clone()}</span>
                                     {r.description.clone().map(|d| { let full = d.clone(); view! { <small class="help" title=full>{d}</small> } })}
+                                    {resource_facts(&r).map(|f| view! { <small class="facts">{f}</small> })}
                                 </li>
                             }
                         }
@@ -359,6 +380,28 @@ mod tests {
         for q in ["changelog", "readme changelog"] {
             assert!(!matches(&hay, &query_words(q)), "{q:?}");
         }
+    }
+
+    #[test]
+    fn facts_name_the_type_size_and_modification_the_server_gave() {
+        let r = |v: serde_json::Value| -> Resource { serde_json::from_value(v).unwrap() };
+        assert_eq!(
+            resource_facts(&r(serde_json::json!({"uri": "a://b"}))),
+            None
+        );
+        assert_eq!(
+            resource_facts(&r(serde_json::json!({
+                "uri": "a://b", "mimeType": "text/markdown", "size": 2048,
+                "annotations": {"lastModified": "2026-11-25T10:00:00Z"}
+            }))),
+            Some("text/markdown · 2 KB · modified 2026-11-25T10:00:00Z".into())
+        );
+        assert_eq!(
+            resource_facts(&r(
+                serde_json::json!({"uri": "a://b", "size": 12, "mimeType": " "})
+            )),
+            Some("12 bytes".into())
+        );
     }
 
     #[test]
