@@ -65,3 +65,32 @@ pub fn first_found<T: Clone + Send + Sync + 'static>(
         })
     })
 }
+
+/// The search box over a list, how many the list holds, and a note when more match than are
+/// rendered (`shown` at most).
+#[component]
+pub fn SearchBox(
+    /// The input's id.
+    id: &'static str,
+    /// What the list holds, for the label and the count: "tools", "resources".
+    noun: &'static str,
+    /// What is typed.
+    query: RwSignal<String>,
+    /// How many the list holds.
+    #[prop(into)]
+    total: Signal<usize>,
+    /// The indices that match (see [`found_in`]).
+    found: Memo<Vec<usize>>,
+    /// How many are rendered at most.
+    shown: usize,
+) -> impl IntoView {
+    view! {
+        <label for=id>{format!("Search {noun}")}</label>
+        <input id=id type="search" prop:value=query on:input=move |ev| query.set(event_target_value(&ev)) />
+        <p class="count">{move || format!("{} {noun}", total.get())}</p>
+        {move || {
+            let n = found.with(Vec::len);
+            (n > shown).then(|| view! { <p class="more" role="status">{format!("showing {shown} of {n}: refine the search")}</p> })
+        }}
+    }
+}

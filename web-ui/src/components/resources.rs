@@ -6,7 +6,7 @@ use crate::components::long_text::{human_bytes, LongText};
 use crate::components::result_view::safe_data_url;
 use crate::connection::{add_once, note, Connection};
 use crate::in_flight::InFlight;
-use crate::search::{first_found, found_in, lowercase};
+use crate::search::{first_found, found_in, lowercase, SearchBox};
 use crate::uri_template;
 use client_browser::client_core::types::{
     ReadResourceResult, Resource, ResourceContents, ResourceTemplate,
@@ -214,13 +214,7 @@ pub fn ResourcesPanel(conn: Connection) -> impl IntoView {
         <section class="resources split" aria-label="Resources">
             <div class="list">
                 {move || error.get().map(|e| view! { <p class="call-error" role="alert">{e}</p> })}
-                <label for="resource-search">"Search resources"</label>
-                <input id="resource-search" type="search" prop:value=query on:input=move |ev| query.set(event_target_value(&ev)) />
-                <p class="count">{move || format!("{} resources", resources.with(Vec::len))}</p>
-                {move || {
-                    let n = found.with(Vec::len);
-                    (n > SHOWN).then(|| view! { <p class="more" role="status">{format!("showing {SHOWN} of {n}: refine the search")}</p> })
-                }}
+                <SearchBox id="resource-search" noun="resources" query=query total=Signal::derive(move || resources.with(Vec::len)) found=found shown=SHOWN />
                 <ul class="resource-list" aria-label="Resource list">
                     <For each=visible key=|r| r.uri.clone() let:r>
                         {

@@ -2,7 +2,7 @@
 
 use crate::components::tool_runner::ToolRunner;
 use crate::connection::Connection;
-use crate::search::{first_found, found_in, lowercase};
+use crate::search::{first_found, found_in, lowercase, SearchBox};
 use client_browser::client_core::types::Tool;
 use leptos::prelude::*;
 
@@ -79,13 +79,7 @@ pub fn ToolsPanel(conn: Connection) -> impl IntoView {
     view! {
         <section class="tools" aria-label="Tools">
             <div class="list">
-                <label for="tool-search">"Search tools"</label>
-                <input id="tool-search" type="search" prop:value=query on:input=move |ev| query.set(event_target_value(&ev)) />
-                <p class="count">{move || format!("{} tools", tools.with(Vec::len))}</p>
-                {move || {
-                    let n = found.with(Vec::len);
-                    (n > SHOWN).then(|| view! { <p class="more" role="status">{format!("showing {SHOWN} of {n}: refine the search")}</p> })
-                }}
+                <SearchBox id="tool-search" noun="tools" query=query total=Signal::derive(move || tools.with(Vec::len)) found=found shown=SHOWN />
                 <ul role="listbox" aria-label="Tool list">
                     <For each=shown key=|t| t.name.clone() let:tool>
                         {
