@@ -606,11 +606,16 @@ impl Client {
     /// 2026-07-28 server, whose protocol removed `ping` (discovery is the one request every
     /// such server answers).
     pub async fn ping(&self) -> Result<(), ClientError> {
-        let method = match self.server().map(|d| d.era) {
+        self.request(self.ping_method(), None).await.map(|_| ())
+    }
+
+    /// The request [`Client::ping`] sends to this server: `ping`, or `server/discover` to a
+    /// 2026-07-28 server.
+    pub fn ping_method(&self) -> &'static str {
+        match self.server().map(|d| d.era) {
             Some(Era::Modern) => "server/discover",
             _ => "ping",
-        };
-        self.request(method, None).await.map(|_| ())
+        }
     }
 
     /// Closes the client when the page is hidden for good (`pagehide`), so the legacy session

@@ -16,7 +16,8 @@ before(async () => {
   site = await serveDir(dist);
   everything = await startPeer('everything.sh', ['streamableHttp']);
   browser = await launch();
-  context = await browser.newContext({ viewport: { width: 1200, height: 900 } });
+  // Clipboard permissions so that a test can read back what "Copy" put there.
+  context = await browser.newContext({ viewport: { width: 1200, height: 900 }, permissions: ['clipboard-read', 'clipboard-write'] });
   page = await context.newPage();
   page.on('pageerror', (e) => { throw e; });
   await page.goto(`${site.url}/?url=${encodeURIComponent(everything.url)}`);
@@ -60,6 +61,8 @@ test('search filters the tool list', async () => {
   await page.locator('#tool-search').fill('sum');
   await waitFor(async () => (await page.locator('button.tool').count()) === 1, 5_000, 'one match');
   assert.equal(await page.locator('button.tool').first().getAttribute('data-tool'), 'get-sum');
+  // Each listed tool shows its description under its name.
+  assert.equal(await page.locator('button.tool .help').first().innerText(), 'Returns the sum of two numbers');
   await page.locator('#tool-search').fill('');
 });
 
@@ -71,6 +74,12 @@ test('runs echo through the generated form', async () => {
   await out.waitFor({ timeout: 10_000 });
   assert.equal(await out.innerText(), 'Echo: hello <b>world</b>');
   assert.equal(await page.locator('.result b').count(), 0, 'server text is not HTML');
+  // "Copy" puts the text, as text, on the clipboard.
+  const copy = page.locator('.result .copyable button.copy');
+  assert.equal(await copy.innerText(), 'Copy');
+  await copy.click();
+  await page.locator('.result .copyable button.copy', { hasText: 'Copied' }).waitFor({ timeout: 5_000 });
+  assert.equal(await page.evaluate(() => navigator.clipboard.readText()), 'Echo: hello <b>world</b>');
 });
 
 test('validates before sending, then runs get-sum with numbers', async () => {
@@ -237,6 +246,9 @@ test('keeps a call history that can be run again', async () => {
 
 test('offers editable roots and a log level, and shows server log messages', async () => {
   await page.locator('#tab-settings').click();
+  // A legacy server is pinged with ping; the round trip is shown.
+  await page.locator('button.ping-server').click();
+  await page.locator('.ping-status', { hasText: /^The server answered ping in \d+ ms\.$/ }).waitFor({ timeout: 10_000 });
   // Roots must be file:// URIs: anything else is refused with the offending line.
   await page.locator('#roots').fill('file:///tmp/demo-root\nhttps://example.com/repo');
   await page.locator('button.save-roots').click();

@@ -37,6 +37,13 @@ test('detects the modern era', async () => {
   assert.match(await page.locator('.server-head').innerText(), /Modern era · 2026-07-28/);
 });
 
+test('pings a 2026-07-28 server with server/discover (the era has no ping)', async () => {
+  await page.locator('#tab-settings').click();
+  await page.locator('button.ping-server').click();
+  await page.locator('.ping-status', { hasText: /^The server answered server\/discover in \d+ ms\.$/ }).waitFor({ timeout: 10_000 });
+  await page.locator('#tab-tools').click();
+});
+
 test('answers a tool\'s elicitation and sampling questions (one MRTR round) in the page', async () => {
   await openTool('interview');
   await page.locator('button.run').click();

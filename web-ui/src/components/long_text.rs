@@ -2,6 +2,7 @@
 //! shows its beginning at once and the whole only when asked, and offers it as a file. Laying
 //! out 50 MB of text freezes a tab for many seconds; 256 KB takes a frame.
 
+use crate::components::copy_button::CopyButton;
 use crate::components::logs::download_text;
 use leptos::prelude::*;
 
@@ -36,7 +37,8 @@ pub fn human_bytes(n: usize) -> String {
 }
 
 /// Text in a `<pre>`: all of it when short, else its first [`SHOWN_BYTES`] with what was left
-/// out, a "Show all" button and a download of the whole (named `file`).
+/// out, a "Show all" button and a download of the whole (named `file`). Either way the whole
+/// can be copied.
 #[component]
 pub fn LongText(
     /// The text, shown as text (never HTML).
@@ -49,7 +51,14 @@ pub fn LongText(
     file: String,
 ) -> impl IntoView {
     if text.len() <= SHOWN_BYTES {
-        return view! { <pre class=pre_class>{text}</pre> }.into_any();
+        let copy = StoredValue::new(text.clone());
+        return view! {
+            <div class="copyable">
+                <pre class=pre_class>{text}</pre>
+                <CopyButton text=copy />
+            </div>
+        }
+        .into_any();
     }
     let all = RwSignal::new(false);
     let text = StoredValue::new(text);
@@ -76,6 +85,8 @@ pub fn LongText(
             {move || (!all.get()).then(|| view! { <button type="button" class="show-all" on:click=move |_| all.set(true)>"Show all"</button> })}
             " "
             <button type="button" class="download-text" on:click=download>"Download"</button>
+            " "
+            <CopyButton text=text />
         </p>
     }
     .into_any()

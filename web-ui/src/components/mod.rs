@@ -4,6 +4,7 @@ pub mod asks;
 pub mod auth_panel;
 pub mod completing_input;
 pub mod connect_form;
+pub mod copy_button;
 pub mod history;
 pub mod logs;
 pub mod long_text;

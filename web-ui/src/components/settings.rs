@@ -1,4 +1,5 @@
-//! Per-server settings: the log level asked of the server, and the roots offered to it.
+//! Per-server settings: the log level asked of the server, the roots offered to it, and a
+//! check that the server answers.
 
 use crate::connection::Connection;
 use client_browser::client_core::types::LoggingLevel;
@@ -51,8 +52,30 @@ pub fn SettingsPanel(conn: Connection) -> impl IntoView {
         }
         status.set(Some("roots updated".into()));
     };
+    let c3 = conn.clone();
+    let pinged = RwSignal::new(None::<String>);
+    let ping = move |_| {
+        let Some(client) = c3.client.get_value() else {
+            return;
+        };
+        let method = client.ping_method();
+        pinged.set(Some(format!("{method} sent…")));
+        leptos::task::spawn_local(async move {
+            let sent = js_sys::Date::now();
+            let answer = client.ping().await;
+            let ms = js_sys::Date::now() - sent;
+            pinged.set(Some(match answer {
+                Ok(()) => format!("The server answered {method} in {ms:.0} ms."),
+                Err(e) => format!("The server did not answer {method}: {e}"),
+            }));
+        });
+    };
     view! {
         <section class="settings" aria-label="Settings">
+            <div class="ping">
+                <button type="button" class="ping-server" on:click=ping>"Ping the server"</button>
+                {move || pinged.get().map(|s| view! { <span role="status" class="ping-status">{s}</span> })}
+            </div>
             <label for="log-level">"Log level asked of the server"</label>
             <select id="log-level" on:change=set_level>
                 <option value="">"—"</option>

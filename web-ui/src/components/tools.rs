@@ -77,7 +77,7 @@ pub fn ToolsPanel(conn: Connection) -> impl IntoView {
         tools.with(|t| t.iter().find(|x| x.name == name).cloned())
     });
     view! {
-        <section class="tools" aria-label="Tools">
+        <section class="tools split" aria-label="Tools">
             <div class="list">
                 <SearchBox id="tool-search" noun="tools" query=query total=Signal::derive(move || tools.with(Vec::len)) found=found shown=SHOWN />
                 <ul role="listbox" aria-label="Tool list">
@@ -92,6 +92,7 @@ pub fn ToolsPanel(conn: Connection) -> impl IntoView {
                                         {inline_icon(&tool).map(|src| view! { <img class="icon" src=src alt="" width="16" height="16" /> })}
                                         <span class="name">{tool.title.clone().unwrap_or_else(|| tool.name.clone())}</span>
                                         {hint_labels(&tool).into_iter().map(|h| view! { <span class="hint" title="claimed by the server">{h}</span> }).collect_view()}
+                                        {tool.description.clone().map(|d| view! { <span class="help">{d}</span> })}
                                     </button>
                                 </li>
                             }
