@@ -286,6 +286,38 @@ test('offers editable roots and a log level, and shows server log messages', asy
   await page.locator('button.run').click();
 });
 
+test('a request with no answer or progress within the time limit set in settings is cancelled; progress keeps it going', async () => {
+  await page.locator('#tab-settings').click();
+  const limit = page.locator('#time-limit');
+  assert.equal(await limit.inputValue(), '60');
+  await limit.fill('0');
+  await limit.blur();
+  await page.locator('.settings-status', { hasText: 'not saved' }).waitFor({ timeout: 5_000 });
+  await limit.fill('2');
+  await limit.blur();
+  await page.locator('.settings-status', { hasText: 'time limit: 2 s' }).waitFor({ timeout: 5_000 });
+  // Kept for the next visits.
+  assert.equal(await page.evaluate(() => localStorage.getItem('mcp-browser-client.request-time-limit')), '2');
+  await page.locator('#tab-tools').click();
+  await openTool('trigger-long-running-operation');
+  // Progress every half second: the call runs past the limit and ends well.
+  await page.locator('#arg-duration').fill('3');
+  await page.locator('#arg-steps').fill('6');
+  await page.locator('button.run').click();
+  await page.locator('.runner .result', { hasText: 'Long running operation completed' }).waitFor({ timeout: 15_000 });
+  // Nothing for four seconds: cancelled after two, saying how to allow more.
+  await page.locator('#arg-duration').fill('8');
+  await page.locator('#arg-steps').fill('2');
+  await page.locator('button.run').click();
+  await page.locator('.runner .call-error', { hasText: 'No answer or progress from the server in 2 s' }).waitFor({ timeout: 10_000 });
+  assert.match(await page.locator('.runner .call-error').innerText(), /raise the time limit in Settings/);
+  await page.locator('#tab-settings').click();
+  await limit.fill('60');
+  await limit.blur();
+  await page.locator('.settings-status', { hasText: 'time limit: 60 s' }).waitFor({ timeout: 5_000 });
+  await page.locator('#tab-tools').click();
+});
+
 test('imports servers from an mcpServers config', async () => {
   await page.locator('.saved summary').click();
   await page.locator('#import-servers').fill(JSON.stringify({ mcpServers: {

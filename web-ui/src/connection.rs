@@ -88,6 +88,9 @@ pub struct Connection {
     pub history: RwSignal<Vec<HistoryEntry>>,
     /// Roots offered to the server (`file://` URIs).
     pub roots: RwSignal<Vec<String>>,
+    /// How long a request may go without an answer or progress, in seconds (see
+    /// [`crate::time_limit`]).
+    pub time_limit: RwSignal<u32>,
     /// Open questions from the server.
     pub asks: RwSignal<Vec<Ask>, LocalStorage>,
     /// The client, once created.
@@ -170,6 +173,7 @@ impl Connection {
             asks: RwSignal::new_local(Vec::new()),
             history: RwSignal::new(Vec::new()),
             roots: RwSignal::new(Vec::new()),
+            time_limit: RwSignal::new(crate::time_limit::load()),
             client: StoredValue::new_local(None),
             auth: StoredValue::new_local(None),
             auth_trace: RwSignal::new(Vec::new()),
@@ -218,6 +222,9 @@ impl Connection {
             o.auth = Some(auth);
         }
         o.wire_log = true;
+        o.timeout = client_browser::client_core::time::Duration::from_secs(u64::from(
+            conn.time_limit.get_untracked(),
+        ));
         // The era found last time: a return visit skips the era probe.
         o.remember_era = true;
         o.handlers = conn.handlers();

@@ -49,6 +49,10 @@ fn explain_request(r: &RequestError) -> String {
         RequestError::Http { status, body, .. } if *status >= 500 => {
             format!("The server failed (HTTP {status}){}", if body.is_empty() { String::new() } else { format!(": {body}") })
         }
+        RequestError::Timeout { after_ms } => format!(
+            "No answer or progress from the server in {} s, so the request was cancelled. For a slower server or tool, raise the time limit in Settings.",
+            after_ms.div_ceil(1000)
+        ),
         other => other.to_string(),
     }
 }
@@ -69,6 +73,8 @@ mod tests {
             www_authenticate: None,
         });
         assert!(explain(&nf).contains("/mcp"));
+        let late = explain(&ClientError::Request(RequestError::Timeout { after_ms: 2000 }));
+        assert!(late.contains("in 2 s") && late.contains("time limit"), "{late}");
         assert!(explain(&ClientError::AuthRequired {
             status: 401,
             www_authenticate: None

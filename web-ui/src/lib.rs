@@ -17,5 +17,6 @@ pub mod schema_pattern;
 pub mod schema_ref;
 pub mod search;
 pub mod stale_lists;
+pub mod time_limit;
 pub mod uri_template;
 pub mod wire_log;

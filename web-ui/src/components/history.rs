@@ -19,8 +19,9 @@ pub fn HistoryPanel(conn: Connection) -> impl IntoView {
                     let run_again = move |_| {
                         let Some(client) = conn.client.get_value() else { return };
                         let (tool, args) = (tool.clone(), args.clone());
+                        let opts = crate::time_limit::call_options(conn.time_limit.get_untracked());
                         leptos::task::spawn_local(async move {
-                            let r = client.start_tool_call(&tool, args, Default::default()).await;
+                            let r = client.start_tool_call(&tool, args, opts).await;
                             rerun.set(Some(
                                 r.and_then(decode_tool_result)
                                     .map_err(|e| crate::doctor::explain(&e)),

@@ -5,7 +5,6 @@ use crate::components::result_view::ContentView;
 use crate::connection::Connection;
 use crate::in_flight::InFlight;
 use client_browser::client_core::types::{GetPromptResult, Prompt};
-use client_browser::CallOptions;
 use leptos::prelude::*;
 use serde_json::json;
 use std::collections::{BTreeMap, HashMap};
@@ -96,7 +95,8 @@ fn PromptRunner(conn: Connection, prompt: Prompt) -> impl IntoView {
             .collect();
         result.set(None);
         let params = json!({ "name": name, "arguments": args });
-        let call = client.start("prompts/get", Some(params), CallOptions::default());
+        let opts = crate::time_limit::call_options(conn.time_limit.get_untracked());
+        let call = client.start("prompts/get", Some(params), opts);
         let got = getting.run(call, ());
         leptos::task::spawn_local(async move {
             let Some(got) = got.await else {

@@ -44,12 +44,13 @@ fn download_base64(name: &str, mime: &str, b64: &str) {
 /// (shown by its URI). `None`: a newer request replaced it, or its view is gone.
 pub fn read_now(
     client: &Client,
+    opts: CallOptions,
     in_flight: InFlight<String>,
     uri: String,
 ) -> impl Future<Output = Option<Result<ReadResourceResult, String>>> {
     let opts = CallOptions {
         cache: CacheMode::Refresh,
-        ..Default::default()
+        ..opts
     };
     let call = client.start("resources/read", Some(json!({ "uri": uri })), opts);
     let read = in_flight.run(call, uri);
@@ -140,6 +141,7 @@ pub fn ResourcesPanel(conn: Connection) -> impl IntoView {
     // The read under way (the URI it reads), shown with a Cancel button.
     let reading = InFlight::<String>::new(&conn);
     let (client, updated, subscribed, log) = (conn.client, conn.updated, conn.subscribed, conn.log);
+    let time_limit = conn.time_limit;
     let read = move |uri: String, again: bool| {
         let Some(client) = client.get_value() else {
             return;
@@ -153,7 +155,8 @@ pub fn ResourcesPanel(conn: Connection) -> impl IntoView {
         reread.set(false);
         updated.update(|u| u.retain(|x| *x != uri));
         // The newest click wins: a slow earlier read never replaces what was asked for last.
-        let read = read_now(&client, reading, uri);
+        let opts = crate::time_limit::call_options(time_limit.get_untracked());
+        let read = read_now(&client, opts, reading, uri);
         leptos::task::spawn_local(async move {
             let Some(read) = read.await else {
                 return;

@@ -79,7 +79,8 @@ fn ResourceLinkView(label: String, uri: String) -> impl IntoView {
                 return;
             };
             contents.set(None);
-            let read = read_now(&client, reading, target.clone());
+            let opts = crate::time_limit::call_options(conn.time_limit.get_untracked());
+            let read = read_now(&client, opts, reading, target.clone());
             leptos::task::spawn_local(async move {
                 if let Some(read) = read.await {
                     contents.set(Some(read));

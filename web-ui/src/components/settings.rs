@@ -1,5 +1,5 @@
-//! Per-server settings: the log level asked of the server, the roots offered to it, and a
-//! check that the server answers.
+//! Per-server settings: the log level asked of the server, the roots offered to it, how long
+//! a request may take, and a check that the server answers.
 
 use crate::connection::Connection;
 use client_browser::client_core::types::LoggingLevel;
@@ -52,6 +52,17 @@ pub fn SettingsPanel(conn: Connection) -> impl IntoView {
         }
         status.set(Some("roots updated".into()));
     };
+    let time_limit = conn.time_limit;
+    let set_time_limit = move |ev| match crate::time_limit::parse(&event_target_value(&ev)) {
+        Ok(secs) => {
+            time_limit.set(secs);
+            crate::time_limit::save(secs);
+            status.set(Some(format!(
+                "time limit: {secs} s without an answer or progress, for the requests made from now on"
+            )));
+        }
+        Err(why) => status.set(Some(why)),
+    };
     let c3 = conn.clone();
     let pinged = RwSignal::new(None::<String>);
     let ping = move |_| {
@@ -81,6 +92,8 @@ pub fn SettingsPanel(conn: Connection) -> impl IntoView {
                 <option value="">"—"</option>
                 {LEVELS.iter().map(|(n, _)| view! { <option value=*n>{*n}</option> }).collect_view()}
             </select>
+            <label for="time-limit">"Give up on a request after this many seconds without an answer or progress (at most 600 in all)"</label>
+            <input id="time-limit" type="number" min="1" max=crate::time_limit::MAX_SECS step="1" prop:value=move || time_limit.get().to_string() on:change=set_time_limit />
             <label for="roots">"Roots offered to the server (one file:// URI per line)"</label>
             <textarea id="roots" rows="3" prop:value=roots_text on:input=move |ev| roots_text.set(event_target_value(&ev))></textarea>
             <button class="save-roots" on:click=save_roots>"Save roots"</button>

@@ -79,7 +79,7 @@ pub fn ToolRunner(conn: Connection, tool: Tool) -> impl IntoView {
                     p.message,
                 )));
             })),
-            ..Default::default()
+            ..crate::time_limit::call_options(conn_run.time_limit.get_untracked())
         };
         let call = client.start_tool_call(&name, args.clone(), opts);
         running.set(Some(call.handle));
