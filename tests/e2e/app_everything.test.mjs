@@ -66,6 +66,35 @@ test('search filters the tool list', async () => {
   await page.locator('#tool-search').fill('');
 });
 
+test('the arrow keys move through the tabs (choosing them) and the tool list', async () => {
+  const focused = () => page.evaluate(() => document.activeElement?.id || document.activeElement?.dataset.tool || '');
+  // Only the chosen tab is in the Tab order.
+  assert.deepEqual(await page.locator('[role=tab]').evaluateAll((ts) => ts.map((t) => t.tabIndex)), [0, -1, -1, -1, -1]);
+  await page.locator('#tab-tools').focus();
+  await page.keyboard.press('ArrowRight');
+  assert.equal(await focused(), 'tab-resources');
+  assert.equal(await page.locator('#tab-resources').getAttribute('aria-selected'), 'true');
+  assert.equal(await page.locator('[role=tabpanel]').getAttribute('aria-labelledby'), 'tab-resources');
+  await page.keyboard.press('ArrowLeft');
+  await page.keyboard.press('ArrowLeft');
+  assert.equal(await focused(), 'tab-settings', 'the row wraps round');
+  await page.keyboard.press('Home');
+  assert.equal(await focused(), 'tab-tools');
+  assert.equal(await page.locator('#tab-tools').getAttribute('aria-selected'), 'true');
+  // Down the tool list: the focus moves, Enter opens the tool.
+  const tools = await page.locator('button.tool').evaluateAll((bs) => bs.map((b) => b.dataset.tool));
+  await page.locator(`button.tool[data-tool="${tools[0]}"]`).focus();
+  await page.keyboard.press('ArrowUp');
+  assert.equal(await focused(), tools[0], 'the list stops at its top');
+  await page.keyboard.press('ArrowDown');
+  assert.equal(await focused(), tools[1]);
+  await page.keyboard.press('End');
+  assert.equal(await focused(), tools.at(-1));
+  await page.keyboard.press('Enter');
+  await page.locator('.runner .tool-name', { hasText: tools.at(-1) }).waitFor({ timeout: 5_000 });
+  assert.equal(await page.locator(`button.tool[data-tool="${tools.at(-1)}"]`).getAttribute('aria-current'), 'true');
+});
+
 test('runs echo through the generated form', async () => {
   await openTool('echo');
   await page.locator('#arg-message').fill('hello <b>world</b>');
@@ -334,6 +363,11 @@ test('reads a resource and a template, beside the list, and searches the list', 
   const first = page.locator('button.read-resource').first();
   await first.waitFor({ timeout: 10_000 });
   assert.equal(await page.locator('.resource-view .hint').innerText(), 'Choose a resource, or fill in a template and read it.');
+  // The arrow keys move down the list (past the Subscribe buttons).
+  const uris = await page.locator('button.read-resource').evaluateAll((bs) => bs.map((b) => b.dataset.uri));
+  await first.focus();
+  await page.keyboard.press('ArrowDown');
+  assert.equal(await page.evaluate(() => document.activeElement.dataset.uri), uris[1]);
   const uri = await first.getAttribute('data-uri');
   await first.click();
   await page.locator('.resource-view .resource-contents .uri', { hasText: uri }).waitFor({ timeout: 10_000 });

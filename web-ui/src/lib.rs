@@ -8,6 +8,7 @@ pub mod deep_link;
 pub mod doctor;
 pub mod embed;
 pub mod in_flight;
+pub mod keys;
 pub mod oauth_setup;
 pub mod sampling_summary;
 pub mod saved;

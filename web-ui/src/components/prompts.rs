@@ -35,7 +35,7 @@ pub fn PromptsPanel(conn: Connection) -> impl IntoView {
             <div class="list">
                 {move || error.get().map(|e| view! { <p class="call-error" role="alert">{e}</p> })}
                 <p class="count">{move || format!("{} prompts", prompts.with(Vec::len))}</p>
-                <ul class="prompt-list">
+                <ul class="prompt-list" aria-label="Prompt list" on:keydown=move |ev| { crate::keys::move_focus(&ev, "button.prompt", crate::keys::Layout::Column); }>
                     <For each=move || prompts.get() key=|p| p.name.clone() let:p>
                         {
                             let (name, n2) = (p.name.clone(), p.name.clone());

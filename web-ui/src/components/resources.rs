@@ -218,7 +218,7 @@ pub fn ResourcesPanel(conn: Connection) -> impl IntoView {
             <div class="list">
                 {move || error.get().map(|e| view! { <p class="call-error" role="alert">{e}</p> })}
                 <SearchBox id="resource-search" noun="resources" query=query total=Signal::derive(move || resources.with(Vec::len)) found=found shown=SHOWN />
-                <ul class="resource-list" aria-label="Resource list">
+                <ul class="resource-list" aria-label="Resource list" on:keydown=move |ev| { crate::keys::move_focus(&ev, "button.read-resource", crate::keys::Layout::Column); }>
                     <For each=visible key=|r| r.uri.clone() let:r>
                         {
                             let uri = r.uri.clone();

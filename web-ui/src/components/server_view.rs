@@ -70,6 +70,17 @@ enum Tab {
 }
 
 impl Tab {
+    /// The id of the tab's button (`tab-tools`, ...), which labels the panel.
+    fn id(self) -> &'static str {
+        match self {
+            Tab::Tools => "tab-tools",
+            Tab::Resources => "tab-resources",
+            Tab::Prompts => "tab-prompts",
+            Tab::Logs => "tab-logs",
+            Tab::Settings => "tab-settings",
+        }
+    }
+
     /// The list methods the tab shows the answers of.
     fn lists(self) -> &'static [&'static str] {
         match self {
@@ -89,7 +100,8 @@ fn Tabs(conn: Connection) -> impl IntoView {
     let button = move |t: Tab, label: &'static str| {
         let marked = move || stale.with(|s| s.among(t.lists()).is_some());
         view! {
-            <button role="tab" id=format!("tab-{}", label.to_ascii_lowercase()) aria-selected=move || (tab.get() == t).to_string() on:click=move |_| tab.set(t)>
+            // Only the chosen tab is in the Tab order; the arrow keys go to the others.
+            <button role="tab" id=t.id() aria-selected=move || (tab.get() == t).to_string() tabindex=move || if tab.get() == t { "0" } else { "-1" } on:click=move |_| tab.set(t)>
                 {label}
                 {move || marked().then(|| view! { <span class="stale-mark" title="Not up to date: asking the server again failed">" (not up to date)"</span> })}
             </button>
@@ -97,14 +109,19 @@ fn Tabs(conn: Connection) -> impl IntoView {
     };
     let notice_conn = conn.clone();
     view! {
-        <div role="tablist" class="tabs" aria-label="Server features">
+        // The arrow keys choose the tab they move to (the tabs are cheap to show).
+        <div role="tablist" class="tabs" aria-label="Server features" on:keydown=move |ev| {
+            if let Some(t) = crate::keys::move_focus(&ev, "[role=tab]", crate::keys::Layout::Row) {
+                t.click();
+            }
+        }>
             {button(Tab::Tools, "Tools")}
             {panels.resources.then(|| button(Tab::Resources, "Resources"))}
             {panels.prompts.then(|| button(Tab::Prompts, "Prompts"))}
             {panels.logs.then(|| button(Tab::Logs, "Logs"))}
             {panels.connect.then(|| button(Tab::Settings, "Settings"))}
         </div>
-        <div role="tabpanel">
+        <div role="tabpanel" aria-labelledby=move || tab.get().id()>
             {move || stale.with(|s| s.among(tab.get().lists()).cloned()).map(|s| {
                 let again = notice_conn.clone();
                 let t = tab.get_untracked();

@@ -80,15 +80,15 @@ pub fn ToolsPanel(conn: Connection) -> impl IntoView {
         <section class="tools split" aria-label="Tools">
             <div class="list">
                 <SearchBox id="tool-search" noun="tools" query=query total=Signal::derive(move || tools.with(Vec::len)) found=found shown=SHOWN />
-                <ul role="listbox" aria-label="Tool list">
+                <ul class="tool-list" aria-label="Tool list" on:keydown=move |ev| { crate::keys::move_focus(&ev, "button.tool", crate::keys::Layout::Column); }>
                     <For each=shown key=|t| t.name.clone() let:tool>
                         {
                             let name = tool.name.clone();
                             let n2 = name.clone();
                             let is_sel = move || selected.get().as_deref() == Some(n2.as_str());
                             view! {
-                                <li role="option" aria-selected=move || is_sel().to_string()>
-                                    <button class="tool" data-tool=name.clone() on:click=move |_| selected.set(Some(name.clone()))>
+                                <li>
+                                    <button class="tool" data-tool=name.clone() aria-current=move || is_sel().to_string() on:click=move |_| selected.set(Some(name.clone()))>
                                         {inline_icon(&tool).map(|src| view! { <img class="icon" src=src alt="" width="16" height="16" /> })}
                                         <span class="name">{tool.title.clone().unwrap_or_else(|| tool.name.clone())}</span>
                                         {hint_labels(&tool).into_iter().map(|h| view! { <span class="hint" title="claimed by the server">{h}</span> }).collect_view()}
