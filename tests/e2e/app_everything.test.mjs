@@ -53,6 +53,15 @@ test('connects from the deep link and shows the server', async () => {
   // for only when a login may follow).
   const fetched = await page.evaluate(() => performance.getEntriesByType('resource').map((e) => e.name));
   assert.ok(!fetched.some((u) => u.includes('client-metadata.json')), fetched.join('\n'));
+  // What the server declared, folded away: its capabilities as a list, and whole as JSON.
+  await page.locator('.server-about > summary').click();
+  const caps = await page.locator('.server-about .capabilities li').allInnerTexts();
+  for (const c of ['tools (list changes)', 'resources (subscribe, list changes)', 'prompts (list changes)', 'logging', 'completions']) assert.ok(caps.includes(c), `${c} in ${caps}`);
+  await page.locator('.server-about .declared-raw summary').click();
+  const declared = JSON.parse(await page.locator('.server-about pre.declared-json').innerText());
+  assert.equal(declared.protocolVersion, '2025-11-25');
+  assert.deepEqual(Object.keys(declared.capabilities.resources).sort(), ['listChanged', 'subscribe']);
+  await page.locator('.server-about > summary').click();
   fs.mkdirSync(shots, { recursive: true });
   await page.screenshot({ path: path.join(shots, 'tools.png') });
 });

@@ -35,6 +35,13 @@ test('server name, instructions and tool names are text', async () => {
   assert.match(await page.locator('.connection-tab').innerText(), /^<b>hostile<\/b><img src=x/);
   await page.locator('.instructions summary').click();
   assert.match(await page.locator('.instructions pre').innerText(), /<script>window.__pwned=1<\/script>/);
+  // What it declared: its description is text, and its javascript: website no link.
+  await page.locator('.server-about > summary').click();
+  assert.match(await page.locator('.server-about dl').innerText(), /Description\s+<img src=x onerror=/);
+  await page.locator('.server-about .declared-raw summary').click();
+  const declared = JSON.parse(await page.locator('.server-about pre.declared-json').innerText());
+  assert.equal(declared.serverInfo.websiteUrl, 'javascript:window.__pwned=1');
+  assert.equal(await page.locator('.server-about a').count(), 0);
   const tool = page.locator('button.tool').first();
   assert.equal(await tool.getAttribute('data-tool'), 'evil-<i>tool</i>');
   await assertNothingRan();

@@ -15,7 +15,12 @@ from pydantic import BaseModel, Field
 from starlette.middleware.cors import CORSMiddleware
 
 XSS = '<img src=x onerror="window.__pwned=1"><script>window.__pwned=1</script>'
-server = MCPServer("<b>hostile</b>" + XSS, instructions="<script>window.__pwned=1</script> be careful")
+server = MCPServer(
+    "<b>hostile</b>" + XSS,
+    instructions="<script>window.__pwned=1</script> be careful",
+    description=XSS,
+    website_url="javascript:window.__pwned=1",
+)
 
 
 @server.tool(name="evil-" + "<i>tool</i>", description=XSS + " javascript:window.__pwned=1")

@@ -2,7 +2,8 @@
 
 use crate::components::{
     asks::AsksPanel, auth_panel::AuthPanel, history::HistoryPanel, logs::LogsPanel,
-    prompts::PromptsPanel, resources::ResourcesPanel, settings::SettingsPanel, tools::ToolsPanel,
+    prompts::PromptsPanel, resources::ResourcesPanel, server_about::ServerAbout,
+    settings::SettingsPanel, tools::ToolsPanel,
 };
 use crate::connection::Connection;
 use crate::stale_lists::{self, StaleLists};
@@ -53,6 +54,7 @@ pub fn ServerView(conn: Connection) -> impl IntoView {
             {move || details.get().and_then(|d| d.instructions).map(|i| view! {
                 <details class="instructions"><summary>"Instructions from the server"</summary><pre>{i}</pre></details>
             })}
+            {move || details.get().map(|d| view! { <ServerAbout details=d /> })}
             <AsksPanel conn=conn.clone() />
             <Tabs conn=conn.clone() />
         </section>
