@@ -137,6 +137,36 @@ test('validates before sending, then runs get-sum with numbers', async () => {
   assert.deepEqual(raw.content, [{ type: 'text', text: 'The sum of 19 and 23 is 42.' }]);
 });
 
+test('a tool keeps what was typed, its call under way and its result while another tool or tab is open', async () => {
+  await openTool('get-sum');
+  await page.locator('#arg-a').fill('4');
+  await page.locator('#arg-b').fill('5');
+  await openTool('echo');
+  await openTool('get-sum');
+  assert.equal(await page.locator('#arg-a').inputValue(), '4');
+  assert.equal(await page.locator('#arg-b').inputValue(), '5');
+  // A call that takes three seconds (with progress): the tab is left while it runs.
+  await openTool('trigger-long-running-operation');
+  await page.locator('#arg-duration').fill('3');
+  await page.locator('#arg-steps').fill('3');
+  await page.locator('button.run').click();
+  await page.locator('.runner button.cancel').waitFor({ timeout: 5_000 });
+  await page.locator('#tab-logs').click();
+  await page.locator('#tab-tools').click();
+  // Still chosen, still running (Cancel and progress), then its result.
+  await page.locator('.runner .tool-name', { hasText: 'trigger-long-running-operation' }).waitFor({ timeout: 5_000 });
+  assert.equal(await page.locator('button.tool[data-tool="trigger-long-running-operation"]').getAttribute('aria-current'), 'true');
+  assert.equal(await page.locator('.runner button.cancel').count(), 1);
+  await page.locator('#tab-resources').click();
+  await page.locator('#tab-tools').click();
+  await page.locator('.runner .result', { hasText: 'Long running operation completed' }).waitFor({ timeout: 10_000 });
+  assert.equal(await page.locator('.runner button.cancel').count(), 0);
+  // The result is still there after another visit to another tab.
+  await page.locator('#tab-settings').click();
+  await page.locator('#tab-tools').click();
+  await page.locator('.runner .result', { hasText: 'Long running operation completed' }).waitFor({ timeout: 5_000 });
+});
+
 test('shows progress and cancels a long-running tool', async () => {
   await openTool('trigger-long-running-operation');
   await page.locator('#arg-duration').fill('30');

@@ -84,6 +84,10 @@ pub struct Connection {
     pub log: RwSignal<Notes>,
     /// Every JSON-RPC message (the newest, within the wire log's limits).
     pub wire: RwSignal<WireLog>,
+    /// The tool chosen in the tools tab (kept while the tab is left).
+    pub chosen_tool: RwSignal<Option<String>>,
+    /// Each recently chosen tool's form, call and result (see [`crate::tool_runs`]).
+    pub tool_runs: StoredValue<crate::tool_runs::ToolRuns>,
     /// Past tool calls, oldest first.
     pub history: RwSignal<Vec<HistoryEntry>>,
     /// Roots offered to the server (`file://` URIs).
@@ -171,6 +175,8 @@ impl Connection {
             log: RwSignal::new(Notes::default()),
             wire: RwSignal::new(WireLog::default()),
             asks: RwSignal::new_local(Vec::new()),
+            chosen_tool: RwSignal::new(None),
+            tool_runs: StoredValue::new(Default::default()),
             history: RwSignal::new(Vec::new()),
             roots: RwSignal::new(Vec::new()),
             time_limit: RwSignal::new(crate::time_limit::load()),

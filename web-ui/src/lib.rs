@@ -19,5 +19,6 @@ pub mod schema_ref;
 pub mod search;
 pub mod stale_lists;
 pub mod time_limit;
+pub mod tool_runs;
 pub mod uri_template;
 pub mod wire_log;

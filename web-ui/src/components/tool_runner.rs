@@ -1,30 +1,36 @@
 //! Runs one tool: a form generated from its input schema (or raw JSON), progress, cancel,
 //! and the result.
 
-use crate::components::result_view::{decode_tool_result, ResultView, ToolResult};
+use crate::components::result_view::{decode_tool_result, ResultView};
 use crate::connection::Connection;
+use crate::tool_runs::ToolRun;
 use crate::schema_check::{check, error_by_field, Verdict};
 use crate::schema_form::{build_arguments, fields_of, initial_values, Field, FieldKind};
-use client_browser::client_core::session::RequestHandle;
 use client_browser::client_core::types::{ProgressParams, Task, Tool};
 use client_browser::CallOptions;
 use leptos::prelude::*;
 use std::collections::BTreeMap;
 use std::rc::Rc;
 
-/// One tool's form and run state.
+/// One tool's form and run state. The state is the connection's (see
+/// [`crate::tool_runs`]): what was typed, a call under way and the last result are still
+/// there when the tool is chosen again.
 #[component]
 pub fn ToolRunner(conn: Connection, tool: Tool) -> impl IntoView {
     let fields = fields_of(&tool.input_schema);
-    let values = RwSignal::new(initial_values(&fields));
+    let ToolRun {
+        values,
+        raw_mode,
+        raw,
+        running,
+        progress,
+        task,
+        result,
+    } = conn
+        .tool_runs
+        .try_update_value(|runs| runs.of(&tool.name, || initial_values(&fields)))
+        .unwrap_or_else(|| ToolRun::detached(initial_values(&fields)));
     let errors = RwSignal::new(BTreeMap::<String, String>::new());
-    let raw_mode = RwSignal::new(false);
-    let raw = RwSignal::new(String::from("{}"));
-    let running = RwSignal::new(None::<RequestHandle>);
-    let progress = RwSignal::new(None::<(f64, Option<f64>, Option<String>)>);
-    // A tool running as a task: its status and the server's message about it.
-    let task = RwSignal::new(None::<(String, Option<String>)>);
-    let result = RwSignal::new(None::<Result<ToolResult, String>>);
     let name = tool.name.clone();
     let output_schema = tool.output_schema.clone();
     let history = conn.history;

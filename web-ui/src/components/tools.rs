@@ -64,7 +64,8 @@ const SHOWN: usize = 500;
 #[component]
 pub fn ToolsPanel(conn: Connection) -> impl IntoView {
     let query = RwSignal::new(String::new());
-    let selected = RwSignal::new(None::<String>);
+    // Kept by the connection: the chosen tool is still chosen when the tab is opened again.
+    let selected = conn.chosen_tool;
     let tools = conn.tools;
     let haystacks = Memo::new(move |_| tools.with(|t| t.iter().map(haystack).collect::<Vec<_>>()));
     // Indices of the tools that match the query.

@@ -1,0 +1,138 @@
+//! What the tools tab shows of a tool (its form as filled in, the call under way with its
+//! progress, the last result), kept by the connection rather than by the tab. The tab is
+//! built again each time it is opened, and a tool's runner each time the tool is chosen: kept
+//! here, a form half filled in, a call still running and its result are all there on return
+//! (before, leaving the tab or choosing another tool lost them, and a result that came in
+//! meanwhile was never shown).
+
+use crate::components::result_view::ToolResult;
+use client_browser::client_core::session::RequestHandle;
+use leptos::prelude::*;
+use std::collections::BTreeMap;
+
+/// How many tools' runs are kept; the one used longest ago goes first (never one whose call
+/// is under way). Each may hold a large result.
+pub const KEPT: usize = 8;
+
+/// One tool's form and call, as signals that live as long as the connection.
+#[derive(Clone, Copy)]
+pub struct ToolRun {
+    /// The form's values by field path.
+    pub values: RwSignal<BTreeMap<String, String>>,
+    /// Whether the arguments are typed as raw JSON.
+    pub raw_mode: RwSignal<bool>,
+    /// The raw JSON typed.
+    pub raw: RwSignal<String>,
+    /// The call under way.
+    pub running: RwSignal<Option<RequestHandle>>,
+    /// Its progress: done, total, message.
+    pub progress: RwSignal<Option<(f64, Option<f64>, Option<String>)>>,
+    /// A call running as a task: its status and the server's message about it.
+    pub task: RwSignal<Option<(String, Option<String>)>>,
+    /// The last result, or why the call failed.
+    pub result: RwSignal<Option<Result<ToolResult, String>>>,
+}
+
+impl ToolRun {
+    /// A run kept by nobody (for a runner whose connection is gone).
+    pub fn detached(values: BTreeMap<String, String>) -> Self {
+        Self::new(values)
+    }
+
+    fn new(values: BTreeMap<String, String>) -> Self {
+        ToolRun {
+            values: RwSignal::new(values),
+            raw_mode: RwSignal::new(false),
+            raw: RwSignal::new(String::from("{}")),
+            running: RwSignal::new(None),
+            progress: RwSignal::new(None),
+            task: RwSignal::new(None),
+            result: RwSignal::new(None),
+        }
+    }
+
+    fn dispose(self) {
+        self.values.dispose();
+        self.raw_mode.dispose();
+        self.raw.dispose();
+        self.running.dispose();
+        self.progress.dispose();
+        self.task.dispose();
+        self.result.dispose();
+    }
+}
+
+/// The runs of a connection's tools, the most recently used last.
+pub struct ToolRuns {
+    /// Owns the runs' signals: not the tab's (which goes when the tab is left).
+    owner: Owner,
+    runs: Vec<(String, ToolRun)>,
+}
+
+impl Default for ToolRuns {
+    fn default() -> Self {
+        ToolRuns {
+            owner: Owner::new(),
+            runs: Vec::new(),
+        }
+    }
+}
+
+impl ToolRuns {
+    /// The run of `tool`, now the most recently used; made with `initial` values if there is
+    /// none (and then the run used longest ago that is not under way goes, past [`KEPT`]).
+    pub fn of(
+        &mut self,
+        tool: &str,
+        initial: impl FnOnce() -> BTreeMap<String, String>,
+    ) -> ToolRun {
+        let run = match self.runs.iter().position(|(name, _)| name == tool) {
+            Some(i) => self.runs.remove(i).1,
+            None => self.owner.with(|| ToolRun::new(initial())),
+        };
+        self.runs.push((tool.to_string(), run));
+        if self.runs.len() > KEPT {
+            let idle = self
+                .runs
+                .iter()
+                .position(|(_, r)| r.running.with_untracked(Option::is_none));
+            if let Some(i) = idle.filter(|i| *i + 1 < self.runs.len()) {
+                self.runs.remove(i).1.dispose();
+            }
+        }
+        run
+    }
+
+    /// The tools whose runs are kept, the most recently used last.
+    pub fn kept(&self) -> Vec<&str> {
+        self.runs.iter().map(|(name, _)| name.as_str()).collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_run_is_kept_with_what_was_typed_and_the_oldest_idle_one_goes() {
+        let mut runs = ToolRuns::default();
+        let first = runs.of("a", || BTreeMap::from([("x".to_string(), "1".to_string())]));
+        first.values.update(|v| {
+            v.insert("x".into(), "typed".into());
+        });
+        // Chosen again: the same run, with what was typed (not the initial values).
+        let again = runs.of("a", || panic!("made again"));
+        assert_eq!(again.values.get_untracked()["x"], "typed");
+        // "a" is under way; filling past the bound evicts the oldest idle run, never "a".
+        first
+            .running
+            .set(Some(client_browser::client_core::session::RequestHandle(1)));
+        for i in 0..KEPT {
+            runs.of(&format!("t{i}"), BTreeMap::new);
+        }
+        assert_eq!(runs.kept().len(), KEPT);
+        assert_eq!(runs.kept()[0], "a");
+        assert!(!runs.kept().contains(&"t0"));
+        assert_eq!(runs.kept().last(), Some(&"t7"));
+    }
+}
