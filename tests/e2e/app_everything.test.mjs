@@ -310,6 +310,29 @@ test('keeps a call history that can be run again', async () => {
   const echo = page.locator('.history-list li', { hasText: 'echo' }).first();
   await echo.locator('button.rerun').click();
   await page.locator('.history .result', { hasText: 'Echo: hello <b>world</b>' }).waitFor({ timeout: 10_000 });
+  // "Edit" puts a past call's arguments back into its tool's form.
+  await openTool('echo');
+  await page.locator('.history-list li', { hasText: '"a":19' }).first().locator('button.edit-call').click();
+  await page.locator('.runner .tool-name', { hasText: 'get-sum' }).waitFor({ timeout: 5_000 });
+  assert.equal(await page.locator('#arg-a').inputValue(), '19');
+  assert.equal(await page.locator('#arg-b').inputValue(), '23');
+  // Arguments the form cannot say (a key it has no field for) come back as raw JSON.
+  await openTool('echo');
+  await page.locator('.raw-toggle input').check();
+  await page.locator('textarea.raw').fill('{"message": "raw", "extra": 1}');
+  await page.locator('button.run').click();
+  await page.locator('.runner .result', { hasText: 'Echo: raw' }).waitFor({ timeout: 10_000 });
+  await page.locator('.raw-toggle input').uncheck();
+  await openTool('get-sum');
+  await page.locator('.history-list li', { hasText: '"extra":1' }).first().locator('button.edit-call').click();
+  await page.locator('.runner .tool-name', { hasText: 'echo' }).waitFor({ timeout: 5_000 });
+  assert.ok(await page.locator('.raw-toggle input').isChecked());
+  assert.deepEqual(JSON.parse(await page.locator('textarea.raw').inputValue()), { message: 'raw', extra: 1 });
+  await page.locator('.raw-toggle input').uncheck();
+  // Clear empties the history.
+  await page.locator('.history button.clear-history').click();
+  assert.equal(await page.locator('.history-list li').count(), 0);
+  assert.equal(await page.locator('.history button.clear-history').count(), 0);
 });
 
 test('offers editable roots and a log level, and shows server log messages', async () => {

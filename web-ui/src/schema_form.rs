@@ -273,6 +273,26 @@ fn to_text(kind: &FieldKind, v: &Value) -> String {
     }
 }
 
+/// The form's text values that give back `args` exactly (to edit arguments sent before in
+/// the form), or `None` when the form cannot say them (a key it has no field for, a value of
+/// another type, a `null` it would leave out): then they are edited as raw JSON.
+pub fn values_from(fields: &[Field], args: &Value) -> Option<BTreeMap<String, String>> {
+    fn fill(fields: &[Field], args: Option<&Map<String, Value>>, out: &mut BTreeMap<String, String>) {
+        for f in fields {
+            let given = args.and_then(|a| a.get(&f.name));
+            match &f.kind {
+                FieldKind::Object(inner) => fill(inner, given.and_then(Value::as_object), out),
+                kind => {
+                    out.insert(f.path.clone(), given.map(|v| to_text(kind, v)).unwrap_or_default());
+                }
+            }
+        }
+    }
+    let mut out = BTreeMap::new();
+    fill(fields, Some(args.as_object()?), &mut out);
+    (build_arguments(fields, &out).ok()? == *args).then_some(out)
+}
+
 /// Builds the arguments object from the form's text values; errors are keyed by field path.
 pub fn build_arguments(
     fields: &[Field],
@@ -391,6 +411,27 @@ mod tests {
             "inner": {"type": "object", "properties": {"x": {"type": "integer"}}},
             "blob": {"anyOf": [{"type": "string"}, {"type": "object"}]}
         }})
+    }
+
+    #[test]
+    fn arguments_sent_before_go_back_into_the_form_when_it_can_say_them() {
+        let f = fields_of(&schema());
+        let args = json!({"name": "Ada", "count": 2, "mode": "b", "tags": ["x", "y"],
+                          "inner": {"x": 7}, "loud": true, "blob": {"k": 1}});
+        let values = values_from(&f, &args).expect("the form can say these");
+        assert_eq!(values["name"], "Ada");
+        assert_eq!(values["tags"], "x\ny");
+        assert_eq!(values["inner.x"], "7");
+        assert_eq!(build_arguments(&f, &values).unwrap(), args);
+        // What the form cannot say: a key it has no field for, a number where it wants a
+        // whole number, an argument that is not an object.
+        for args in [
+            json!({"name": "Ada", "count": 2, "mode": "b", "extra": 1}),
+            json!({"name": "Ada", "count": 2.5, "mode": "b"}),
+            json!(["Ada"]),
+        ] {
+            assert_eq!(values_from(&f, &args), None, "{args}");
+        }
     }
 
     #[test]

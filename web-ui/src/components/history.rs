@@ -1,7 +1,8 @@
-//! The call history of a server, each call re-runnable.
+//! The call history of a server, each call re-runnable, or editable in its tool's form.
 
 use crate::components::result_view::{decode_tool_result, ResultView, ToolResult};
 use crate::connection::Connection;
+use crate::schema_form::{fields_of, initial_values, values_from};
 use leptos::prelude::*;
 
 /// Past calls, newest first.
@@ -12,6 +13,9 @@ pub fn HistoryPanel(conn: Connection) -> impl IntoView {
     view! {
         <section class="history" aria-label="Call history">
             <h3>"History"</h3>
+            {move || (!history.with(Vec::is_empty)).then(|| view! {
+                <button class="clear-history" on:click=move |_| { history.set(Vec::new()); rerun.set(None); }>"Clear"</button>
+            })}
             <ol class="history-list">
                 {move || history.get().into_iter().enumerate().rev().map(|(i, h)| {
                     let conn = conn.clone();
@@ -28,10 +32,14 @@ pub fn HistoryPanel(conn: Connection) -> impl IntoView {
                             ));
                         });
                     };
+                    let to_edit = conn.clone();
+                    let (tool, args) = (h.tool.clone(), h.arguments.clone());
+                    let edit = move |_| edit_call(&to_edit, &tool, &args);
                     view! {
                         <li data-index=i>
                             <code>{h.tool.clone()} " " {h.arguments.to_string()}</code> " → " {h.summary.clone()}
                             <button class="rerun" on:click=run_again>"Run again"</button>
+                            <button class="edit-call" on:click=edit>"Edit"</button>
                         </li>
                     }
                 }).collect_view()}
@@ -42,4 +50,42 @@ pub fn HistoryPanel(conn: Connection) -> impl IntoView {
             })}
         </section>
     }
+}
+
+/// Puts a past call's arguments into its tool's form (as raw JSON when the form cannot say
+/// them exactly), chooses the tool and brings its form into view.
+fn edit_call(conn: &Connection, tool: &str, args: &serde_json::Value) {
+    let Some(listed) = conn.tools.with_untracked(|t| t.iter().find(|x| x.name == tool).cloned())
+    else {
+        crate::connection::note(
+            conn.log,
+            format!("{tool} cannot be edited: the server no longer lists it"),
+        );
+        return;
+    };
+    let fields = fields_of(&listed.input_schema);
+    let Some(run) = conn
+        .tool_runs
+        .try_update_value(|runs| runs.of(tool, || initial_values(&fields)))
+    else {
+        return;
+    };
+    match values_from(&fields, args) {
+        Some(values) => {
+            run.values.set(values);
+            run.raw_mode.set(false);
+        }
+        None => {
+            run.raw
+                .set(serde_json::to_string_pretty(args).unwrap_or_default());
+            run.raw_mode.set(true);
+        }
+    }
+    conn.chosen_tool.set(Some(tool.to_string()));
+    // Once the form is drawn.
+    request_animation_frame(|| {
+        if let Ok(Some(runner)) = document().query_selector(".runner") {
+            runner.scroll_into_view();
+        }
+    });
 }
