@@ -462,6 +462,10 @@ test('reads a resource and a template, beside the list, and searches the list', 
   await waitFor(async () => (await page.locator('button.read-resource').count()) === 0, 5_000, 'no match');
   await page.locator('#resource-search').fill('');
   await waitFor(async () => (await page.locator('button.read-resource').count()) === total, 5_000, 'all again');
+  // Another tab and back: what was read is still shown.
+  await page.locator('#tab-tools').click();
+  await page.locator('#tab-resources').click();
+  await page.locator('.resource-view .resource-contents .uri', { hasText: '/3' }).waitFor({ timeout: 5_000 });
 });
 
 test('subscribes to a resource, marks and reads again what the server updated, and unsubscribes', async () => {
@@ -517,6 +521,12 @@ test('gets a prompt with arguments, its form beside the list', async () => {
   await page.locator('#prompt-arg-city').fill('Lisbon');
   await page.locator('button.get-prompt').click();
   await page.locator('.prompt-messages', { hasText: 'Lisbon' }).waitFor({ timeout: 10_000 });
+  // Another tab and back: the prompt is still chosen, with its argument and its messages.
+  await page.locator('#tab-logs').click();
+  await page.locator('#tab-prompts').click();
+  assert.equal(await page.locator('#prompt-arg-city').inputValue(), 'Lisbon');
+  await page.locator('.prompt-messages', { hasText: 'Lisbon' }).waitFor({ timeout: 5_000 });
+  assert.equal(await chosen.getAttribute('aria-current'), 'true');
 });
 
 test('completes a prompt argument narrowed by the one filled in before', async () => {

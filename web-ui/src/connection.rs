@@ -2,7 +2,8 @@
 
 use client_browser::client_core::session::{ConnectionState, ServerDetails};
 use client_browser::client_core::types::{
-    CreateMessageParams, ElicitParams, ServerNotification, Tool,
+    CreateMessageParams, ElicitParams, GetPromptResult, ReadResourceResult, ServerNotification,
+    Tool,
 };
 use client_browser::Answer;
 use client_browser::{
@@ -13,6 +14,7 @@ use futures_util::FutureExt;
 use leptos::prelude::*;
 use serde_json::{json, Value};
 use std::cell::RefCell;
+use std::collections::BTreeMap;
 use std::rc::Rc;
 use std::sync::{Arc, Mutex};
 
@@ -88,6 +90,18 @@ pub struct Connection {
     pub chosen_tool: RwSignal<Option<String>>,
     /// Each recently chosen tool's form, call and result (see [`crate::tool_runs`]).
     pub tool_runs: StoredValue<crate::tool_runs::ToolRuns>,
+    /// The URI of the resource shown in the resources tab, and its contents (kept while the
+    /// tab is left; a read still under way then is cancelled).
+    pub resource_shown: RwSignal<Option<String>>,
+    /// See [`Connection::resource_shown`].
+    pub resource_contents: RwSignal<Option<Result<ReadResourceResult, String>>>,
+    /// The prompt chosen in the prompts tab, the values typed for its arguments and what
+    /// the server answered (kept while the tab is left).
+    pub chosen_prompt: RwSignal<Option<String>>,
+    /// See [`Connection::chosen_prompt`].
+    pub prompt_values: RwSignal<BTreeMap<String, String>>,
+    /// See [`Connection::chosen_prompt`].
+    pub prompt_result: RwSignal<Option<Result<GetPromptResult, String>>>,
     /// Past tool calls, oldest first.
     pub history: RwSignal<Vec<HistoryEntry>>,
     /// Roots offered to the server (`file://` URIs).
@@ -176,6 +190,11 @@ impl Connection {
             wire: RwSignal::new(WireLog::default()),
             asks: RwSignal::new_local(Vec::new()),
             chosen_tool: RwSignal::new(None),
+            resource_shown: RwSignal::new(None),
+            resource_contents: RwSignal::new(None),
+            chosen_prompt: RwSignal::new(None),
+            prompt_values: RwSignal::new(BTreeMap::new()),
+            prompt_result: RwSignal::new(None),
             tool_runs: StoredValue::new(Default::default()),
             history: RwSignal::new(Vec::new()),
             roots: RwSignal::new(Vec::new()),

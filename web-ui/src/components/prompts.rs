@@ -13,7 +13,17 @@ use std::collections::{BTreeMap, HashMap};
 #[component]
 pub fn PromptsPanel(conn: Connection) -> impl IntoView {
     let prompts = RwSignal::new(Vec::<Prompt>::new());
-    let selected = RwSignal::new(None::<String>);
+    // Kept by the connection, with the values typed and the answer, while the tab is left.
+    let selected = conn.chosen_prompt;
+    let (values, result) = (conn.prompt_values, conn.prompt_result);
+    // Another prompt starts with an empty form.
+    let choose = move |name: String| {
+        if selected.get_untracked().as_deref() != Some(name.as_str()) {
+            values.set(BTreeMap::new());
+            result.set(None);
+            selected.set(Some(name));
+        }
+    };
     let error = RwSignal::new(None::<String>);
     // Listed when the tab opens and again whenever the server says the prompts changed.
     crate::connection::list_on_change(
@@ -42,7 +52,7 @@ pub fn PromptsPanel(conn: Connection) -> impl IntoView {
                             let is_current = move || selected.with(|s| s.as_deref() == Some(n2.as_str()));
                             view! {
                                 <li>
-                                    <button class="prompt" data-prompt=p.name.clone() aria-current=move || is_current().to_string() on:click=move |_| selected.set(Some(name.clone()))>{p.title.clone().unwrap_or(p.name.clone())}</button>
+                                    <button class="prompt" data-prompt=p.name.clone() aria-current=move || is_current().to_string() on:click=move |_| choose(name.clone())>{p.title.clone().unwrap_or(p.name.clone())}</button>
                                     {p.description.clone().map(|d| { let full = d.clone(); view! { <small class="help" title=full>{d}</small> } })}
                                 </li>
                             }
@@ -62,8 +72,7 @@ pub fn PromptsPanel(conn: Connection) -> impl IntoView {
 
 #[component]
 fn PromptRunner(conn: Connection, prompt: Prompt) -> impl IntoView {
-    let values = RwSignal::new(BTreeMap::<String, String>::new());
-    let result = RwSignal::new(None::<Result<GetPromptResult, String>>);
+    let (values, result) = (conn.prompt_values, conn.prompt_result);
     let args = prompt.arguments.clone().unwrap_or_default();
     let reference = json!({"type": "ref/prompt", "name": prompt.name});
     let inputs = args

@@ -102,11 +102,16 @@ const SHOWN: usize = 500;
 pub fn ResourcesPanel(conn: Connection) -> impl IntoView {
     let resources = RwSignal::new(Vec::<Resource>::new());
     let templates = RwSignal::new(Vec::<ResourceTemplate>::new());
-    let contents = RwSignal::new(None::<Result<ReadResourceResult, String>>);
+    // Kept by the connection: what was read is still shown when the tab is opened again. A
+    // read that was under way when the tab was left was cancelled: nothing is shown for it.
+    let contents = conn.resource_contents;
     let error = RwSignal::new(None::<String>);
     let query = RwSignal::new(String::new());
     // The URI of the resource shown (or being read): a listed one or a template's.
-    let shown = RwSignal::new(None::<String>);
+    let shown = conn.resource_shown;
+    if contents.with_untracked(Option::is_none) {
+        shown.set(None);
+    }
     // Whether what is shown was read again because the server said it was updated.
     let reread = RwSignal::new(false);
     // Listed when the tab opens and again whenever the server says the resources changed.
