@@ -169,13 +169,21 @@ impl Client {
             .push(Rc::new(move |e: &ClientEvent| {
                 // Which tools need a task is known again once they are listed again (by the
                 // application, or before the next call).
-                if matches!(
-                    e,
-                    ClientEvent::Notification(ServerNotification::ToolListChanged)
-                ) {
-                    let mut tasks = changes.borrow_mut();
-                    tasks.listed = false;
-                    tasks.changes += 1;
+                match e {
+                    ClientEvent::Notification(ServerNotification::ToolListChanged) => {
+                        let mut tasks = changes.borrow_mut();
+                        tasks.listed = false;
+                        tasks.changes += 1;
+                    }
+                    // A task's new state, told at once to whoever follows the task (else kept
+                    // for when it does: the announcement may come before the task's creation).
+                    ClientEvent::Notification(ServerNotification::TaskStatus(task)) => {
+                        let listener = changes.borrow_mut().announced(task);
+                        if let Some(listener) = listener {
+                            listener(task);
+                        }
+                    }
+                    _ => {}
                 }
             }));
         Client {

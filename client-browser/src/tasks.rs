@@ -37,6 +37,55 @@ pub(crate) struct Tasks {
     /// Calls whose task the application cancelled: they end as cancelled, whatever the
     /// server then answers to `tasks/result` (server-everything: "no result stored").
     pub(crate) cancelled: Vec<RequestHandle>,
+    /// Tasks followed for a caller that wants their states: task id → whom to tell, and the
+    /// `lastUpdatedAt` of the state told last.
+    followed: LiteMap<String, (TaskListener, Option<String>)>,
+    /// Tasks now followed that the server announces the states of: polled at the longest
+    /// interval only (the specification still asks to poll; the announcements tell sooner).
+    notified: Vec<String>,
+    /// States the server announced (`notifications/tasks/status`) of tasks not followed (yet):
+    /// the announcement may come before the answer that creates the task. The newest few.
+    announced: Vec<Task>,
+}
+
+/// How many announced states of tasks not followed are kept.
+const ANNOUNCED_KEPT: usize = 16;
+
+impl Tasks {
+    /// Whom to tell of `task`'s state, if its task is followed and the state is not older
+    /// than the one told last (a poll answered before an announcement that came first).
+    fn listener_for(&mut self, task: &Task) -> Option<TaskListener> {
+        let (listener, told) = self.followed.get_mut(&task.task_id)?;
+        if let (Some(told), Some(now)) = (told.as_deref(), task.last_updated_at.as_deref()) {
+            // ISO 8601 times from one server, in one format: their text orders them.
+            if now < told {
+                return None;
+            }
+        }
+        if task.last_updated_at.is_some() {
+            told.clone_from(&task.last_updated_at);
+        }
+        Some(listener.clone())
+    }
+
+    /// Takes a state the server announced: whom to tell of it now, or kept until its task
+    /// is followed.
+    pub(crate) fn announced(&mut self, task: &Task) -> Option<TaskListener> {
+        if self.running.values().any(|id| *id == task.task_id)
+            && !self.notified.contains(&task.task_id)
+        {
+            self.notified.push(task.task_id.clone());
+        }
+        if self.followed.contains_key(&task.task_id) {
+            return self.listener_for(task);
+        }
+        self.announced.retain(|t| t.task_id != task.task_id);
+        if self.announced.len() == ANNOUNCED_KEPT {
+            self.announced.remove(0);
+        }
+        self.announced.push(task.clone());
+        None
+    }
 }
 
 /// `tools/call` params asking for a task.
@@ -217,9 +266,49 @@ impl Client {
             .borrow_mut()
             .running
             .insert(handle, task.task_id.clone());
-        if let Some(report) = &opts.on_task {
-            report(&task);
+        let task_id = task.task_id.clone();
+        // A state the server announced before this answer came.
+        let announced = {
+            let mut tasks = self.tasks.borrow_mut();
+            if let Some(report) = &opts.on_task {
+                tasks
+                    .followed
+                    .insert(task_id.clone(), (report.clone(), None));
+            }
+            let i = tasks.announced.iter().position(|t| t.task_id == task_id);
+            let announced = i.map(|i| tasks.announced.remove(i));
+            if announced.is_some() {
+                tasks.notified.push(task_id.clone());
+            }
+            announced
+        };
+        self.report_task(&task);
+        if let Some(state) = announced {
+            self.report_task(&state);
         }
+        let outcome = self.follow_task_to_result(task, opts).await;
+        let mut tasks = self.tasks.borrow_mut();
+        tasks.followed.remove(&task_id);
+        tasks.notified.retain(|id| *id != task_id);
+        drop(tasks);
+        outcome
+    }
+
+    /// Tells the caller following `task` (if any) of this state of it, unless it is older
+    /// than the one told last.
+    pub(crate) fn report_task(&self, task: &Task) {
+        let listener = self.tasks.borrow_mut().listener_for(task);
+        if let Some(listener) = listener {
+            listener(task);
+        }
+    }
+
+    /// [`Client::follow_task`] once the task is known.
+    async fn follow_task_to_result(
+        &self,
+        task: Task,
+        opts: CallOptions,
+    ) -> Result<Value, ClientError> {
         let wait = CallOptions {
             // The result may take as long as the task lives.
             timeout: Some(Duration::from_millis(
@@ -241,7 +330,7 @@ impl Client {
             wait,
         );
         let result_handle = result.handle;
-        let polling = self.poll_task(task, opts.on_task, opts.meta).boxed_local();
+        let polling = self.poll_task(task, opts.meta).boxed_local();
         match futures_util::future::select(result, polling).await {
             Either::Left((outcome, _)) => outcome,
             // Over: the result is on its way.
@@ -254,19 +343,22 @@ impl Client {
         }
     }
 
-    /// Polls `tasks/get` at the server's suggested interval (bounded) until the task is over;
-    /// each poll carries the caller's `_meta` entries (its trace context).
+    /// Polls `tasks/get` at the server's suggested interval (bounded) until the task is over,
+    /// at the longest interval once the server announces the task's states; each poll
+    /// carries the caller's `_meta` entries (its trace context).
     async fn poll_task(
         &self,
         mut task: Task,
-        report: Option<TaskListener>,
         meta: Option<serde_json::Map<String, Value>>,
     ) -> Result<(), ClientError> {
         while !task.is_terminal() {
-            let every = task
-                .poll_interval
-                .unwrap_or(1_000)
-                .clamp(TASK_POLL_MS.0, TASK_POLL_MS.1);
+            let every = if self.tasks.borrow().notified.contains(&task.task_id) {
+                TASK_POLL_MS.1
+            } else {
+                task.poll_interval
+                    .unwrap_or(1_000)
+                    .clamp(TASK_POLL_MS.0, TASK_POLL_MS.1)
+            };
             gloo_timers::future::TimeoutFuture::new(every as u32).await;
             let poll = CallOptions {
                 meta: meta.clone(),
@@ -276,9 +368,7 @@ impl Client {
                 .start("tasks/get", Some(json!({ "taskId": task.task_id })), poll)
                 .await?;
             task = decode("tasks/get", state)?;
-            if let Some(report) = &report {
-                report(&task);
-            }
+            self.report_task(&task);
         }
         Ok(())
     }

@@ -269,16 +269,41 @@ async fn resources_prompts_completion_logging(client: &Client) {
 
 /// A tool with `taskSupport: "required"` runs as a task (a plain call is refused with
 /// -32601): its states are reported, its result arrives through `tasks/result`, and
-/// cancelling the call cancels the task, also on a client that never listed the tools.
+/// cancelling the call cancels the task, also on a client that never listed the tools. The
+/// states the server announces (`notifications/tasks/status`) are reported as they come:
+/// every stage of the research, also the first, announced before the task's creation is
+/// answered, and the task is then polled at the longest interval only (once a second, as
+/// the server suggests, it would be polled three or four times).
 async fn tool_tasks(client: &Client, url: &str) {
-    within(10_000, "tools/list", client.list_tools())
+    let mut o = ClientOptions::new(url);
+    o.handlers = handlers();
+    o.wire_log = true;
+    let watched = within(15_000, "connect", Client::connect(o))
+        .await
+        .expect("connects");
+    let polls = Rc::new(std::cell::Cell::new(0));
+    let counted = polls.clone();
+    watched.on_event(move |e| {
+        if matches!(e, ClientEvent::Wire { sent: true, message, .. } if message["method"] == "tasks/get")
+        {
+            counted.set(counted.get() + 1);
+        }
+    });
+    within(10_000, "tools/list", watched.list_tools())
         .await
         .unwrap();
     let states = Rc::new(RefCell::new(Vec::<String>::new()));
-    let seen = states.clone();
+    let messages = Rc::new(RefCell::new(Vec::<String>::new()));
+    let (seen, said) = (states.clone(), messages.clone());
     let opts = CallOptions {
         on_task: Some(Rc::new(move |t: &Task| {
-            seen.borrow_mut().push(t.status.clone())
+            seen.borrow_mut().push(t.status.clone());
+            let mut said = said.borrow_mut();
+            if let Some(m) = &t.status_message {
+                if said.last() != Some(m) {
+                    said.push(m.clone());
+                }
+            }
         })),
         ..Default::default()
     };
@@ -286,12 +311,27 @@ async fn tool_tasks(client: &Client, url: &str) {
     let r = within(
         20_000,
         "task-augmented call",
-        client.call_tool_with("simulate-research-query", args.clone(), opts),
+        watched.call_tool_with("simulate-research-query", args.clone(), opts),
     )
     .await
     .unwrap();
+    watched.close();
     assert!(text(&r).contains("Research Report: tides"), "{}", text(&r));
     assert_eq!(states.borrow().first().map(String::as_str), Some("working"));
+    let stages = [
+        "Gathering sources...",
+        "Analyzing content...",
+        "Synthesizing findings...",
+        "Generating report...",
+    ];
+    let said = messages.borrow();
+    let in_order: Vec<&str> = said
+        .iter()
+        .map(String::as_str)
+        .filter(|m| stages.contains(m))
+        .collect();
+    assert_eq!(in_order, stages, "{said:?}");
+    assert!(polls.get() <= 2, "{} polls of a task the server announces", polls.get());
 
     cancel_while_working(client).await;
     // A fresh client that never listed tools: the call lists them first (a plain call would

@@ -265,6 +265,11 @@ test('runs a tool that requires a task: its status while it works, an elicitatio
   await report.waitFor({ timeout: 20_000 });
   assert.ok((await report.innerText()).includes(`**Clarification**: ${values[0]}`), 'the report names the chosen interpretation');
   assert.equal(await page.locator('.runner .task-status').count(), 0);
+  // The states the server announced (notifications/tasks/status) are in the log, in words.
+  await page.locator('#tab-logs').click();
+  await page.locator('ul.notifications li', { hasText: /task \S+: input_required \(Found multiple interpretations/ }).first().waitFor({ timeout: 5_000 });
+  await page.locator('ul.notifications li', { hasText: /task \S+: completed/ }).first().waitFor({ timeout: 5_000 });
+  await page.locator('#tab-tools').click();
 });
 
 test('checks structured content against the output schema', async () => {

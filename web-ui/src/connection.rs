@@ -635,6 +635,15 @@ fn describe(n: &ServerNotification) -> String {
             c.reason.as_deref().unwrap_or("")
         ),
         ServerNotification::Progress(p) => format!("progress {}", p.progress),
+        ServerNotification::TaskStatus(t) => format!(
+            "task {}: {}{}",
+            t.task_id,
+            t.status,
+            t.status_message
+                .as_deref()
+                .map(|m| format!(" ({m})"))
+                .unwrap_or_default()
+        ),
         ServerNotification::Other { method, .. } => method.clone(),
     }
 }

@@ -120,7 +120,10 @@ pub enum ServerNotification {
     ResourceUpdated(ResourceUpdatedParams),
     /// A `subscriptions/listen` stream is open.
     SubscriptionsAcknowledged(SubscriptionsAcknowledgedParams),
-    /// Anything else (e.g. `notifications/elicitation/complete`, task status).
+    /// A task's state changed (2025-11-25 tasks, `notifications/tasks/status`; optional for
+    /// the server, which the client still polls).
+    TaskStatus(super::Task),
+    /// Anything else (e.g. `notifications/elicitation/complete`).
     Other {
         /// Method name.
         method: String,
@@ -143,6 +146,7 @@ impl ServerNotification {
             ServerNotification::SubscriptionsAcknowledged(_) => {
                 "notifications/subscriptions/acknowledged"
             }
+            ServerNotification::TaskStatus(_) => "notifications/tasks/status",
             ServerNotification::Other { method, .. } => method,
         }
     }
@@ -157,6 +161,7 @@ impl ServerNotification {
             ServerNotification::Cancelled(p) => json(serde_json::to_value(p)),
             ServerNotification::ResourceUpdated(p) => json(serde_json::to_value(p)),
             ServerNotification::SubscriptionsAcknowledged(p) => json(serde_json::to_value(p)),
+            ServerNotification::TaskStatus(t) => json(serde_json::to_value(t)),
             ServerNotification::Other { params, .. } => params.clone(),
             ServerNotification::ToolListChanged
             | ServerNotification::PromptListChanged
@@ -186,6 +191,9 @@ impl ServerNotification {
             }
             "notifications/subscriptions/acknowledged" => {
                 ServerNotification::SubscriptionsAcknowledged(Deserialize::deserialize(p())?)
+            }
+            "notifications/tasks/status" => {
+                ServerNotification::TaskStatus(Deserialize::deserialize(p())?)
             }
             other => ServerNotification::Other {
                 method: other.into(),
@@ -220,6 +228,12 @@ mod tests {
                 Some(json!({"uri": "test://a", "title": "extra kept"})),
             ),
             (
+                "notifications/tasks/status",
+                Some(json!({"taskId": "t1", "status": "working", "statusMessage": "Gathering",
+                            "createdAt": "2025-11-25T10:30:00Z", "lastUpdatedAt": "2025-11-25T10:31:00Z",
+                            "ttl": 60000, "pollInterval": 5000})),
+            ),
+            (
                 "notifications/elicitation/complete",
                 Some(json!({"elicitationId": "e"})),
             ),
@@ -230,6 +244,19 @@ mod tests {
             assert_eq!(n.method(), method);
             assert_eq!(n.params(), params, "{method}");
         }
+        let Ok(ServerNotification::TaskStatus(task)) = ServerNotification::decode(
+            "notifications/tasks/status",
+            Some(json!({"taskId": "t1", "status": "input_required"})),
+        ) else {
+            panic!("a task status is decoded as one")
+        };
+        assert_eq!((task.task_id.as_str(), task.status.as_str()), ("t1", "input_required"));
+        // A task status without its task is malformed, not "something else".
+        assert!(ServerNotification::decode(
+            "notifications/tasks/status",
+            Some(json!({"status": "working"}))
+        )
+        .is_err());
         let changed =
             ServerNotification::decode("notifications/tools/list_changed", None).expect("decodes");
         assert_eq!(changed.method(), "notifications/tools/list_changed");
