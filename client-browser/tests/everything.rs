@@ -331,7 +331,11 @@ async fn tool_tasks(client: &Client, url: &str) {
         .filter(|m| stages.contains(m))
         .collect();
     assert_eq!(in_order, stages, "{said:?}");
-    assert!(polls.get() <= 2, "{} polls of a task the server announces", polls.get());
+    assert!(
+        polls.get() <= 2,
+        "{} polls of a task the server announces",
+        polls.get()
+    );
 
     cancel_while_working(client).await;
     // A fresh client that never listed tools: the call lists them first (a plain call would

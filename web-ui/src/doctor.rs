@@ -73,8 +73,13 @@ mod tests {
             www_authenticate: None,
         });
         assert!(explain(&nf).contains("/mcp"));
-        let late = explain(&ClientError::Request(RequestError::Timeout { after_ms: 2000 }));
-        assert!(late.contains("in 2 s") && late.contains("time limit"), "{late}");
+        let late = explain(&ClientError::Request(RequestError::Timeout {
+            after_ms: 2000,
+        }));
+        assert!(
+            late.contains("in 2 s") && late.contains("time limit"),
+            "{late}"
+        );
         assert!(explain(&ClientError::AuthRequired {
             status: 401,
             www_authenticate: None

@@ -277,13 +277,20 @@ fn to_text(kind: &FieldKind, v: &Value) -> String {
 /// the form), or `None` when the form cannot say them (a key it has no field for, a value of
 /// another type, a `null` it would leave out): then they are edited as raw JSON.
 pub fn values_from(fields: &[Field], args: &Value) -> Option<BTreeMap<String, String>> {
-    fn fill(fields: &[Field], args: Option<&Map<String, Value>>, out: &mut BTreeMap<String, String>) {
+    fn fill(
+        fields: &[Field],
+        args: Option<&Map<String, Value>>,
+        out: &mut BTreeMap<String, String>,
+    ) {
         for f in fields {
             let given = args.and_then(|a| a.get(&f.name));
             match &f.kind {
                 FieldKind::Object(inner) => fill(inner, given.and_then(Value::as_object), out),
                 kind => {
-                    out.insert(f.path.clone(), given.map(|v| to_text(kind, v)).unwrap_or_default());
+                    out.insert(
+                        f.path.clone(),
+                        given.map(|v| to_text(kind, v)).unwrap_or_default(),
+                    );
                 }
             }
         }

@@ -229,9 +229,11 @@ mod tests {
             ),
             (
                 "notifications/tasks/status",
-                Some(json!({"taskId": "t1", "status": "working", "statusMessage": "Gathering",
+                Some(
+                    json!({"taskId": "t1", "status": "working", "statusMessage": "Gathering",
                             "createdAt": "2025-11-25T10:30:00Z", "lastUpdatedAt": "2025-11-25T10:31:00Z",
-                            "ttl": 60000, "pollInterval": 5000})),
+                            "ttl": 60000, "pollInterval": 5000}),
+                ),
             ),
             (
                 "notifications/elicitation/complete",
@@ -250,7 +252,10 @@ mod tests {
         ) else {
             panic!("a task status is decoded as one")
         };
-        assert_eq!((task.task_id.as_str(), task.status.as_str()), ("t1", "input_required"));
+        assert_eq!(
+            (task.task_id.as_str(), task.status.as_str()),
+            ("t1", "input_required")
+        );
         // A task status without its task is malformed, not "something else".
         assert!(ServerNotification::decode(
             "notifications/tasks/status",

@@ -55,7 +55,9 @@ pub fn HistoryPanel(conn: Connection) -> impl IntoView {
 /// Puts a past call's arguments into its tool's form (as raw JSON when the form cannot say
 /// them exactly), chooses the tool and brings its form into view.
 fn edit_call(conn: &Connection, tool: &str, args: &serde_json::Value) {
-    let Some(listed) = conn.tools.with_untracked(|t| t.iter().find(|x| x.name == tool).cloned())
+    let Some(listed) = conn
+        .tools
+        .with_untracked(|t| t.iter().find(|x| x.name == tool).cloned())
     else {
         crate::connection::note(
             conn.log,

@@ -26,7 +26,12 @@ pub fn capability_summary(c: &ServerCapabilities) -> Vec<String> {
         })
     };
     let names = |what: &str, v: &Option<Value>| {
-        let keys: Vec<&str> = v.as_ref()?.as_object()?.keys().map(String::as_str).collect();
+        let keys: Vec<&str> = v
+            .as_ref()?
+            .as_object()?
+            .keys()
+            .map(String::as_str)
+            .collect();
         (!keys.is_empty()).then(|| format!("{what}: {}", keys.join(", ")))
     };
     let task_requests = |v: &Option<Value>| {

@@ -3,9 +3,9 @@
 
 use crate::components::result_view::{decode_tool_result, ResultView};
 use crate::connection::Connection;
-use crate::tool_runs::ToolRun;
 use crate::schema_check::{check, error_by_field, Verdict};
 use crate::schema_form::{build_arguments, fields_of, initial_values, Field, FieldKind};
+use crate::tool_runs::ToolRun;
 use client_browser::client_core::types::{ProgressParams, Task, Tool};
 use client_browser::CallOptions;
 use leptos::prelude::*;
