@@ -324,7 +324,7 @@ async fn tool_tasks(client: &Client, url: &str) {
         "Synthesizing findings...",
         "Generating report...",
     ];
-    let said = messages.borrow();
+    let said = messages.borrow().clone();
     let in_order: Vec<&str> = said
         .iter()
         .map(String::as_str)

@@ -14,6 +14,9 @@ use std::collections::BTreeMap;
 /// is under way). Each may hold a large result.
 pub const KEPT: usize = 8;
 
+/// A call's progress as shown: done, total (if known), the server's message.
+pub type Progress = (f64, Option<f64>, Option<String>);
+
 /// One tool's form and call, as signals that live as long as the connection.
 #[derive(Clone, Copy)]
 pub struct ToolRun {
@@ -25,8 +28,8 @@ pub struct ToolRun {
     pub raw: RwSignal<String>,
     /// The call under way.
     pub running: RwSignal<Option<RequestHandle>>,
-    /// Its progress: done, total, message.
-    pub progress: RwSignal<Option<(f64, Option<f64>, Option<String>)>>,
+    /// Its progress.
+    pub progress: RwSignal<Option<Progress>>,
     /// A call running as a task: its status and the server's message about it.
     pub task: RwSignal<Option<(String, Option<String>)>>,
     /// The last result, or why the call failed.
