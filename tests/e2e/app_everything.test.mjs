@@ -127,7 +127,8 @@ test('validates before sending, then runs get-sum with numbers', async () => {
   await page.locator('.field-error').first().waitFor();
   await page.locator('#arg-a').fill('19');
   await page.locator('#arg-b').fill('23');
-  await page.locator('button.run').click();
+  // Ctrl+Enter in the form runs the tool, like the Run button.
+  await page.locator('#arg-b').press('Control+Enter');
   await page.locator('.result pre.content', { hasText: 'is 42' }).waitFor({ timeout: 10_000 });
   await page.screenshot({ path: path.join(shots, 'tool-result.png') });
   // The whole result as JSON, formatted when opened.

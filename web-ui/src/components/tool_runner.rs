@@ -38,7 +38,11 @@ pub fn ToolRunner(conn: Connection, tool: Tool) -> impl IntoView {
     let fields_for_run = fields.clone();
     let input_schema = tool.input_schema.clone();
     let conn_run = conn.clone();
-    let run = move |_| {
+    let run = move || {
+        // One call at a time per tool (the Run button is disabled meanwhile; Ctrl+Enter too).
+        if running.get_untracked().is_some() {
+            return;
+        }
         let args = if raw_mode.get_untracked() {
             match serde_json::from_slice::<serde_json::Value>(raw.get_untracked().as_bytes()) {
                 Ok(v) if v.is_object() => v,
@@ -121,6 +125,15 @@ pub fn ToolRunner(conn: Connection, tool: Tool) -> impl IntoView {
             result.set(Some(outcome));
         });
     };
+    let run_by_key = run.clone();
+    // Ctrl+Enter (⌘+Enter) anywhere in the form runs the tool, as in code editors and HTTP
+    // clients.
+    let on_key = move |ev: leptos::ev::KeyboardEvent| {
+        if ev.key() == "Enter" && (ev.ctrl_key() || ev.meta_key()) {
+            ev.prevent_default();
+            run_by_key();
+        }
+    };
     let conn_cancel = conn.clone();
     let cancel = move |_| {
         if let (Some(h), Some(client)) = (running.get_untracked(), conn_cancel.client.get_value()) {
@@ -128,7 +141,7 @@ pub fn ToolRunner(conn: Connection, tool: Tool) -> impl IntoView {
         }
     };
     view! {
-        <article class="runner" aria-label=format!("Run {}", tool.name)>
+        <article class="runner" aria-label=format!("Run {}", tool.name) on:keydown=on_key>
             <h3>{tool.title.clone().unwrap_or_else(|| tool.name.clone())}</h3>
             <p class="tool-name">{tool.name.clone()}</p>
             {tool.description.clone().map(|d| view! { <p class="description">{d}</p> })}
@@ -141,7 +154,7 @@ pub fn ToolRunner(conn: Connection, tool: Tool) -> impl IntoView {
                 {move || errors.with(|e| e.get("raw").cloned()).map(|m| view! { <p class="field-error">{m}</p> })}
             </Show>
             <div class="actions">
-                <button class="run" on:click=run disabled=move || running.get().is_some()>"Run"</button>
+                <button class="run" title="Run (Ctrl+Enter)" on:click=move |_| run() disabled=move || running.get().is_some()>"Run"</button>
                 <Show when=move || running.get().is_some()>
                     <button class="cancel" on:click=cancel>"Cancel"</button>
                 </Show>
