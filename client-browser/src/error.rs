@@ -40,6 +40,20 @@ pub enum ClientError {
     Browser(String),
 }
 
+impl ClientError {
+    /// The URL elicitations the server asks the user to complete before the request is made
+    /// again, when it refused it with a `URLElicitationRequiredError` (`-32042`); see
+    /// [`client_core::types::url_elicitations_required`].
+    pub fn url_elicitations_required(&self) -> Option<Vec<client_core::types::ElicitParams>> {
+        match self {
+            ClientError::Request(RequestError::Rpc(e)) => {
+                client_core::types::url_elicitations_required(e)
+            }
+            _ => None,
+        }
+    }
+}
+
 impl From<RequestError> for ClientError {
     fn from(e: RequestError) -> Self {
         match e {

@@ -247,6 +247,28 @@ test('shows a URL elicitation in full, asks consent, and lets the person decline
   await page.locator('.runner .result', { hasText: 'declined' }).waitFor({ timeout: 10_000 });
 });
 
+test('a call refused until a web page is opened (-32042) shows the page to open, and Retry makes it again', async () => {
+  await openTool('trigger-url-elicitation');
+  await page.locator('#arg-url').fill('https://example.com/after?step=2');
+  await page.locator('#arg-errorPath').check();
+  await page.locator('button.run').click();
+  const required = page.locator('.runner .url-required');
+  await required.waitFor({ timeout: 10_000 });
+  assert.match(await page.locator('.runner .call-error').innerText(), /needs you to open a web page before it can do this/);
+  assert.match(await required.innerText(), /Open this link to satisfy the prerequisite/);
+  assert.equal(await required.locator('.full-url').innerText(), 'https://modelcontextprotocol.io');
+  assert.equal(await required.locator('a.open').getAttribute('rel'), 'noopener noreferrer');
+  // Retry: the same arguments again; this time the server asks through elicitation/create.
+  await required.locator('button.retry').click();
+  const ask = page.locator('.ask.url');
+  await ask.waitFor({ timeout: 10_000 });
+  assert.equal(await ask.locator('.full-url').innerText(), 'https://example.com/after?step=2');
+  assert.equal(await page.locator('.runner .url-required').count(), 0);
+  await ask.locator('button.decline').click();
+  await page.locator('.runner .result', { hasText: 'declined' }).waitFor({ timeout: 10_000 });
+  await page.locator('#arg-errorPath').uncheck();
+});
+
 test('runs a tool that requires a task: its status while it works, an elicitation on the way, the report at the end', async () => {
   await openTool('simulate-research-query');
   await page.locator('#arg-topic').fill('tides');

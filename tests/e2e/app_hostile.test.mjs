@@ -100,3 +100,17 @@ test('output schemas: a pattern is tested in the page, and one that could freeze
   assert.equal(await page.evaluate(() => 1 + 1), 2, 'the page still answers');
   await assertNothingRan();
 });
+
+test('a page the server asks to be opened first (-32042) is text, and a javascript: one is no link', async () => {
+  await page.locator('#tab-tools').click();
+  await page.locator('button.tool[data-tool="needs-page"]').click();
+  await page.locator('.runner .tool-name', { hasText: 'needs-page' }).waitFor();
+  await page.locator('button.run').click();
+  const required = page.locator('.runner .url-required');
+  await required.waitFor({ timeout: 10_000 });
+  assert.match(await required.innerText(), /<img src=x onerror=/);
+  assert.equal(await required.locator('.full-url').innerText(), 'javascript:window.__pwned=1');
+  assert.equal(await required.locator('a').count(), 0);
+  assert.match(await required.locator('.refused').innerText(), /not an http\(s\) address/);
+  await assertNothingRan();
+});

@@ -67,6 +67,10 @@ pub struct HistoryEntry {
     pub summary: String,
 }
 
+/// How many completed URL elicitations a connection remembers (a runner waiting for some
+/// retries its call once all are complete).
+pub const MAX_COMPLETED_ELICITATIONS: usize = 64;
+
 /// A server the person connected to.
 #[derive(Clone)]
 pub struct Connection {
@@ -102,6 +106,9 @@ pub struct Connection {
     pub prompt_values: RwSignal<BTreeMap<String, String>>,
     /// See [`Connection::chosen_prompt`].
     pub prompt_result: RwSignal<Option<Result<GetPromptResult, String>>>,
+    /// The URL elicitations the server said are complete
+    /// (`notifications/elicitation/complete`), the newest [`MAX_COMPLETED_ELICITATIONS`].
+    pub completed_elicitations: RwSignal<Vec<String>>,
     /// Past tool calls, oldest first.
     pub history: RwSignal<Vec<HistoryEntry>>,
     /// Roots offered to the server (`file://` URIs).
@@ -197,6 +204,7 @@ impl Connection {
             prompt_result: RwSignal::new(None),
             tool_runs: StoredValue::new(Default::default()),
             history: RwSignal::new(Vec::new()),
+            completed_elicitations: RwSignal::new(Vec::new()),
             roots: RwSignal::new(Vec::new()),
             time_limit: RwSignal::new(crate::time_limit::load()),
             client: StoredValue::new_local(None),
@@ -281,6 +289,23 @@ impl Connection {
                     {
                         let uri = u.uri.clone();
                         this.updated.update(|s| add_once(s, uri))
+                    }
+                    ServerNotification::Other { method, params }
+                        if method == "notifications/elicitation/complete" =>
+                    {
+                        let id = params
+                            .as_ref()
+                            .and_then(|p| p.get("elicitationId"))
+                            .and_then(serde_json::Value::as_str);
+                        if let Some(id) = id {
+                            let id = id.to_string();
+                            this.completed_elicitations.update(|c| {
+                                if c.len() == MAX_COMPLETED_ELICITATIONS {
+                                    c.remove(0);
+                                }
+                                add_once(c, id)
+                            });
+                        }
                     }
                     _ => {}
                 }
@@ -635,6 +660,18 @@ fn describe(n: &ServerNotification) -> String {
             c.reason.as_deref().unwrap_or("")
         ),
         ServerNotification::Progress(p) => format!("progress {}", p.progress),
+        ServerNotification::Other { method, params }
+            if method == "notifications/elicitation/complete" =>
+        {
+            format!(
+                "the server says the web page it asked you to open is done (elicitation {})",
+                params
+                    .as_ref()
+                    .and_then(|p| p.get("elicitationId"))
+                    .and_then(serde_json::Value::as_str)
+                    .unwrap_or("?")
+            )
+        }
         ServerNotification::TaskStatus(t) => format!(
             "task {}: {}{}",
             t.task_id,

@@ -49,6 +49,10 @@ fn explain_request(r: &RequestError) -> String {
         RequestError::Http { status, body, .. } if *status >= 500 => {
             format!("The server failed (HTTP {status}){}", if body.is_empty() { String::new() } else { format!(": {body}") })
         }
+        RequestError::Rpc(e) if e.code == client_browser::client_core::jsonrpc::codes::URL_ELICITATION_REQUIRED => format!(
+            "The server needs you to open a web page before it can do this ({}).",
+            e.message
+        ),
         RequestError::Timeout { after_ms } => format!(
             "No answer or progress from the server in {} s, so the request was cancelled. For a slower server or tool, raise the time limit in Settings.",
             after_ms.div_ceil(1000)

@@ -7,6 +7,7 @@
 
 use crate::components::result_view::ToolResult;
 use client_browser::client_core::session::RequestHandle;
+use client_browser::client_core::types::ElicitParams;
 use leptos::prelude::*;
 use std::collections::BTreeMap;
 
@@ -34,6 +35,11 @@ pub struct ToolRun {
     pub task: RwSignal<Option<(String, Option<String>)>>,
     /// The last result, or why the call failed.
     pub result: RwSignal<Option<Result<ToolResult, String>>>,
+    /// The arguments of the last call (made again by "Retry").
+    pub last_args: RwSignal<Option<serde_json::Value>>,
+    /// Web pages the server asked the person to open before the call is made again (it
+    /// refused the last one with a `URLElicitationRequiredError`).
+    pub url_required: RwSignal<Vec<ElicitParams>>,
 }
 
 impl ToolRun {
@@ -51,6 +57,8 @@ impl ToolRun {
             progress: RwSignal::new(None),
             task: RwSignal::new(None),
             result: RwSignal::new(None),
+            last_args: RwSignal::new(None),
+            url_required: RwSignal::new(Vec::new()),
         }
     }
 
@@ -62,6 +70,8 @@ impl ToolRun {
         self.progress.dispose();
         self.task.dispose();
         self.result.dispose();
+        self.last_args.dispose();
+        self.url_required.dispose();
     }
 }
 

@@ -97,6 +97,23 @@ impl ElicitParams {
     }
 }
 
+/// The URL elicitations a `URLElicitationRequiredError` (code `-32042`, 2025-11-25) asks
+/// the user to complete before the request is made again: those of its
+/// `data.elicitations` that are URL mode with an `elicitationId`, a `url` and a `message`
+/// (the others are left out). `None` when `error` is not one, or names no such elicitation.
+pub fn url_elicitations_required(error: &crate::jsonrpc::ErrorObject) -> Option<Vec<ElicitParams>> {
+    if error.code != crate::jsonrpc::codes::URL_ELICITATION_REQUIRED {
+        return None;
+    }
+    let listed = error.data.as_ref()?.get("elicitations")?.as_array()?;
+    let valid: Vec<ElicitParams> = listed
+        .iter()
+        .filter_map(|e| ElicitParams::deserialize(e).ok())
+        .filter(|e| e.is_url_mode() && e.url.is_some() && e.elicitation_id.is_some())
+        .collect();
+    (!valid.is_empty()).then_some(valid)
+}
+
 /// The user's answer to an elicitation.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct ElicitResult {
@@ -278,6 +295,38 @@ mod tests {
     use super::*;
     use alloc::string::ToString;
     use serde_json::json;
+
+    #[test]
+    fn a_url_elicitation_required_error_names_the_elicitations_to_complete() {
+        use crate::jsonrpc::ErrorObject;
+        // The specification's example, with entries that are not valid URL elicitations.
+        let mut error = ErrorObject::new(-32042, "This request requires more information.");
+        error.data = Some(json!({"elicitations": [
+            {"mode": "url", "elicitationId": "550e8400", "url": "https://mcp.example.com/connect?elicitationId=550e8400",
+             "message": "Authorization is required to access your Example Co files."},
+            {"mode": "form", "message": "m", "requestedSchema": {"type": "object"}},
+            {"mode": "url", "message": "no id", "url": "https://x"},
+            "not an object"
+        ]}));
+        let required = url_elicitations_required(&error).expect("one valid elicitation");
+        assert_eq!(required.len(), 1);
+        assert_eq!(required[0].elicitation_id.as_deref(), Some("550e8400"));
+        assert_eq!(
+            required[0].message,
+            "Authorization is required to access your Example Co files."
+        );
+        // Another code, no data, or no valid elicitation: not one.
+        let mut other = error.clone();
+        other.code = -32603;
+        assert_eq!(url_elicitations_required(&other), None);
+        assert_eq!(
+            url_elicitations_required(&ErrorObject::new(-32042, "m")),
+            None
+        );
+        let mut none_valid = error.clone();
+        none_valid.data = Some(json!({"elicitations": [{"mode": "form", "message": "m"}]}));
+        assert_eq!(url_elicitations_required(&none_valid), None);
+    }
 
     #[test]
     fn server_requests_are_checked_for_the_required_fields() -> Result<(), serde_json::Error> {

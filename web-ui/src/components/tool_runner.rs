@@ -6,7 +6,7 @@ use crate::connection::Connection;
 use crate::schema_check::{check, error_by_field, Verdict};
 use crate::schema_form::{build_arguments, fields_of, initial_values, Field, FieldKind};
 use crate::tool_runs::ToolRun;
-use client_browser::client_core::types::{ProgressParams, Task, Tool};
+use client_browser::client_core::types::{ElicitParams, ProgressParams, Task, Tool};
 use client_browser::CallOptions;
 use leptos::prelude::*;
 use std::collections::BTreeMap;
@@ -26,6 +26,8 @@ pub fn ToolRunner(conn: Connection, tool: Tool) -> impl IntoView {
         progress,
         task,
         result,
+        last_args,
+        url_required,
     } = conn
         .tool_runs
         .try_update_value(|runs| runs.of(&tool.name, || initial_values(&fields)))
@@ -38,6 +40,92 @@ pub fn ToolRunner(conn: Connection, tool: Tool) -> impl IntoView {
     let fields_for_run = fields.clone();
     let input_schema = tool.input_schema.clone();
     let conn_run = conn.clone();
+    // Makes the call with `args` (from the form, or the last call's for "Retry").
+    let call_with = move |args: serde_json::Value| {
+        let Some(client) = conn_run.client.get_value() else {
+            return;
+        };
+        progress.set(None);
+        task.set(None);
+        result.set(None);
+        url_required.set(Vec::new());
+        last_args.set(Some(args.clone()));
+        let opts = CallOptions {
+            on_task: Some(Rc::new(move |t: &Task| {
+                task.set(Some((t.status.clone(), t.status_message.clone())));
+            })),
+            on_progress: Some(Rc::new(move |p: ProgressParams| {
+                progress.set(Some((
+                    p.progress.as_f64().unwrap_or(0.0),
+                    p.total.and_then(|t| t.as_f64()),
+                    p.message,
+                )));
+            })),
+            ..crate::time_limit::call_options(conn_run.time_limit.get_untracked())
+        };
+        let call = client.start_tool_call(&name, args.clone(), opts);
+        running.set(Some(call.handle));
+        let name = name.clone();
+        let sink = sink.clone();
+        leptos::task::spawn_local(async move {
+            let r = call.await;
+            running.set(None);
+            // The result (or error) now says how the task ended.
+            task.set(None);
+            // Web pages to open before the call is made again (-32042).
+            let required = r
+                .as_ref()
+                .err()
+                .and_then(client_browser::ClientError::url_elicitations_required);
+            let outcome = r
+                .and_then(decode_tool_result)
+                .map_err(|e| crate::doctor::explain(&e));
+            let summary = match &outcome {
+                Ok((c, _)) if c.is_error == Some(true) => "tool error".to_string(),
+                Ok(_) => "ok".to_string(),
+                Err(e) => e.clone(),
+            };
+            // The result as the server sent it.
+            if let (Some(sink), Ok((_, raw))) = (&sink, &outcome) {
+                (sink.0)(
+                    "tool-result",
+                    serde_json::json!({ "tool": name, "result": raw }),
+                );
+            }
+            history.update(|h| {
+                h.push(crate::connection::HistoryEntry {
+                    tool: name,
+                    arguments: args,
+                    summary,
+                })
+            });
+            url_required.set(required.unwrap_or_default());
+            result.set(Some(outcome));
+        });
+    };
+    let call_again = call_with.clone();
+    // The last call made again (after the web pages the server asked for were opened).
+    let retry = move || {
+        if running.get_untracked().is_none() {
+            if let Some(args) = last_args.get_untracked() {
+                call_again(args);
+            }
+        }
+    };
+    // Made again by itself once the server says every page it asked for is done, once per
+    // set of pages (a server that refuses again with the same pages gets no loop).
+    let completed = conn.completed_elicitations;
+    let retried = StoredValue::new(Vec::<String>::new());
+    let auto_retry = retry.clone();
+    Effect::new(move |_| {
+        let ids: Vec<String> =
+            url_required.with(|r| r.iter().filter_map(|e| e.elicitation_id.clone()).collect());
+        let all_done = !ids.is_empty() && completed.with(|c| ids.iter().all(|id| c.contains(id)));
+        if all_done && retried.with_value(|r| *r != ids) {
+            retried.set_value(ids);
+            auto_retry();
+        }
+    });
     let run = move || {
         // One call at a time per tool (the Run button is disabled meanwhile; Ctrl+Enter too).
         if running.get_untracked().is_some() {
@@ -72,58 +160,7 @@ pub fn ToolRunner(conn: Connection, tool: Tool) -> impl IntoView {
             }
         };
         errors.set(BTreeMap::new());
-        let Some(client) = conn_run.client.get_value() else {
-            return;
-        };
-        progress.set(None);
-        task.set(None);
-        result.set(None);
-        let opts = CallOptions {
-            on_task: Some(Rc::new(move |t: &Task| {
-                task.set(Some((t.status.clone(), t.status_message.clone())));
-            })),
-            on_progress: Some(Rc::new(move |p: ProgressParams| {
-                progress.set(Some((
-                    p.progress.as_f64().unwrap_or(0.0),
-                    p.total.and_then(|t| t.as_f64()),
-                    p.message,
-                )));
-            })),
-            ..crate::time_limit::call_options(conn_run.time_limit.get_untracked())
-        };
-        let call = client.start_tool_call(&name, args.clone(), opts);
-        running.set(Some(call.handle));
-        let name = name.clone();
-        let sink = sink.clone();
-        leptos::task::spawn_local(async move {
-            let r = call.await;
-            running.set(None);
-            // The result (or error) now says how the task ended.
-            task.set(None);
-            let outcome = r
-                .and_then(decode_tool_result)
-                .map_err(|e| crate::doctor::explain(&e));
-            let summary = match &outcome {
-                Ok((c, _)) if c.is_error == Some(true) => "tool error".to_string(),
-                Ok(_) => "ok".to_string(),
-                Err(e) => e.clone(),
-            };
-            // The result as the server sent it.
-            if let (Some(sink), Ok((_, raw))) = (&sink, &outcome) {
-                (sink.0)(
-                    "tool-result",
-                    serde_json::json!({ "tool": name, "result": raw }),
-                );
-            }
-            history.update(|h| {
-                h.push(crate::connection::HistoryEntry {
-                    tool: name,
-                    arguments: args,
-                    summary,
-                })
-            });
-            result.set(Some(outcome));
-        });
+        call_with(args);
     };
     let run_by_key = run.clone();
     // Ctrl+Enter (⌘+Enter) anywhere in the form runs the tool, as in code editors and HTTP
@@ -172,7 +209,51 @@ pub fn ToolRunner(conn: Connection, tool: Tool) -> impl IntoView {
                 Ok((c, raw)) => view! { <ResultView result=c output_schema=output_schema.clone() raw=raw /> }.into_any(),
                 Err(e) => view! { <p class="call-error" role="alert">{e}</p> }.into_any(),
             })}
+            {move || {
+                let pages = url_required.get();
+                let retry = retry.clone();
+                (!pages.is_empty()).then(|| view! { <UrlRequired pages=pages completed=completed retry=retry /> })
+            }}
         </article>
+    }
+}
+
+/// The web pages a server asked the person to open before a call is made again
+/// (`URLElicitationRequiredError`): each one's message and whole URL, a link to open it
+/// (`http(s)` only, never fetched by the app), whether the server said it is done, and
+/// "Retry".
+#[component]
+fn UrlRequired(
+    pages: Vec<ElicitParams>,
+    completed: RwSignal<Vec<String>>,
+    retry: impl Fn() + Clone + 'static,
+) -> impl IntoView {
+    let items = pages
+        .into_iter()
+        .map(|p| {
+            let url = p.url.clone().unwrap_or_default();
+            let id = p.elicitation_id.clone().unwrap_or_default();
+            let done = move || completed.with(|c| c.contains(&id));
+            view! {
+                <li>
+                    <p>{p.message.clone()}</p>
+                    <p class="full-url">{url.clone()}</p>
+                    {match crate::components::result_view::safe_link(&url) {
+                        Some(href) => view! { <a class="open" href=href target="_blank" rel="noopener noreferrer">"Open it"</a> }.into_any(),
+                        None => view! { <p class="refused">"This is not an http(s) address, so it will not be opened."</p> }.into_any(),
+                    }}
+                    {move || done().then(|| view! { <span class="hint done">"done, the server says"</span> })}
+                </li>
+            }
+        })
+        .collect_view();
+    view! {
+        <section class="url-required" role="alert">
+            <h4>"The server needs you to open a web page first"</h4>
+            <ul>{items}</ul>
+            <p class="help">"When you are done there, make the call again. It is made again by itself once the server says every page is done."</p>
+            <button type="button" class="retry" on:click=move |_| retry()>"Retry"</button>
+        </section>
     }
 }
 
