@@ -7,7 +7,8 @@
 //!
 //! Attributes: `server` (URL to connect to), `transport` (`auto`, `streamable`, `sse`,
 //! `websocket`), `panels` (comma list of `connect`, `resources`, `prompts`, `logs`; tools are
-//! always shown), `theme` (`light`, `dark`, or absent for the system's), `allow-local-auth`
+//! always shown), `theme` (`light`, `dark`, or absent for the system's), `tool` (the tool
+//! shown first, its form open), `allow-local-auth`
 //! (local development: `http:`/loopback authorization servers). A server that asks for a
 //! login shows a log-in button that opens a popup; host `oauth-callback.html` (from the
 //! package) on the page's origin.
@@ -57,6 +58,7 @@ fn mount(element: web_sys::HtmlElement, style: web_sys::HtmlElement, root: web_s
     let link = web_ui::deep_link::DeepLink {
         url: attr("server"),
         transport: attr("transport").unwrap_or_else(|| "auto".into()),
+        tool: attr("tool"),
         allow_local_auth: element.has_attribute("allow-local-auth"),
     };
     let panels = Panels::parse(attr("panels").as_deref());

@@ -644,3 +644,11 @@ test('remembers the era of a server and skips the probe next time', async () => 
   assert.match(first, /"method":"initialize"/, 'the first message is initialize, not server/discover');
   await again.close();
 });
+
+test('a deep link can name the tool to open', async () => {
+  const linked = await context.newPage();
+  await linked.goto(`${site.url}/?url=${encodeURIComponent(everything.url)}&tool=get-sum`);
+  await linked.locator('.runner .tool-name', { hasText: 'get-sum' }).waitFor({ timeout: 20_000 });
+  assert.equal(await linked.locator('button.tool[data-tool="get-sum"]').getAttribute('aria-current'), 'true');
+  await linked.close();
+});

@@ -118,3 +118,11 @@ test('an unreachable server is reported as an error event', async () => {
   assert.match(err.message, /could not be reached/);
   await p2.close();
 });
+
+test('the tool attribute opens that tool\'s form first', async () => {
+  const p3 = await browser.newPage();
+  await p3.goto(`${host.url}/embed-demo.html?pkg=${encodeURIComponent(pkg.url)}&server=${encodeURIComponent(server.url)}&tool=get-sum`);
+  await p3.locator('mcp-client .runner .tool-name', { hasText: 'get-sum' }).waitFor({ timeout: 20_000 });
+  assert.equal(await p3.locator('mcp-client button.tool[data-tool="get-sum"]').getAttribute('aria-current'), 'true');
+  await p3.close();
+});

@@ -85,6 +85,10 @@ pub fn App(
             allow_local_auth: link.allow_local_auth,
             ..Default::default()
         });
+        // The tool the link names is chosen (shown once the server lists it).
+        if let Some(tool) = link.tool.clone() {
+            connections.with_untracked(|c| c.last().map(|conn| conn.chosen_tool.set(Some(tool))));
+        }
     }
     let current = move || {
         let id = selected.get()?;

@@ -1,4 +1,4 @@
-//! Reads the deep link parameters of the page address (`?url=…&transport=…`).
+//! Reads the deep link parameters of the page address (`?url=…&transport=…&tool=…`).
 
 /// What the page address asks for.
 #[derive(Debug, Clone, Default)]
@@ -7,6 +7,8 @@ pub struct DeepLink {
     pub url: Option<String>,
     /// Transport (`auto`, `streamable`, `sse`, `websocket`).
     pub transport: String,
+    /// The tool to show first (its form open), once the server lists it.
+    pub tool: Option<String>,
     /// Local development: allow `http:`/loopback authorization servers. Only an embedding
     /// page can set it (the element's `allow-local-auth` attribute), never a page address.
     pub allow_local_auth: bool,
@@ -26,6 +28,7 @@ pub fn read() -> DeepLink {
     DeepLink {
         url: get("url"),
         transport: get("transport").unwrap_or_else(|| "auto".into()),
+        tool: get("tool"),
         allow_local_auth: false,
     }
 }
