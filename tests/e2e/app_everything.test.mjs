@@ -579,6 +579,11 @@ test('logs every message on the wire and exports it', async () => {
   assert.ok(lines > 5, `${lines} wire lines`);
   await page.locator('#wire-filter').fill('tools/call');
   await waitFor(async () => (await page.locator('ol.wire li').count()) < lines, 5_000, 'filtered');
+  // Each line says when; an answer also how long after its request it came.
+  assert.match(await page.locator('ol.wire li .at').first().innerText(), /^\d\d:\d\d:\d\d\.\d{3}$/);
+  await page.locator('#wire-filter').fill('"result"');
+  assert.match(await page.locator('ol.wire li:not(.sent) .took').first().innerText(), /^\d+ ms$/);
+  await page.locator('#wire-filter').fill('tools/call');
   const [download] = await Promise.all([page.waitForEvent('download'), page.locator('button.export').click()]);
   const file = await download.path();
   const lines2 = fs.readFileSync(file, 'utf8').split('\n').map((l) => JSON.parse(l));
@@ -594,6 +599,9 @@ test('logs every message on the wire and exports it', async () => {
   const received = lines2.find((l) => l.direction === 'received' && l.status === 200);
   assert.ok(received, 'an answer with HTTP 200');
   assert.ok(Object.keys(received.headers).some((h) => h.toLowerCase() === 'content-type'));
+  // Times in the export: when each message was logged, how long each answer took.
+  assert.ok(lines2.every((l) => Number.isFinite(l.atMs) && l.atMs > 1.7e12), 'atMs on every line');
+  assert.ok(lines2.some((l) => l.direction === 'received' && Number.isFinite(l.tookMs)), 'tookMs on answers');
   // Cleared: the earlier messages and notes are gone (new ones may come at any time).
   await page.locator('#wire-filter').fill('');
   const probe = page.locator('ol.wire li', { hasText: '"method":"server/discover"' });

@@ -331,7 +331,10 @@ impl Connection {
                 status,
                 headers,
                 message,
-            } => wire.update(|w| w.push(*sent, *status, headers.clone(), message)),
+            } => {
+                let now = js_sys::Date::now();
+                wire.update(|w| w.push(*sent, *status, headers.clone(), message, now))
+            }
             ClientEvent::Progress(..) => {}
         });
         conn.client.set_value(Some(client.clone()));

@@ -30,6 +30,11 @@ pub struct WireLine {
     pub text: String,
     /// The length of the whole message's JSON text.
     pub bytes: usize,
+    /// When it was logged (milliseconds since the Unix epoch, the page's clock).
+    pub at_ms: f64,
+    /// A response (or error): how long after its request it came, in milliseconds (for an
+    /// answer of ours to the server, how long we took).
+    pub took_ms: Option<f64>,
 }
 
 impl WireLine {
@@ -46,17 +51,55 @@ pub struct WireLog {
     kept_bytes: usize,
     dropped: u64,
     next_seq: u64,
+    /// Requests not answered yet: who sent it (true: us), its id as JSON text, when.
+    asked: VecDeque<(bool, String, f64)>,
+}
+
+/// Requests whose answer is waited for to time it; beyond, the oldest are forgotten (a
+/// server that never answers cannot grow the list).
+pub const MAX_TIMED: usize = 256;
+
+/// What a message is, for timing: a request (`Some((true, id))`), a response or error
+/// (`Some((false, id))`), or a notification (`None`). The id as JSON text.
+fn role(message: &Value) -> Option<(bool, String)> {
+    let id = message.get("id").filter(|id| !id.is_null())?.to_string();
+    if message.get("method").is_some() {
+        Some((true, id))
+    } else if message.get("result").is_some() || message.get("error").is_some() {
+        Some((false, id))
+    } else {
+        None
+    }
 }
 
 impl WireLog {
-    /// Logs a message, dropping the oldest lines beyond [`MAX_LINES`] or [`MAX_BYTES`].
+    /// Logs a message at `at_ms` (milliseconds since the Unix epoch), dropping the oldest
+    /// lines beyond [`MAX_LINES`] or [`MAX_BYTES`]; a response is timed from its request.
     pub fn push(
         &mut self,
         sent: bool,
         status: Option<u16>,
         headers: Vec<(String, String)>,
         message: &Value,
+        at_ms: f64,
     ) {
+        let took_ms = match role(message) {
+            Some((true, id)) => {
+                if self.asked.len() == MAX_TIMED {
+                    self.asked.pop_front();
+                }
+                self.asked.push_back((sent, id, at_ms));
+                None
+            }
+            // An answer goes the other way from its request.
+            Some((false, id)) => self
+                .asked
+                .iter()
+                .position(|(by_us, asked, _)| *by_us != sent && *asked == id)
+                .and_then(|i| self.asked.remove(i))
+                .map(|(_, _, asked_at)| (at_ms - asked_at).max(0.0)),
+            None => None,
+        };
         let (text, bytes) = serialise_capped(message, MAX_MESSAGE_BYTES);
         self.next_seq += 1;
         self.kept_bytes += text.len();
@@ -67,6 +110,8 @@ impl WireLog {
             headers,
             text,
             bytes,
+            at_ms,
+            took_ms,
         }));
         while self.lines.len() > MAX_LINES || self.kept_bytes > MAX_BYTES {
             let Some(old) = self.lines.pop_front() else {
@@ -106,6 +151,7 @@ impl WireLog {
     /// on numbering from where the log was, so no number is used twice.
     pub fn clear(&mut self) {
         self.lines.clear();
+        self.asked.clear();
         self.kept_bytes = 0;
         self.dropped = 0;
     }
@@ -180,9 +226,13 @@ pub fn export(log: &WireLog) -> String {
                 .collect();
             let mut head = serde_json::json!({
                 "direction": if l.sent { "sent" } else { "received" },
+                "atMs": l.at_ms,
                 "status": l.status,
                 "headers": headers,
             });
+            if let Some(took) = l.took_ms {
+                head["tookMs"] = took.into();
+            }
             if l.is_cut() {
                 head["messageStart"] = Value::String(l.text.clone());
                 head["messageBytes"] = l.bytes.into();
@@ -247,7 +297,103 @@ mod tests {
     use serde_json::json;
 
     fn push(log: &mut WireLog, message: &Value) {
-        log.push(true, Some(200), vec![], message);
+        log.push(true, Some(200), vec![], message, 0.0);
+    }
+
+    #[test]
+    fn an_answer_is_timed_from_its_request_either_way() {
+        let mut log = WireLog::default();
+        log.push(
+            true,
+            None,
+            vec![],
+            &json!({"id": 1, "method": "tools/call"}),
+            1_000.0,
+        );
+        log.push(
+            true,
+            None,
+            vec![],
+            &json!({"id": 2, "method": "tools/list"}),
+            1_010.0,
+        );
+        // A server request with the same id as one of ours: another id space.
+        log.push(
+            false,
+            None,
+            vec![],
+            &json!({"id": 1, "method": "roots/list"}),
+            1_020.0,
+        );
+        log.push(
+            false,
+            None,
+            vec![],
+            &json!({"method": "notifications/progress"}),
+            1_030.0,
+        );
+        log.push(
+            false,
+            Some(200),
+            vec![],
+            &json!({"id": 2, "result": {}}),
+            1_050.0,
+        );
+        log.push(
+            true,
+            None,
+            vec![],
+            &json!({"id": 1, "result": {"roots": []}}),
+            1_060.0,
+        );
+        log.push(
+            false,
+            Some(200),
+            vec![],
+            &json!({"id": 1, "error": {"code": 1, "message": "m"}}),
+            1_250.0,
+        );
+        // An answer to nothing asked (or asked twice) is not timed.
+        log.push(
+            false,
+            Some(200),
+            vec![],
+            &json!({"id": 2, "result": {}}),
+            1_300.0,
+        );
+        let took: Vec<Option<f64>> = log.lines().map(|l| l.took_ms).collect();
+        assert_eq!(
+            took,
+            [
+                None,
+                None,
+                None,
+                None,
+                Some(40.0),
+                Some(40.0),
+                Some(250.0),
+                None
+            ]
+        );
+        assert_eq!(log.lines().map(|l| l.at_ms).next_back(), Some(1_300.0));
+        // Bounded: a server that never answers cannot grow what is waited for.
+        for i in 0..(MAX_TIMED + 10) {
+            log.push(
+                true,
+                None,
+                vec![],
+                &json!({"id": i + 100, "method": "ping"}),
+                0.0,
+            );
+        }
+        assert_eq!(log.asked.len(), MAX_TIMED);
+        let out = export(&log);
+        assert!(
+            out.lines()
+                .any(|l| l.contains("\"tookMs\":250.0") || l.contains("\"tookMs\":250")),
+            "{}",
+            &out[..300]
+        );
     }
 
     #[test]
@@ -344,9 +490,10 @@ mod tests {
             None,
             vec![("Authorization".into(), "Bearer secret".into())],
             &json!({"jsonrpc": "2.0", "id": 1, "method": "ping"}),
+            0.0,
         );
         let big = json!({"text": "y".repeat(MAX_MESSAGE_BYTES)});
-        log.push(false, Some(200), vec![], &big);
+        log.push(false, Some(200), vec![], &big, 0.0);
         let out = export(&log);
         let lines: Vec<Value> = out
             .lines()

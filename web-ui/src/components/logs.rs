@@ -46,8 +46,21 @@ pub fn download_blob(name: &str, blob: &web_sys::Blob) {
     let _ = web_sys::Url::revoke_object_url(&url);
 }
 
-/// One line of the wire log: direction, HTTP status, the message (its beginning when long,
-/// the rest on demand) and the headers.
+/// A time of day (the page's time zone) from milliseconds since the Unix epoch, to the
+/// millisecond: `14:03:07.042`.
+fn time_of_day(at_ms: f64) -> String {
+    let d = js_sys::Date::new(&at_ms.into());
+    format!(
+        "{:02}:{:02}:{:02}.{:03}",
+        d.get_hours(),
+        d.get_minutes(),
+        d.get_seconds(),
+        d.get_milliseconds()
+    )
+}
+
+/// One line of the wire log: when, direction, HTTP status, how long an answer took, the
+/// message (its beginning when long, the rest on demand) and the headers.
 #[component]
 fn WireRow(line: Arc<WireLine>) -> impl IntoView {
     let http = line
@@ -75,7 +88,9 @@ fn WireRow(line: Arc<WireLine>) -> impl IntoView {
     });
     view! {
         <li class:sent=line.sent data-seq=line.seq>
+            <time class="at">{time_of_day(line.at_ms)}</time>
             <span class="dir">{if line.sent { "→" } else { "←" }}</span>
+            {line.took_ms.map(|ms| view! { <span class="took" title="after its request">{format!("{ms:.0} ms")}</span> })}
             <span class="http">{http}</span>
             <code>{start}{more.is_some().then_some(" …")}</code>
             {more}
