@@ -376,6 +376,10 @@ test('offers editable roots and a log level, and shows server log messages', asy
   await page.locator('button.save-roots').click();
   await page.locator('#log-level').selectOption('debug');
   await page.locator('.settings-status', { hasText: 'log level: debug' }).waitFor({ timeout: 10_000 });
+  // The level is still shown when the tab is opened again.
+  await page.locator('#tab-tools').click();
+  await page.locator('#tab-settings').click();
+  assert.equal(await page.locator('#log-level').inputValue(), 'debug');
   await page.locator('#tab-tools').click();
   await openTool('get-roots-list');
   await page.locator('button.run').click();

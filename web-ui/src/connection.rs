@@ -111,6 +111,8 @@ pub struct Connection {
     pub completed_elicitations: RwSignal<Vec<String>>,
     /// Past tool calls, oldest first.
     pub history: RwSignal<Vec<HistoryEntry>>,
+    /// The log level the server accepted last (`debug`, ...), if one was asked for.
+    pub log_level: RwSignal<Option<String>>,
     /// Roots offered to the server (`file://` URIs).
     pub roots: RwSignal<Vec<String>>,
     /// How long a request may go without an answer or progress, in seconds (see
@@ -205,6 +207,7 @@ impl Connection {
             tool_runs: StoredValue::new(Default::default()),
             history: RwSignal::new(Vec::new()),
             completed_elicitations: RwSignal::new(Vec::new()),
+            log_level: RwSignal::new(None),
             roots: RwSignal::new(Vec::new()),
             time_limit: RwSignal::new(crate::time_limit::load()),
             client: StoredValue::new_local(None),

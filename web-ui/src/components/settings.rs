@@ -20,6 +20,8 @@ const LEVELS: &[(&str, LoggingLevel)] = &[
 #[component]
 pub fn SettingsPanel(conn: Connection) -> impl IntoView {
     let status = RwSignal::new(None::<String>);
+    // The level the server accepted last (the select shows it when the tab opens again).
+    let log_level = conn.log_level;
     let c1 = conn.clone();
     let set_level = move |ev| {
         let value = event_target_value(&ev);
@@ -31,7 +33,10 @@ pub fn SettingsPanel(conn: Connection) -> impl IntoView {
         };
         leptos::task::spawn_local(async move {
             status.set(Some(match client.set_log_level(level).await {
-                Ok(()) => format!("log level: {value}"),
+                Ok(()) => {
+                    log_level.set(Some(value.clone()));
+                    format!("log level: {value}")
+                }
                 Err(e) => format!("could not set the log level: {e}"),
             }));
         });
@@ -90,7 +95,7 @@ pub fn SettingsPanel(conn: Connection) -> impl IntoView {
             <label for="log-level">"Log level asked of the server"</label>
             <select id="log-level" on:change=set_level>
                 <option value="">"—"</option>
-                {LEVELS.iter().map(|(n, _)| view! { <option value=*n>{*n}</option> }).collect_view()}
+                {LEVELS.iter().map(|(n, _)| view! { <option value=*n selected=move || log_level.get().as_deref() == Some(*n)>{*n}</option> }).collect_view()}
             </select>
             <label for="time-limit">"Give up on a request after this many seconds without an answer or progress (at most 600 in all)"</label>
             <input id="time-limit" type="number" min="1" max=crate::time_limit::MAX_SECS step="1" prop:value=move || time_limit.get().to_string() on:change=set_time_limit />
