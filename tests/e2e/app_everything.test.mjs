@@ -295,6 +295,16 @@ test('runs a tool that requires a task: its status while it works, an elicitatio
   await page.locator('#tab-tools').click();
 });
 
+test('shows an image result and offers it as a file', async () => {
+  await openTool('get-tiny-image');
+  await page.locator('button.run').click();
+  await page.locator('.runner .result img.content.image').waitFor({ timeout: 10_000 });
+  const [saved] = await Promise.all([page.waitForEvent('download'), page.locator('.runner .result button.download-media').click()]);
+  assert.equal(saved.suggestedFilename(), 'image.png'); // the browser adds the MIME type's extension
+  const png = fs.readFileSync(await saved.path());
+  assert.deepEqual([...png.subarray(0, 4)], [0x89, 0x50, 0x4e, 0x47]);
+});
+
 test('checks structured content against the output schema', async () => {
   await openTool('get-structured-content');
   await page.locator('#arg-location').selectOption('Chicago');

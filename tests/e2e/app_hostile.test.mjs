@@ -2,6 +2,7 @@
 // as plain text, and nothing it sends runs in the page.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
+import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { launch, serveDir, startPeer } from './browser.mjs';
@@ -56,6 +57,9 @@ test('tool descriptions and results are text; unsafe links and images are refuse
   assert.match(text, /<img src=x onerror=/);
   assert.match(text, /javascript:window.__pwned=1/);
   assert.match(text, /image\/svg\+xml was not shown/);
+  // Not shown, but offered as a file: saving it runs nothing.
+  const [saved] = await Promise.all([page.waitForEvent('download'), page.locator('.result button.download-media').first().click()]);
+  assert.equal(fs.readFileSync(await saved.path(), 'utf8'), '<svg onload="alert(1)"/>');
   // Reading the javascript: link asks the server for it (a URI is only a name there); what
   // comes back is shown as text too.
   const link = page.locator('.result .content.link').first();

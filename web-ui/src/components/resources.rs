@@ -19,8 +19,9 @@ use std::future::Future;
 
 const PREVIEW_IMAGES: &[&str] = &["image/png", "image/jpeg", "image/gif", "image/webp"];
 
-/// Offers base64 data as a file download.
-fn download_base64(name: &str, mime: &str, b64: &str) {
+/// Offers base64 data as a file download (never shown: a type the app will not display, such
+/// as SVG, is safe to save).
+pub fn download_base64(name: &str, mime: &str, b64: &str) {
     let Some(window) = web_sys::window() else {
         return;
     };

@@ -42,14 +42,21 @@ pub fn safe_link(uri: &str) -> Option<String> {
 pub fn ContentView(block: ContentBlock) -> impl IntoView {
     match block {
         ContentBlock::Known(KnownContent::Text(t)) => view! { <LongText text=t.text pre_class="content text" file="result.txt" /> }.into_any(),
-        ContentBlock::Known(KnownContent::Image(m)) => match safe_data_url(&m.mime_type, &m.data, IMAGE_TYPES) {
-            Some(src) => view! { <img class="content image" src=src alt="image from the server" /> }.into_any(),
-            None => view! { <p class="content refused">"An image of type " {m.mime_type} " was not shown."</p> }.into_any(),
-        },
-        ContentBlock::Known(KnownContent::Audio(m)) => match safe_data_url(&m.mime_type, &m.data, AUDIO_TYPES) {
-            Some(src) => view! { <audio class="content audio" controls src=src></audio> }.into_any(),
-            None => view! { <p class="content refused">"Audio of type " {m.mime_type} " was not played."</p> }.into_any(),
-        },
+        // Shown (or played) when of an allowed type, and offered as a file either way.
+        ContentBlock::Known(KnownContent::Image(m)) => {
+            let shown = match safe_data_url(&m.mime_type, &m.data, IMAGE_TYPES) {
+                Some(src) => view! { <img class="content image" src=src alt="image from the server" /> }.into_any(),
+                None => view! { <p class="content refused">"An image of type " {m.mime_type.clone()} " was not shown."</p> }.into_any(),
+            };
+            view! { {shown} <MediaDownload name="image" mime=m.mime_type data=m.data /> }.into_any()
+        }
+        ContentBlock::Known(KnownContent::Audio(m)) => {
+            let shown = match safe_data_url(&m.mime_type, &m.data, AUDIO_TYPES) {
+                Some(src) => view! { <audio class="content audio" controls src=src></audio> }.into_any(),
+                None => view! { <p class="content refused">"Audio of type " {m.mime_type.clone()} " was not played."</p> }.into_any(),
+            };
+            view! { {shown} <MediaDownload name="audio" mime=m.mime_type data=m.data /> }.into_any()
+        }
         // An embedded resource: shown like a read one (text, image preview, download).
         ContentBlock::Known(KnownContent::Resource(r)) => {
             view! { <div class="content resource"><ContentsView contents=vec![r.resource] /></div> }.into_any()
@@ -63,6 +70,13 @@ pub fn ContentView(block: ContentBlock) -> impl IntoView {
             view! { <LongText text=json pre_class="content other" file="content.json" /> }.into_any()
         }
     }
+}
+
+/// A "Download" button for an image or audio of a result (base64 `data` of type `mime`).
+#[component]
+fn MediaDownload(name: &'static str, mime: String, data: String) -> impl IntoView {
+    let download = move |_| crate::components::resources::download_base64(name, &mime, &data);
+    view! { <button type="button" class="download-media" on:click=download>"Download"</button> }
 }
 
 /// A resource link: its name and URI (a web link for an http(s) URI) and, within a
