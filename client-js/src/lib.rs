@@ -105,7 +105,9 @@ export interface McpRequestOptions {
 
 /** Options of callTool and request. */
 export interface McpCallOptions extends McpRequestOptions {
-  /** The state of a tool that runs as a task (2025-11-25 tasks). */
+  /** The state of a tool that runs as a task (2025-11-25 tasks): when it is created, at each
+   * poll, and as the server announces it (`notifications/tasks/status`); never a state older
+   * than one already given. */
   onTask?: (task: { taskId: string; status: string; statusMessage?: string; [key: string]: unknown }) => void;
 }
 

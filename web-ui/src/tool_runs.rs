@@ -40,6 +40,9 @@ pub struct ToolRun {
     /// Web pages the server asked the person to open before the call is made again (it
     /// refused the last one with a `URLElicitationRequiredError`).
     pub url_required: RwSignal<Vec<ElicitParams>>,
+    /// The pages (their elicitation ids) after whose completion the call was made again by
+    /// itself: once per set of pages, however often the runner is shown again.
+    pub auto_retried: StoredValue<Vec<String>>,
 }
 
 impl ToolRun {
@@ -59,6 +62,7 @@ impl ToolRun {
             result: RwSignal::new(None),
             last_args: RwSignal::new(None),
             url_required: RwSignal::new(Vec::new()),
+            auto_retried: StoredValue::new(Vec::new()),
         }
     }
 
@@ -72,6 +76,7 @@ impl ToolRun {
         self.result.dispose();
         self.last_args.dispose();
         self.url_required.dispose();
+        self.auto_retried.dispose();
     }
 }
 

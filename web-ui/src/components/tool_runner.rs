@@ -28,6 +28,7 @@ pub fn ToolRunner(conn: Connection, tool: Tool) -> impl IntoView {
         result,
         last_args,
         url_required,
+        auto_retried,
     } = conn
         .tool_runs
         .try_update_value(|runs| runs.of(&tool.name, || initial_values(&fields)))
@@ -115,7 +116,7 @@ pub fn ToolRunner(conn: Connection, tool: Tool) -> impl IntoView {
     // Made again by itself once the server says every page it asked for is done, once per
     // set of pages (a server that refuses again with the same pages gets no loop).
     let completed = conn.completed_elicitations;
-    let retried = StoredValue::new(Vec::<String>::new());
+    let retried = auto_retried;
     let auto_retry = retry.clone();
     Effect::new(move |_| {
         let ids: Vec<String> =
