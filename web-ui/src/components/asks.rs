@@ -50,19 +50,13 @@ fn AskView(ask: Ask) -> impl IntoView {
         }
         AskKind::Elicitation(p) if p.is_url_mode() => {
             let url = p.url.clone().unwrap_or_default();
-            let safe = crate::components::result_view::safe_link(&url);
             let (a1, a2) = (ask.clone(), ask.clone());
+            let accept = move || a1.answer(Ok(json!({"action": "accept"})));
             view! {
                 <section class="ask url" role="dialog" aria-label="The server asks you to open a URL">
                     <h3>"The server asks you to open a web page"</h3>
                     <p>{p.message.clone()}</p>
-                    <p class="full-url">{url.clone()}</p>
-                    {match safe {
-                        Some(href) => view! {
-                            <a class="open" href=href target="_blank" rel="noopener noreferrer" on:click=move |_| a1.answer(Ok(json!({"action": "accept"})))>"Open it"</a>
-                        }.into_any(),
-                        None => view! { <p class="refused">"This is not an http(s) address, so it will not be opened."</p> }.into_any(),
-                    }}
+                    <UrlToOpen url=url on_open=accept />
                     <button class="decline" on:click=move |_| a2.answer(Ok(json!({"action": "decline"})))>"Decline"</button>
                 </section>
             }
@@ -103,5 +97,23 @@ fn AskView(ask: Ask) -> impl IntoView {
             }
             .into_any()
         }
+    }
+}
+
+/// A web page the server asks the person to open: the whole address as text (so that it can
+/// be checked before going), then an "Open it" link in a new tab, only for an `http(s)`
+/// address; any other is refused in words. `on_open` runs when the link is followed.
+#[component]
+pub fn UrlToOpen(url: String, on_open: impl Fn() + 'static) -> impl IntoView {
+    let link = crate::components::result_view::safe_link(&url).map(|href| {
+        view! { <a class="open" href=href target="_blank" rel="noopener noreferrer" on:click=move |_| on_open()>"Open it"</a> }
+    });
+    let refused = link.is_none().then(|| {
+        view! { <p class="refused">"This is not an http(s) address, so it will not be opened."</p> }
+    });
+    view! {
+        <p class="full-url">{url}</p>
+        {link}
+        {refused}
     }
 }

@@ -238,11 +238,7 @@ fn UrlRequired(
             view! {
                 <li>
                     <p>{p.message.clone()}</p>
-                    <p class="full-url">{url.clone()}</p>
-                    {match crate::components::result_view::safe_link(&url) {
-                        Some(href) => view! { <a class="open" href=href target="_blank" rel="noopener noreferrer">"Open it"</a> }.into_any(),
-                        None => view! { <p class="refused">"This is not an http(s) address, so it will not be opened."</p> }.into_any(),
-                    }}
+                    <crate::components::asks::UrlToOpen url=url on_open=|| () />
                     {move || done().then(|| view! { <span class="hint done">"done, the server says"</span> })}
                 </li>
             }
