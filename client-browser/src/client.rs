@@ -430,7 +430,7 @@ impl Client {
             }
             current
         };
-        if self.cancel_task(handle) || (current != handle && self.cancel_task(current)) {
+        if self.cancel_call_task(handle) || (current != handle && self.cancel_call_task(current)) {
             return;
         }
         if self.inner.options.auth.is_some() {
@@ -446,7 +446,7 @@ impl Client {
         self.list_all_with(method, key, CacheMode::Use).await
     }
 
-    async fn list_typed<T: serde::de::DeserializeOwned>(
+    pub(crate) async fn list_typed<T: serde::de::DeserializeOwned>(
         &self,
         method: &str,
         key: &str,

@@ -97,7 +97,7 @@ pub(crate) fn as_task(mut params: Value) -> Value {
 impl Client {
     /// If the call `handle` became a task, asks the server to cancel the task (the call then
     /// ends with what `tasks/result` answers for a cancelled task) and returns true.
-    pub(crate) fn cancel_task(&self, handle: RequestHandle) -> bool {
+    pub(crate) fn cancel_call_task(&self, handle: RequestHandle) -> bool {
         let task = self.tasks.borrow().running.get(&handle).cloned();
         if let Some(task_id) = task {
             self.tasks.borrow_mut().cancelled.push(handle);
@@ -113,6 +113,57 @@ impl Client {
             return true;
         }
         false
+    }
+
+    /// Lists the server's tasks (`tasks/list`, every page; offered where the server declares
+    /// `tasks.list`), as the server reports them.
+    pub async fn list_tasks(&self) -> Result<Vec<Task>, ClientError> {
+        self.list_typed("tasks/list", "tasks").await
+    }
+
+    /// The state of one of the server's tasks now (`tasks/get`).
+    pub async fn get_task(&self, task_id: &str) -> Result<Task, ClientError> {
+        let state = self
+            .request("tasks/get", Some(json!({ "taskId": task_id })))
+            .await?;
+        decode("tasks/get", state)
+    }
+
+    /// Asks the server to cancel one of its tasks (`tasks/cancel`; offered where the server
+    /// declares `tasks.cancel`) and returns the task's state after. A tool call of ours that
+    /// is following that task then ends as cancelled.
+    pub async fn cancel_task(&self, task_id: &str) -> Result<Task, ClientError> {
+        let calls: Vec<RequestHandle> = {
+            let mut tasks = self.tasks.borrow_mut();
+            let calls: Vec<RequestHandle> = tasks
+                .running
+                .iter()
+                .filter(|(_, id)| id.as_str() == task_id)
+                .map(|(handle, _)| *handle)
+                .collect();
+            tasks.cancelled.extend(calls.iter().copied());
+            calls
+        };
+        let answer = self
+            .request("tasks/cancel", Some(json!({ "taskId": task_id })))
+            .await;
+        if answer.is_err() {
+            // Not cancelled (already over, say): the calls end as the task did.
+            self.tasks
+                .borrow_mut()
+                .cancelled
+                .retain(|h| !calls.contains(h));
+        }
+        decode("tasks/cancel", answer?)
+    }
+
+    /// What a task's request came to (`tasks/result`): the result the request itself would
+    /// have had (a `tools/call` result for a task-augmented tool call), or its error. The
+    /// server answers once the task is over, so this waits for a running task (within the
+    /// request time limit).
+    pub async fn task_result(&self, task_id: &str) -> Result<Value, ClientError> {
+        self.request("tasks/result", Some(json!({ "taskId": task_id })))
+            .await
     }
 
     /// Remembers which tools must run as tasks, from a page of a `tools/list` result.

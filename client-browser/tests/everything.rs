@@ -294,9 +294,11 @@ async fn tool_tasks(client: &Client, url: &str) {
         .unwrap();
     let states = Rc::new(RefCell::new(Vec::<String>::new()));
     let messages = Rc::new(RefCell::new(Vec::<String>::new()));
-    let (seen, said) = (states.clone(), messages.clone());
+    let task_id = Rc::new(RefCell::new(String::new()));
+    let (seen, said, id) = (states.clone(), messages.clone(), task_id.clone());
     let opts = CallOptions {
         on_task: Some(Rc::new(move |t: &Task| {
+            id.borrow_mut().clone_from(&t.task_id);
             seen.borrow_mut().push(t.status.clone());
             let mut said = said.borrow_mut();
             if let Some(m) = &t.status_message {
@@ -315,7 +317,6 @@ async fn tool_tasks(client: &Client, url: &str) {
     )
     .await
     .unwrap();
-    watched.close();
     assert!(text(&r).contains("Research Report: tides"), "{}", text(&r));
     assert_eq!(states.borrow().first().map(String::as_str), Some("working"));
     let stages = [
@@ -336,6 +337,9 @@ async fn tool_tasks(client: &Client, url: &str) {
         "{} polls of a task the server announces",
         polls.get()
     );
+    let done = task_id.borrow().clone();
+    the_servers_tasks(&watched, &done).await;
+    watched.close();
 
     cancel_while_working(client).await;
     // A fresh client that never listed tools: the call lists them first (a plain call would
@@ -382,6 +386,85 @@ async fn requests_run_as_tasks(client: &Client) {
     let t = text(&r);
     assert!(t.starts_with("[COMPLETED]"), "{t}");
     assert!(t.contains("Ada Lovelace"), "{t}");
+}
+
+/// The server's tasks through the client's task API (`tasks.list` and `tasks.cancel`
+/// declared): the finished task `done` is listed and what it came to is read again by its id;
+/// a running one is listed, read and cancelled by its id, and the call following it then
+/// ends as cancelled.
+async fn the_servers_tasks(client: &Client, done: &str) {
+    let caps = client.server().expect("connected").capabilities;
+    assert!(caps.tasks_list() && caps.tasks_cancel());
+    let again = within(10_000, "tasks/result", client.task_result(done))
+        .await
+        .unwrap();
+    assert!(
+        again.to_string().contains("Research Report: tides"),
+        "{again}"
+    );
+    let ids = Rc::new(RefCell::new(Vec::<String>::new()));
+    let seen = ids.clone();
+    let opts = CallOptions {
+        on_task: Some(Rc::new(move |t: &Task| {
+            seen.borrow_mut().push(t.task_id.clone())
+        })),
+        ..Default::default()
+    };
+    let call = client.start_tool_call("simulate-research-query", json!({"topic": "reefs"}), opts);
+    let (ended, outcome) = futures_channel::oneshot::channel();
+    wasm_bindgen_futures::spawn_local(async move {
+        let _ = ended.send(call.await);
+    });
+    let running = within(5_000, "the task is created", async {
+        loop {
+            if let Some(id) = ids.borrow().first() {
+                return id.clone();
+            }
+            gloo_timers::future::TimeoutFuture::new(20).await;
+        }
+    })
+    .await;
+    let listed = within(10_000, "tasks/list", client.list_tasks())
+        .await
+        .unwrap();
+    let state = |id: &str| {
+        listed
+            .iter()
+            .find(|t| t.task_id == id)
+            .map(|t| t.status.clone())
+    };
+    assert_eq!(state(done).as_deref(), Some("completed"), "{listed:?}");
+    assert_eq!(state(&running).as_deref(), Some("working"), "{listed:?}");
+    let now = within(10_000, "tasks/get", client.get_task(&running))
+        .await
+        .unwrap();
+    assert_eq!(
+        (now.task_id.as_str(), now.status.as_str()),
+        (running.as_str(), "working")
+    );
+    let cancelled = within(10_000, "tasks/cancel", client.cancel_task(&running))
+        .await
+        .unwrap();
+    assert_eq!(cancelled.status, "cancelled");
+    let ended = within(
+        10_000,
+        "the call following the cancelled task ends",
+        outcome,
+    )
+    .await;
+    assert!(
+        matches!(
+            ended,
+            Ok(Err(ClientError::Request(RequestError::Cancelled)))
+        ),
+        "{ended:?}"
+    );
+    // Over already: the server refuses, and says why.
+    let refused = within(10_000, "tasks/cancel again", client.cancel_task(&running)).await;
+    assert!(
+        matches!(refused, Err(ClientError::Request(RequestError::Rpc(_)))),
+        "{refused:?}"
+    );
 }
 
 /// Starts `simulate-research-query` (a tool that must run as a task), cancels the call once

@@ -6,7 +6,7 @@
 //! `{ url, method, ageMs, error }`) (`event.detail` is JSON).
 //!
 //! Attributes: `server` (URL to connect to), `transport` (`auto`, `streamable`, `sse`,
-//! `websocket`), `panels` (comma list of `connect`, `resources`, `prompts`, `logs`; tools are
+//! `websocket`), `panels` (comma list of `connect`, `resources`, `prompts`, `logs`, `tasks`; tools are
 //! always shown), `theme` (`light`, `dark`, or absent for the system's), `tool` (the tool
 //! shown first, its form open), `allow-local-auth`
 //! (local development: `http:`/loopback authorization servers). A server that asks for a

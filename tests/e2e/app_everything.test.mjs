@@ -78,7 +78,9 @@ test('search filters the tool list', async () => {
 test('the arrow keys move through the tabs (choosing them) and the tool list', async () => {
   const focused = () => page.evaluate(() => document.activeElement?.id || document.activeElement?.dataset.tool || '');
   // Only the chosen tab is in the Tab order.
-  assert.deepEqual(await page.locator('[role=tab]').evaluateAll((ts) => ts.map((t) => t.tabIndex)), [0, -1, -1, -1, -1]);
+  assert.deepEqual(await page.locator('[role=tab]').evaluateAll((ts) => ts.map((t) => t.tabIndex)), [0, -1, -1, -1, -1, -1]);
+  // The server lists its tasks (`tasks.list`): their tab is there, between prompts and logs.
+  assert.deepEqual(await page.locator('[role=tab]').evaluateAll((ts) => ts.map((t) => t.id)), ['tab-tools', 'tab-resources', 'tab-prompts', 'tab-tasks', 'tab-logs', 'tab-settings']);
   await page.locator('#tab-tools').focus();
   await page.keyboard.press('ArrowRight');
   assert.equal(await focused(), 'tab-resources');
@@ -293,6 +295,40 @@ test('runs a tool that requires a task: its status while it works, an elicitatio
   await page.locator('ul.notifications li', { hasText: /task \S+: input_required \(Found multiple interpretations/ }).first().waitFor({ timeout: 5_000 });
   await page.locator('ul.notifications li', { hasText: /task \S+: completed/ }).first().waitFor({ timeout: 5_000 });
   await page.locator('#tab-tools').click();
+});
+
+test('the tasks tab lists the server\'s tasks, follows their states, cancels one and shows what one came to', async () => {
+  await page.locator('#tab-tasks').click();
+  // The research task of the test before, over.
+  const done = page.locator('tr.task', { has: page.locator('.task-state.completed') });
+  await done.first().waitFor({ timeout: 10_000 });
+  // Kept for what the server chose (this one keeps its tasks 5 min, whatever the client asks).
+  assert.equal(await done.first().locator('td').nth(4).innerText(), '5 min');
+  await done.first().locator('button.task-result').click();
+  await page.locator('.task-outcome .result', { hasText: 'Research Report: tides' }).waitFor({ timeout: 10_000 });
+  // A new research task, started from the tools tab, shows up working, newest first.
+  await page.locator('#tab-tools').click();
+  await openTool('simulate-research-query');
+  await page.locator('#arg-topic').fill('reefs');
+  await page.locator('#arg-ambiguous').uncheck();
+  await page.locator('button.run').click();
+  await page.locator('.runner .task-status', { hasText: /^Task working/ }).waitFor({ timeout: 10_000 });
+  await page.locator('#tab-tasks').click();
+  // What the finished task came to is still shown after leaving the tab.
+  assert.match(await page.locator('.task-outcome .result').innerText(), /Research Report: tides/);
+  const first = page.locator('tr.task').first();
+  await first.locator('.task-state.working').waitFor({ timeout: 10_000 });
+  // Its state follows the server (notifications and listing again): the stage changes.
+  const stage = await first.locator('.task-message').innerText();
+  await waitFor(async () => (await page.locator('tr.task').first().locator('.task-message').innerText().catch(() => stage)) !== stage, 10_000, 'the stage shown moves on');
+  // Cancelled from here: the server says so, and the tool's call ends as cancelled.
+  await page.locator('tr.task').first().locator('button.cancel-task').click();
+  await page.locator('tr.task').first().locator('.task-state.cancelled').waitFor({ timeout: 10_000 });
+  assert.equal(await page.locator('tr.task').first().locator('button').count(), 0, 'neither cancel nor result for a cancelled task');
+  await page.screenshot({ path: path.join(shots, 'tasks.png') });
+  await page.locator('#tab-tools').click();
+  await page.locator('.runner .call-error', { hasText: 'cancelled' }).waitFor({ timeout: 10_000 });
+  assert.equal(await page.locator('.runner .result', { hasText: 'Research Report: reefs' }).count(), 0);
 });
 
 test('shows an image result and offers it as a file', async () => {

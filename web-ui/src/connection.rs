@@ -3,7 +3,7 @@
 use client_browser::client_core::session::{ConnectionState, ServerDetails};
 use client_browser::client_core::types::{
     CreateMessageParams, ElicitParams, GetPromptResult, ReadResourceResult, ServerNotification,
-    Tool,
+    Task, Tool,
 };
 use client_browser::Answer;
 use client_browser::{
@@ -109,6 +109,11 @@ pub struct Connection {
     /// The URL elicitations the server said are complete
     /// (`notifications/elicitation/complete`), the newest [`MAX_COMPLETED_ELICITATIONS`].
     pub completed_elicitations: RwSignal<Vec<String>>,
+    /// The server's tasks as last listed in the tasks tab, with the states its status
+    /// notifications told since (see [`crate::server_tasks`]).
+    pub server_tasks: RwSignal<Vec<Task>>,
+    /// What the task asked about last in the tasks tab came to.
+    pub task_outcome: RwSignal<Option<crate::server_tasks::TaskOutcome>>,
     /// Past tool calls, oldest first.
     pub history: RwSignal<Vec<HistoryEntry>>,
     /// The log level the server accepted last (`debug`, ...), if one was asked for.
@@ -206,6 +211,8 @@ impl Connection {
             prompt_result: RwSignal::new(None),
             tool_runs: StoredValue::new(Default::default()),
             history: RwSignal::new(Vec::new()),
+            server_tasks: RwSignal::new(Vec::new()),
+            task_outcome: RwSignal::new(None),
             completed_elicitations: RwSignal::new(Vec::new()),
             log_level: RwSignal::new(None),
             roots: RwSignal::new(Vec::new()),
@@ -292,6 +299,11 @@ impl Connection {
                     {
                         let uri = u.uri.clone();
                         this.updated.update(|s| add_once(s, uri))
+                    }
+                    ServerNotification::TaskStatus(t) => {
+                        let t = t.clone();
+                        this.server_tasks
+                            .update(|tasks| crate::server_tasks::merge(tasks, t))
                     }
                     ServerNotification::Other { method, params }
                         if method == "notifications/elicitation/complete" =>

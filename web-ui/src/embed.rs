@@ -37,6 +37,8 @@ pub struct Panels {
     pub prompts: bool,
     /// Logs tab.
     pub logs: bool,
+    /// Tasks tab (where the server lists its tasks).
+    pub tasks: bool,
 }
 
 impl Default for Panels {
@@ -46,6 +48,7 @@ impl Default for Panels {
             resources: true,
             prompts: true,
             logs: true,
+            tasks: true,
         }
     }
 }
@@ -62,6 +65,7 @@ impl Panels {
                     resources: has("resources"),
                     prompts: has("prompts"),
                     logs: has("logs"),
+                    tasks: has("tasks"),
                 }
             }
         }
@@ -76,6 +80,7 @@ mod tests {
     fn panels_attribute() {
         assert_eq!(Panels::parse(None), Panels::default());
         let p = Panels::parse(Some("tools, logs"));
-        assert!(p.logs && !p.connect && !p.resources && !p.prompts);
+        assert!(p.logs && !p.connect && !p.resources && !p.prompts && !p.tasks);
+        assert!(Panels::parse(Some("tasks")).tasks);
     }
 }

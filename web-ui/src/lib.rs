@@ -17,6 +17,7 @@ pub mod schema_form;
 pub mod schema_pattern;
 pub mod schema_ref;
 pub mod search;
+pub mod server_tasks;
 pub mod stale_lists;
 pub mod time_limit;
 pub mod tool_runs;

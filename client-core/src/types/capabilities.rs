@@ -71,6 +71,13 @@ fn flag(v: &Option<Value>, key: &str) -> bool {
         .unwrap_or(false)
 }
 
+/// True when capability `v` declares `key` (an object, however empty: `"list": {}`).
+fn has(v: &Option<Value>, key: &str) -> bool {
+    v.as_ref()
+        .and_then(|o| o.get(key))
+        .is_some_and(Value::is_object)
+}
+
 impl ServerCapabilities {
     /// The server can notify tool list changes.
     pub fn tools_list_changed(&self) -> bool {
@@ -87,5 +94,34 @@ impl ServerCapabilities {
     /// The server supports resource subscriptions.
     pub fn resources_subscribe(&self) -> bool {
         flag(&self.resources, "subscribe")
+    }
+    /// The server lists its tasks (`tasks.list`, 2025-11-25 tasks).
+    pub fn tasks_list(&self) -> bool {
+        has(&self.tasks, "list")
+    }
+    /// The server cancels a task when asked (`tasks.cancel`, 2025-11-25 tasks).
+    pub fn tasks_cancel(&self) -> bool {
+        has(&self.tasks, "cancel")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn task_capabilities_are_read_from_their_objects() {
+        let caps: ServerCapabilities = serde_json::from_value(serde_json::json!({
+            "tasks": { "list": {}, "requests": { "tools": { "call": {} } } }
+        }))
+        .expect("valid capabilities");
+        assert!(caps.tasks_list());
+        assert!(!caps.tasks_cancel());
+        // Not an object: not declared (a hostile or confused server).
+        let odd: ServerCapabilities =
+            serde_json::from_value(serde_json::json!({ "tasks": { "cancel": true } }))
+                .expect("valid capabilities");
+        assert!(!odd.tasks_cancel());
+        assert!(!ServerCapabilities::default().tasks_list());
     }
 }

@@ -48,7 +48,7 @@ pub fn download_blob(name: &str, blob: &web_sys::Blob) {
 
 /// A time of day (the page's time zone) from milliseconds since the Unix epoch, to the
 /// millisecond: `14:03:07.042`.
-fn time_of_day(at_ms: f64) -> String {
+pub(crate) fn time_of_day(at_ms: f64) -> String {
     let d = js_sys::Date::new(&at_ms.into());
     format!(
         "{:02}:{:02}:{:02}.{:03}",

@@ -15,5 +15,6 @@ pub mod saved_servers;
 pub mod server_about;
 pub mod server_view;
 pub mod settings;
+pub mod tasks;
 pub mod tool_runner;
 pub mod tools;

@@ -41,7 +41,9 @@ pub fn safe_link(uri: &str) -> Option<String> {
 #[component]
 pub fn ContentView(block: ContentBlock) -> impl IntoView {
     match block {
-        ContentBlock::Known(KnownContent::Text(t)) => view! { <LongText text=t.text pre_class="content text" file="result.txt" /> }.into_any(),
+        ContentBlock::Known(KnownContent::Text(t)) => {
+            view! { <LongText text=t.text pre_class="content text" file="result.txt" /> }.into_any()
+        }
         // Shown (or played) when of an allowed type, and offered as a file either way.
         ContentBlock::Known(KnownContent::Image(m)) => {
             let shown = match safe_data_url(&m.mime_type, &m.data, IMAGE_TYPES) {
@@ -59,7 +61,8 @@ pub fn ContentView(block: ContentBlock) -> impl IntoView {
         }
         // An embedded resource: shown like a read one (text, image preview, download).
         ContentBlock::Known(KnownContent::Resource(r)) => {
-            view! { <div class="content resource"><ContentsView contents=vec![r.resource] /></div> }.into_any()
+            view! { <div class="content resource"><ContentsView contents=vec![r.resource] /></div> }
+                .into_any()
         }
         ContentBlock::Known(KnownContent::ResourceLink(l)) => {
             let label = l.title.clone().unwrap_or_else(|| l.name.clone());
@@ -67,7 +70,8 @@ pub fn ContentView(block: ContentBlock) -> impl IntoView {
         }
         other => {
             let json = serde_json::to_string_pretty(&other).unwrap_or_default();
-            view! { <LongText text=json pre_class="content other" file="content.json" /> }.into_any()
+            view! { <LongText text=json pre_class="content other" file="content.json" /> }
+                .into_any()
         }
     }
 }

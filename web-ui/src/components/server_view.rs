@@ -3,7 +3,7 @@
 use crate::components::{
     asks::AsksPanel, auth_panel::AuthPanel, history::HistoryPanel, logs::LogsPanel,
     prompts::PromptsPanel, resources::ResourcesPanel, server_about::ServerAbout,
-    settings::SettingsPanel, tools::ToolsPanel,
+    settings::SettingsPanel, tasks::TasksPanel, tools::ToolsPanel,
 };
 use crate::connection::Connection;
 use crate::stale_lists::{self, StaleLists};
@@ -67,6 +67,7 @@ enum Tab {
     Tools,
     Resources,
     Prompts,
+    Tasks,
     Logs,
     Settings,
 }
@@ -78,6 +79,7 @@ impl Tab {
             Tab::Tools => "tab-tools",
             Tab::Resources => "tab-resources",
             Tab::Prompts => "tab-prompts",
+            Tab::Tasks => "tab-tasks",
             Tab::Logs => "tab-logs",
             Tab::Settings => "tab-settings",
         }
@@ -89,7 +91,7 @@ impl Tab {
             Tab::Tools => stale_lists::TOOLS,
             Tab::Resources => stale_lists::RESOURCES,
             Tab::Prompts => stale_lists::PROMPTS,
-            Tab::Logs | Tab::Settings => &[],
+            Tab::Tasks | Tab::Logs | Tab::Settings => &[],
         }
     }
 }
@@ -110,6 +112,8 @@ fn Tabs(conn: Connection) -> impl IntoView {
         }
     };
     let notice_conn = conn.clone();
+    let lists_tasks =
+        move || details.with(|d| d.as_ref().is_some_and(|d| d.capabilities.tasks_list()));
     view! {
         // The arrow keys choose the tab they move to (the tabs are cheap to show).
         <div role="tablist" class="tabs" aria-label="Server features" on:keydown=move |ev| {
@@ -120,6 +124,8 @@ fn Tabs(conn: Connection) -> impl IntoView {
             {button(Tab::Tools, "Tools")}
             {panels.resources.then(|| button(Tab::Resources, "Resources"))}
             {panels.prompts.then(|| button(Tab::Prompts, "Prompts"))}
+            // Where the server lists its tasks (it says so once connected).
+            {move || (panels.tasks && lists_tasks()).then(|| button(Tab::Tasks, "Tasks"))}
             {panels.logs.then(|| button(Tab::Logs, "Logs"))}
             {panels.connect.then(|| button(Tab::Settings, "Settings"))}
         </div>
@@ -141,6 +147,7 @@ fn Tabs(conn: Connection) -> impl IntoView {
                     Tab::Tools => view! { <ToolsPanel conn=conn.clone() /><HistoryPanel conn=conn.clone() /> }.into_any(),
                     Tab::Resources => view! { <ResourcesPanel conn=conn.clone() /> }.into_any(),
                     Tab::Prompts => view! { <PromptsPanel conn=conn.clone() /> }.into_any(),
+                    Tab::Tasks => view! { <TasksPanel conn=conn.clone() /> }.into_any(),
                     Tab::Logs => view! { <LogsPanel conn=conn.clone() /> }.into_any(),
                     Tab::Settings => view! { <SettingsPanel conn=conn.clone() /> }.into_any(),
                 })
@@ -155,6 +162,6 @@ fn ask_again(conn: &Connection, tab: Tab) {
         Tab::Tools => conn.tools_changed(),
         Tab::Resources => conn.resources_changed.update(|n| *n += 1),
         Tab::Prompts => conn.prompts_changed.update(|n| *n += 1),
-        Tab::Logs | Tab::Settings => {}
+        Tab::Tasks | Tab::Logs | Tab::Settings => {}
     }
 }
