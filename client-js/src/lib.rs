@@ -103,12 +103,28 @@ export interface McpRequestOptions {
   meta?: Record<string, unknown>;
 }
 
+/** A request the server runs in the background (2025-11-25 tasks), as the server reports it. */
+export interface McpTask {
+  taskId: string;
+  /** "working", "input_required", "completed", "failed" or "cancelled". */
+  status: string;
+  statusMessage?: string;
+  /** ISO 8601. */
+  createdAt?: string;
+  /** ISO 8601. */
+  lastUpdatedAt?: string;
+  /** How long the server keeps it, in milliseconds; null: no limit. */
+  ttl?: number | null;
+  pollInterval?: number;
+  [key: string]: unknown;
+}
+
 /** Options of callTool and request. */
 export interface McpCallOptions extends McpRequestOptions {
   /** The state of a tool that runs as a task (2025-11-25 tasks): when it is created, at each
    * poll, and as the server announces it (`notifications/tasks/status`); never a state older
    * than one already given. */
-  onTask?: (task: { taskId: string; status: string; statusMessage?: string; [key: string]: unknown }) => void;
+  onTask?: (task: McpTask) => void;
 }
 
 /** Options of readResource: the cache mode and those of any request. */
@@ -573,6 +589,27 @@ impl McpClient {
     ) -> Result<JsValue, JsError> {
         let options = options.unwrap_or_default();
         to_js(&self.list("prompts/list", "prompts", &options).await?)
+    }
+
+    /// Every task of the server's (2025-11-25 tasks; where the server declares `tasks.list`),
+    /// pagination followed, as the server reports them. What a finished one came to:
+    /// `request("tasks/result", { taskId })`.
+    #[wasm_bindgen(js_name = listTasks, unchecked_return_type = "McpTask[]")]
+    pub async fn list_tasks(
+        &self,
+        #[wasm_bindgen(unchecked_optional_param_type = "McpListOptions")] options: Option<JsValue>,
+    ) -> Result<JsValue, JsError> {
+        let options = options.unwrap_or_default();
+        to_js(&self.list("tasks/list", "tasks", &options).await?)
+    }
+
+    /// Asks the server to cancel one of its tasks (where it declares `tasks.cancel`) and
+    /// resolves to the task's state after; a `callTool` following that task then rejects
+    /// ("cancelled"). A task already over is refused by the server (kind "rpc").
+    #[wasm_bindgen(js_name = cancelTask, unchecked_return_type = "McpTask")]
+    pub async fn cancel_task(&self, task_id: String) -> Result<JsValue, JsError> {
+        let state = self.client.cancel_task(&task_id).await;
+        to_js(&state.map_err(client_error)?)
     }
 
     /// Calls a tool by its MCP name; resolves to the CallToolResult. The `approve` hook runs

@@ -121,6 +121,31 @@ test('a host script follows a call (progress, task states), cancels one with an 
   assert.match(out.early, /aborted/);
 });
 
+test('a host script lists the server\'s tasks and cancels one: the call following it rejects as cancelled', async () => {
+  const out = await page.evaluate(async ({ pkgUrl, urlA }) => {
+    const m = await import(`${pkgUrl}/mcp_client.js`);
+    await m.default();
+    const client = await m.McpClient.connect({ url: urlA });
+    await client.listTools();
+    let created = null;
+    const call = client.callTool('simulate-research-query', { topic: 'reefs' }, { onTask: (t) => { created ??= t.taskId; } })
+      .then(() => 'resolved', (e) => String(e.message || e));
+    for (const end = Date.now() + 5_000; !created && Date.now() < end;) await new Promise((r) => setTimeout(r, 20));
+    const listed = await client.listTasks({ timeoutMs: 5_000 });
+    const cancelled = await client.cancelTask(created);
+    const ended = await call;
+    let again = null;
+    try { await client.cancelTask(created); } catch (e) { again = e.kind; }
+    client.close();
+    return { created, listed: listed.map((t) => [t.taskId, t.status, t.ttl]), cancelled: cancelled.status, ended, again };
+  }, { pkgUrl: pkg.url, urlA: a.url });
+  assert.ok(out.created, 'the task was created');
+  assert.ok(out.listed.some(([id, status, ttl]) => id === out.created && status === 'working' && ttl === 300_000), JSON.stringify(out.listed));
+  assert.equal(out.cancelled, 'cancelled');
+  assert.match(out.ended, /cancel/i);
+  assert.equal(out.again, 'rpc', 'a task already over cannot be cancelled');
+});
+
 test('failures reject with an McpError a host can branch on: its kind, and the JSON-RPC code, the HTTP status or the time limit', async () => {
   const out = await page.evaluate(async ({ pkgUrl, urlA }) => {
     const m = await import(`${pkgUrl}/mcp_client.js`);

@@ -1,7 +1,7 @@
 // Type-checked (never run) by tests/e2e/package_types.test.mjs against the package's
 // generated mcp_client.d.ts: what client-js/README.md shows compiles under `strict`, results
 // are typed, and misuse is a compile error (each `@ts-expect-error` line must fail to type).
-import init, { McpClient, type McpError, type McpTool, type McpContent } from '../../dist-pkg/mcp_client.js';
+import init, { McpClient, type McpError, type McpTool, type McpContent, type McpTask } from '../../dist-pkg/mcp_client.js';
 
 export async function usage(): Promise<void> {
   await init();
@@ -29,6 +29,8 @@ export async function usage(): Promise<void> {
     timeoutMs: 120_000,
     signal: stop.signal,
   });
+  const tasks: McpTask[] = await client.listTasks({ timeoutMs: 5_000 });
+  const over: boolean = (await client.cancelTask(tasks[0].taskId)).status === 'cancelled';
   const read = await client.readResource('docs://index');
   const text: string | undefined = read.contents[0]?.text;
   await client.readResource('docs://index', { cache: 'bypass', timeoutMs: 5_000, signal: stop.signal });
@@ -56,7 +58,7 @@ export async function usage(): Promise<void> {
   await client.subscribeResource('docs://index');
   client.rootsChanged();
   client.close();
-  console.log(names, shown, text, role, values, era, anything, defs, modelText);
+  console.log(names, shown, text, role, values, era, anything, defs, modelText, over);
 
   // Misuse the types refuse:
   // @ts-expect-error: not a cache mode
