@@ -716,6 +716,177 @@ fn falls_back_to_the_2024_11_05_http_sse_transport() {
     ));
 }
 
+/// A 2024-11-05 server that restarts: while it is down its event stream is refused with
+/// `down_status` (a gateway's 502); each start gives a new session on a new endpoint.
+struct RestartingSse {
+    stream: Option<client_core::http::TransmitId>,
+    queue: Vec<String>,
+    generation: u32,
+    /// Refusals of the event stream left before the server is up again.
+    down: u32,
+    down_status: u16,
+    inits: u32,
+}
+
+impl RestartingSse {
+    fn new() -> Self {
+        RestartingSse {
+            stream: None,
+            queue: vec![],
+            generation: 0,
+            down: 0,
+            down_status: 502,
+            inits: 0,
+        }
+    }
+}
+
+impl Server for RestartingSse {
+    fn handle(&mut self, req: &HttpRequest, body: Option<&Value>) -> Reply {
+        if req.method == HttpMethod::Get {
+            if self.down > 0 {
+                self.down -= 1;
+                return Reply::Raw(self.down_status, "text/plain", b"Bad Gateway".to_vec());
+            }
+            self.generation += 1;
+            self.stream = Some(req.id);
+            let endpoint = format!(
+                "event: endpoint\ndata: /messages?sessionId=s{}\n\n",
+                self.generation
+            );
+            return Reply::Sse(vec![], vec![endpoint], End::Open);
+        }
+        // A request to an endpoint of an earlier start: that session is gone.
+        if !req
+            .url
+            .ends_with(&format!("sessionId=s{}", self.generation))
+        {
+            return Reply::Raw(404, "text/plain", b"Session not found".to_vec());
+        }
+        let body = body.expect("a JSON body");
+        if let (Some(id), Some(method)) = (body.get("id"), body["method"].as_str()) {
+            let r = match method {
+                "initialize" => {
+                    self.inits += 1;
+                    json!({"protocolVersion": "2024-11-05", "capabilities": {}, "serverInfo": {"name": "old", "version": "0"}})
+                }
+                _ => json!({"tools": []}),
+            };
+            self.queue
+                .push(format!("event: message\n{}", sse(result(id, r))));
+        }
+        Reply::Accepted
+    }
+}
+
+/// Delivers what a restarting 2024-11-05 server queued on its event stream.
+fn deliver_restarting(h: &mut Harness<RestartingSse>) {
+    for _ in 0..5 {
+        for ev in std::mem::take(&mut h.server.queue) {
+            let s = h.server.stream.expect("an open stream");
+            h.push(s, &ev);
+        }
+    }
+}
+
+#[test]
+fn an_http_sse_stream_lost_to_a_restart_is_opened_again_later_each_time_until_the_server_is_back() {
+    let mut h = Harness::new(
+        Session::new(SessionConfig::new("http://127.0.0.1:1/sse")),
+        RestartingSse::new(),
+    );
+    h.connect();
+    deliver_restarting(&mut h);
+    assert_eq!(h.session.state(), ConnectionState::Connected);
+    // The server goes down: its stream is cut, and it refuses the next two attempts.
+    h.server.down = 2;
+    let stream = h.server.stream.take().expect("the first stream");
+    h.end(stream, true);
+    let list = h
+        .session
+        .request("tools/list", None, RequestOptions::default(), h.now);
+    h.pump();
+    assert_eq!(h.session.state(), ConnectionState::Reconnecting);
+    let gets = |h: &Harness<RestartingSse>| {
+        h.sent
+            .iter()
+            .filter(|r| r.method == HttpMethod::Get)
+            .count()
+    };
+    assert_eq!(gets(&h), 2, "opened again at once, refused");
+    // Later each time: 2 s, then 4 s.
+    h.advance(1_999);
+    assert_eq!(gets(&h), 2);
+    h.advance(1);
+    assert_eq!(gets(&h), 3, "refused again");
+    h.advance(3_999);
+    assert_eq!(gets(&h), 3);
+    h.advance(1);
+    assert_eq!(gets(&h), 4);
+    deliver_restarting(&mut h);
+    assert_eq!(h.session.state(), ConnectionState::Connected);
+    assert_eq!(h.server.inits, 2);
+    assert!(
+        matches!(response(&h, list), Some(Ok(McpResult::ListTools(_)))),
+        "the request made while the server was down is answered: {:?}",
+        h.events
+    );
+    let warned = h
+        .events
+        .iter()
+        .filter(|e| matches!(e, Event::Warning(w) if w.contains("could not be opened again")))
+        .count();
+    assert_eq!(warned, 2);
+}
+
+#[test]
+fn an_http_sse_stream_that_stays_refused_or_is_gone_ends_the_connection() {
+    // Down for longer than the attempts allowed (5): the connection fails, the request too.
+    let mut h = Harness::new(
+        Session::new(SessionConfig::new("http://127.0.0.1:1/sse")),
+        RestartingSse::new(),
+    );
+    h.connect();
+    deliver_restarting(&mut h);
+    h.server.down = 100;
+    let stream = h.server.stream.take().expect("the first stream");
+    h.end(stream, true);
+    let list = h
+        .session
+        .request("tools/list", None, RequestOptions::default(), h.now);
+    h.pump();
+    h.advance(200_000);
+    assert_eq!(h.session.state(), ConnectionState::Failed);
+    assert_eq!(
+        h.sent
+            .iter()
+            .filter(|r| r.method == HttpMethod::Get)
+            .count(),
+        1 + 1 + 5
+    );
+    assert!(matches!(response(&h, list), Some(Err(_))));
+    // Gone (404, not a passing refusal): no second attempt.
+    let mut h = Harness::new(
+        Session::new(SessionConfig::new("http://127.0.0.1:1/sse")),
+        RestartingSse::new(),
+    );
+    h.connect();
+    deliver_restarting(&mut h);
+    h.server.down = 100;
+    h.server.down_status = 404;
+    let stream = h.server.stream.take().expect("the first stream");
+    h.end(stream, true);
+    h.advance(60_000);
+    assert_eq!(h.session.state(), ConnectionState::Failed);
+    assert_eq!(
+        h.sent
+            .iter()
+            .filter(|r| r.method == HttpMethod::Get)
+            .count(),
+        2
+    );
+}
+
 #[test]
 fn an_endpoint_on_another_origin_is_refused() {
     struct Evil;

@@ -210,6 +210,7 @@ impl Session {
             self.get_reconnects = 0;
         }
         if purpose == Purpose::SseMain && ev.event == Some("endpoint") {
+            self.sse_reopens = 0;
             self.on_endpoint_event(ev.data, now);
             return;
         }
@@ -377,7 +378,32 @@ impl Session {
                     }
                     _ => RequestError::StreamCut,
                 };
+                // Opening the stream again after the session was lost: a server restarting
+                // (or a proxy in front of it) may refuse for a moment. Tried again a few
+                // times, later each time, as a lost GET stream is.
+                let passing = match &err {
+                    RequestError::Http { status, .. } => *status >= 500,
+                    _ => true,
+                };
                 match self.phase {
+                    Phase::AwaitingEndpoint
+                        if passing
+                            && self.reinit_used
+                            && self.sse_reopens < self.config.max_stream_reconnects =>
+                    {
+                        self.sse_reopens += 1;
+                        let delay = ex.retry_ms().map_or(
+                            Duration::from_millis(
+                                self.config.default_retry.as_millis() << self.sse_reopens.min(6),
+                            ),
+                            Duration::from_millis,
+                        );
+                        self.emit(Event::Warning(alloc::format!(
+                            "the server's event stream could not be opened again ({err}); trying again in {} ms",
+                            delay.as_millis()
+                        )));
+                        self.schedule(now + delay, Timer::ReopenSse);
+                    }
                     Phase::AwaitingEndpoint | Phase::Initializing => self.fail_connect(err),
                     Phase::Ready => self.on_session_lost(now),
                     _ => {}

@@ -164,8 +164,13 @@ pub struct RequestOptions {
 
 #[derive(Debug, Clone)]
 enum Timer {
-    Resume { key: u64, last_event_id: String },
+    Resume {
+        key: u64,
+        last_event_id: String,
+    },
     ReopenGet,
+    /// Open the 2024-11-05 HTTP+SSE stream again (after the session was lost).
+    ReopenSse,
     ProbeTimeout,
     InitializedWait,
 }
@@ -229,6 +234,8 @@ pub struct Session {
     next_server_request: u64,
     get_stream: Option<TransmitId>,
     get_reconnects: u32,
+    /// Attempts in a row to open the HTTP+SSE stream again after the session was lost.
+    sse_reopens: u32,
     get_last_event_id: Option<String>,
     sse_main: Option<TransmitId>,
     /// A fresh `initialize` after a lost session was tried and nothing succeeded since.
@@ -293,6 +300,7 @@ impl Session {
             next_server_request: 1,
             get_stream: None,
             get_reconnects: 0,
+            sse_reopens: 0,
             get_last_event_id: None,
             sse_main: None,
             reinit_used: false,
@@ -1320,6 +1328,11 @@ impl Session {
             match timer {
                 Timer::Resume { key, last_event_id } => self.resume_stream(key, last_event_id),
                 Timer::ReopenGet => self.open_get_stream(),
+                Timer::ReopenSse => {
+                    if self.phase == Phase::AwaitingEndpoint && self.sse_main.is_none() {
+                        self.open_http_sse(now);
+                    }
+                }
                 Timer::InitializedWait => {
                     if let Some((_, details)) = self.awaiting_initialized.take() {
                         if self.phase == Phase::Initializing {
