@@ -5,7 +5,7 @@
 
 #![cfg(target_arch = "wasm32")]
 
-use client_browser::client_core::session::{RequestError, WireProtocol};
+use client_browser::client_core::session::{RequestError, RequestHandle, WireProtocol};
 use client_browser::client_core::types::*;
 use client_browser::{
     CallOptions, Client, ClientError, ClientEvent, ClientOptions, Handlers, Transport,
@@ -402,28 +402,7 @@ async fn the_servers_tasks(client: &Client, done: &str) {
         again.to_string().contains("Research Report: tides"),
         "{again}"
     );
-    let ids = Rc::new(RefCell::new(Vec::<String>::new()));
-    let seen = ids.clone();
-    let opts = CallOptions {
-        on_task: Some(Rc::new(move |t: &Task| {
-            seen.borrow_mut().push(t.task_id.clone())
-        })),
-        ..Default::default()
-    };
-    let call = client.start_tool_call("simulate-research-query", json!({"topic": "reefs"}), opts);
-    let (ended, outcome) = futures_channel::oneshot::channel();
-    wasm_bindgen_futures::spawn_local(async move {
-        let _ = ended.send(call.await);
-    });
-    let running = within(5_000, "the task is created", async {
-        loop {
-            if let Some(id) = ids.borrow().first() {
-                return id.clone();
-            }
-            gloo_timers::future::TimeoutFuture::new(20).await;
-        }
-    })
-    .await;
+    let (running, outcome, _) = start_research(client, "reefs").await;
     let listed = within(10_000, "tasks/list", client.list_tasks())
         .await
         .unwrap();
@@ -467,16 +446,19 @@ async fn the_servers_tasks(client: &Client, done: &str) {
     );
 }
 
-/// Starts `simulate-research-query` (a tool that must run as a task), cancels the call once
-/// the task exists, and checks that the server cancelled the task.
-async fn cancel_while_working(client: &Client) {
-    let args = json!({"topic": "tides"});
+/// The end of a call started with [`start_research`].
+type CallEnd = futures_channel::oneshot::Receiver<Result<serde_json::Value, ClientError>>;
+
+/// Starts `simulate-research-query` on `topic` (a tool that must run as a task) and waits for
+/// its task to be created: the task's id, the call's end, and the call's handle.
+async fn start_research(client: &Client, topic: &str) -> (String, CallEnd, RequestHandle) {
     let states = Rc::new(RefCell::new(Vec::<Task>::new()));
     let seen = states.clone();
     let opts = CallOptions {
         on_task: Some(Rc::new(move |t: &Task| seen.borrow_mut().push(t.clone()))),
         ..Default::default()
     };
+    let args = json!({ "topic": topic });
     let call = client.start_tool_call("simulate-research-query", args, opts);
     let handle = call.handle;
     let (ended, outcome) = futures_channel::oneshot::channel();
@@ -492,6 +474,13 @@ async fn cancel_while_working(client: &Client) {
         }
     })
     .await;
+    (running, outcome, handle)
+}
+
+/// Starts `simulate-research-query` (a tool that must run as a task), cancels the call once
+/// the task exists, and checks that the server cancelled the task.
+async fn cancel_while_working(client: &Client) {
+    let (running, outcome, handle) = start_research(client, "tides").await;
     client.cancel(handle);
     let ended = within(10_000, "the cancelled call ends", outcome).await;
     assert!(

@@ -590,22 +590,16 @@ fn the_get_stream_reconnects_with_last_event_id_and_405_means_none() {
     let mut h = connected(Legacy::new(ProbeAnswer::NotInitialized));
     let stream = *h.open_streams.last().unwrap();
     h.end(stream, false);
-    let gets = |h: &Harness<Legacy>| {
-        h.sent
-            .iter()
-            .filter(|r| r.method == HttpMethod::Get)
-            .count()
-    };
-    assert_eq!(gets(&h), 1);
+    assert_eq!(stream_gets(&h), 1);
     h.advance(1_001);
-    assert_eq!(gets(&h), 2);
+    assert_eq!(stream_gets(&h), 2);
     assert_eq!(h.sent.last().unwrap().header("last-event-id"), Some("g1"));
 
     let mut server = Legacy::new(ProbeAnswer::NotInitialized);
     server.get_status = 405;
     let mut h = connected(server);
     h.advance(60_000);
-    assert_eq!(gets(&h), 1, "no retry after 405");
+    assert_eq!(stream_gets(&h), 1, "no retry after 405");
 }
 
 #[test]
@@ -789,8 +783,10 @@ fn deliver_restarting(h: &mut Harness<RestartingSse>) {
     }
 }
 
-#[test]
-fn an_http_sse_stream_lost_to_a_restart_is_opened_again_later_each_time_until_the_server_is_back() {
+/// A session connected to a restarting 2024-11-05 server that then goes down: its stream is
+/// cut and the next `down` attempts to open it are refused with `down_status`. Returns the
+/// harness and a `tools/list` made once the stream was lost.
+fn lose_http_sse_stream(down: u32, down_status: u16) -> (Harness<RestartingSse>, RequestHandle) {
     let mut h = Harness::new(
         Session::new(SessionConfig::new("http://127.0.0.1:1/sse")),
         RestartingSse::new(),
@@ -798,31 +794,40 @@ fn an_http_sse_stream_lost_to_a_restart_is_opened_again_later_each_time_until_th
     h.connect();
     deliver_restarting(&mut h);
     assert_eq!(h.session.state(), ConnectionState::Connected);
-    // The server goes down: its stream is cut, and it refuses the next two attempts.
-    h.server.down = 2;
+    h.server.down = down;
+    h.server.down_status = down_status;
     let stream = h.server.stream.take().expect("the first stream");
     h.end(stream, true);
     let list = h
         .session
         .request("tools/list", None, RequestOptions::default(), h.now);
     h.pump();
+    (h, list)
+}
+
+/// How many times an event stream was asked for (a GET).
+fn stream_gets<S: Server>(h: &Harness<S>) -> usize {
+    h.sent
+        .iter()
+        .filter(|r| r.method == HttpMethod::Get)
+        .count()
+}
+
+#[test]
+fn an_http_sse_stream_lost_to_a_restart_is_opened_again_later_each_time_until_the_server_is_back() {
+    // The server refuses the next two attempts.
+    let (mut h, list) = lose_http_sse_stream(2, 502);
     assert_eq!(h.session.state(), ConnectionState::Reconnecting);
-    let gets = |h: &Harness<RestartingSse>| {
-        h.sent
-            .iter()
-            .filter(|r| r.method == HttpMethod::Get)
-            .count()
-    };
-    assert_eq!(gets(&h), 2, "opened again at once, refused");
+    assert_eq!(stream_gets(&h), 2, "opened again at once, refused");
     // Later each time: 2 s, then 4 s.
     h.advance(1_999);
-    assert_eq!(gets(&h), 2);
+    assert_eq!(stream_gets(&h), 2);
     h.advance(1);
-    assert_eq!(gets(&h), 3, "refused again");
+    assert_eq!(stream_gets(&h), 3, "refused again");
     h.advance(3_999);
-    assert_eq!(gets(&h), 3);
+    assert_eq!(stream_gets(&h), 3);
     h.advance(1);
-    assert_eq!(gets(&h), 4);
+    assert_eq!(stream_gets(&h), 4);
     deliver_restarting(&mut h);
     assert_eq!(h.session.state(), ConnectionState::Connected);
     assert_eq!(h.server.inits, 2);
@@ -842,49 +847,17 @@ fn an_http_sse_stream_lost_to_a_restart_is_opened_again_later_each_time_until_th
 #[test]
 fn an_http_sse_stream_that_stays_refused_or_is_gone_ends_the_connection() {
     // Down for longer than the attempts allowed (5): the connection fails, the request too.
-    let mut h = Harness::new(
-        Session::new(SessionConfig::new("http://127.0.0.1:1/sse")),
-        RestartingSse::new(),
-    );
-    h.connect();
-    deliver_restarting(&mut h);
-    h.server.down = 100;
-    let stream = h.server.stream.take().expect("the first stream");
-    h.end(stream, true);
-    let list = h
-        .session
-        .request("tools/list", None, RequestOptions::default(), h.now);
-    h.pump();
+    let (mut h, list) = lose_http_sse_stream(100, 502);
     h.advance(200_000);
     assert_eq!(h.session.state(), ConnectionState::Failed);
-    assert_eq!(
-        h.sent
-            .iter()
-            .filter(|r| r.method == HttpMethod::Get)
-            .count(),
-        1 + 1 + 5
-    );
+    assert_eq!(stream_gets(&h), 1 + 1 + 5);
     assert!(matches!(response(&h, list), Some(Err(_))));
     // Gone (404, not a passing refusal): no second attempt.
-    let mut h = Harness::new(
-        Session::new(SessionConfig::new("http://127.0.0.1:1/sse")),
-        RestartingSse::new(),
-    );
-    h.connect();
-    deliver_restarting(&mut h);
-    h.server.down = 100;
-    h.server.down_status = 404;
-    let stream = h.server.stream.take().expect("the first stream");
-    h.end(stream, true);
+    let (mut h, list) = lose_http_sse_stream(100, 404);
     h.advance(60_000);
     assert_eq!(h.session.state(), ConnectionState::Failed);
-    assert_eq!(
-        h.sent
-            .iter()
-            .filter(|r| r.method == HttpMethod::Get)
-            .count(),
-        2
-    );
+    assert_eq!(stream_gets(&h), 2);
+    assert!(matches!(response(&h, list), Some(Err(_))));
 }
 
 #[test]
