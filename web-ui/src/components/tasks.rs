@@ -114,6 +114,8 @@ pub fn TasksPanel(conn: Connection) -> impl IntoView {
             </div>
             {move || error.get().map(|e| view! { <p class="call-error" role="alert">{e}</p> })}
             {move || tasks.with(Vec::is_empty).then(|| view! { <p class="empty">"The server lists no tasks."</p> })}
+            // Scrolls sideways on a narrow screen rather than widening the page.
+            <div class="task-table">
             <table class="task-list" hidden=move || tasks.with(Vec::is_empty)>
                 <thead>
                     <tr><th>"Task"</th><th>"State"</th><th>"Created"</th><th>"Updated"</th><th>"Kept for"</th><th></th></tr>
@@ -124,6 +126,7 @@ pub fn TasksPanel(conn: Connection) -> impl IntoView {
                     </For>
                 </tbody>
             </table>
+            </div>
             {move || outcome.get().map(|o| view! { <TaskOutcome outcome=o /> })}
         </section>
     }
