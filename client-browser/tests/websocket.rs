@@ -86,6 +86,73 @@ async fn a_server_selecting_no_subprotocol_is_retried_without_one() {
     client.close();
 }
 
+/// The socket is dropped under a connected client (the proxy's `/__drop`, as a network
+/// failure would): the client opens it again by itself and the next call is answered in the
+/// new connection.
+#[wasm_bindgen_test]
+async fn a_dropped_websocket_is_opened_again() {
+    let Some(url) = NO_SUBPROTOCOL else {
+        panic!("MCP_WEBSOCKET_NO_SUBPROTOCOL_URL was not set at build time")
+    };
+    let mut o = ClientOptions::new(url);
+    o.transport = Transport::WebSocket;
+    let client = within(15_000, "connect", Client::connect(o))
+        .await
+        .expect("connects");
+    let states = Rc::new(RefCell::new(Vec::new()));
+    let seen = states.clone();
+    client.on_event(move |e| {
+        if let client_browser::ClientEvent::State(s) = e {
+            seen.borrow_mut().push(*s);
+        }
+    });
+    let drop_url = url
+        .replacen("ws://", "http://", 1)
+        .replace("/ws", "/__drop");
+    let window = web_sys::window().expect("a window");
+    let answer = within(
+        5_000,
+        "the proxy drops the socket",
+        wasm_bindgen_futures::JsFuture::from(window.fetch_with_str(&drop_url)),
+    )
+    .await
+    .expect("the proxy answers");
+    let answer: web_sys::Response = wasm_bindgen::JsCast::dyn_into(answer).expect("a response");
+    let said = within(5_000, "its answer", async {
+        wasm_bindgen_futures::JsFuture::from(answer.text().expect("a body")).await
+    })
+    .await
+    .expect("a text");
+    let said = said.as_string().unwrap_or_default();
+    assert!(
+        said.starts_with(r#"{"dropped":"#) && said != r#"{"dropped":0}"#,
+        "{said}"
+    );
+    until(
+        10_000,
+        "the client notices and opens the socket again",
+        || {
+            states
+                .borrow()
+                .contains(&client_browser::client_core::session::ConnectionState::Reconnecting)
+        },
+    )
+    .await;
+    let r = within(
+        15_000,
+        "echo in the new connection",
+        client.call_tool("echo", json!({"message": "again"})),
+    )
+    .await
+    .unwrap();
+    assert_eq!(text(&r), "Echo: again");
+    assert_eq!(
+        client.state(),
+        client_browser::client_core::session::ConnectionState::Connected
+    );
+    client.close();
+}
+
 #[wasm_bindgen_test]
 async fn an_unreachable_websocket_fails_clearly() {
     let mut o = ClientOptions::new("ws://127.0.0.1:9/ws");

@@ -886,12 +886,6 @@ fn an_endpoint_on_another_origin_is_refused() {
 
 #[test]
 fn frames_mode_probes_then_falls_back_on_silence_and_cancels_with_a_notification() {
-    struct NoHttp;
-    impl Server for NoHttp {
-        fn handle(&mut self, _: &HttpRequest, _: Option<&Value>) -> Reply {
-            panic!("frames mode makes no HTTP requests")
-        }
-    }
     let mut cfg = config();
     cfg.transport = TransportMode::Frames;
     cfg.probe_timeout = Duration::from_millis(300);
@@ -938,7 +932,116 @@ fn frames_mode_probes_then_falls_back_on_silence_and_cancels_with_a_notification
     h.session
         .handle_input(Input::FramesClosed("socket closed".into()), h.now);
     h.pump();
+    // Connected before: opened again (see the test below).
+    assert_eq!(h.session.state(), ConnectionState::Reconnecting);
+}
+
+/// Frames mode makes no HTTP requests.
+struct NoHttp;
+impl Server for NoHttp {
+    fn handle(&mut self, _: &HttpRequest, _: Option<&Value>) -> Reply {
+        panic!("frames mode makes no HTTP requests")
+    }
+}
+
+/// Answers the handshake on a frames connection just opened: the probe goes unanswered
+/// (a 2025-era server), `initialize` is answered.
+fn frames_handshake(h: &mut Harness<NoHttp>) {
+    h.session.handle_input(Input::FramesOpened, h.now);
+    h.pump();
+    if h.frames
+        .last()
+        .is_some_and(|f| f["method"] == "server/discover")
+    {
+        h.advance(301);
+    }
+    let init = h.frames.last().expect("a frame").clone();
+    assert_eq!(init["method"], "initialize");
+    let reply = result(
+        &init["id"],
+        json!({"protocolVersion": "2025-11-25", "capabilities": {}, "serverInfo": {"name": "ws", "version": "1"}}),
+    );
+    h.session
+        .handle_input(Input::Frame(reply.to_string().as_bytes()), h.now);
+    h.pump();
+}
+
+#[test]
+fn a_closed_websocket_is_opened_again_later_each_time_and_what_was_on_its_way_fails() {
+    let mut cfg = config();
+    cfg.transport = TransportMode::Frames;
+    cfg.probe_timeout = Duration::from_millis(300);
+    let mut h = Harness::new(Session::new(cfg.clone()), NoHttp);
+    h.connect();
+    assert_eq!(h.frames_opened, 1);
+    frames_handshake(&mut h);
+    assert_eq!(h.session.state(), ConnectionState::Connected);
+    let on_its_way = call(&mut h, "echo");
+    h.session.handle_input(
+        Input::FramesClosed("WebSocket closed (code 1006)".into()),
+        h.now,
+    );
+    h.pump();
+    assert_eq!(h.session.state(), ConnectionState::Reconnecting);
+    assert_eq!(h.frames_opened, 2, "opened again at once");
+    assert!(
+        matches!(
+            response(&h, on_its_way),
+            Some(Err(RequestError::Transport(_)))
+        ),
+        "{:?}",
+        h.events
+    );
+    // Made meanwhile: waits for the new connection.
+    let sent = h.frames.len();
+    let waiting = call(&mut h, "echo");
+    assert_eq!(h.frames.len(), sent);
+    // The server is still down: later each time (2 s, then 4 s).
+    for (wait, opened) in [(2_000, 3), (4_000, 4)] {
+        h.session.handle_input(
+            Input::FramesClosed("WebSocket closed (code 1006)".into()),
+            h.now,
+        );
+        h.pump();
+        h.advance(wait - 1);
+        assert_eq!(h.frames_opened, opened - 1);
+        h.advance(1);
+        assert_eq!(h.frames_opened, opened);
+    }
+    frames_handshake(&mut h);
+    assert_eq!(h.session.state(), ConnectionState::Connected);
+    let echo = h.frames.last().expect("the waiting request").clone();
+    assert_eq!(echo["method"], "tools/call");
+    let reply = result(&echo["id"], json!({"content": []}));
+    h.session
+        .handle_input(Input::Frame(reply.to_string().as_bytes()), h.now);
+    h.pump();
+    assert!(
+        matches!(response(&h, waiting), Some(Ok(_))),
+        "{:?}",
+        h.events
+    );
+
+    // A connection that never opened fails at once; one that cannot be opened again within
+    // the attempts fails too.
+    let mut h = Harness::new(Session::new(cfg.clone()), NoHttp);
+    h.connect();
+    h.session
+        .handle_input(Input::FramesClosed("refused".into()), h.now);
+    h.pump();
     assert_eq!(h.session.state(), ConnectionState::Failed);
+    assert_eq!(h.frames_opened, 1);
+    let mut h = Harness::new(Session::new(cfg), NoHttp);
+    h.connect();
+    frames_handshake(&mut h);
+    for _ in 0..10 {
+        h.session
+            .handle_input(Input::FramesClosed("refused".into()), h.now);
+        h.pump();
+        h.advance(200_000);
+    }
+    assert_eq!(h.session.state(), ConnectionState::Failed);
+    assert_eq!(h.frames_opened, 1 + 5);
 }
 
 #[test]

@@ -67,7 +67,9 @@ export interface McpClientOptions {
    * (also given to the call's `onProgress`), and any other. */
   onNotification?: (notification: { method: string; params?: any }) => void;
   /** Called when the connection's state changes: "connecting", "connected", "reconnecting"
-   * (a legacy server forgot the session; a new one is being started), "auth-required",
+   * (a legacy server forgot the session, its HTTP+SSE stream was lost, or the WebSocket
+   * closed: a new connection is being made, retried later each time while the server cannot
+   * be reached), "auth-required",
    * "failed", "closed". */
   onStateChange?: (state: string) => void;
   /** Called when a list or read (with `cache: "use"`, the default) is answered by the result

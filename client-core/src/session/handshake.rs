@@ -487,6 +487,7 @@ impl Session {
     }
 
     fn connected(&mut self, details: ServerDetails, now: Instant) {
+        self.frames_reopens = 0;
         self.details = Some(details.clone());
         self.set_phase(Phase::Ready);
         self.emit(Event::Connected(alloc::boxed::Box::new(details)));

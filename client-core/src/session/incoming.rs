@@ -578,12 +578,61 @@ impl Session {
         }
     }
 
-    pub(super) fn on_frames_closed(&mut self, why: String) {
-        if matches!(self.phase, Phase::Closed) {
+    /// The frames connection (WebSocket) closed. Once connected, it is opened again (at once,
+    /// then later each time while it cannot be, up to `max_stream_reconnects` attempts in a
+    /// row), like a lost event stream: requests on their way fail (the server may or may not
+    /// have run them), those made meanwhile wait for the new connection. Before that, or
+    /// past the attempts, the connection fails.
+    pub(super) fn on_frames_closed(&mut self, why: String, now: Instant) {
+        if matches!(self.phase, Phase::Closed | Phase::Failed) {
             return;
         }
         let err = RequestError::Transport(TransportFailure::Network(why));
-        self.fail_connect(err);
+        let reopening = self.details.is_some()
+            && matches!(
+                self.phase,
+                Phase::Ready | Phase::Opening | Phase::Probing | Phase::Initializing
+            );
+        if !reopening || self.frames_reopens >= self.config.max_stream_reconnects {
+            self.fail_connect(err);
+            return;
+        }
+        self.timers
+            .retain(|(_, t)| !matches!(t, Timer::ProbeTimeout | Timer::InitializedWait));
+        // Nothing on the closed connection will be answered.
+        let lost: Vec<u64> = self
+            .pending
+            .iter()
+            .filter(|(_, p)| !matches!(p.state, PendingState::Queued))
+            .map(|(k, _)| *k)
+            .collect();
+        for key in lost {
+            match self.pending.get(&key).map(|p| p.internal) {
+                Some(Internal::No) => self.finish_err(key, err.clone()),
+                _ => {
+                    self.remove_pending(key);
+                }
+            }
+        }
+        let first = self.phase == Phase::Ready;
+        self.set_phase(Phase::Opening);
+        if first {
+            self.emit(Event::Warning(alloc::format!(
+                "the connection closed ({err}); opening it again"
+            )));
+            self.frames_reopens = 1;
+            self.out.push_back(Output::OpenFrames);
+        } else {
+            let delay = Duration::from_millis(
+                self.config.default_retry.as_millis() << self.frames_reopens.min(6),
+            );
+            self.frames_reopens += 1;
+            self.emit(Event::Warning(alloc::format!(
+                "the connection could not be opened again ({err}); trying again in {} ms",
+                delay.as_millis()
+            )));
+            self.schedule(now + delay, Timer::ReopenFrames);
+        }
     }
 
     /// One JSON-RPC message from the server, from whichever stream or body carried it.

@@ -171,6 +171,8 @@ enum Timer {
     ReopenGet,
     /// Open the 2024-11-05 HTTP+SSE stream again (after the session was lost).
     ReopenSse,
+    /// Open the frames connection (WebSocket) again (after it closed).
+    ReopenFrames,
     ProbeTimeout,
     InitializedWait,
 }
@@ -236,6 +238,8 @@ pub struct Session {
     get_reconnects: u32,
     /// Attempts in a row to open the HTTP+SSE stream again after the session was lost.
     sse_reopens: u32,
+    /// Attempts in a row to open the frames connection again after it closed.
+    frames_reopens: u32,
     get_last_event_id: Option<String>,
     sse_main: Option<TransmitId>,
     /// A fresh `initialize` after a lost session was tried and nothing succeeded since.
@@ -301,6 +305,7 @@ impl Session {
             get_stream: None,
             get_reconnects: 0,
             sse_reopens: 0,
+            frames_reopens: 0,
             get_last_event_id: None,
             sse_main: None,
             reinit_used: false,
@@ -404,6 +409,9 @@ impl Session {
         self.tried_http_sse = false;
         self.probe_transport_failure = None;
         self.hinted_refusal = None;
+        // Asked for by the application: a connection that cannot be opened fails at once (it
+        // is opened again by itself only once it was made).
+        self.frames_reopens = self.config.max_stream_reconnects;
         // A new connection: the server, its era or its version may have changed.
         self.cache.clear();
         self.set_phase(Phase::Idle);
@@ -578,7 +586,7 @@ impl Session {
                 }
             }
             Input::Frame(bytes) => self.on_frame(bytes, now),
-            Input::FramesClosed(why) => self.on_frames_closed(why),
+            Input::FramesClosed(why) => self.on_frames_closed(why, now),
             Input::Timeout => self.on_timeout(now),
         }
     }
@@ -1328,6 +1336,11 @@ impl Session {
             match timer {
                 Timer::Resume { key, last_event_id } => self.resume_stream(key, last_event_id),
                 Timer::ReopenGet => self.open_get_stream(),
+                Timer::ReopenFrames => {
+                    if self.phase == Phase::Opening {
+                        self.out.push_back(Output::OpenFrames);
+                    }
+                }
                 Timer::ReopenSse => {
                     if self.phase == Phase::AwaitingEndpoint && self.sse_main.is_none() {
                         self.open_http_sse(now);

@@ -81,6 +81,8 @@ pub struct Harness<S: Server> {
     pub frames: Vec<Value>,
     pub open_streams: Vec<TransmitId>,
     pub hanging: Vec<TransmitId>,
+    /// How many times the session asked for the frames connection to be opened.
+    pub frames_opened: u32,
     modern: SchemaValidator,
     legacy: SchemaValidator,
 }
@@ -97,6 +99,7 @@ impl<S: Server> Harness<S> {
             frames: vec![],
             open_streams: vec![],
             hanging: vec![],
+            frames_opened: 0,
             modern: SchemaValidator::load("2026-07-28"),
             legacy: SchemaValidator::load("2025-11-25"),
         }
@@ -126,7 +129,8 @@ impl<S: Server> Harness<S> {
                     let v: Value = serde_json::from_slice(&bytes).expect("frame is JSON");
                     self.frames.push(v);
                 }
-                Output::OpenFrames | Output::CloseFrames => {}
+                Output::OpenFrames => self.frames_opened += 1,
+                Output::CloseFrames => {}
             }
         }
         panic!("the session kept producing output: a loop?");
