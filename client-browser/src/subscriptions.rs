@@ -10,6 +10,7 @@ use crate::driver::Reply;
 use crate::error::ClientError;
 use client_core::session::{RequestError, RequestHandle};
 use client_core::types::{Era, SubscriptionFilter};
+use client_core::Instant;
 use futures_channel::oneshot;
 use futures_util::future::{select, Either};
 use litemap::LiteMap;
@@ -22,7 +23,18 @@ pub(crate) struct Subscriptions {
     resources: LiteMap<String, ()>,
     /// The stream open now.
     listen: Option<RequestHandle>,
+    /// When the stream open now was opened.
+    opened_at: Instant,
+    /// Streams in a row that ended soon after they were opened (see [`Client::watch_listen`]).
+    short_lived: u32,
 }
+
+/// A stream that lasted this long ended for a passing reason: the next is opened after the
+/// shortest delay.
+const LASTED_MS: u64 = 30_000;
+/// Streams in a row that end soon after they were opened before the client stops opening
+/// them again (1, 2, 4, … 32 s apart).
+const MAX_SHORT_LIVED: u32 = 8;
 
 /// The acknowledgments of the open `subscriptions/listen` streams (the filter the server
 /// agreed to honour, as JSON), recorded by the driver as they arrive, and the subscribers
@@ -159,10 +171,78 @@ impl Client {
             || filter.resources_list_changed.is_some()
             || filter.resource_subscriptions.is_some();
         if wanted {
-            subs.listen = Some(self.inner.session.borrow_mut().listen(filter, now()));
+            let stream = self.inner.session.borrow_mut().listen(filter, now());
+            subs.listen = Some(stream);
+            subs.opened_at = now();
+            drop(subs);
+            self.watch_listen(stream);
+        } else {
+            drop(subs);
         }
-        drop(subs);
         self.inner.drive();
+    }
+
+    /// Opens the stream again when `stream` ends while it is still the one wanted (the server
+    /// ended it, the connection was cut or lost, the server restarted): the server's
+    /// notifications would stop without a word otherwise. Later each time while streams end
+    /// soon after they were opened, and not at all once the server refused one (a JSON-RPC
+    /// error) or too many in a row ended that way; a warning says so each time.
+    fn watch_listen(&self, stream: RequestHandle) {
+        let (tx, ended) = oneshot::channel();
+        self.inner.waiters.borrow_mut().insert(stream, tx);
+        let client = self.clone();
+        wasm_bindgen_futures::spawn_local(async move {
+            let Ok(outcome) = ended.await else { return };
+            let delay_ms = {
+                let mut subs = client.subscriptions.borrow_mut();
+                if subs.listen != Some(stream) {
+                    return; // replaced or ended by the client itself
+                }
+                let why = match &outcome {
+                    // Closed, or the connection failed (connecting again listens again).
+                    Err(
+                        RequestError::Closed
+                        | RequestError::Cancelled
+                        | RequestError::Unavailable(_),
+                    ) => return,
+                    Err(e @ RequestError::Rpc(_)) => {
+                        subs.listen = None;
+                        drop(subs);
+                        client.inner.emit(crate::ClientEvent::Warning(format!(
+                            "the server refused to send notifications (subscriptions/listen: {e}); list changes and resource updates will not be heard"
+                        )));
+                        return;
+                    }
+                    Err(e) => e.to_string(),
+                    Ok(_) => "the server ended it".to_string(),
+                };
+                let lasted = now().0.saturating_sub(subs.opened_at.0);
+                subs.short_lived = if lasted >= LASTED_MS {
+                    0
+                } else {
+                    subs.short_lived + 1
+                };
+                if subs.short_lived > MAX_SHORT_LIVED {
+                    subs.listen = None;
+                    drop(subs);
+                    client.inner.emit(crate::ClientEvent::Warning(format!(
+                        "the notification stream (subscriptions/listen) keeps ending ({why}); not listening any more"
+                    )));
+                    return;
+                }
+                let delay_ms = 1_000u32 << subs.short_lived.saturating_sub(1).min(5);
+                drop(subs);
+                client.inner.emit(crate::ClientEvent::Warning(format!(
+                    "the notification stream (subscriptions/listen) ended ({why}); listening again in {} s",
+                    delay_ms / 1000
+                )));
+                delay_ms
+            };
+            gloo_timers::future::TimeoutFuture::new(delay_ms).await;
+            if client.subscriptions.borrow().listen == Some(stream) {
+                client.relisten();
+            }
+        });
     }
 
     /// What the server agreed to send on the stream open now, once it acknowledged it; if the

@@ -494,6 +494,78 @@ async fn modern_cut_stream_is_reissued() {
     client.close();
 }
 
+/// A 2026-07-28 `subscriptions/listen` stream that is cut (a network failure, a server
+/// restart) is opened again by itself, with the same filter: the resource updates keep
+/// coming, and the log says what happened.
+#[wasm_bindgen_test]
+async fn a_cut_listen_stream_is_opened_again() {
+    let base = MODERN_PROXY.expect("MCP_FAULT_MODERN not set");
+    let client = connect(format!("{base}/mcp")).await;
+    let heard = Rc::new(RefCell::new(Vec::<String>::new()));
+    let warnings = Rc::new(RefCell::new(Vec::<String>::new()));
+    let acks = Rc::new(RefCell::new(0));
+    let (h, w, a) = (heard.clone(), warnings.clone(), acks.clone());
+    client.on_event(move |e| match e {
+        ClientEvent::Notification(ServerNotification::ResourceUpdated(u)) => {
+            h.borrow_mut().push(u.uri.clone())
+        }
+        ClientEvent::Notification(ServerNotification::SubscriptionsAcknowledged(_)) => {
+            *a.borrow_mut() += 1
+        }
+        ClientEvent::Warning(text) => w.borrow_mut().push(text.clone()),
+        _ => {}
+    });
+    let listens = |l: Vec<String>| l.iter().filter(|x| *x == "subscriptions/listen").count();
+    let before = listens(log(base).await);
+    // The stream the subscription opens is cut once it acknowledged the filter.
+    fault(
+        base,
+        json!({"kind": "cut", "method": "subscriptions/listen", "afterEvents": 1}),
+    )
+    .await;
+    within(
+        10_000,
+        "subscribe",
+        client.subscribe_resource("test://greeting"),
+    )
+    .await
+    .unwrap();
+    let mut opened_again = false;
+    for _ in 0..100 {
+        if listens(log(base).await) >= before + 2 {
+            opened_again = true;
+            break;
+        }
+        gloo_timers::future::TimeoutFuture::new(50).await;
+    }
+    assert!(opened_again, "{:?}", log(base).await);
+    assert!(
+        warnings
+            .borrow()
+            .iter()
+            .any(|w| w.contains("subscriptions/listen) ended")),
+        "{:?}",
+        warnings.borrow()
+    );
+    // The new stream carries the subscription: acknowledged again, then an update arrives.
+    until(10_000, "the new stream is acknowledged", || {
+        *acks.borrow() >= 2
+    })
+    .await;
+    within(
+        10_000,
+        "touch",
+        client.call_tool("touch", json!({"uri": "test://greeting"})),
+    )
+    .await
+    .unwrap();
+    until(5_000, "the update on the new stream", || {
+        heard.borrow().iter().any(|u| u == "test://greeting")
+    })
+    .await;
+    client.close();
+}
+
 #[wasm_bindgen_test]
 async fn a_request_refused_for_want_of_a_login_is_announced_once_with_the_challenge() {
     // A server that connects without credentials but wants them for its tools: the refusal
