@@ -32,6 +32,10 @@ struct Legacy {
     /// Always forget (to test the give-up path).
     always_forget: bool,
     get_status: u16,
+    /// The next GET streams fail below HTTP (the server restarting).
+    get_unreachable: u32,
+    /// GET streams carry no event (an idle stream).
+    get_quiet: bool,
     cuts_left: u32,
     inits: u32,
     /// How the next resumptions fail before one succeeds (a restarting server's gateway).
@@ -55,6 +59,8 @@ impl Legacy {
             forget_with: None,
             always_forget: false,
             get_status: 200,
+            get_unreachable: 0,
+            get_quiet: false,
             cuts_left: 0,
             inits: 0,
             resume_faults: Vec::new(),
@@ -78,6 +84,13 @@ impl Server for Legacy {
             assert_eq!(req.header("mcp-session-id"), Some(self.sid().as_str()));
             if self.get_status != 200 {
                 return Reply::Raw(self.get_status, "text/plain", vec![]);
+            }
+            if self.get_unreachable > 0 {
+                self.get_unreachable -= 1;
+                return Reply::Network("connection refused");
+            }
+            if self.get_quiet {
+                return Reply::Sse(vec![], vec![], End::Open);
             }
             if let Some(last) = req.header("last-event-id") {
                 if last.starts_with("call-") && !self.resume_faults.is_empty() {
@@ -600,6 +613,46 @@ fn the_get_stream_reconnects_with_last_event_id_and_405_means_none() {
     let mut h = connected(server);
     h.advance(60_000);
     assert_eq!(stream_gets(&h), 1, "no retry after 405");
+}
+
+#[test]
+fn an_idle_get_stream_that_a_proxy_ends_now_and_then_is_opened_again_every_time() {
+    let mut server = Legacy::new(ProbeAnswer::NotInitialized);
+    server.get_quiet = true;
+    let mut h = connected(server);
+    // Ten idle timeouts of a minute each, more than the attempts in a row allowed (5).
+    for round in 0..10 {
+        h.advance(60_000);
+        let stream = *h.open_streams.last().expect("a GET stream");
+        h.end(stream, false);
+        h.advance(1_000);
+        assert_eq!(stream_gets(&h), round + 2, "round {round}");
+    }
+}
+
+#[test]
+fn a_get_stream_that_cannot_be_opened_is_tried_later_each_time_then_given_up_with_a_warning() {
+    let mut server = Legacy::new(ProbeAnswer::NotInitialized);
+    server.get_quiet = true;
+    let mut h = connected(server);
+    h.server.get_unreachable = 100;
+    let stream = *h.open_streams.last().expect("a GET stream");
+    h.end(stream, true);
+    // The first attempt fails (refused); then 2, 4, 8, 16 s apart.
+    let mut at = vec![];
+    for _ in 0..40_000 {
+        let before = stream_gets(&h);
+        h.advance(1);
+        if stream_gets(&h) > before {
+            at.push(h.now.0);
+        }
+    }
+    let gaps: Vec<u64> = at.windows(2).map(|w| w[1] - w[0]).collect();
+    assert_eq!(gaps, [2_000, 4_000, 8_000, 16_000], "{at:?}");
+    assert!(h
+        .events
+        .iter()
+        .any(|e| matches!(e, Event::Warning(w) if w.contains("could not be kept open"))));
 }
 
 #[test]

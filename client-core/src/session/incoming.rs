@@ -6,6 +6,10 @@ use crate::jsonrpc::{codes, Response};
 use crate::sse::{SseDecoder, SseEventRef};
 use crate::types::{ServerNotification, ServerRequest};
 
+/// A GET stream that stayed open this long ended for a passing reason: the attempts to open
+/// it again start over (milliseconds).
+const GET_STREAM_LASTED_MS: u64 = 30_000;
+
 impl Session {
     pub(super) fn on_head(&mut self, tid: TransmitId, head: ResponseHead, now: Instant) {
         let max = self.config.max_message_bytes;
@@ -18,6 +22,9 @@ impl Session {
         let purpose = ex.purpose;
         if purpose == Purpose::GetStream {
             self.get_stream_answered(now);
+            if (200..300).contains(&status) {
+                self.get_opened_at = now;
+            }
         }
         let Some(ex) = self.exchanges.get_mut(&tid) else {
             return;
@@ -349,14 +356,35 @@ impl Session {
                         }
                     }
                     _ => {
+                        // A stream that stayed open a while ended for a passing reason (an
+                        // idle timeout of a proxy, say): the attempts start over. One that
+                        // ends soon after it opened, or never opened (a server restarting),
+                        // is opened again later each time, and given up with a warning.
+                        let opened = status.is_some_and(|s| (200..300).contains(&s));
+                        if opened && (now - self.get_opened_at).as_millis() >= GET_STREAM_LASTED_MS
+                        {
+                            self.get_reconnects = 0;
+                        }
                         if self.phase == Phase::Ready
                             && self.get_reconnects < self.config.max_stream_reconnects
                         {
+                            let delay = ex.retry_ms().map_or(
+                                Duration::from_millis(
+                                    self.config.default_retry.as_millis()
+                                        << self.get_reconnects.min(6),
+                                ),
+                                Duration::from_millis,
+                            );
                             self.get_reconnects += 1;
-                            let delay = ex
-                                .retry_ms()
-                                .map_or(self.config.default_retry, Duration::from_millis);
                             self.schedule(now + delay, Timer::ReopenGet);
+                        } else if self.phase == Phase::Ready {
+                            let why = failure.as_ref().map_or_else(
+                                || String::from("it kept ending"),
+                                |f| RequestError::Transport(f.clone()).to_string(),
+                            );
+                            self.emit(Event::Warning(alloc::format!(
+                                "the server's event stream could not be kept open ({why}); its notifications will come again after the next request"
+                            )));
                         }
                     }
                 }

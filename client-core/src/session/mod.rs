@@ -236,6 +236,8 @@ pub struct Session {
     next_server_request: u64,
     get_stream: Option<TransmitId>,
     get_reconnects: u32,
+    /// When the GET stream open now (or last) was answered.
+    get_opened_at: Instant,
     /// Attempts in a row to open the HTTP+SSE stream again after the session was lost.
     sse_reopens: u32,
     /// Attempts in a row to open the frames connection again after it closed.
@@ -305,6 +307,7 @@ impl Session {
             get_stream: None,
             get_reconnects: 0,
             sse_reopens: 0,
+            get_opened_at: Instant(0),
             frames_reopens: 0,
             get_last_event_id: None,
             sse_main: None,
