@@ -653,6 +653,13 @@ fn a_get_stream_that_cannot_be_opened_is_tried_later_each_time_then_given_up_wit
         .events
         .iter()
         .any(|e| matches!(e, Event::Warning(w) if w.contains("could not be kept open"))));
+    // The server answers a request again: its event stream is opened again.
+    h.server.get_unreachable = 0;
+    let gets = stream_gets(&h);
+    let c = call(&mut h, "echo");
+    assert!(matches!(response(&h, c), Some(Ok(_))), "{:?}", h.events);
+    assert_eq!(stream_gets(&h), gets + 1);
+    assert!(!h.open_streams.is_empty(), "open");
 }
 
 #[test]

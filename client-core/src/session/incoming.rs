@@ -378,12 +378,13 @@ impl Session {
                             self.get_reconnects += 1;
                             self.schedule(now + delay, Timer::ReopenGet);
                         } else if self.phase == Phase::Ready {
+                            self.get_given_up = true;
                             let why = failure.as_ref().map_or_else(
                                 || String::from("it kept ending"),
                                 |f| RequestError::Transport(f.clone()).to_string(),
                             );
                             self.emit(Event::Warning(alloc::format!(
-                                "the server's event stream could not be kept open ({why}); its notifications will come again after the next request"
+                                "the server's event stream could not be kept open ({why}); opened again after the next request answered"
                             )));
                         }
                     }

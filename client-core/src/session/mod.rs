@@ -238,6 +238,9 @@ pub struct Session {
     get_reconnects: u32,
     /// When the GET stream open now (or last) was answered.
     get_opened_at: Instant,
+    /// The GET stream could not be kept open: it is opened again once a request is
+    /// answered (the server is back).
+    get_given_up: bool,
     /// Attempts in a row to open the HTTP+SSE stream again after the session was lost.
     sse_reopens: u32,
     /// Attempts in a row to open the frames connection again after it closed.
@@ -308,6 +311,7 @@ impl Session {
             get_reconnects: 0,
             sse_reopens: 0,
             get_opened_at: Instant(0),
+            get_given_up: false,
             frames_reopens: 0,
             get_last_event_id: None,
             sse_main: None,
@@ -996,6 +1000,12 @@ impl Session {
                         }
                         let p = self.remove_pending(key);
                         self.reinit_used = false;
+                        if self.get_given_up {
+                            // The server answers again: so may its event stream.
+                            self.get_given_up = false;
+                            self.get_reconnects = 0;
+                            self.open_get_stream();
+                        }
                         if matches!(
                             method.as_str(),
                             "resources/subscribe" | "resources/unsubscribe"
