@@ -331,6 +331,39 @@ test('the tasks tab lists the server\'s tasks, follows their states, cancels one
   assert.equal(await page.locator('.runner .result', { hasText: 'Research Report: reefs' }).count(), 0);
 });
 
+test('sends any request typed in the logs tab, checks it first, and shows the answer', async () => {
+  await page.locator('#tab-logs').click();
+  const box = page.locator('section.send-request');
+  // Checked before anything is sent.
+  await box.locator('#raw-method').fill('initialize');
+  await box.locator('button.send-raw').click();
+  await box.locator('.call-error', { hasText: 'sends initialize itself' }).waitFor({ timeout: 5_000 });
+  await box.locator('#raw-method').fill('tasks/list');
+  await box.locator('#raw-params').fill('[1]');
+  await box.locator('button.send-raw').click();
+  await box.locator('.call-error', { hasText: 'must be a JSON object' }).waitFor({ timeout: 5_000 });
+  // Sent (Ctrl+Enter in the params) and answered: the server's tasks, as JSON.
+  await box.locator('#raw-params').fill('{}');
+  await box.locator('#raw-params').press('Control+Enter');
+  const answer = box.locator('pre.raw-answer');
+  await answer.waitFor({ timeout: 10_000 });
+  const tasks = JSON.parse(await answer.innerText());
+  assert.ok(Array.isArray(tasks.tasks) && tasks.tasks.length >= 2, JSON.stringify(tasks));
+  // In the wire log like any request.
+  await page.locator('ol.wire li', { hasText: '"method":"tasks/list"' }).first().waitFor({ timeout: 5_000 });
+  // A server's refusal, in words.
+  await box.locator('#raw-method').fill('vendor/unknown');
+  await box.locator('#raw-params').fill('');
+  await box.locator('button.send-raw').click();
+  await box.locator('.call-error', { hasText: /-32601|not found/i }).waitFor({ timeout: 10_000 });
+  // A notification: sent, no answer awaited.
+  await box.locator('#raw-method').fill('notifications/roots/list_changed');
+  await box.locator('#raw-notification').check();
+  await box.locator('button.send-raw').click();
+  await box.locator('pre.raw-answer', { hasText: 'notifications/roots/list_changed sent' }).waitFor({ timeout: 5_000 });
+  await page.locator('#tab-tools').click();
+});
+
 test('shows an image result and offers it as a file', async () => {
   await openTool('get-tiny-image');
   await page.locator('button.run').click();

@@ -104,6 +104,21 @@ test('lists prompts and resources again while their tab is open when the server 
   await page.locator('#tab-tools').click();
 });
 
+test('a request typed in the logs tab is asked of the server even while a fresh answer is kept', async () => {
+  await page.locator('#tab-logs').click();
+  const sent = () => page.locator('ol.wire li', { hasText: '"method":"tools/list"' }).count();
+  const before = await sent();
+  assert.ok(before >= 1, 'the tools were listed on connecting');
+  const box = page.locator('section.send-request');
+  await box.locator('#raw-method').fill('tools/list');
+  await box.locator('button.send-raw').click();
+  const answer = box.locator('pre.raw-answer');
+  await answer.waitFor({ timeout: 10_000 });
+  assert.ok(JSON.parse(await answer.innerText()).tools.length > 0);
+  await waitFor(async () => (await sent()) > before, 5_000, 'a tools/list on the wire');
+  await page.locator('#tab-tools').click();
+});
+
 test('a list the server said is still fresh (ttlMs) is not asked for again when its tab reopens, and the log says so', async () => {
   const greet = page.locator('button.prompt[data-prompt="greet"]');
   await page.locator('#tab-prompts').click();

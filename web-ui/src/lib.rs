@@ -10,6 +10,7 @@ pub mod embed;
 pub mod in_flight;
 pub mod keys;
 pub mod oauth_setup;
+pub mod raw_request;
 pub mod sampling_summary;
 pub mod saved;
 pub mod schema_check;

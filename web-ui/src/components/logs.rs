@@ -2,6 +2,7 @@
 //! filter and export to a file.
 
 use crate::components::long_text::{human_bytes, prefix};
+use crate::components::send_request::SendRequest;
 use crate::connection::Connection;
 use crate::wire_log::{export, matches, redact, Notes, WireLine, WireLog};
 use leptos::prelude::*;
@@ -131,6 +132,7 @@ pub fn LogsPanel(conn: Connection) -> impl IntoView {
                     <li>{text}</li>
                 </For>
             </ul>
+            <SendRequest conn=conn.clone() />
             <h3>"Wire"</h3>
             <label for="wire-filter">"Filter"</label>
             <input id="wire-filter" type="search" prop:value=filter on:input=move |ev| filter.set(event_target_value(&ev)) />

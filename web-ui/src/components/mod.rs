@@ -12,6 +12,7 @@ pub mod prompts;
 pub mod resources;
 pub mod result_view;
 pub mod saved_servers;
+pub mod send_request;
 pub mod server_about;
 pub mod server_view;
 pub mod settings;

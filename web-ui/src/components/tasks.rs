@@ -149,12 +149,12 @@ fn TaskRow(
     let cancel_button = (can_cancel && !task.is_terminal()).then(|| {
         let id = id.clone();
         view! {
-            <button type="button" class="cancel-task" disabled=waits on:click=move |_| on_cancel(id.clone())>"Cancel"</button>
+            <button type="button" class="cancel-task" aria-label=format!("Cancel task {id}") disabled=waits on:click=move |_| on_cancel(id.clone())>"Cancel"</button>
         }
     });
     let result_button = server_tasks::has_result(&task).then(|| {
         let id = id.clone();
-        view! { <button type="button" class="task-result" on:click=move |_| on_result(id.clone())>"Result"</button> }
+        view! { <button type="button" class="task-result" aria-label=format!("Result of task {id}") on:click=move |_| on_result(id.clone())>"Result"</button> }
     });
     let status_class = format!("task-state {}", css_word(&task.status));
     view! {

@@ -1,0 +1,102 @@
+//! What the logs tab's "Send a request" box sends: a method and its params as typed, checked
+//! before anything goes out.
+
+use serde_json::Value;
+
+/// Methods offered as suggestions (any other may be typed: an extension's, a newer one).
+pub const SUGGESTED: &[&str] = &[
+    "tools/list",
+    "resources/list",
+    "resources/templates/list",
+    "prompts/list",
+    "tasks/list",
+    "tasks/get",
+    "tasks/result",
+    "completion/complete",
+    "ping",
+    "server/discover",
+];
+
+/// Methods the client sends itself, at the right moment, and that would confuse the
+/// connection if sent by hand.
+const THE_CLIENTS_OWN: &[&str] = &["initialize", "notifications/initialized"];
+
+/// The longest method name accepted.
+const MAX_METHOD: usize = 200;
+
+/// The method and params typed, or why they cannot be sent. The params are a JSON object,
+/// or nothing (an empty box); a notification's method starts with `notifications/`.
+pub fn parse(
+    method: &str,
+    params: &str,
+    notification: bool,
+) -> Result<(String, Option<Value>), String> {
+    let method = method.trim();
+    if method.is_empty() {
+        return Err("Type the method to send, e.g. tools/list.".into());
+    }
+    if method.len() > MAX_METHOD || method.chars().any(|c| c.is_whitespace() || c.is_control()) {
+        return Err("A method name has no spaces and is at most 200 characters long.".into());
+    }
+    if THE_CLIENTS_OWN.contains(&method) {
+        return Err(format!(
+            "The client sends {method} itself when it connects; use \"Connect again\" instead."
+        ));
+    }
+    if notification != method.starts_with("notifications/") {
+        return Err(if notification {
+            "A notification's method starts with notifications/.".into()
+        } else {
+            "A method starting with notifications/ is a notification: tick \"as a notification\"."
+                .into()
+        });
+    }
+    let params = params.trim();
+    if params.is_empty() {
+        return Ok((method.to_string(), None));
+    }
+    match serde_json::from_str::<Value>(params) {
+        Ok(v @ Value::Object(_)) => Ok((method.to_string(), Some(v))),
+        Ok(_) => Err("The params must be a JSON object ({…}), or left empty.".into()),
+        Err(e) => Err(format!("The params are not valid JSON: {e}.")),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn a_request_is_a_method_and_an_object_or_nothing() {
+        assert_eq!(
+            parse(" tools/list ", "", false),
+            Ok(("tools/list".into(), None))
+        );
+        assert_eq!(
+            parse("tasks/get", r#"{"taskId": "t1"}"#, false),
+            Ok(("tasks/get".into(), Some(json!({"taskId": "t1"}))))
+        );
+        assert_eq!(
+            parse("notifications/roots/list_changed", "", true),
+            Ok(("notifications/roots/list_changed".into(), None))
+        );
+        for (method, params, notification) in [
+            ("", "", false),
+            ("tools list", "", false),
+            ("initialize", "{}", false),
+            ("notifications/initialized", "", true),
+            ("tools/list", "[1]", false),
+            ("tools/list", "{", false),
+            ("notifications/x", "", false),
+            ("tools/list", "", true),
+        ] {
+            let refused = parse(method, params, notification);
+            assert!(
+                refused.is_err(),
+                "{method:?} {params:?} {notification}: {refused:?}"
+            );
+        }
+        assert!(parse(&"m".repeat(201), "", false).is_err());
+    }
+}
