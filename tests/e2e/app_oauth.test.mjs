@@ -164,3 +164,36 @@ test('a server that wants a login only for its tools: connected, the login offer
     toolsOnly.stop();
   }
 });
+
+test('a login asked for by a tool call: the page comes back with what was typed, and the call goes through once run again', async () => {
+  const callsOnly = await startProtected('calls-only');
+  const context = await browser.newContext();
+  try {
+    const p = await context.newPage();
+    p.on('pageerror', (e) => { throw e; });
+    await p.goto(site.url);
+    await p.locator('#server-url').fill(callsOnly.url);
+    await p.locator('form.connect summary').click();
+    await p.locator('#allow-local-auth').check();
+    await p.locator('#connect').click();
+    // Listed without a login; the call asks for one.
+    await p.locator('button.tool[data-tool="echo"]').click({ timeout: 20_000 });
+    await p.locator('#arg-message').fill('typed before the login');
+    await p.locator('button.run').click();
+    await p.locator('#login').waitFor({ timeout: 20_000 });
+    await p.locator('#login').click();
+    // The page went to the authorization server and came back: the form as it was.
+    await p.locator('.runner p.restored').waitFor({ timeout: 30_000 });
+    assert.equal(await p.locator('#arg-message').inputValue(), 'typed before the login');
+    assert.match(await p.locator('#auth-status').innerText(), /Logged in/);
+    assert.equal(await p.evaluate(() => sessionStorage.getItem('mcp-browser-client.before-login')), null, 'taken once');
+    // Not made again by itself: the person runs it.
+    assert.equal(await p.locator('.result').count(), 0);
+    await p.locator('button.run').click();
+    await p.locator('.result pre.content', { hasText: 'typed before the login' }).waitFor({ timeout: 15_000 });
+    assert.equal(await p.locator('.runner p.restored').count(), 0);
+  } finally {
+    await context.close();
+    callsOnly.stop();
+  }
+});

@@ -10,15 +10,17 @@
 // the key the token is bound to (`cnf.jkt`), for this method and URL, with the token's hash.
 // With `tools-only` instead, only requests for tools (JSON-RPC methods `tools/...`) need a token:
 // a client connects without one, then its tool list is refused, as on servers that guard only
-// what acts.
-// Binds 127.0.0.1. Usage: node auth_gateway.mjs PORT AUTH_SERVER_URL UPSTREAM_MCP_URL [dpop|tools-only]
+// what acts. With `calls-only`, only `tools/call` needs one: the tools are listed without a
+// login, and the first call asks for it.
+// Binds 127.0.0.1. Usage: node auth_gateway.mjs PORT AUTH_SERVER_URL UPSTREAM_MCP_URL [dpop|tools-only|calls-only]
 import http from 'node:http';
 import crypto from 'node:crypto';
 import { createRemoteJWKSet, jwtVerify, EmbeddedJWK, calculateJwkThumbprint } from 'jose';
 
 const [port, issuer, upstream] = [Number(process.argv[2]), process.argv[3], new URL(process.argv[4])];
 const dpop = process.argv[5] === 'dpop';
-const toolsOnly = process.argv[5] === 'tools-only';
+const callsOnly = process.argv[5] === 'calls-only';
+const toolsOnly = process.argv[5] === 'tools-only' || callsOnly;
 const base = `http://127.0.0.1:${port}`;
 const resource = `${base}/mcp`;
 const metadataUrl = `${base}/.well-known/oauth-protected-resource/mcp`;
@@ -117,12 +119,14 @@ function readBody(req) {
   });
 }
 
-/** With `tools-only`: whether a request body asks for tools (a batch, if any message does). */
+/** With `tools-only` (`calls-only`): whether a request body asks for tools (calls one), a
+ * batch if any message does. */
 function needsToken(body) {
   if (body.length === 0) return false;
   try {
     const parsed = JSON.parse(body.toString('utf8'));
-    return [parsed].flat().some((m) => typeof m?.method === 'string' && m.method.startsWith('tools/'));
+    const guarded = (method) => (callsOnly ? method === 'tools/call' : method.startsWith('tools/'));
+    return [parsed].flat().some((m) => typeof m?.method === 'string' && guarded(m.method));
   } catch {
     return true;
   }

@@ -92,6 +92,9 @@ pub struct Connection {
     pub wire: RwSignal<WireLog>,
     /// The tool chosen in the tools tab (kept while the tab is left).
     pub chosen_tool: RwSignal<Option<String>>,
+    /// The tool whose form was put back as it was before a full-page login (see
+    /// [`crate::before_login`]), until the person runs it or dismisses the notice.
+    pub restored_form: RwSignal<Option<String>>,
     /// Each recently chosen tool's form, call and result (see [`crate::tool_runs`]).
     pub tool_runs: StoredValue<crate::tool_runs::ToolRuns>,
     /// The URI of the resource shown in the resources tab, and its contents (kept while the
@@ -204,6 +207,7 @@ impl Connection {
             wire: RwSignal::new(WireLog::default()),
             asks: RwSignal::new_local(Vec::new()),
             chosen_tool: RwSignal::new(None),
+            restored_form: RwSignal::new(None),
             resource_shown: RwSignal::new(None),
             resource_contents: RwSignal::new(None),
             chosen_prompt: RwSignal::new(None),
@@ -354,8 +358,46 @@ impl Connection {
         });
         conn.client.set_value(Some(client.clone()));
         conn.sink.set_value(sink);
+        conn.restore_typed_form();
         conn.connect();
         conn
+    }
+
+    /// Keeps what is typed in the chosen tool's form for the page's return from a full-page
+    /// login.
+    fn keep_typed_form(&self) {
+        let Some(tool) = self.chosen_tool.get_untracked() else {
+            return;
+        };
+        let Some(run) = self.tool_runs.with_value(|r| r.find(&tool)) else {
+            return;
+        };
+        crate::before_login::keep(&crate::before_login::TypedForm {
+            url: self.url.clone(),
+            tool,
+            values: run.values.get_untracked(),
+            raw_mode: run.raw_mode.get_untracked(),
+            raw: run.raw.get_untracked(),
+        });
+    }
+
+    /// Puts back the form kept before a full-page login to this server, if any: the tool is
+    /// chosen again (shown once the server lists it) with what was typed.
+    fn restore_typed_form(&self) {
+        let Some(form) = crate::before_login::take(&self.url) else {
+            return;
+        };
+        let values = form.values.clone();
+        let run = self
+            .tool_runs
+            .try_update_value(|r| r.of(&form.tool, || values));
+        if let Some(run) = run {
+            run.values.set(form.values);
+            run.raw_mode.set(form.raw_mode);
+            run.raw.set(form.raw);
+        }
+        self.chosen_tool.set(Some(form.tool.clone()));
+        self.restored_form.set(Some(form.tool));
     }
 
     /// Connects (or connects again, e.g. after a popup login) and lists the tools.
@@ -439,6 +481,10 @@ impl Connection {
             return;
         };
         let www = self.auth_needed.get_untracked().flatten();
+        if auth.mode() == client_browser::LoginMode::Redirect {
+            // The page goes away: what was typed comes back with it.
+            self.keep_typed_form();
+        }
         let c = self.clone();
         leptos::task::spawn_local(async move {
             // A full-page login may wait for the look for our metadata document; a popup must

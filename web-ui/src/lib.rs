@@ -2,6 +2,7 @@
 //! `<mcp-client>` element (crate `client-element`) both mount it.
 
 pub mod app;
+pub mod before_login;
 pub mod components;
 pub mod connection;
 pub mod deep_link;

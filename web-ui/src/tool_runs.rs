@@ -121,6 +121,14 @@ impl ToolRuns {
         run
     }
 
+    /// The run of `tool`, if one is kept (nothing changes).
+    pub fn find(&self, tool: &str) -> Option<ToolRun> {
+        self.runs
+            .iter()
+            .find(|(name, _)| name == tool)
+            .map(|(_, run)| *run)
+    }
+
     /// The tools whose runs are kept, the most recently used last.
     pub fn kept(&self) -> Vec<&str> {
         self.runs.iter().map(|(name, _)| name.as_str()).collect()

@@ -127,11 +127,14 @@ pub fn ToolRunner(conn: Connection, tool: Tool) -> impl IntoView {
             auto_retry();
         }
     });
+    let restored = conn.restored_form;
     let run = move || {
         // One call at a time per tool (the Run button is disabled meanwhile; Ctrl+Enter too).
         if running.get_untracked().is_some() {
             return;
         }
+        // Run: the notice about the form put back after a login has done its work.
+        restored.set(None);
         let args = if raw_mode.get_untracked() {
             match serde_json::from_slice::<serde_json::Value>(raw.get_untracked().as_bytes()) {
                 Ok(v) if v.is_object() => v,
@@ -182,6 +185,15 @@ pub fn ToolRunner(conn: Connection, tool: Tool) -> impl IntoView {
         <article class="runner" aria-label=format!("Run {}", tool.name) on:keydown=on_key>
             <h3>{tool.title.clone().unwrap_or_else(|| tool.name.clone())}</h3>
             <p class="tool-name">{tool.name.clone()}</p>
+            {
+                let (restored, this) = (conn.restored_form, tool.name.clone());
+                move || (restored.get().as_deref() == Some(this.as_str())).then(|| view! {
+                    <p class="restored" role="status">
+                        "What you typed before logging in is back. The call was not made: run it again when ready. "
+                        <button type="button" class="dismiss" on:click=move |_| restored.set(None)>"OK"</button>
+                    </p>
+                })
+            }
             {tool.description.clone().map(|d| view! { <p class="description">{d}</p> })}
             <label class="raw-toggle"><input type="checkbox" prop:checked=raw_mode on:change=move |ev| raw_mode.set(event_target_checked(&ev)) /> "Raw JSON (sent as typed, not checked)"</label>
             <Show when=move || raw_mode.get() fallback=move || view! {
