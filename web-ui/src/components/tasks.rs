@@ -121,7 +121,7 @@ pub fn TasksPanel(conn: Connection) -> impl IntoView {
                     <tr><th>"Task"</th><th>"State"</th><th>"Created"</th><th>"Updated"</th><th>"Kept for"</th><th></th></tr>
                 </thead>
                 <tbody>
-                    <For each=rows key=|t| (t.task_id.clone(), t.last_updated_at.clone(), t.status.clone()) let:t>
+                    <For each=rows key=|t| format!("{}\n{}\n{}", t.task_id, t.status, t.last_updated_at.as_deref().unwrap_or_default()) let:t>
                         <TaskRow task=t can_cancel=can_cancel cancelling=cancelling on_cancel=cancel on_result=show_result />
                     </For>
                 </tbody>
