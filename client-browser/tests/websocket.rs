@@ -22,16 +22,19 @@ wasm_bindgen_test_configure!(run_in_browser);
 const WEBSOCKET: Option<&str> = option_env!("MCP_WEBSOCKET_URL");
 const NO_SUBPROTOCOL: Option<&str> = option_env!("MCP_WEBSOCKET_NO_SUBPROTOCOL_URL");
 
-#[wasm_bindgen_test]
-async fn websocket_server_end_to_end() {
-    let Some(url) = WEBSOCKET else {
-        panic!("MCP_WEBSOCKET_URL was not set at build time")
-    };
+/// A client connected to `url` over a WebSocket (`what`: why it must connect).
+async fn connect_ws(url: &str, what: &str) -> Client {
     let mut o = ClientOptions::new(url);
     o.transport = Transport::WebSocket;
-    let client = within(15_000, "connect", Client::connect(o))
+    within(15_000, "connect", Client::connect(o))
         .await
-        .expect("connects over WebSocket");
+        .expect(what)
+}
+
+#[wasm_bindgen_test]
+async fn websocket_server_end_to_end() {
+    let url = WEBSOCKET.expect("MCP_WEBSOCKET_URL was not set at build time");
+    let client = connect_ws(url, "connects over WebSocket").await;
     let d = client.server().unwrap();
     assert_eq!((d.wire, d.era), (WireProtocol::Frames, Era::Legacy));
     assert_eq!(d.server_info.name, "websocket-test-server");
@@ -67,14 +70,8 @@ async fn websocket_server_end_to_end() {
 
 #[wasm_bindgen_test]
 async fn a_server_selecting_no_subprotocol_is_retried_without_one() {
-    let Some(url) = NO_SUBPROTOCOL else {
-        panic!("MCP_WEBSOCKET_NO_SUBPROTOCOL_URL was not set at build time")
-    };
-    let mut o = ClientOptions::new(url);
-    o.transport = Transport::WebSocket;
-    let client = within(15_000, "connect", Client::connect(o))
-        .await
-        .expect("connects after retrying without a subprotocol");
+    let url = NO_SUBPROTOCOL.expect("MCP_WEBSOCKET_NO_SUBPROTOCOL_URL was not set at build time");
+    let client = connect_ws(url, "connects after retrying without a subprotocol").await;
     let r = within(
         10_000,
         "echo",
@@ -91,14 +88,8 @@ async fn a_server_selecting_no_subprotocol_is_retried_without_one() {
 /// new connection.
 #[wasm_bindgen_test]
 async fn a_dropped_websocket_is_opened_again() {
-    let Some(url) = NO_SUBPROTOCOL else {
-        panic!("MCP_WEBSOCKET_NO_SUBPROTOCOL_URL was not set at build time")
-    };
-    let mut o = ClientOptions::new(url);
-    o.transport = Transport::WebSocket;
-    let client = within(15_000, "connect", Client::connect(o))
-        .await
-        .expect("connects");
+    let url = NO_SUBPROTOCOL.expect("MCP_WEBSOCKET_NO_SUBPROTOCOL_URL was not set at build time");
+    let client = connect_ws(url, "connects").await;
     let states = Rc::new(RefCell::new(Vec::new()));
     let seen = states.clone();
     client.on_event(move |e| {

@@ -952,19 +952,8 @@ fn frames_mode_probes_then_falls_back_on_silence_and_cancels_with_a_notification
     let mut h = Harness::new(Session::new(cfg), NoHttp);
     h.connect();
     assert!(h.frames.is_empty(), "waits for the socket");
-    h.session.handle_input(Input::FramesOpened, h.now);
-    h.pump();
-    assert_eq!(h.frames[0]["method"], "server/discover");
-    h.advance(301);
-    let init = h.frames.last().unwrap().clone();
-    assert_eq!(init["method"], "initialize");
-    let reply = result(
-        &init["id"],
-        json!({"protocolVersion": "2025-11-25", "capabilities": {}, "serverInfo": {"name": "ws", "version": "1"}}),
-    );
-    h.session
-        .handle_input(Input::Frame(reply.to_string().as_bytes()), h.now);
-    h.pump();
+    frames_handshake(&mut h);
+    assert_eq!(h.frames[0]["method"], "server/discover", "probed first");
     assert_eq!(
         h.frames.last().unwrap()["method"],
         "notifications/initialized"
