@@ -1041,10 +1041,16 @@ fn a_closed_websocket_is_opened_again_later_each_time_and_what_was_on_its_way_fa
         "{:?}",
         h.events
     );
-    // Made meanwhile: waits for the new connection.
+    // Made meanwhile: waits for the new connection. A notification has no socket to go on:
+    // dropped with a warning (not sent into the socket being opened).
     let sent = h.frames.len();
     let waiting = call(&mut h, "echo");
+    h.session.notify("notifications/roots/list_changed", None);
+    h.pump();
     assert_eq!(h.frames.len(), sent);
+    assert!(h.events.iter().any(
+        |e| matches!(e, Event::Warning(w) if w.starts_with("notifications/roots/list_changed was not sent"))
+    ));
     // The server is still down: later each time (2 s, then 4 s).
     for (wait, opened) in [(2_000, 3), (4_000, 4)] {
         h.session.handle_input(

@@ -867,6 +867,19 @@ impl Session {
     /// Sends a notification or a response to a server request.
     fn send_fire(&mut self, msg: Message, method: &str) {
         if self.wire == WireProtocol::Frames {
+            if self.phase == Phase::Opening {
+                // No socket to send it on yet (it is being opened, or opened again): dropped,
+                // as on a closed one, rather than failing the socket being opened.
+                let what = if method.is_empty() {
+                    "an answer to the server"
+                } else {
+                    method
+                };
+                self.emit(Event::Warning(alloc::format!(
+                    "{what} was not sent: the connection is not open"
+                )));
+                return;
+            }
             self.wire_out(&msg, None);
             self.out.push_back(Output::Frame(msg.encode()));
             return;
