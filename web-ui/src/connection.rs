@@ -387,10 +387,9 @@ impl Connection {
         let Some(form) = crate::before_login::take(&self.url) else {
             return;
         };
-        let values = form.values.clone();
         let run = self
             .tool_runs
-            .try_update_value(|r| r.of(&form.tool, || values));
+            .try_update_value(|r| r.of(&form.tool, BTreeMap::new));
         if let Some(run) = run {
             run.values.set(form.values);
             run.raw_mode.set(form.raw_mode);

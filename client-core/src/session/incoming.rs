@@ -6,6 +6,14 @@ use crate::jsonrpc::{codes, Response};
 use crate::sse::{SseDecoder, SseEventRef};
 use crate::types::{ServerNotification, ServerRequest};
 
+impl Session {
+    /// How long to wait before opening a lost stream or connection again after `attempts`
+    /// attempts: `default_retry`, doubled with each attempt (at most 64 times it).
+    fn backoff(&self, attempts: u32) -> Duration {
+        Duration::from_millis(self.config.default_retry.as_millis() << attempts.min(6))
+    }
+}
+
 /// A GET stream that stayed open this long ended for a passing reason: the attempts to open
 /// it again start over (milliseconds).
 const GET_STREAM_LASTED_MS: u64 = 30_000;
@@ -345,9 +353,7 @@ impl Session {
                         {
                             // A server error may pass (a restart, an overloaded proxy): retry, bounded.
                             self.get_reconnects += 1;
-                            let delay = Duration::from_millis(
-                                self.config.default_retry.as_millis() << self.get_reconnects.min(6),
-                            );
+                            let delay = self.backoff(self.get_reconnects);
                             self.schedule(now + delay, Timer::ReopenGet);
                         } else {
                             self.emit(Event::Warning(alloc::format!(
@@ -368,13 +374,9 @@ impl Session {
                         if self.phase == Phase::Ready
                             && self.get_reconnects < self.config.max_stream_reconnects
                         {
-                            let delay = ex.retry_ms().map_or(
-                                Duration::from_millis(
-                                    self.config.default_retry.as_millis()
-                                        << self.get_reconnects.min(6),
-                                ),
-                                Duration::from_millis,
-                            );
+                            let delay = ex
+                                .retry_ms()
+                                .map_or(self.backoff(self.get_reconnects), Duration::from_millis);
                             self.get_reconnects += 1;
                             self.schedule(now + delay, Timer::ReopenGet);
                         } else if self.phase == Phase::Ready {
@@ -421,12 +423,9 @@ impl Session {
                             && self.sse_reopens < self.config.max_stream_reconnects =>
                     {
                         self.sse_reopens += 1;
-                        let delay = ex.retry_ms().map_or(
-                            Duration::from_millis(
-                                self.config.default_retry.as_millis() << self.sse_reopens.min(6),
-                            ),
-                            Duration::from_millis,
-                        );
+                        let delay = ex
+                            .retry_ms()
+                            .map_or(self.backoff(self.sse_reopens), Duration::from_millis);
                         self.emit(Event::Warning(alloc::format!(
                             "the server's event stream could not be opened again ({err}); trying again in {} ms",
                             delay.as_millis()
@@ -652,9 +651,7 @@ impl Session {
             self.frames_reopens = 1;
             self.out.push_back(Output::OpenFrames);
         } else {
-            let delay = Duration::from_millis(
-                self.config.default_retry.as_millis() << self.frames_reopens.min(6),
-            );
+            let delay = self.backoff(self.frames_reopens);
             self.frames_reopens += 1;
             self.emit(Event::Warning(alloc::format!(
                 "the connection could not be opened again ({err}); trying again in {} ms",
