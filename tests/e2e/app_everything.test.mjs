@@ -436,11 +436,31 @@ test('keeps a call history that can be run again', async () => {
   assert.ok(await page.locator('.raw-toggle input').isChecked());
   assert.deepEqual(JSON.parse(await page.locator('textarea.raw').inputValue()), { message: 'raw', extra: 1 });
   await page.locator('.raw-toggle input').uncheck();
-  // Clear empties the history.
+  // Each call says when it was made.
+  assert.match(await page.locator('.history-list li time.called-at').first().innerText(), /\d{1,2}:\d{2}/);
+  // The history is kept in the browser: the next visit to the server has it.
+  const kept = await page.locator('.history-list li code').allInnerTexts();
+  assert.ok(kept.some((c) => c.includes('"extra":1')), kept.join('\n'));
+  assert.deepEqual(await historyOfNextVisit(), kept);
+  // Clear empties the history, the browser's too.
   await page.locator('.history button.clear-history').click();
   assert.equal(await page.locator('.history-list li').count(), 0);
   assert.equal(await page.locator('.history button.clear-history').count(), 0);
+  assert.deepEqual(await historyOfNextVisit(), []);
 });
+
+/** The call history a new page of this browser shows for the server, once connected. */
+async function historyOfNextVisit() {
+  const next = await context.newPage();
+  try {
+    await next.goto(`${site.url}/?url=${encodeURIComponent(everything.url)}`);
+    await next.locator('#connection-state', { hasText: 'connected' }).waitFor({ timeout: 20_000 });
+    await next.locator('.history').waitFor({ timeout: 10_000 });
+    return await next.locator('.history-list li code').allInnerTexts();
+  } finally {
+    await next.close();
+  }
+}
 
 test('offers editable roots and a log level, and shows server log messages', async () => {
   await page.locator('#tab-settings').click();

@@ -40,6 +40,9 @@ test('the element connects, runs a tool and reports events', async () => {
   const result = await page.evaluate(() => window.mcpEvents.find((e) => e.name === 'tool-result').detail);
   assert.equal(result.tool, 'echo');
   assert.equal(result.result.content[0].text, 'Echo: inside the widget');
+  // The call is in the widget's history, which is not written to the host page's storage.
+  await page.locator('mcp-client .history-list li', { hasText: 'inside the widget' }).waitFor({ timeout: 5_000 });
+  assert.equal(await page.evaluate(() => localStorage.getItem('mcp-browser-client.history')), null);
 });
 
 test('host CSS does not break the widget, and the widget CSS does not leak out', async () => {

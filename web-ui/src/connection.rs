@@ -56,16 +56,7 @@ impl Ask {
     }
 }
 
-/// One past tool call.
-#[derive(Clone, Debug, PartialEq)]
-pub struct HistoryEntry {
-    /// Tool name.
-    pub tool: String,
-    /// The arguments sent.
-    pub arguments: Value,
-    /// "ok", "tool error", or the failure.
-    pub summary: String,
-}
+pub use crate::call_history::HistoryEntry;
 
 /// How many completed URL elicitations a connection remembers (a runner waiting for some
 /// retries its call once all are complete).
@@ -117,8 +108,10 @@ pub struct Connection {
     pub server_tasks: RwSignal<Vec<Task>>,
     /// What the task asked about last in the tasks tab came to.
     pub task_outcome: RwSignal<Option<crate::server_tasks::TaskOutcome>>,
-    /// Past tool calls, oldest first.
+    /// Past tool calls, oldest first (see [`crate::call_history`]).
     pub history: RwSignal<Vec<HistoryEntry>>,
+    /// Whether [`Connection::history`] is kept in the browser (the app's, not when embedded).
+    keeps_history: bool,
     /// The log level the server accepted last (`debug`, ...), if one was asked for.
     pub log_level: RwSignal<Option<String>>,
     /// Roots offered to the server (`file://` URIs).
@@ -214,7 +207,12 @@ impl Connection {
             prompt_values: RwSignal::new(BTreeMap::new()),
             prompt_result: RwSignal::new(None),
             tool_runs: StoredValue::new(Default::default()),
-            history: RwSignal::new(Vec::new()),
+            history: RwSignal::new(if sink.is_none() {
+                crate::call_history::load(&req.url)
+            } else {
+                Vec::new()
+            }),
+            keeps_history: sink.is_none(),
             server_tasks: RwSignal::new(Vec::new()),
             task_outcome: RwSignal::new(None),
             completed_elicitations: RwSignal::new(Vec::new()),
@@ -515,6 +513,26 @@ impl Connection {
         self.error
             .set(Some("Logged out. Log in again to use this server.".into()));
         self.auth_needed.set(Some(None));
+    }
+
+    /// Adds a finished tool call to the history (and to the browser's, see
+    /// [`crate::call_history`]).
+    pub fn record_call(&self, entry: HistoryEntry) {
+        self.history.update(|h| crate::call_history::push(h, entry));
+        self.save_history();
+    }
+
+    /// Empties the history, the browser's too.
+    pub fn clear_history(&self) {
+        self.history.set(Vec::new());
+        self.save_history();
+    }
+
+    fn save_history(&self) {
+        if self.keeps_history {
+            self.history
+                .with_untracked(|h| crate::call_history::save(&self.url, h));
+        }
     }
 
     /// The server said its tool list changed: lists the tools again, one listing at a time

@@ -1,5 +1,7 @@
 //! The call history of a server, each call re-runnable, or editable in its tool's form.
+//! The app keeps it in the browser (see [`crate::call_history`]).
 
+use crate::call_history::{shown_arguments, HistoryEntry};
 use crate::components::result_view::{decode_tool_result, ResultView, ToolResult};
 use crate::connection::Connection;
 use crate::schema_form::{fields_of, initial_values, values_from};
@@ -9,35 +11,48 @@ use leptos::prelude::*;
 #[component]
 pub fn HistoryPanel(conn: Connection) -> impl IntoView {
     let history = conn.history;
+    let clear = conn.clone();
     let rerun = RwSignal::new(None::<Result<ToolResult, String>>);
     view! {
         <section class="history" aria-label="Call history">
             <h3>"History"</h3>
-            {move || (!history.with(Vec::is_empty)).then(|| view! {
-                <button class="clear-history" on:click=move |_| { history.set(Vec::new()); rerun.set(None); }>"Clear"</button>
+            {move || (!history.with(Vec::is_empty)).then(|| {
+                let conn = clear.clone();
+                view! {
+                    <button class="clear-history" on:click=move |_| { conn.clear_history(); rerun.set(None); }>"Clear"</button>
+                }
             })}
             <ol class="history-list">
                 {move || history.get().into_iter().enumerate().rev().map(|(i, h)| {
+                    let to_edit = conn.clone();
                     let conn = conn.clone();
                     let (tool, args) = (h.tool.clone(), h.arguments.clone());
                     let run_again = move |_| {
                         let Some(client) = conn.client.get_value() else { return };
                         let (tool, args) = (tool.clone(), args.clone());
                         let opts = crate::time_limit::call_options(conn.time_limit.get_untracked());
+                        let record = conn.clone();
+                        let at_ms = js_sys::Date::now();
                         leptos::task::spawn_local(async move {
-                            let r = client.start_tool_call(&tool, args, opts).await;
-                            rerun.set(Some(
-                                r.and_then(decode_tool_result)
-                                    .map_err(|e| crate::doctor::explain(&e)),
-                            ));
+                            let r = client.start_tool_call(&tool, args.clone(), opts).await;
+                            let outcome = r
+                                .and_then(decode_tool_result)
+                                .map_err(|e| crate::doctor::explain(&e));
+                            record.record_call(HistoryEntry {
+                                tool,
+                                arguments: args,
+                                summary: summary_of(&outcome),
+                                at_ms,
+                            });
+                            rerun.set(Some(outcome));
                         });
                     };
-                    let to_edit = conn.clone();
                     let (tool, args) = (h.tool.clone(), h.arguments.clone());
                     let edit = move |_| edit_call(&to_edit, &tool, &args);
                     view! {
                         <li data-index=i>
-                            <code>{h.tool.clone()} " " {h.arguments.to_string()}</code> " → " {h.summary.clone()}
+                            {(h.at_ms > 0.0).then(|| view! { <time class="called-at">{called_at(h.at_ms)}</time> " " })}
+                            <code>{h.tool.clone()} " " {shown_arguments(&h.arguments)}</code> " → " {h.summary.clone()}
                             <button class="rerun" on:click=run_again>"Run again"</button>
                             <button class="edit-call" on:click=edit>"Edit"</button>
                         </li>
@@ -50,6 +65,28 @@ pub fn HistoryPanel(conn: Connection) -> impl IntoView {
             })}
         </section>
     }
+}
+
+/// A call's outcome in the history's words: "ok", "tool error", or the failure.
+pub fn summary_of(outcome: &Result<ToolResult, String>) -> String {
+    match outcome {
+        Ok((c, _)) if c.is_error == Some(true) => "tool error".to_string(),
+        Ok(_) => "ok".to_string(),
+        Err(e) => e.clone(),
+    }
+}
+
+/// When a call was made, in the browser's language: the time of day for a call made today,
+/// the date and time for an older one.
+fn called_at(at_ms: f64) -> String {
+    let at = js_sys::Date::new(&at_ms.into());
+    let today = js_sys::Date::new_0().to_date_string();
+    let text = if at.to_date_string() == today {
+        at.to_locale_time_string("default")
+    } else {
+        at.to_locale_string("default", &wasm_bindgen::JsValue::UNDEFINED)
+    };
+    text.into()
 }
 
 /// Puts a past call's arguments into its tool's form (as raw JSON when the form cannot say

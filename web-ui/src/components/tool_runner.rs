@@ -36,7 +36,7 @@ pub fn ToolRunner(conn: Connection, tool: Tool) -> impl IntoView {
     let errors = RwSignal::new(BTreeMap::<String, String>::new());
     let name = tool.name.clone();
     let output_schema = tool.output_schema.clone();
-    let history = conn.history;
+    let record = conn.clone();
     let sink = use_context::<Option<crate::embed::EventSink>>().flatten();
     let fields_for_run = fields.clone();
     let input_schema = tool.input_schema.clone();
@@ -68,6 +68,8 @@ pub fn ToolRunner(conn: Connection, tool: Tool) -> impl IntoView {
         running.set(Some(call.handle));
         let name = name.clone();
         let sink = sink.clone();
+        let record = record.clone();
+        let at_ms = js_sys::Date::now();
         leptos::task::spawn_local(async move {
             let r = call.await;
             running.set(None);
@@ -81,11 +83,7 @@ pub fn ToolRunner(conn: Connection, tool: Tool) -> impl IntoView {
             let outcome = r
                 .and_then(decode_tool_result)
                 .map_err(|e| crate::doctor::explain(&e));
-            let summary = match &outcome {
-                Ok((c, _)) if c.is_error == Some(true) => "tool error".to_string(),
-                Ok(_) => "ok".to_string(),
-                Err(e) => e.clone(),
-            };
+            let summary = crate::components::history::summary_of(&outcome);
             // The result as the server sent it.
             if let (Some(sink), Ok((_, raw))) = (&sink, &outcome) {
                 (sink.0)(
@@ -93,12 +91,11 @@ pub fn ToolRunner(conn: Connection, tool: Tool) -> impl IntoView {
                     serde_json::json!({ "tool": name, "result": raw }),
                 );
             }
-            history.update(|h| {
-                h.push(crate::connection::HistoryEntry {
-                    tool: name,
-                    arguments: args,
-                    summary,
-                })
+            record.record_call(crate::call_history::HistoryEntry {
+                tool: name,
+                arguments: args,
+                summary,
+                at_ms,
             });
             url_required.set(required.unwrap_or_default());
             result.set(Some(outcome));

@@ -1,0 +1,280 @@
+//! The tool calls made to each server, kept in the browser (`localStorage`) so that the
+//! history is still there after a reload or the next visit, like a desktop API client's.
+//!
+//! Bounded everywhere: a connection keeps its newest [`MAX_ENTRIES`] calls; the browser keeps
+//! the newest [`MAX_STORED_BYTES`] of them (serialized) for each of the [`MAX_SERVERS`]
+//! servers used last. A call whose arguments alone are larger is kept for the page only.
+//! Only the app keeps history this way: an embedding page's storage is not ours to write.
+
+use serde_json::{json, Map, Value};
+
+/// One past tool call.
+#[derive(Clone, Debug, PartialEq)]
+pub struct HistoryEntry {
+    /// Tool name.
+    pub tool: String,
+    /// The arguments sent.
+    pub arguments: Value,
+    /// "ok", "tool error", or the failure.
+    pub summary: String,
+    /// When the call was made, in milliseconds since the epoch (0 when unknown).
+    pub at_ms: f64,
+}
+
+/// Calls a connection keeps (the oldest go first).
+pub const MAX_ENTRIES: usize = 100;
+/// Serialized bytes of one server's history kept in the browser.
+pub const MAX_STORED_BYTES: usize = 64 << 10;
+/// Servers whose history the browser keeps (the one used longest ago goes first).
+pub const MAX_SERVERS: usize = 16;
+/// Characters of a call's arguments shown in its line (the rest is in its form on "Edit").
+pub const SHOWN_CHARS: usize = 240;
+
+const KEY: &str = "mcp-browser-client.history";
+
+/// Adds `entry` as the newest, dropping the oldest beyond [`MAX_ENTRIES`].
+pub fn push(entries: &mut Vec<HistoryEntry>, entry: HistoryEntry) {
+    entries.push(entry);
+    if entries.len() > MAX_ENTRIES {
+        let extra = entries.len() - MAX_ENTRIES;
+        entries.drain(..extra);
+    }
+}
+
+fn encode(e: &HistoryEntry) -> Value {
+    json!({ "tool": e.tool, "arguments": e.arguments, "summary": e.summary, "at": e.at_ms })
+}
+
+fn decode(v: &Value) -> Option<HistoryEntry> {
+    Some(HistoryEntry {
+        tool: v.get("tool")?.as_str()?.to_string(),
+        arguments: v.get("arguments").filter(|a| a.is_object())?.clone(),
+        summary: v.get("summary")?.as_str()?.to_string(),
+        at_ms: v.get("at").and_then(Value::as_f64).unwrap_or(0.0),
+    })
+}
+
+/// The newest entries whose serialized size fits [`MAX_STORED_BYTES`], oldest first, as
+/// they are written to storage. An entry too large by itself is left out (and the ones
+/// before it still count).
+pub fn to_store(entries: &[HistoryEntry]) -> Vec<Value> {
+    let mut kept = Vec::new();
+    let mut bytes = 0;
+    for e in entries.iter().rev() {
+        let v = encode(e);
+        let size = v.to_string().len() + 1;
+        if size > MAX_STORED_BYTES {
+            continue;
+        }
+        if bytes + size > MAX_STORED_BYTES {
+            break;
+        }
+        bytes += size;
+        kept.push(v);
+    }
+    kept.reverse();
+    kept
+}
+
+/// The entries kept for `url` in the stored document `doc`; anything malformed is skipped.
+pub fn entries_in(doc: &Value, url: &str) -> Vec<HistoryEntry> {
+    let list = doc
+        .get(url)
+        .and_then(|s| s.get("calls"))
+        .and_then(Value::as_array);
+    let mut out: Vec<HistoryEntry> = list.into_iter().flatten().filter_map(decode).collect();
+    if out.len() > MAX_ENTRIES {
+        out.drain(..out.len() - MAX_ENTRIES);
+    }
+    out
+}
+
+/// `doc` with `url`'s history replaced by `entries` (removed when there are none), marked as
+/// used at `now_ms`, and at most [`MAX_SERVERS`] servers in it.
+pub fn with_entries(doc: Value, url: &str, entries: &[HistoryEntry], now_ms: f64) -> Value {
+    let mut map = match doc {
+        Value::Object(m) => m,
+        _ => Map::new(),
+    };
+    map.remove(url);
+    let calls = to_store(entries);
+    if !calls.is_empty() {
+        map.insert(url.to_string(), json!({ "used": now_ms, "calls": calls }));
+    }
+    while map.len() > MAX_SERVERS {
+        let used = |v: &Value| v.get("used").and_then(Value::as_f64).unwrap_or(0.0);
+        let oldest = map
+            .iter()
+            .min_by(|a, b| used(a.1).total_cmp(&used(b.1)))
+            .map(|(k, _)| k.clone());
+        match oldest {
+            Some(k) => map.remove(&k),
+            None => break,
+        };
+    }
+    Value::Object(map)
+}
+
+/// A call's arguments as shown in its line: compact JSON, cut after [`SHOWN_CHARS`]
+/// characters with "…".
+pub fn shown_arguments(arguments: &Value) -> String {
+    let text = arguments.to_string();
+    match text.char_indices().nth(SHOWN_CHARS) {
+        Some((cut, _)) => format!("{}…", &text[..cut]),
+        None => text,
+    }
+}
+
+fn storage() -> Option<web_sys::Storage> {
+    web_sys::window().and_then(|w| w.local_storage().ok().flatten())
+}
+
+fn stored_doc(s: &web_sys::Storage) -> Value {
+    s.get_item(KEY)
+        .ok()
+        .flatten()
+        .and_then(|t| serde_json::from_str(&t).ok())
+        .unwrap_or(Value::Null)
+}
+
+/// The calls kept in this browser for `url`, oldest first.
+pub fn load(url: &str) -> Vec<HistoryEntry> {
+    storage()
+        .map(|s| entries_in(&stored_doc(&s), url))
+        .unwrap_or_default()
+}
+
+/// Keeps `entries` as `url`'s history (best effort: storage may be full or disabled; the
+/// page's history stays as it is either way).
+pub fn save(url: &str, entries: &[HistoryEntry]) {
+    let Some(s) = storage() else { return };
+    let doc = with_entries(stored_doc(&s), url, entries, js_sys::Date::now());
+    let _ = s.set_item(KEY, &doc.to_string());
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn call(tool: &str, n: u64) -> HistoryEntry {
+        HistoryEntry {
+            tool: tool.into(),
+            arguments: json!({ "n": n }),
+            summary: "ok".into(),
+            at_ms: n as f64,
+        }
+    }
+
+    #[test]
+    fn a_connection_keeps_its_newest_calls() {
+        let mut h = Vec::new();
+        for n in 0..(MAX_ENTRIES as u64 + 5) {
+            push(&mut h, call("echo", n));
+        }
+        assert_eq!(h.len(), MAX_ENTRIES);
+        assert_eq!(h[0].arguments, json!({ "n": 5 }));
+        assert_eq!(h.last().map(|e| e.at_ms), Some(MAX_ENTRIES as f64 + 4.0));
+    }
+
+    #[test]
+    fn what_is_stored_comes_back() {
+        let h = vec![call("echo", 1), call("add", 2)];
+        let doc = with_entries(Value::Null, "https://a.example/mcp", &h, 10.0);
+        let doc: Value = serde_json::from_str(&doc.to_string()).unwrap();
+        assert_eq!(entries_in(&doc, "https://a.example/mcp"), h);
+        assert!(entries_in(&doc, "https://b.example/mcp").is_empty());
+    }
+
+    #[test]
+    fn storage_keeps_the_newest_calls_that_fit() {
+        let big = "x".repeat(1000);
+        let h: Vec<HistoryEntry> = (0..200)
+            .map(|n| HistoryEntry {
+                arguments: json!({ "n": n, "text": big }),
+                ..call("echo", n)
+            })
+            .collect();
+        let stored = to_store(&h);
+        let bytes: usize = stored.iter().map(|v| v.to_string().len() + 1).sum();
+        assert!(bytes <= MAX_STORED_BYTES, "{bytes}");
+        assert!(stored.len() > 10);
+        assert_eq!(stored.last().unwrap()["arguments"]["n"], 199);
+        // Oldest first, without gaps.
+        let first = stored[0]["arguments"]["n"].as_u64().unwrap();
+        assert_eq!(first as usize + stored.len(), 200);
+    }
+
+    #[test]
+    fn a_call_too_large_to_store_is_left_out_alone() {
+        let huge = HistoryEntry {
+            arguments: json!({ "text": "y".repeat(MAX_STORED_BYTES) }),
+            ..call("echo", 2)
+        };
+        let stored = to_store(&[call("echo", 1), huge, call("echo", 3)]);
+        let ns: Vec<_> = stored.iter().map(|v| v["at"].as_f64().unwrap()).collect();
+        assert_eq!(ns, vec![1.0, 3.0]);
+    }
+
+    #[test]
+    fn the_servers_used_longest_ago_are_forgotten() {
+        let mut doc = Value::Null;
+        for n in 0..(MAX_SERVERS as u64 + 3) {
+            doc = with_entries(
+                doc,
+                &format!("https://s{n}.example/"),
+                &[call("t", n)],
+                n as f64,
+            );
+        }
+        let map = doc.as_object().unwrap();
+        assert_eq!(map.len(), MAX_SERVERS);
+        assert!(!map.contains_key("https://s2.example/"));
+        assert!(map.contains_key("https://s3.example/"));
+        // Used again: kept over the ones used since.
+        let doc = with_entries(doc, "https://s3.example/", &[call("t", 1)], 100.0);
+        let doc = with_entries(doc, "https://new.example/", &[call("t", 1)], 101.0);
+        assert!(doc.get("https://s3.example/").is_some());
+        assert!(doc.get("https://s4.example/").is_none());
+    }
+
+    #[test]
+    fn clearing_removes_the_server() {
+        let doc = with_entries(Value::Null, "https://a.example/", &[call("t", 1)], 1.0);
+        let doc = with_entries(doc, "https://a.example/", &[], 2.0);
+        assert_eq!(doc, json!({}));
+    }
+
+    #[test]
+    fn malformed_storage_is_skipped() {
+        let doc = json!({
+            "https://a.example/": { "calls": [
+                { "tool": "ok", "arguments": {}, "summary": "ok", "at": 5 },
+                { "tool": 1, "arguments": {}, "summary": "ok" },
+                { "tool": "no-args", "summary": "ok" },
+                { "tool": "array-args", "arguments": [], "summary": "ok" },
+                "junk",
+                { "tool": "no-time", "arguments": { "a": 1 }, "summary": "tool error" }
+            ] },
+            "https://b.example/": { "calls": "junk" },
+            "https://c.example/": 7
+        });
+        let a = entries_in(&doc, "https://a.example/");
+        let names: Vec<_> = a.iter().map(|e| e.tool.as_str()).collect();
+        assert_eq!(names, vec!["ok", "no-time"]);
+        assert_eq!(a[1].at_ms, 0.0);
+        assert!(entries_in(&doc, "https://b.example/").is_empty());
+        assert!(entries_in(&doc, "https://c.example/").is_empty());
+        assert!(entries_in(&json!("junk"), "https://a.example/").is_empty());
+        // A document that is not an object is replaced.
+        let fixed = with_entries(json!([1, 2]), "https://a.example/", &[call("t", 1)], 1.0);
+        assert_eq!(entries_in(&fixed, "https://a.example/").len(), 1);
+    }
+
+    #[test]
+    fn long_arguments_are_cut_for_their_line() {
+        assert_eq!(shown_arguments(&json!({ "a": 1 })), r#"{"a":1}"#);
+        let long = shown_arguments(&json!({ "t": "é".repeat(500) }));
+        assert_eq!(long.chars().count(), SHOWN_CHARS + 1);
+        assert!(long.ends_with('…'));
+    }
+}
