@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { launch, serveDir, startPeer } from './browser.mjs';
+import { accessibilityViolationsInBothSchemes, launch, serveDir, startPeer } from './browser.mjs';
 
 const dist = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../dist');
 let browser, site, hostile, page;
@@ -66,6 +66,8 @@ test('tool descriptions and results are text; unsafe links and images are refuse
   await link.locator('button.read-link').click();
   await link.locator('.call-error, .resource-contents').first().waitFor({ timeout: 10_000 });
   await assertNothingRan();
+  // Hostile contents are still accessible content: refused images leave words, not holes.
+  assert.deepEqual(await accessibilityViolationsInBothSchemes(page, 'a hostile result'), []);
 });
 
 test('resource and prompt texts are text', async () => {

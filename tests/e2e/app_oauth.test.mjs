@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import path from 'node:path';
 import fs from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { launch, serveDir, startProtected } from './browser.mjs';
+import { accessibilityViolationsInBothSchemes, launch, serveDir, startProtected } from './browser.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const dist = path.resolve(here, '../../dist');
@@ -46,6 +46,7 @@ test('logs in through the authorization server and calls a tool', async () => {
   await connectToGateway();
   await page.locator('#login').waitFor({ timeout: 20_000 });
   assert.match(await page.locator('#connection-state').innerText(), /authorization needed/);
+  assert.deepEqual(await accessibilityViolationsInBothSchemes(page, 'login needed'), []);
 
   await page.locator('#login').click();
   // Registration, the authorization page (approved by the test server) and the callback.
@@ -60,6 +61,8 @@ test('logs in through the authorization server and calls a tool', async () => {
   assert.equal((await asStats()).authorization_code, 1);
 
   await runEcho('behind oauth');
+  await page.locator('details.oauth-trace').evaluate((d) => { d.open = true; });
+  assert.deepEqual(await accessibilityViolationsInBothSchemes(page, 'logged in, the trace open'), []);
   fs.mkdirSync(shots, { recursive: true });
   await page.screenshot({ path: path.join(shots, 'oauth.png') });
 

@@ -4,6 +4,7 @@ import { chromium } from 'playwright-core';
 import http from 'node:http';
 import fs from 'node:fs';
 import path from 'node:path';
+import { createRequire } from 'node:module';
 
 /** Launches headless Debian Chromium with flags that suit this closed network. */
 export async function launch() {
@@ -126,4 +127,31 @@ export async function serveHost(pkgDir, extra = {}) {
   for (const [name, contents] of Object.entries(extra)) fs.writeFileSync(path.join(dir, name), contents);
   const site = await serveDir(dir);
   return { url: site.url, close: async () => { await site.close(); fs.rmSync(dir, { recursive: true, force: true }); } };
+}
+
+const axePath = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
+
+/** What axe-core (npm, pinned) finds wrong with the page as it is now (WCAG 2 A/AA and axe's
+ * best practices), one line per element: `label`, rule, impact, where and why. `within`: a
+ * selector to audit only that element (e.g. a widget in a host page that is not ours). */
+export async function accessibilityViolations(page, label, within) {
+  if (!(await page.evaluate(() => 'axe' in window))) await page.addScriptTag({ path: axePath });
+  const found = await page.evaluate((sel) => window.axe.run(sel ? { include: [[sel]] } : document, { resultTypes: ['violations'] }), within ?? null);
+  return found.violations.flatMap((v) => v.nodes.map((n) =>
+    `${label}: ${v.id} (${v.impact}) at ${n.target.join(' ')}: ${(n.failureSummary || v.help).replace(/\s+/g, ' ')}`));
+}
+
+/** {@link accessibilityViolations} with the page in the light, then the dark colour scheme
+ * (the page's scheme is the browser's default again afterwards). */
+export async function accessibilityViolationsInBothSchemes(page, label, within) {
+  const found = [];
+  try {
+    for (const colorScheme of ['light', 'dark']) {
+      await page.emulateMedia({ colorScheme });
+      found.push(...await accessibilityViolations(page, `${label} (${colorScheme})`, within));
+    }
+  } finally {
+    await page.emulateMedia({ colorScheme: null });
+  }
+  return found;
 }

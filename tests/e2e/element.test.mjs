@@ -5,7 +5,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { launch, serveDir, startPeer, waitFor } from './browser.mjs';
+import { accessibilityViolationsInBothSchemes, launch, serveDir, startPeer, waitFor } from './browser.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 let browser, pkg, host, server, page;
@@ -43,6 +43,7 @@ test('the element connects, runs a tool and reports events', async () => {
   // The call is in the widget's history, which is not written to the host page's storage.
   await page.locator('mcp-client .history-list li', { hasText: 'inside the widget' }).waitFor({ timeout: 5_000 });
   assert.equal(await page.evaluate(() => localStorage.getItem('mcp-browser-client.history')), null);
+  assert.deepEqual(await accessibilityViolationsInBothSchemes(page, 'the element with a result', 'mcp-client'), []);
 });
 
 test('host CSS does not break the widget, and the widget CSS does not leak out', async () => {

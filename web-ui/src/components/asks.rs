@@ -85,7 +85,7 @@ fn AskView(ask: Ask) -> impl IntoView {
                 }
             };
             view! {
-                <form class="ask elicitation" role="dialog" aria-label="The server asks for information" on:submit=submit>
+                <form class="ask elicitation" aria-label="The server asks for information" on:submit=submit>
                     <h3>"The server asks for information"</h3>
                     <p>{p.message.clone()}</p>
                     <crate::components::tool_runner::FieldsForm fields=fields values=values errors=errors />

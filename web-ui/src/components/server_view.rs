@@ -38,7 +38,7 @@ pub fn ServerView(conn: Connection) -> impl IntoView {
                 </span>
                 <span class="url">{conn.url.clone()}</span>
                 {move || details.get().map(|d| view! {
-                    <span class="server-name">{d.server_info.title.clone().unwrap_or(d.server_info.name.clone())} " " {d.server_info.version.clone()}</span>
+                    <h2 class="server-name">{d.server_info.title.clone().unwrap_or(d.server_info.name.clone())} " " {d.server_info.version.clone()}</h2>
                     <span class="era">{format!("{:?} era · {} · {:?}", d.era, d.protocol_version, d.wire)}</span>
                 })}
             </header>
