@@ -63,6 +63,17 @@ for (const colorScheme of ['light', 'dark']) {
       await page.locator('form.ask.elicitation').waitFor({ timeout: 10_000 });
       found.push(...await violations(page, 'an elicitation form'));
       await page.locator('form.ask.elicitation button.decline').click();
+      await openTool(page, 'trigger-url-elicitation');
+      await page.locator('#arg-url').fill('https://example.com/consent');
+      await page.locator('button.run').click();
+      await page.locator('.ask.url').waitFor({ timeout: 10_000 });
+      found.push(...await violations(page, 'a URL to open'));
+      await page.locator('.ask.url button.decline').click();
+      // A call refused until a web page is opened (-32042).
+      await page.locator('#arg-errorPath').check();
+      await page.locator('button.run').click();
+      await page.locator('.runner .url-required').waitFor({ timeout: 10_000 });
+      found.push(...await violations(page, 'a call refused until a page is opened'));
 
       await page.locator('#tab-resources').click();
       await page.locator('button.read-resource').first().click();
@@ -75,10 +86,20 @@ for (const colorScheme of ['light', 'dark']) {
       await page.locator('.prompts .detail .prompt-messages').waitFor({ timeout: 10_000 });
       found.push(...await violations(page, 'prompts, one got'));
 
+      // A tool that runs as a task: its status in the runner, then in the tasks tab.
+      await page.locator('#tab-tools').click();
+      await openTool(page, 'simulate-research-query');
+      await page.locator('#arg-topic').fill('reefs');
+      await page.locator('#arg-ambiguous').uncheck();
+      await page.locator('button.run').click();
+      await page.locator('.runner .task-status').waitFor({ timeout: 10_000 });
+      found.push(...await violations(page, 'a tool running as a task'));
+
       for (const tab of ['tasks', 'logs', 'settings']) {
         await page.locator(`#tab-${tab}`).click();
         await page.locator(`#tab-${tab}[aria-selected="true"]`).waitFor();
         await page.locator('[role="tabpanel"]').first().waitFor();
+        if (tab === 'tasks') await page.locator('tr.task').first().waitFor({ timeout: 10_000 });
         found.push(...await violations(page, tab));
       }
     } finally {

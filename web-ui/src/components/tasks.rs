@@ -118,7 +118,7 @@ pub fn TasksPanel(conn: Connection) -> impl IntoView {
             <div class="task-table">
             <table class="task-list" hidden=move || tasks.with(Vec::is_empty)>
                 <thead>
-                    <tr><th>"Task"</th><th>"State"</th><th>"Created"</th><th>"Updated"</th><th>"Kept for"</th><th></th></tr>
+                    <tr><th>"Task"</th><th>"State"</th><th>"Created"</th><th>"Updated"</th><th>"Kept for"</th><th><span class="visually-hidden">"Actions"</span></th></tr>
                 </thead>
                 <tbody>
                     <For each=rows key=|t| format!("{}\n{}\n{}", t.task_id, t.status, t.last_updated_at.as_deref().unwrap_or_default()) let:t>
