@@ -361,6 +361,16 @@ test('sends any request typed in the logs tab, checks it first, and shows the an
   await box.locator('#raw-notification').check();
   await box.locator('button.send-raw').click();
   await box.locator('pre.raw-answer', { hasText: 'notifications/roots/list_changed sent' }).waitFor({ timeout: 5_000 });
+  // What was typed and the answer are still there after another tab was open.
+  await box.locator('#raw-notification').uncheck();
+  await box.locator('#raw-method').fill('tools/list');
+  await box.locator('#raw-params').fill('{"cursor": null}');
+  await page.locator('#tab-tools').click();
+  await page.locator('#tab-logs').click();
+  assert.equal(await box.locator('#raw-method').inputValue(), 'tools/list');
+  assert.equal(await box.locator('#raw-params').inputValue(), '{"cursor": null}');
+  assert.equal(await box.locator('#raw-notification').isChecked(), false);
+  await box.locator('pre.raw-answer', { hasText: 'notifications/roots/list_changed sent' }).waitFor({ timeout: 5_000 });
   await page.locator('#tab-tools').click();
 });
 

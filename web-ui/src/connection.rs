@@ -108,6 +108,8 @@ pub struct Connection {
     pub server_tasks: RwSignal<Vec<Task>>,
     /// What the task asked about last in the tasks tab came to.
     pub task_outcome: RwSignal<Option<crate::server_tasks::TaskOutcome>>,
+    /// The logs tab's "Send a request" box: what was typed and the last answer.
+    pub request_draft: crate::raw_request::RequestDraft,
     /// Past tool calls, oldest first (see [`crate::call_history`]).
     pub history: RwSignal<Vec<HistoryEntry>>,
     /// Whether [`Connection::history`] is kept in the browser (the app's, not when embedded).
@@ -213,6 +215,7 @@ impl Connection {
                 Vec::new()
             }),
             keeps_history: sink.is_none(),
+            request_draft: crate::raw_request::RequestDraft::new(),
             server_tasks: RwSignal::new(Vec::new()),
             task_outcome: RwSignal::new(None),
             completed_elicitations: RwSignal::new(Vec::new()),

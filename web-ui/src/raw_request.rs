@@ -1,7 +1,40 @@
 //! What the logs tab's "Send a request" box sends: a method and its params as typed, checked
 //! before anything goes out.
 
+use leptos::prelude::*;
 use serde_json::Value;
+
+/// What the box holds, kept by the connection so that leaving the logs tab loses neither
+/// what was typed nor the last answer.
+#[derive(Clone, Copy)]
+pub struct RequestDraft {
+    /// The method typed.
+    pub method: RwSignal<String>,
+    /// The params typed (JSON).
+    pub params: RwSignal<String>,
+    /// Sent as a notification.
+    pub notification: RwSignal<bool>,
+    /// The last answer as formatted JSON, or what went wrong in words.
+    pub outcome: RwSignal<Option<Result<String, String>>>,
+}
+
+impl RequestDraft {
+    /// An empty box.
+    pub fn new() -> Self {
+        RequestDraft {
+            method: RwSignal::new(String::new()),
+            params: RwSignal::new(String::new()),
+            notification: RwSignal::new(false),
+            outcome: RwSignal::new(None),
+        }
+    }
+}
+
+impl Default for RequestDraft {
+    fn default() -> Self {
+        Self::new()
+    }
+}
 
 /// Methods offered as suggestions (any other may be typed: an extension's, a newer one).
 pub const SUGGESTED: &[&str] = &[

@@ -1,5 +1,7 @@
 //! "Send a request" in the logs tab: any method with its params as JSON, for what the other
-//! tabs do not offer (an extension's methods, a task asked about by its id).
+//! tabs do not offer (an extension's methods, a task asked about by its id). What was typed
+//! and the last answer are the connection's: they are still there when the tab is opened
+//! again (a request still under way when the tab is left is cancelled, like a read's).
 
 use crate::components::long_text::LongText;
 use crate::connection::Connection;
@@ -10,11 +12,12 @@ use leptos::prelude::*;
 /// The box, its answer (as JSON) or why there is none.
 #[component]
 pub fn SendRequest(conn: Connection) -> impl IntoView {
-    let method = RwSignal::new(String::new());
-    let params = RwSignal::new(String::new());
-    let notification = RwSignal::new(false);
-    // The answer as formatted JSON, or what went wrong in words.
-    let outcome = RwSignal::new(None::<Result<String, String>>);
+    let crate::raw_request::RequestDraft {
+        method,
+        params,
+        notification,
+        outcome,
+    } = conn.request_draft;
     let in_flight = InFlight::<String>::new(&conn);
     let (client, time_limit) = (conn.client, conn.time_limit);
     let send = move || {
