@@ -593,6 +593,10 @@ test('reads a resource and a template, beside the list, and searches the list', 
   assert.equal(await page.locator('.resource-view h3').count(), 0);
   await page.locator('.tabs').evaluate((e) => e.scrollIntoView());
   await page.screenshot({ path: path.join(shots, 'resources.png') });
+  // What was typed in a template is still there after another tab was open.
+  await page.locator('#tab-prompts').click();
+  await page.locator('#tab-resources').click();
+  assert.equal(await page.locator('form.template').first().locator('input').first().inputValue(), '3');
   // Search: name, URI or description; every word must match.
   const total = await page.locator('button.read-resource').count();
   assert.ok(total > 1, `${total} resources`);

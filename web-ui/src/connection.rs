@@ -91,6 +91,8 @@ pub struct Connection {
     /// The URI of the resource shown in the resources tab, and its contents (kept while the
     /// tab is left; a read still under way then is cancelled).
     pub resource_shown: RwSignal<Option<String>>,
+    /// What was typed in the resources tab's template forms, by URI template.
+    pub template_values: RwSignal<BTreeMap<String, BTreeMap<String, String>>>,
     /// See [`Connection::resource_shown`].
     pub resource_contents: RwSignal<Option<Result<ReadResourceResult, String>>>,
     /// The prompt chosen in the prompts tab, the values typed for its arguments and what
@@ -205,6 +207,7 @@ impl Connection {
             restored_form: RwSignal::new(None),
             resource_shown: RwSignal::new(None),
             resource_contents: RwSignal::new(None),
+            template_values: RwSignal::new(BTreeMap::new()),
             chosen_prompt: RwSignal::new(None),
             prompt_values: RwSignal::new(BTreeMap::new()),
             prompt_result: RwSignal::new(None),

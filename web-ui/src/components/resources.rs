@@ -308,7 +308,14 @@ fn TemplateForm(
     on_read: Callback<String>,
 ) -> impl IntoView {
     let vars = uri_template::variables(&template.uri_template);
-    let values = RwSignal::new(BTreeMap::<String, String>::new());
+    // What was typed is the connection's: still there when the tab is opened again.
+    let kept = conn.template_values;
+    let key = template.uri_template.clone();
+    let values = RwSignal::new(kept.with_untracked(|k| k.get(&key).cloned().unwrap_or_default()));
+    Effect::new(move |_| {
+        let typed = values.get();
+        kept.update_untracked(|k| keep_typed(k, &key, typed));
+    });
     let uri_template = template.uri_template.clone();
     let tpl = uri_template.clone();
     let expanded = move || values.with(|v| uri_template::expand(&tpl, |n| v.get(n).cloned()));
@@ -332,6 +339,24 @@ fn TemplateForm(
             <p class="uri">{expanded2}</p>
             <button type="submit">"Read"</button>
         </form>
+    }
+}
+
+/// Templates whose typed variables a connection keeps (a server may list thousands).
+const KEPT_TEMPLATES: usize = 64;
+
+/// Keeps `typed` as what was typed for the template `key` (forgotten once empty; a new
+/// template's values are not kept once [`KEPT_TEMPLATES`] are).
+fn keep_typed(
+    kept: &mut BTreeMap<String, BTreeMap<String, String>>,
+    key: &str,
+    mut typed: BTreeMap<String, String>,
+) {
+    typed.retain(|_, v| !v.is_empty());
+    if typed.is_empty() {
+        kept.remove(key);
+    } else if kept.contains_key(key) || kept.len() < KEPT_TEMPLATES {
+        kept.insert(key.to_string(), typed);
     }
 }
 
@@ -367,6 +392,23 @@ pub fn ContentsView(contents: Vec<ResourceContents>) -> impl IntoView {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn typed_template_values_are_kept_bounded() {
+        let mut kept = BTreeMap::new();
+        let typed = |v: &str| BTreeMap::from([("id".to_string(), v.to_string())]);
+        keep_typed(&mut kept, "a://{id}", typed("7"));
+        assert_eq!(kept["a://{id}"]["id"], "7");
+        keep_typed(&mut kept, "a://{id}", typed(""));
+        assert!(kept.is_empty());
+        for n in 0..KEPT_TEMPLATES + 5 {
+            keep_typed(&mut kept, &format!("t{n}://{{id}}"), typed("1"));
+        }
+        assert_eq!(kept.len(), KEPT_TEMPLATES);
+        // One already kept is still updated.
+        keep_typed(&mut kept, "t0://{id}", typed("2"));
+        assert_eq!(kept["t0://{id}"]["id"], "2");
+    }
     use crate::search::{matches, query_words};
 
     #[test]
