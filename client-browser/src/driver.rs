@@ -11,7 +11,7 @@ use client_core::session::{
     ConnectionState, Direction, Event, Input, Output, RequestError, RequestHandle, ServerDetails,
     ServerRequestId,
 };
-use client_core::task_receiver::{TaskAnswer, TaskReceiver};
+use client_core::task_receiver::{self, TaskAnswer, TaskReceiver};
 use client_core::types::{Era, ProgressParams, ServerNotification, ServerRequest};
 use client_core::{ErrorObject, Session};
 use futures_channel::oneshot;
@@ -351,12 +351,19 @@ impl Inner {
             let Some(inner) = weak.upgrade() else { return };
             inner.task_handlers.borrow_mut().remove(&task_id);
             if let Ok(outcome) = outcome {
-                let answers =
-                    inner
-                        .received_tasks
-                        .borrow_mut()
-                        .finish(&task_id, outcome, &wall_clock());
+                let mut tasks = inner.received_tasks.borrow_mut();
+                let was_running = tasks.is_running(&task_id);
+                let answers = tasks.finish(&task_id, outcome, &wall_clock());
+                // The new state, told at once (the server need not wait for its next poll).
+                let ended = was_running.then(|| tasks.task_state(&task_id)).flatten();
+                drop(tasks);
                 inner.answer(answers);
+                if let Some(state) = ended {
+                    inner
+                        .session
+                        .borrow_mut()
+                        .notify(task_receiver::STATUS_NOTIFICATION, Some(state));
+                }
                 inner.drive();
             }
         });

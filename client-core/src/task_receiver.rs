@@ -24,6 +24,9 @@ const DEFAULT_TTL_MS: u64 = 5 * 60 * 1000;
 const TTL_BOUNDS_MS: (u64, u64) = (1_000, 60 * 60 * 1000);
 /// The polling interval suggested to the server (milliseconds).
 pub const POLL_INTERVAL_MS: u64 = 1_000;
+/// The notification that tells the server a task's new state (the spec's MAY: a server
+/// that waits for it learns of the end before its next poll).
+pub const STATUS_NOTIFICATION: &str = "notifications/tasks/status";
 /// The `_meta` key that ties a result to its task.
 const RELATED_TASK: &str = "io.modelcontextprotocol/related-task";
 
@@ -211,6 +214,15 @@ impl TaskReceiver {
             .collect()
     }
 
+    /// Task `task_id` as the specification's `Task` object (the params of a
+    /// [`STATUS_NOTIFICATION`]), while it is kept.
+    pub fn task_state(&self, task_id: &str) -> Option<Value> {
+        self.tasks
+            .iter()
+            .find(|t| t.id == task_id)
+            .map(ReceivedTask::to_json)
+    }
+
     /// True while task `task_id` runs (not cancelled, finished or expired): a handler whose
     /// task is no longer running can be stopped.
     pub fn is_running(&self, task_id: &str) -> bool {
@@ -357,6 +369,12 @@ mod tests {
         );
         let (_, list) = one(r.handle(ServerRequestId(4), "tasks/list", None, Instant(40), T1));
         assert_eq!(list.unwrap()["tasks"].as_array().map(Vec::len), Some(1));
+        // The state to tell the server in a status notification: the same Task object,
+        // without the related-task tag (the spec's SHOULD NOT).
+        let state = r.task_state(&id).unwrap();
+        assert_eq!(state, got);
+        assert!(state.get("_meta").is_none());
+        assert!(r.task_state("client-task-999").is_none());
     }
 
     #[test]

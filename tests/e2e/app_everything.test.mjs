@@ -235,6 +235,13 @@ test('answers an elicitation the server runs as a task on the client, while the 
   const text = await result.innerText();
   assert.match(text, /Katherine Johnson/);
   assert.match(text, /Task created: client-task-\d+/);
+  // The task's end was told to the server at once (notifications/tasks/status).
+  const taskId = text.match(/Task created: (client-task-\d+)/)[1];
+  await page.locator('#tab-logs').click();
+  const told = page.locator('ol.wire li', { hasText: `"method":"notifications/tasks/status"` }).filter({ hasText: `"taskId":"${taskId}"` });
+  await told.first().waitFor({ timeout: 10_000 });
+  assert.match(await told.first().innerText(), /"status":"completed"/);
+  await page.locator('#tab-tools').click();
 });
 
 test('shows a URL elicitation in full, asks consent, and lets the person decline', async () => {
