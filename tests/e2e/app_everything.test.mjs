@@ -114,6 +114,8 @@ test('runs echo through the generated form', async () => {
   await out.waitFor({ timeout: 10_000 });
   assert.equal(await out.innerText(), 'Echo: hello <b>world</b>');
   assert.equal(await page.locator('.result b').count(), 0, 'server text is not HTML');
+  // How long the call took.
+  assert.match(await page.locator('.runner .took').innerText(), /^Answered in \d+(\.\d)? (ms|s)$/);
   // "Copy" puts the text, as text, on the clipboard.
   const copy = page.locator('.result .copyable button.copy');
   assert.equal(await copy.innerText(), 'Copy');
@@ -453,8 +455,9 @@ test('keeps a call history that can be run again', async () => {
   assert.ok(await page.locator('.raw-toggle input').isChecked());
   assert.deepEqual(JSON.parse(await page.locator('textarea.raw').inputValue()), { message: 'raw', extra: 1 });
   await page.locator('.raw-toggle input').uncheck();
-  // Each call says when it was made.
+  // Each call says when it was made, and how long it took.
   assert.match(await page.locator('.history-list li time.called-at').first().innerText(), /\d{1,2}:\d{2}/);
+  assert.match(await page.locator('.history-list li .took').first().innerText(), /^ · \d+(\.\d)? (ms|s)$/);
   // The history is kept in the browser: the next visit to the server has it.
   const kept = await page.locator('.history-list li code').allInnerTexts();
   assert.ok(kept.some((c) => c.includes('"extra":1')), kept.join('\n'));

@@ -19,6 +19,8 @@ pub struct HistoryEntry {
     pub summary: String,
     /// When the call was made, in milliseconds since the epoch (0 when unknown).
     pub at_ms: f64,
+    /// How long it took until its answer, in milliseconds (when known).
+    pub took_ms: Option<f64>,
 }
 
 /// Calls a connection keeps (the oldest go first).
@@ -42,7 +44,12 @@ pub fn push(entries: &mut Vec<HistoryEntry>, entry: HistoryEntry) {
 }
 
 fn encode(e: &HistoryEntry) -> Value {
-    json!({ "tool": e.tool, "arguments": e.arguments, "summary": e.summary, "at": e.at_ms })
+    let mut v =
+        json!({ "tool": e.tool, "arguments": e.arguments, "summary": e.summary, "at": e.at_ms });
+    if let Some(took) = e.took_ms {
+        v["took"] = json!(took.round());
+    }
+    v
 }
 
 fn decode(v: &Value) -> Option<HistoryEntry> {
@@ -51,6 +58,10 @@ fn decode(v: &Value) -> Option<HistoryEntry> {
         arguments: v.get("arguments").filter(|a| a.is_object())?.clone(),
         summary: v.get("summary")?.as_str()?.to_string(),
         at_ms: v.get("at").and_then(Value::as_f64).unwrap_or(0.0),
+        took_ms: v
+            .get("took")
+            .and_then(Value::as_f64)
+            .filter(|t| t.is_finite() && *t >= 0.0),
     })
 }
 
@@ -125,6 +136,19 @@ pub fn shown_arguments(arguments: &Value) -> String {
     }
 }
 
+/// A call's duration in words: "42 ms", "1.5 s", "2 min 5 s".
+pub fn duration(ms: f64) -> String {
+    let ms = ms.max(0.0);
+    if ms < 1000.0 {
+        format!("{} ms", ms.round())
+    } else if ms < 60_000.0 {
+        format!("{:.1} s", ms / 1000.0)
+    } else {
+        let secs = (ms / 1000.0).round() as u64;
+        format!("{} min {} s", secs / 60, secs % 60)
+    }
+}
+
 fn storage() -> Option<web_sys::Storage> {
     web_sys::window().and_then(|w| w.local_storage().ok().flatten())
 }
@@ -162,6 +186,7 @@ mod tests {
             arguments: json!({ "n": n }),
             summary: "ok".into(),
             at_ms: n as f64,
+            took_ms: Some(12.0),
         }
     }
 
@@ -253,7 +278,7 @@ mod tests {
                 { "tool": "no-args", "summary": "ok" },
                 { "tool": "array-args", "arguments": [], "summary": "ok" },
                 "junk",
-                { "tool": "no-time", "arguments": { "a": 1 }, "summary": "tool error" }
+                { "tool": "no-time", "arguments": { "a": 1 }, "summary": "tool error", "took": -5 }
             ] },
             "https://b.example/": { "calls": "junk" },
             "https://c.example/": 7
@@ -262,12 +287,22 @@ mod tests {
         let names: Vec<_> = a.iter().map(|e| e.tool.as_str()).collect();
         assert_eq!(names, vec!["ok", "no-time"]);
         assert_eq!(a[1].at_ms, 0.0);
+        assert_eq!(a[1].took_ms, None);
+        assert_eq!(a[0].took_ms, None);
         assert!(entries_in(&doc, "https://b.example/").is_empty());
         assert!(entries_in(&doc, "https://c.example/").is_empty());
         assert!(entries_in(&json!("junk"), "https://a.example/").is_empty());
         // A document that is not an object is replaced.
         let fixed = with_entries(json!([1, 2]), "https://a.example/", &[call("t", 1)], 1.0);
         assert_eq!(entries_in(&fixed, "https://a.example/").len(), 1);
+    }
+
+    #[test]
+    fn durations_in_words() {
+        assert_eq!(duration(41.6), "42 ms");
+        assert_eq!(duration(-3.0), "0 ms");
+        assert_eq!(duration(1530.0), "1.5 s");
+        assert_eq!(duration(125_400.0), "2 min 5 s");
     }
 
     #[test]

@@ -35,6 +35,8 @@ pub struct ToolRun {
     pub task: RwSignal<Option<(String, Option<String>)>>,
     /// The last result, or why the call failed.
     pub result: RwSignal<Option<Result<ToolResult, String>>>,
+    /// How long the last call took, in milliseconds (from Run to its answer).
+    pub took_ms: RwSignal<Option<f64>>,
     /// The arguments of the last call (made again by "Retry").
     pub last_args: RwSignal<Option<serde_json::Value>>,
     /// Web pages the server asked the person to open before the call is made again (it
@@ -60,6 +62,7 @@ impl ToolRun {
             progress: RwSignal::new(None),
             task: RwSignal::new(None),
             result: RwSignal::new(None),
+            took_ms: RwSignal::new(None),
             last_args: RwSignal::new(None),
             url_required: RwSignal::new(Vec::new()),
             auto_retried: StoredValue::new(Vec::new()),
@@ -74,6 +77,7 @@ impl ToolRun {
         self.progress.dispose();
         self.task.dispose();
         self.result.dispose();
+        self.took_ms.dispose();
         self.last_args.dispose();
         self.url_required.dispose();
         self.auto_retried.dispose();

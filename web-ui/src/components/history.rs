@@ -1,7 +1,7 @@
 //! The call history of a server, each call re-runnable, or editable in its tool's form.
 //! The app keeps it in the browser (see [`crate::call_history`]).
 
-use crate::call_history::{shown_arguments, HistoryEntry};
+use crate::call_history::{duration, shown_arguments, HistoryEntry};
 use crate::components::result_view::{decode_tool_result, ResultView, ToolResult};
 use crate::connection::Connection;
 use crate::schema_form::{fields_of, initial_values, values_from};
@@ -43,6 +43,7 @@ pub fn HistoryPanel(conn: Connection) -> impl IntoView {
                                 arguments: args,
                                 summary: summary_of(&outcome),
                                 at_ms,
+                                took_ms: Some(js_sys::Date::now() - at_ms),
                             });
                             rerun.set(Some(outcome));
                         });
@@ -53,6 +54,7 @@ pub fn HistoryPanel(conn: Connection) -> impl IntoView {
                         <li data-index=i>
                             {(h.at_ms > 0.0).then(|| view! { <time class="called-at">{called_at(h.at_ms)}</time> " " })}
                             <code>{h.tool.clone()} " " {shown_arguments(&h.arguments)}</code> " → " {h.summary.clone()}
+                            {h.took_ms.map(|ms| view! { <span class="took">{format!(" · {}", duration(ms))}</span> })}
                             <button class="rerun" on:click=run_again>"Run again"</button>
                             <button class="edit-call" on:click=edit>"Edit"</button>
                         </li>

@@ -26,6 +26,7 @@ pub fn ToolRunner(conn: Connection, tool: Tool) -> impl IntoView {
         progress,
         task,
         result,
+        took_ms,
         last_args,
         url_required,
         auto_retried,
@@ -49,6 +50,7 @@ pub fn ToolRunner(conn: Connection, tool: Tool) -> impl IntoView {
         progress.set(None);
         task.set(None);
         result.set(None);
+        took_ms.set(None);
         url_required.set(Vec::new());
         last_args.set(Some(args.clone()));
         let opts = CallOptions {
@@ -91,12 +93,15 @@ pub fn ToolRunner(conn: Connection, tool: Tool) -> impl IntoView {
                     serde_json::json!({ "tool": name, "result": raw }),
                 );
             }
+            let took = js_sys::Date::now() - at_ms;
             record.record_call(crate::call_history::HistoryEntry {
                 tool: name,
                 arguments: args,
                 summary,
                 at_ms,
+                took_ms: Some(took),
             });
+            took_ms.set(Some(took));
             url_required.set(required.unwrap_or_default());
             result.set(Some(outcome));
         });
@@ -218,6 +223,9 @@ pub fn ToolRunner(conn: Connection, tool: Tool) -> impl IntoView {
             {move || result.get().map(|r| match r {
                 Ok((c, raw)) => view! { <ResultView result=c output_schema=output_schema.clone() raw=raw /> }.into_any(),
                 Err(e) => view! { <p class="call-error" role="alert">{e}</p> }.into_any(),
+            })}
+            {move || took_ms.get().filter(|_| result.with(Option::is_some)).map(|ms| view! {
+                <p class="took">{format!("Answered in {}", crate::call_history::duration(ms))}</p>
             })}
             {move || {
                 let pages = url_required.get();
