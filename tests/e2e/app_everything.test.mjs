@@ -72,6 +72,11 @@ test('search filters the tool list', async () => {
   assert.equal(await page.locator('button.tool').first().getAttribute('data-tool'), 'get-sum');
   // Each listed tool shows its description under its name.
   assert.equal(await page.locator('button.tool .help').first().innerText(), 'Returns the sum of two numbers');
+  // The search is still there, and still applied, after another tab was open.
+  await page.locator('#tab-resources').click();
+  await page.locator('#tab-tools').click();
+  assert.equal(await page.locator('#tool-search').inputValue(), 'sum');
+  assert.equal(await page.locator('button.tool').count(), 1);
   await page.locator('#tool-search').fill('');
 });
 
@@ -399,6 +404,15 @@ test('checks structured content against the output schema', async () => {
   await page.locator('button.run').click();
   await page.locator('.verdict.valid').waitFor({ timeout: 10_000 });
   assert.match(await page.locator('.result pre.structured').innerText(), /"temperature"/);
+  // The text block is the same JSON as text: shown indented, or as the server sent it.
+  const text = page.locator('.runner .result pre.content.text');
+  const indented = await text.innerText();
+  assert.match(indented, /^\{\n {2}"temperature": -?\d+(\.\d+)?,\n/);
+  await page.locator('.runner .result .json-text .as-sent input').check();
+  await waitFor(async () => !(await text.innerText()).includes('\n'), 5_000, 'the text as sent');
+  const sent = await text.innerText();
+  assert.deepEqual(JSON.parse(sent), JSON.parse(indented));
+  assert.equal(sent, indented.replace(/\n */g, '').replace(/": /g, '":'));
 });
 
 test('reads a resource a tool result links to, in place', async () => {

@@ -58,6 +58,18 @@ impl Ask {
 
 pub use crate::call_history::HistoryEntry;
 
+/// What was typed in the tabs' search boxes: the connection's, so that a tab opened again
+/// shows the list as it was left.
+#[derive(Clone, Copy)]
+pub struct Searches {
+    /// The tools tab's search.
+    pub tools: RwSignal<String>,
+    /// The resources tab's search.
+    pub resources: RwSignal<String>,
+    /// The logs tab's filter.
+    pub wire: RwSignal<String>,
+}
+
 /// How many completed URL elicitations a connection remembers (a runner waiting for some
 /// retries its call once all are complete).
 pub const MAX_COMPLETED_ELICITATIONS: usize = 64;
@@ -110,6 +122,8 @@ pub struct Connection {
     pub server_tasks: RwSignal<Vec<Task>>,
     /// What the task asked about last in the tasks tab came to.
     pub task_outcome: RwSignal<Option<crate::server_tasks::TaskOutcome>>,
+    /// What was typed in the tabs' search boxes (kept while a tab is left).
+    pub searches: Searches,
     /// The logs tab's "Send a request" box: what was typed and the last answer.
     pub request_draft: crate::raw_request::RequestDraft,
     /// Past tool calls, oldest first (see [`crate::call_history`]).
@@ -219,6 +233,11 @@ impl Connection {
             }),
             keeps_history: sink.is_none(),
             request_draft: crate::raw_request::RequestDraft::new(),
+            searches: Searches {
+                tools: RwSignal::new(String::new()),
+                resources: RwSignal::new(String::new()),
+                wire: RwSignal::new(String::new()),
+            },
             server_tasks: RwSignal::new(Vec::new()),
             task_outcome: RwSignal::new(None),
             completed_elicitations: RwSignal::new(Vec::new()),

@@ -10,6 +10,7 @@ pub mod deep_link;
 pub mod doctor;
 pub mod embed;
 pub mod in_flight;
+pub mod json_text;
 pub mod keys;
 pub mod oauth_setup;
 pub mod raw_request;

@@ -1,10 +1,12 @@
 //! Server-supplied schemas are hostile input: whatever schema and value arrive, the checker and
 //! the form builder answer (a verdict, fields) without panicking and within their bounds.
+//! Also: a JSON text shown indented is the same JSON, only its whitespace moved.
 //! Native only (see Cargo.toml).
 #![cfg(not(target_arch = "wasm32"))]
 
 use proptest::prelude::*;
 use serde_json::{json, Map, Value};
+use web_ui::json_text::formatted;
 use web_ui::schema_check::{check, Verdict};
 use web_ui::schema_form::{build_arguments, fields_of, initial_values};
 use web_ui::schema_pattern;
@@ -170,5 +172,72 @@ fn true_and_empty_schemas_accept_anything() {
     for value in [json!(null), json!([1, {"a": "b"}]), json!("x")] {
         assert_eq!(check(&json!(true), &value), Verdict::Valid);
         assert_eq!(check(&json!({}), &value), Verdict::Valid);
+    }
+}
+
+/// Strings with what JSON escapes and what the indenter reacts to outside strings.
+fn tricky_string() -> impl Strategy<Value = String> {
+    "[a-z \\n\\t\"\\\\{}\\[\\],:\u{e9}\u{1f600}]{0,10}"
+}
+
+fn text_json() -> impl Strategy<Value = Value> {
+    let leaf = prop_oneof![
+        Just(Value::Null),
+        any::<bool>().prop_map(Value::Bool),
+        any::<i64>().prop_map(Value::from),
+        any::<f64>()
+            .prop_filter("finite", |f| f.is_finite())
+            .prop_map(Value::from),
+        tricky_string().prop_map(Value::from),
+    ];
+    leaf.prop_recursive(4, 48, 5, |inner| {
+        prop_oneof![
+            prop::collection::vec(inner.clone(), 0..5).prop_map(Value::Array),
+            prop::collection::vec((tricky_string(), inner), 0..5)
+                .prop_map(|e| Value::Object(e.into_iter().collect())),
+        ]
+    })
+}
+
+/// `json` without the whitespace outside its strings.
+fn without_whitespace(json: &str) -> String {
+    let (mut out, mut in_string, mut escaped) = (String::new(), false, false);
+    for c in json.chars() {
+        if in_string {
+            if escaped {
+                escaped = false;
+            } else if c == '\\' {
+                escaped = true;
+            } else if c == '"' {
+                in_string = false;
+            }
+            out.push(c);
+        } else if !c.is_ascii_whitespace() {
+            in_string = c == '"';
+            out.push(c);
+        }
+    }
+    out
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 2000, ..ProptestConfig::default() })]
+
+    #[test]
+    fn indented_json_text_is_the_same_json(v in text_json()) {
+        let sent = serde_json::to_string(&v).unwrap();
+        match formatted(&sent) {
+            Some(shown) => {
+                prop_assert!(v.is_object() || v.is_array());
+                // Read back by the same parser as the text sent (serde_json's float parsing
+                // may differ from the value generated in the last bit: not ours to judge).
+                prop_assert_eq!(
+                    serde_json::from_str::<Value>(&shown).unwrap(),
+                    serde_json::from_str::<Value>(&sent).unwrap()
+                );
+                prop_assert_eq!(without_whitespace(&shown), sent);
+            }
+            None => prop_assert!(!(v.is_object() || v.is_array())),
+        }
     }
 }

@@ -104,7 +104,7 @@ fn WireRow(line: Arc<WireLine>) -> impl IntoView {
 /// Notifications and the wire log of one connection.
 #[component]
 pub fn LogsPanel(conn: Connection) -> impl IntoView {
-    let filter = RwSignal::new(String::new());
+    let filter = conn.searches.wire;
     let (log, wire) = (conn.log, conn.wire);
     let shown = move || {
         let needle = crate::search::lowercase(&filter.get());

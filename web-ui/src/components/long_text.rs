@@ -92,6 +92,40 @@ pub fn LongText(
     .into_any()
 }
 
+/// Server text shown like [`LongText`], but indented when it is a JSON object or array
+/// (many tools answer JSON as text; see [`crate::json_text`]), with "as sent" to see the text
+/// exactly as it came. Copy and download take what is shown.
+#[component]
+pub fn ServerText(
+    /// The text, shown as text (never HTML).
+    text: String,
+    /// The `<pre>`'s class.
+    #[prop(into)]
+    pre_class: String,
+    /// The download's file name.
+    #[prop(into)]
+    file: String,
+) -> impl IntoView {
+    let Some(indented) = crate::json_text::formatted(&text) else {
+        return view! { <LongText text=text pre_class=pre_class file=file /> }.into_any();
+    };
+    let as_sent = RwSignal::new(false);
+    let file = match file.rsplit_once('.') {
+        Some((stem, _)) => format!("{stem}.json"),
+        None => format!("{file}.json"),
+    };
+    view! {
+        <div class="json-text">
+            <label class="as-sent"><input type="checkbox" prop:checked=as_sent on:change=move |ev| as_sent.set(event_target_checked(&ev)) /> " as sent"</label>
+            {move || {
+                let shown = if as_sent.get() { text.clone() } else { indented.clone() };
+                view! { <LongText text=shown pre_class=format!("{pre_class} json") file=file.clone() /> }
+            }}
+        </div>
+    }
+    .into_any()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

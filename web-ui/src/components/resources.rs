@@ -2,7 +2,7 @@
 //! reading text and binary contents with preview and download, and subscriptions.
 
 use crate::components::completing_input::CompletingInput;
-use crate::components::long_text::{human_bytes, LongText};
+use crate::components::long_text::{human_bytes, ServerText};
 use crate::components::result_view::safe_data_url;
 use crate::connection::{add_once, note, Connection};
 use crate::in_flight::InFlight;
@@ -107,7 +107,7 @@ pub fn ResourcesPanel(conn: Connection) -> impl IntoView {
     // read that was under way when the tab was left was cancelled: nothing is shown for it.
     let contents = conn.resource_contents;
     let error = RwSignal::new(None::<String>);
-    let query = RwSignal::new(String::new());
+    let query = conn.searches.resources;
     // The URI of the resource shown (or being read): a listed one or a template's.
     let shown = conn.resource_shown;
     if contents.with_untracked(Option::is_none) {
@@ -380,7 +380,7 @@ pub fn ContentsView(contents: Vec<ResourceContents>) -> impl IntoView {
                 view! {
                     <article class="resource-contents">
                         <p class="uri">{c.uri.clone()} " · " {mime.clone()}</p>
-                        {c.text.clone().map(|t| view! { <LongText text=t pre_class="resource-text" file=text_name.clone() /> })}
+                        {c.text.clone().map(|t| view! { <ServerText text=t pre_class="resource-text" file=text_name.clone() /> })}
                         {blob_view}
                     </article>
                 }

@@ -63,9 +63,9 @@ const SHOWN: usize = 500;
 /// Tools of one connection.
 #[component]
 pub fn ToolsPanel(conn: Connection) -> impl IntoView {
-    let query = RwSignal::new(String::new());
-    // Kept by the connection: the chosen tool is still chosen when the tab is opened again.
+    // Kept by the connection, like the search: the chosen tool is still chosen when the tab is opened again.
     let selected = conn.chosen_tool;
+    let query = conn.searches.tools;
     let tools = conn.tools;
     let haystacks = Memo::new(move |_| tools.with(|t| t.iter().map(haystack).collect::<Vec<_>>()));
     // Indices of the tools that match the query.

@@ -1,0 +1,154 @@
+//! A text that is a JSON object or array (what many tools return as their text result) shown
+//! indented, one member per line.
+//!
+//! Hand-written rather than `serde_json::to_string_pretty`: re-encoding a parsed value changes
+//! what the server sent (a number beyond `f64` is rounded, `\u00e9` becomes `é`, a duplicate
+//! key is lost). This only moves whitespace outside strings: every token stays byte for byte
+//! as sent. The text is first checked to be JSON by serde_json, without building a value.
+
+/// Texts longer than this are shown as sent (indenting them would cost more than it helps).
+pub const MAX_FORMATTED_BYTES: usize = 1 << 20;
+
+/// Spaces per nesting level.
+const INDENT: usize = 2;
+
+/// `text` indented when it is a JSON object or array (and at most [`MAX_FORMATTED_BYTES`]),
+/// else `None`. Only whitespace outside strings differs from `text`.
+pub fn formatted(text: &str) -> Option<String> {
+    let json = text.trim();
+    if json.len() > MAX_FORMATTED_BYTES || !(json.starts_with('{') || json.starts_with('[')) {
+        return None;
+    }
+    serde_json::from_str::<serde::de::IgnoredAny>(json).ok()?;
+    Some(indent(json))
+}
+
+/// Re-indents valid JSON: a newline after `{`, `[` and `,`, one before `}` and `]` (empty
+/// containers stay `{}` and `[]`), a space after `:`; strings are copied as they are.
+fn indent(json: &str) -> String {
+    let mut out = String::with_capacity(json.len() + json.len() / 4);
+    let mut depth = 0usize;
+    let mut in_string = false;
+    let mut escaped = false;
+    let mut chars = json.chars().peekable();
+    let newline = |out: &mut String, depth: usize| {
+        out.push('\n');
+        out.extend(core::iter::repeat_n(' ', depth * INDENT));
+    };
+    while let Some(c) = chars.next() {
+        if in_string {
+            out.push(c);
+            if escaped {
+                escaped = false;
+            } else if c == '\\' {
+                escaped = true;
+            } else if c == '"' {
+                in_string = false;
+            }
+            continue;
+        }
+        match c {
+            ' ' | '\t' | '\n' | '\r' => {}
+            '"' => {
+                in_string = true;
+                out.push(c);
+            }
+            '{' | '[' => {
+                out.push(c);
+                while chars.peek().is_some_and(|n| n.is_ascii_whitespace()) {
+                    chars.next();
+                }
+                let close = if c == '{' { '}' } else { ']' };
+                if chars.peek() == Some(&close) {
+                    chars.next();
+                    out.push(close);
+                } else {
+                    depth += 1;
+                    newline(&mut out, depth);
+                }
+            }
+            '}' | ']' => {
+                depth = depth.saturating_sub(1);
+                newline(&mut out, depth);
+                out.push(c);
+            }
+            ',' => {
+                out.push(c);
+                newline(&mut out, depth);
+            }
+            ':' => out.push_str(": "),
+            _ => out.push(c),
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::Value;
+
+    #[test]
+    fn objects_and_arrays_are_indented() {
+        assert_eq!(
+            formatted(r#"{"a":1,"b":[true,null],"c":{},"d":[]}"#).unwrap(),
+            "{\n  \"a\": 1,\n  \"b\": [\n    true,\n    null\n  ],\n  \"c\": {},\n  \"d\": []\n}"
+        );
+        assert_eq!(formatted(" [ ] ").unwrap(), "[]");
+    }
+
+    #[test]
+    fn tokens_stay_as_sent() {
+        let sent = r#"{"big":12345678901234567890,"exp":1.0E+10,"esc":"\u00e9 \"q\" \\ ,:{}[]","dup":1,"dup":2}"#;
+        let shown = formatted(sent).unwrap();
+        for token in [
+            "12345678901234567890",
+            "1.0E+10",
+            r#""\u00e9 \"q\" \\ ,:{}[]""#,
+            "\"dup\": 1",
+            "\"dup\": 2",
+        ] {
+            assert!(shown.contains(token), "{token} in {shown}");
+        }
+    }
+
+    #[test]
+    fn already_indented_json_is_indented_the_same_way() {
+        let compact = r#"{"a":{"b":[1,2]}}"#;
+        let loose = "{\n\t\"a\" :  {\r\n \"b\": [ 1 ,\n2 ] } }";
+        assert_eq!(formatted(loose), formatted(compact));
+    }
+
+    #[test]
+    fn what_is_not_a_json_object_or_array_is_shown_as_sent() {
+        for text in [
+            "hello",
+            "42",
+            "\"a string\"",
+            "{not json}",
+            "[1, 2",
+            "{\"a\": 1} trailing",
+            "",
+        ] {
+            assert_eq!(formatted(text), None, "{text:?}");
+        }
+        let huge = format!("[{}1]", "1,".repeat(MAX_FORMATTED_BYTES / 2));
+        assert_eq!(formatted(&huge), None);
+    }
+
+    #[test]
+    fn formatting_keeps_the_value_and_only_moves_whitespace() {
+        let samples = [
+            r#"{"tools":[{"name":"a b","inputSchema":{"type":"object","properties":{}}}],"nextCursor":null}"#,
+            r#"[{"k":"v\n\t"},[[[]]],{"":-0.5e-3},"日本語",false]"#,
+        ];
+        for s in samples {
+            let shown = formatted(s).unwrap();
+            assert_eq!(
+                serde_json::from_str::<Value>(&shown).unwrap(),
+                serde_json::from_str::<Value>(s).unwrap()
+            );
+            assert_eq!(indent(&shown), shown, "formatting is stable");
+        }
+    }
+}
