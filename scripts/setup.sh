@@ -49,12 +49,13 @@ if [ "$(cargo fuzz --version 2>/dev/null | awk '{print $2}')" != "$CARGO_FUZZ_VE
   cargo install cargo-fuzz --version "$CARGO_FUZZ_VERSION" --locked --force
 fi
 
-# Debian's Chromium and its driver, for tests in a real browser.
-if ! have chromium || ! have chromedriver; then
-  say "installing Debian chromium and chromium-driver"
+# Debian's Chromium and its driver, for tests in a real browser; curl, which runs a request
+# the app copied as a curl command in an end-to-end test.
+if ! have chromium || ! have chromedriver || ! have curl; then
+  say "installing Debian chromium, chromium-driver and curl"
   export DEBIAN_FRONTEND=noninteractive
   apt-get update -qq
-  apt-get install -y -qq chromium chromium-driver >/dev/null
+  apt-get install -y -qq chromium chromium-driver curl >/dev/null
 fi
 
 # npm packages: real MCP servers for tests and the demo, and binaryen's wasm-opt (132: the

@@ -4,6 +4,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import fs from 'node:fs';
+import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { launch, serveDir, startPeer, waitFor } from './browser.mjs';
 
@@ -743,6 +744,16 @@ test('logs every message on the wire and exports it', async () => {
   // Times in the export: when each message was logged, how long each answer took.
   assert.ok(lines2.every((l) => Number.isFinite(l.atMs) && l.atMs > 1.7e12), 'atMs on every line');
   assert.ok(lines2.some((l) => l.direction === 'received' && Number.isFinite(l.tookMs)), 'tookMs on answers');
+  // A call we sent, copied as a curl command: run by a real shell and curl, it is the same
+  // call again (same session, same headers), answered by the server.
+  await page.locator('#wire-filter').fill('"name":"echo"');
+  const sentCall = page.locator('ol.wire li.sent', { hasText: '"method":"tools/call"' }).first();
+  await sentCall.locator('.copy-curl button').click();
+  await sentCall.locator('.copy-curl button', { hasText: 'Copied' }).waitFor({ timeout: 5_000 });
+  const curl = await page.evaluate(() => navigator.clipboard.readText());
+  assert.match(curl, /^curl -sS -N -X POST '/);
+  const echoed = execFileSync('sh', ['-c', curl], { encoding: 'utf8', timeout: 10_000 });
+  assert.match(echoed, /"text":"Echo: /);
   // Cleared: the earlier messages and notes are gone (new ones may come at any time).
   await page.locator('#wire-filter').fill('');
   const probe = page.locator('ol.wire li', { hasText: '"method":"server/discover"' });

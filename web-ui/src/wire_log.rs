@@ -256,6 +256,42 @@ pub fn redact(name: &str, value: &str) -> String {
     }
 }
 
+/// A message we sent over Streamable HTTP as a `curl` command that sends it again: the POST
+/// to `url` with the same headers and body. Credentials are not copied: an `Authorization`
+/// header becomes `Bearer $MCP_TOKEN` (set it in the shell), a `DPoP` proof (good for one
+/// request only) and a `Cookie` are left out. Everything is quoted for a POSIX shell.
+pub fn as_curl(url: &str, headers: &[(String, String)], body: &str) -> String {
+    let mut cmd = format!("curl -sS -N -X POST {}", shell_quote(url));
+    for (name, value) in headers {
+        let arg = if name.eq_ignore_ascii_case("authorization") {
+            let scheme = value
+                .split_whitespace()
+                .next()
+                .filter(|s| s.chars().all(|c| c.is_ascii_alphanumeric()))
+                .unwrap_or("Bearer");
+            // The token from the shell's variable, in double quotes so that it is expanded.
+            format!(
+                "{}\"$MCP_TOKEN\"",
+                shell_quote(&format!("{name}: {scheme} "))
+            )
+        } else if name.eq_ignore_ascii_case("dpop") || name.eq_ignore_ascii_case("cookie") {
+            continue;
+        } else {
+            shell_quote(&format!("{name}: {value}"))
+        };
+        cmd.push_str(" \\\n  -H ");
+        cmd.push_str(&arg);
+    }
+    cmd.push_str(" \\\n  --data-raw ");
+    cmd.push_str(&shell_quote(body));
+    cmd
+}
+
+/// `text` in single quotes for a POSIX shell (a `'` inside becomes `'\''`).
+fn shell_quote(text: &str) -> String {
+    format!("'{}'", text.replace('\'', "'\\''"))
+}
+
 /// A connection's notifications and log messages, oldest first, each with a number that
 /// stays its own (the list on screen is keyed by it: a new note adds one row, not 200).
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -293,6 +329,60 @@ impl Notes {
 
 #[cfg(test)]
 mod tests {
+
+    /// The command run by a real POSIX shell, with a `curl` that prints its arguments: each
+    /// comes out exactly as meant, whatever quotes, `$` and backquotes are in the values.
+    #[test]
+    #[cfg(unix)]
+    fn the_curl_command_gives_curl_the_headers_and_body_exactly() {
+        let headers: Vec<(String, String)> = [
+            ("Content-Type", "application/json"),
+            ("Mcp-Session-Id", "a'b"),
+            ("Authorization", "Bearer secret-token"),
+            ("DPoP", "proof"),
+            ("X-Odd", "$HOME `id` \"q\" \\ '"),
+        ]
+        .iter()
+        .map(|(k, v)| (k.to_string(), v.to_string()))
+        .collect();
+        let body = r#"{"a":"it's $HOME `x` \\ \n"}"#;
+        let url = "http://127.0.0.1:1/mcp?x='y'&z=$1";
+        let cmd = as_curl(url, &headers, body);
+        assert!(
+            !cmd.contains("secret-token") && !cmd.contains("proof"),
+            "{cmd}"
+        );
+        let script = format!(
+            "curl() {{ for a in \"$@\"; do printf '%s\\0' \"$a\"; done; }}\nMCP_TOKEN=tok\n{cmd}\n"
+        );
+        let out = std::process::Command::new("sh")
+            .arg("-c")
+            .arg(&script)
+            .output()
+            .unwrap();
+        let printed = String::from_utf8(out.stdout).unwrap();
+        let args: Vec<&str> = printed.strip_suffix('\0').unwrap().split('\0').collect();
+        assert_eq!(
+            args,
+            vec![
+                "-sS",
+                "-N",
+                "-X",
+                "POST",
+                url,
+                "-H",
+                "Content-Type: application/json",
+                "-H",
+                "Mcp-Session-Id: a'b",
+                "-H",
+                "Authorization: Bearer tok",
+                "-H",
+                "X-Odd: $HOME `id` \"q\" \\ '",
+                "--data-raw",
+                body,
+            ]
+        );
+    }
     use super::*;
     use serde_json::json;
 

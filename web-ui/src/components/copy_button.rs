@@ -38,6 +38,9 @@ pub async fn copy_to_clipboard(text: &str) -> Result<(), String> {
 pub fn CopyButton(
     /// The text to copy.
     text: StoredValue<String>,
+    /// What the button says before copying ("Copy", or what is copied: "Copy as curl").
+    #[prop(default = "Copy")]
+    label: &'static str,
 ) -> impl IntoView {
     let state = RwSignal::new(Copied::No);
     let copy = move |_| {
@@ -51,7 +54,7 @@ pub fn CopyButton(
     };
     view! {
         <button type="button" class="copy" title="Copy to the clipboard" on:click=copy>
-            {move || if state.get() == Copied::Yes { "Copied" } else { "Copy" }}
+            {move || if state.get() == Copied::Yes { "Copied" } else { label }}
         </button>
         {move || match state.get() {
             Copied::Failed(why) => Some(view! { <span class="copy-error" role="alert">"Could not copy: " {why}</span> }),

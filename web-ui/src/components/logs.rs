@@ -1,10 +1,11 @@
 //! Notifications and server log messages, and the wire log of every JSON-RPC message with a
 //! filter and export to a file.
 
+use crate::components::copy_button::CopyButton;
 use crate::components::long_text::{human_bytes, prefix};
 use crate::components::send_request::SendRequest;
 use crate::connection::Connection;
-use crate::wire_log::{export, matches, redact, Notes, WireLine, WireLog};
+use crate::wire_log::{as_curl, export, matches, redact, Notes, WireLine, WireLog};
 use leptos::prelude::*;
 use std::sync::Arc;
 
@@ -63,7 +64,21 @@ pub(crate) fn time_of_day(at_ms: f64) -> String {
 /// One line of the wire log: when, direction, HTTP status, how long an answer took, the
 /// message (its beginning when long, the rest on demand) and the headers.
 #[component]
-fn WireRow(line: Arc<WireLine>) -> impl IntoView {
+fn WireRow(
+    line: Arc<WireLine>,
+    /// Where the connection POSTs its messages, when that is one URL (Streamable HTTP): a
+    /// message we sent there can be copied as a `curl` command.
+    post_url: Memo<Option<String>>,
+) -> impl IntoView {
+    let copyable = line.sent && !line.is_cut() && !line.headers.is_empty();
+    let for_curl = line.clone();
+    let curl = move || {
+        let url = post_url.get().filter(|_| copyable)?;
+        let text = StoredValue::new(as_curl(&url, &for_curl.headers, &for_curl.text));
+        Some(
+            view! { <span class="copy-curl" title="The POST again as a curl command (the token from $MCP_TOKEN)"><CopyButton text=text label="Copy as curl" /></span> },
+        )
+    };
     let http = line
         .status
         .map(|s| format!("HTTP {s} "))
@@ -97,6 +112,7 @@ fn WireRow(line: Arc<WireLine>) -> impl IntoView {
             {more}
             {cut.map(|c| view! { <p class="cut">{c}</p> })}
             {(!headers.is_empty()).then(|| view! { <details class="headers"><summary>"headers"</summary><pre>{headers}</pre></details> })}
+            {curl}
         </li>
     }
 }
@@ -106,6 +122,16 @@ fn WireRow(line: Arc<WireLine>) -> impl IntoView {
 pub fn LogsPanel(conn: Connection) -> impl IntoView {
     let filter = conn.searches.wire;
     let (log, wire) = (conn.log, conn.wire);
+    let (url, details) = (conn.url.clone(), conn.details);
+    let post_url = Memo::new(move |_| {
+        details.with(|d| {
+            d.as_ref()
+                .filter(|d| {
+                    d.wire == client_browser::client_core::session::WireProtocol::StreamableHttp
+                })
+                .map(|_| url.clone())
+        })
+    });
     let shown = move || {
         let needle = crate::search::lowercase(&filter.get());
         wire.with(|w| {
@@ -141,7 +167,7 @@ pub fn LogsPanel(conn: Connection) -> impl IntoView {
             {dropped}
             <ol class="wire">
                 <For each=shown key=|l| l.seq let:line>
-                    <WireRow line=line />
+                    <WireRow line=line post_url=post_url />
                 </For>
             </ol>
         </section>
