@@ -23,10 +23,43 @@ after(async () => {
   await site?.close();
 });
 
-async function openTool(page, name) {
+/** The tool named `name` opened in the tools tab, its fields filled (`#arg-<key>`: a string
+ * is typed, `true`/`false` checks or unchecks), and run. */
+async function runTool(page, name, fields = {}) {
+  await page.locator('#tab-tools').click();
   await page.locator(`button.tool[data-tool="${name}"]`).click();
   await page.locator('.runner .tool-name', { hasText: name }).waitFor();
+  for (const [key, value] of Object.entries(fields)) {
+    const field = page.locator(`#arg-${key}`);
+    if (typeof value === 'boolean') await field.setChecked(value);
+    else await field.fill(value);
+  }
+  await page.locator('button.run').click();
 }
+
+/** Each state audited: how to get there, what shows it is there, and how to leave it (a
+ * question answered, so that the next one is alone on the page). */
+const STATES = [
+  ['tools, a result', (p) => runTool(p, 'echo', { message: 'hello' }), '.runner .result'],
+  ['a form that refused what was typed', (p) => runTool(p, 'get-sum'), '.runner .field-error'],
+  ['a sampling request', (p) => runTool(p, 'trigger-sampling-request', { prompt: 'What is MCP?' }), '.ask.sampling', '.ask.sampling button.reject'],
+  ['an elicitation form', (p) => runTool(p, 'trigger-elicitation-request'), 'form.ask.elicitation', 'form.ask.elicitation button.decline'],
+  ['a URL to open', (p) => runTool(p, 'trigger-url-elicitation', { url: 'https://example.com/consent' }), '.ask.url', '.ask.url button.decline'],
+  ['a call refused until a page is opened (-32042)', (p) => runTool(p, 'trigger-url-elicitation', { errorPath: true }), '.runner .url-required'],
+  ['a tool running as a task', (p) => runTool(p, 'simulate-research-query', { topic: 'reefs', ambiguous: false }), '.runner .task-status'],
+  ['the tasks tab with that task', (p) => p.locator('#tab-tasks').click(), 'tr.task'],
+  ['resources, one read', async (p) => {
+    await p.locator('#tab-resources').click();
+    await p.locator('button.read-resource').first().click();
+  }, '.resource-contents'],
+  ['prompts, one got', async (p) => {
+    await p.locator('#tab-prompts').click();
+    await p.locator('button.prompt[data-prompt="simple-prompt"]').click();
+    await p.locator('.prompts .detail button.get-prompt').click();
+  }, '.prompts .detail .prompt-messages'],
+  ['logs', (p) => p.locator('#tab-logs').click(), 'ol.wire li'],
+  ['settings', (p) => p.locator('#tab-settings').click(), '#tab-settings[aria-selected="true"]'],
+];
 
 for (const colorScheme of ['light', 'dark']) {
   test(`no accessibility violations in any tab or question (${colorScheme})`, async () => {
@@ -38,69 +71,13 @@ for (const colorScheme of ['light', 'dark']) {
       await page.goto(site.url);
       await page.locator('#server-url').waitFor({ timeout: 20_000 });
       found.push(...await violations(page, 'connect form'));
-
       await page.goto(`${site.url}/?url=${encodeURIComponent(everything.url)}`);
       await page.locator('#connection-state', { hasText: 'connected' }).waitFor({ timeout: 20_000 });
-      await openTool(page, 'echo');
-      await page.locator('#arg-message').fill('hello');
-      await page.locator('button.run').click();
-      await page.locator('.runner .result', { hasText: 'Echo: hello' }).waitFor({ timeout: 10_000 });
-      // A form that refused what was typed: its error shown beside the field.
-      await openTool(page, 'get-sum');
-      await page.locator('button.run').click();
-      await page.locator('.runner .field-error').first().waitFor({ timeout: 5_000 });
-      found.push(...await violations(page, 'tools, a result and a refused form'));
-
-      // The server's questions: sampling, then an elicitation form.
-      await openTool(page, 'trigger-sampling-request');
-      await page.locator('#arg-prompt').fill('What is MCP?');
-      await page.locator('button.run').click();
-      await page.locator('.ask.sampling').waitFor({ timeout: 10_000 });
-      found.push(...await violations(page, 'a sampling request'));
-      await page.locator('.ask.sampling button.reject').click();
-      await openTool(page, 'trigger-elicitation-request');
-      await page.locator('button.run').click();
-      await page.locator('form.ask.elicitation').waitFor({ timeout: 10_000 });
-      found.push(...await violations(page, 'an elicitation form'));
-      await page.locator('form.ask.elicitation button.decline').click();
-      await openTool(page, 'trigger-url-elicitation');
-      await page.locator('#arg-url').fill('https://example.com/consent');
-      await page.locator('button.run').click();
-      await page.locator('.ask.url').waitFor({ timeout: 10_000 });
-      found.push(...await violations(page, 'a URL to open'));
-      await page.locator('.ask.url button.decline').click();
-      // A call refused until a web page is opened (-32042).
-      await page.locator('#arg-errorPath').check();
-      await page.locator('button.run').click();
-      await page.locator('.runner .url-required').waitFor({ timeout: 10_000 });
-      found.push(...await violations(page, 'a call refused until a page is opened'));
-
-      await page.locator('#tab-resources').click();
-      await page.locator('button.read-resource').first().click();
-      await page.locator('.resource-contents').first().waitFor({ timeout: 10_000 });
-      found.push(...await violations(page, 'resources, one read'));
-
-      await page.locator('#tab-prompts').click();
-      await page.locator('button.prompt[data-prompt="simple-prompt"]').click();
-      await page.locator('.prompts .detail button.get-prompt').click();
-      await page.locator('.prompts .detail .prompt-messages').waitFor({ timeout: 10_000 });
-      found.push(...await violations(page, 'prompts, one got'));
-
-      // A tool that runs as a task: its status in the runner, then in the tasks tab.
-      await page.locator('#tab-tools').click();
-      await openTool(page, 'simulate-research-query');
-      await page.locator('#arg-topic').fill('reefs');
-      await page.locator('#arg-ambiguous').uncheck();
-      await page.locator('button.run').click();
-      await page.locator('.runner .task-status').waitFor({ timeout: 10_000 });
-      found.push(...await violations(page, 'a tool running as a task'));
-
-      for (const tab of ['tasks', 'logs', 'settings']) {
-        await page.locator(`#tab-${tab}`).click();
-        await page.locator(`#tab-${tab}[aria-selected="true"]`).waitFor();
-        await page.locator('[role="tabpanel"]').first().waitFor();
-        if (tab === 'tasks') await page.locator('tr.task').first().waitFor({ timeout: 10_000 });
-        found.push(...await violations(page, tab));
+      for (const [label, reach, shown, leave] of STATES) {
+        await reach(page);
+        await page.locator(shown).first().waitFor({ timeout: 10_000 });
+        found.push(...await violations(page, label));
+        if (leave) await page.locator(leave).click();
       }
     } finally {
       await context.close();

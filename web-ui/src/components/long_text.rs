@@ -49,7 +49,15 @@ pub fn LongText(
     /// The download's file name.
     #[prop(into)]
     file: String,
+    /// Indent the text when it is a JSON object or array (many tools answer JSON as text;
+    /// see [`crate::json_text`]), with "as sent" to see it exactly as it came. Copy and
+    /// download take what is shown.
+    #[prop(optional)]
+    json: bool,
 ) -> impl IntoView {
+    if let Some(indented) = json.then(|| crate::json_text::formatted(&text)).flatten() {
+        return json_text(text, indented, pre_class, file);
+    }
     if text.len() <= SHOWN_BYTES {
         let copy = StoredValue::new(text.clone());
         return view! {
@@ -92,23 +100,9 @@ pub fn LongText(
     .into_any()
 }
 
-/// Server text shown like [`LongText`], but indented when it is a JSON object or array
-/// (many tools answer JSON as text; see [`crate::json_text`]), with "as sent" to see the text
-/// exactly as it came. Copy and download take what is shown.
-#[component]
-pub fn ServerText(
-    /// The text, shown as text (never HTML).
-    text: String,
-    /// The `<pre>`'s class.
-    #[prop(into)]
-    pre_class: String,
-    /// The download's file name.
-    #[prop(into)]
-    file: String,
-) -> impl IntoView {
-    let Some(indented) = crate::json_text::formatted(&text) else {
-        return view! { <LongText text=text pre_class=pre_class file=file /> }.into_any();
-    };
+/// `text` that is JSON, shown `indented` with "as sent" to see it exactly as it came (see
+/// [`LongText`]'s `json`).
+fn json_text(text: String, indented: String, pre_class: String, file: String) -> AnyView {
     let as_sent = RwSignal::new(false);
     let file = match file.rsplit_once('.') {
         Some((stem, _)) => format!("{stem}.json"),

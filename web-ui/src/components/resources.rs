@@ -2,7 +2,7 @@
 //! reading text and binary contents with preview and download, and subscriptions.
 
 use crate::components::completing_input::CompletingInput;
-use crate::components::long_text::{human_bytes, ServerText};
+use crate::components::long_text::{human_bytes, LongText};
 use crate::components::result_view::safe_data_url;
 use crate::connection::{add_once, note, Connection};
 use crate::in_flight::InFlight;
@@ -380,7 +380,7 @@ pub fn ContentsView(contents: Vec<ResourceContents>) -> impl IntoView {
                 view! {
                     <article class="resource-contents">
                         <p class="uri">{c.uri.clone()} " · " {mime.clone()}</p>
-                        {c.text.clone().map(|t| view! { <ServerText text=t pre_class="resource-text" file=text_name.clone() /> })}
+                        {c.text.clone().map(|t| view! { <LongText text=t pre_class="resource-text" file=text_name.clone() json=true /> })}
                         {blob_view}
                     </article>
                 }

@@ -1,7 +1,7 @@
 //! Renders a tool result by content type. Server text is always text (never HTML); images and
 //! audio only from data with an allowed MIME type; links only http(s), opened with noopener.
 
-use crate::components::long_text::{LongText, ServerText};
+use crate::components::long_text::LongText;
 use crate::components::resources::{read_now, ContentsView};
 use crate::connection::Connection;
 use crate::in_flight::InFlight;
@@ -42,7 +42,7 @@ pub fn safe_link(uri: &str) -> Option<String> {
 pub fn ContentView(block: ContentBlock) -> impl IntoView {
     match block {
         ContentBlock::Known(KnownContent::Text(t)) => {
-            view! { <ServerText text=t.text pre_class="content text" file="result.txt" /> }
+            view! { <LongText text=t.text pre_class="content text" file="result.txt" json=true /> }
                 .into_any()
         }
         // Shown (or played) when of an allowed type, and offered as a file either way.
