@@ -477,6 +477,16 @@ test('keeps a call history that can be run again', async () => {
   const kept = await page.locator('.history-list li code').allInnerTexts();
   assert.ok(kept.some((c) => c.includes('"extra":1')), kept.join('\n'));
   assert.deepEqual(await historyOfNextVisit(), kept);
+  // Keeping it in the browser can be turned off (settings): what was kept is removed, and
+  // this page's history stays. Turned on again, it is kept again.
+  await page.locator('#tab-settings').click();
+  await page.locator('#keep-history').uncheck();
+  assert.equal(await page.evaluate(() => localStorage.getItem('mcp-browser-client.history')), null);
+  assert.deepEqual(await historyOfNextVisit(), []);
+  await page.locator('#keep-history').check();
+  assert.deepEqual(await historyOfNextVisit(), kept);
+  await page.locator('#tab-tools').click();
+  assert.deepEqual(await page.locator('.history-list li code').allInnerTexts(), kept);
   // Clear empties the history, the browser's too.
   await page.locator('.history button.clear-history').click();
   assert.equal(await page.locator('.history-list li').count(), 0);

@@ -5,6 +5,8 @@
 //! the newest [`MAX_STORED_BYTES`] of them (serialized) for each of the [`MAX_SERVERS`]
 //! servers used last. A call whose arguments alone are larger is kept for the page only.
 //! Only the app keeps history this way: an embedding page's storage is not ours to write.
+//! The person can turn it off (settings tab: tool arguments may hold secrets); off, nothing is
+//! read or written and what was kept is removed.
 
 use serde_json::{json, Map, Value};
 
@@ -33,6 +35,8 @@ pub const MAX_SERVERS: usize = 16;
 pub const SHOWN_CHARS: usize = 240;
 
 const KEY: &str = "mcp-browser-client.history";
+/// `"off"` when the person turned keeping history in the browser off.
+const OFF_KEY: &str = "mcp-browser-client.history-off";
 
 /// Adds `entry` as the newest, dropping the oldest beyond [`MAX_ENTRIES`].
 pub fn push(entries: &mut Vec<HistoryEntry>, entry: HistoryEntry) {
@@ -161,17 +165,37 @@ fn stored_doc(s: &web_sys::Storage) -> Value {
         .unwrap_or(Value::Null)
 }
 
+/// Whether the history is kept in this browser (on unless the person turned it off).
+pub fn kept_in_browser() -> bool {
+    storage().is_some_and(|s| s.get_item(OFF_KEY).ok().flatten().is_none())
+}
+
+/// Turns keeping the history in this browser on or off; off also removes every server's
+/// kept history (the pages' own histories stay until they close).
+pub fn keep_in_browser(on: bool) {
+    let Some(s) = storage() else { return };
+    if on {
+        let _ = s.remove_item(OFF_KEY);
+    } else {
+        let _ = s.set_item(OFF_KEY, "off");
+        let _ = s.remove_item(KEY);
+    }
+}
+
 /// The calls kept in this browser for `url`, oldest first.
 pub fn load(url: &str) -> Vec<HistoryEntry> {
     storage()
+        .filter(|_| kept_in_browser())
         .map(|s| entries_in(&stored_doc(&s), url))
         .unwrap_or_default()
 }
 
 /// Keeps `entries` as `url`'s history (best effort: storage may be full or disabled; the
-/// page's history stays as it is either way).
+/// page's history stays as it is either way). Nothing is written while keeping is off.
 pub fn save(url: &str, entries: &[HistoryEntry]) {
-    let Some(s) = storage() else { return };
+    let Some(s) = storage().filter(|_| kept_in_browser()) else {
+        return;
+    };
     let doc = with_entries(stored_doc(&s), url, entries, js_sys::Date::now());
     let _ = s.set_item(KEY, &doc.to_string());
 }

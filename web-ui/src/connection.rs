@@ -553,7 +553,14 @@ impl Connection {
         self.save_history();
     }
 
-    fn save_history(&self) {
+    /// Whether this connection's history may be kept in the browser (the app's; not when
+    /// embedded in another page).
+    pub fn keeps_history(&self) -> bool {
+        self.keeps_history
+    }
+
+    /// Writes the history to the browser (when it keeps it; see [`crate::call_history`]).
+    pub fn save_history(&self) {
         if self.keeps_history {
             self.history
                 .with_untracked(|h| crate::call_history::save(&self.url, h));

@@ -1,5 +1,6 @@
 //! Per-server settings: the log level asked of the server, the roots offered to it, how long
-//! a request may take, and a check that the server answers.
+//! a request may take, a check that the server answers, and whether the call history is kept
+//! in the browser.
 
 use crate::connection::Connection;
 use client_browser::client_core::types::LoggingLevel;
@@ -99,6 +100,27 @@ pub fn SettingsPanel(conn: Connection) -> impl IntoView {
             </select>
             <label for="time-limit">"Give up on a request after this many seconds without an answer or progress (at most 600 in all)"</label>
             <input id="time-limit" type="number" min="1" max=crate::time_limit::MAX_SECS step="1" prop:value=move || time_limit.get().to_string() on:change=set_time_limit />
+            {conn.keeps_history().then(|| {
+                let conn = conn.clone();
+                let kept = RwSignal::new(crate::call_history::kept_in_browser());
+                let toggle = move |ev| {
+                    let on = event_target_checked(&ev);
+                    crate::call_history::keep_in_browser(on);
+                    kept.set(on);
+                    if on {
+                        conn.save_history();
+                    }
+                    status.set(Some(if on {
+                        "the call history is kept in this browser".into()
+                    } else {
+                        "the call history is no longer kept in this browser; what was kept is removed".into()
+                    }));
+                };
+                view! {
+                    <label class="inline"><input type="checkbox" id="keep-history" prop:checked=kept on:change=toggle />
+                        " Keep the call history in this browser (with the arguments typed, for every server)"</label>
+                }
+            })}
             <label for="roots">"Roots offered to the server (one file:// URI per line)"</label>
             <textarea id="roots" rows="3" prop:value=roots_text on:input=move |ev| roots_text.set(event_target_value(&ev))></textarea>
             <button class="save-roots" on:click=save_roots>"Save roots"</button>
