@@ -68,6 +68,20 @@ test('connects from the deep link and shows the server', async () => {
 });
 
 test('search filters the tool list', async () => {
+  // "/" outside a field puts the focus in the search box of the tab shown; in a field it is
+  // typed as usual.
+  const focused = () => page.evaluate(() => document.activeElement?.id);
+  await page.locator('#tab-tools').focus();
+  await page.keyboard.press('/');
+  assert.equal(await focused(), 'tool-search');
+  assert.equal(await page.locator('#tool-search').inputValue(), '');
+  await page.keyboard.press('/');
+  assert.equal(await page.locator('#tool-search').inputValue(), '/');
+  await page.locator('#tool-search').fill('');
+  await page.locator('#tab-logs').click();
+  await page.keyboard.press('/');
+  assert.equal(await focused(), 'wire-filter');
+  await page.locator('#tab-tools').click();
   await page.locator('#tool-search').fill('sum');
   await waitFor(async () => (await page.locator('button.tool').count()) === 1, 5_000, 'one match');
   assert.equal(await page.locator('button.tool').first().getAttribute('data-tool'), 'get-sum');

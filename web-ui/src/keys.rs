@@ -79,9 +79,60 @@ pub fn move_focus(
     Some(to.clone())
 }
 
+/// The search boxes "/" goes to: the first one on the page (each tab has at most one).
+const SEARCH_BOXES: &str = "#tool-search, #resource-search, #wire-filter";
+
+/// Whether a key typed where the focus is (`tag`, upper case as the DOM names it, and
+/// whether it is editable) is the "/" shortcut to the search box rather than text: "/"
+/// without Ctrl, Alt or Meta, outside anything one types in.
+pub fn is_search_shortcut(key: &str, modifiers: bool, tag: &str, editable: bool) -> bool {
+    key == "/" && !modifiers && !editable && !matches!(tag, "INPUT" | "TEXTAREA" | "SELECT")
+}
+
+/// "/" anywhere on the page (outside a field) puts the focus in the search box of the tab
+/// shown, as on many developer sites. For the app's own page (the element's search boxes are
+/// in its shadow root, and the host page's keys are not ours).
+pub fn install_search_shortcut() {
+    let handle = leptos::prelude::window_event_listener(leptos::ev::keydown, |ev| {
+        let target = ev
+            .target()
+            .and_then(|t| t.dyn_into::<web_sys::HtmlElement>().ok());
+        let (tag, editable) = target
+            .map(|t| (t.tag_name(), t.is_content_editable()))
+            .unwrap_or_default();
+        let modifiers = ev.ctrl_key() || ev.alt_key() || ev.meta_key();
+        if !is_search_shortcut(&ev.key(), modifiers, &tag, editable) {
+            return;
+        }
+        let search = leptos::prelude::document()
+            .query_selector(SEARCH_BOXES)
+            .ok()
+            .flatten()
+            .and_then(|e| e.dyn_into::<web_sys::HtmlElement>().ok());
+        if let Some(search) = search {
+            ev.prevent_default();
+            let _ = search.focus();
+        }
+    });
+    // The listener stays for the page's life (dropping the handle does not remove it).
+    drop(handle);
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn slash_goes_to_the_search_box_only_outside_fields() {
+        assert!(is_search_shortcut("/", false, "BODY", false));
+        assert!(is_search_shortcut("/", false, "BUTTON", false));
+        assert!(!is_search_shortcut("/", false, "INPUT", false));
+        assert!(!is_search_shortcut("/", false, "TEXTAREA", false));
+        assert!(!is_search_shortcut("/", false, "SELECT", false));
+        assert!(!is_search_shortcut("/", false, "DIV", true));
+        assert!(!is_search_shortcut("/", true, "BODY", false));
+        assert!(!is_search_shortcut("?", false, "BODY", false));
+    }
 
     #[test]
     fn arrows_run_along_the_layout_only() {

@@ -86,7 +86,7 @@ pub fn SearchBox(
 ) -> impl IntoView {
     view! {
         <label for=id>{format!("Search {noun}")}</label>
-        <input id=id type="search" prop:value=query on:input=move |ev| query.set(event_target_value(&ev)) />
+        <input id=id type="search" aria-keyshortcuts="/" prop:value=query on:input=move |ev| query.set(event_target_value(&ev)) />
         <p class="count">{move || format!("{} {noun}", total.get())}</p>
         {move || {
             let n = found.with(Vec::len);

@@ -161,7 +161,7 @@ pub fn LogsPanel(conn: Connection) -> impl IntoView {
             <SendRequest conn=conn.clone() />
             <h3>"Wire"</h3>
             <label for="wire-filter">"Filter"</label>
-            <input id="wire-filter" type="search" prop:value=filter on:input=move |ev| filter.set(event_target_value(&ev)) />
+            <input id="wire-filter" type="search" aria-keyshortcuts="/" prop:value=filter on:input=move |ev| filter.set(event_target_value(&ev)) />
             <button class="export" on:click=move |_| download("mcp-wire-log.jsonl", &wire.with(export))>"Export"</button>
             <button class="clear-wire" on:click=move |_| wire.update(WireLog::clear)>"Clear"</button>
             {dropped}
