@@ -392,6 +392,7 @@ pub fn ContentsView(contents: Vec<ResourceContents>) -> impl IntoView {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::search::{matches, query_words};
 
     #[test]
     fn typed_template_values_are_kept_bounded() {
@@ -409,7 +410,6 @@ mod tests {
         keep_typed(&mut kept, "t0://{id}", typed("2"));
         assert_eq!(kept["t0://{id}"]["id"], "2");
     }
-    use crate::search::{matches, query_words};
 
     #[test]
     fn resource_search_looks_in_name_title_uri_and_description() {
