@@ -136,6 +136,13 @@ test('runs echo through the generated form', async () => {
   assert.equal(await page.locator('.result b').count(), 0, 'server text is not HTML');
   // How long the call took.
   assert.match(await page.locator('.runner .took').innerText(), /^Answered in \d+(\.\d)? (ms|s)$/);
+  // The tool's whole definition, as the server listed it.
+  await page.locator('.runner details.tool-definition > summary').click();
+  const definition = JSON.parse(await page.locator('.runner pre.tool-json').innerText());
+  assert.equal(definition.name, 'echo');
+  assert.equal(definition.inputSchema.properties.message.type, 'string');
+  assert.equal(definition.annotations.readOnlyHint, true);
+  await page.locator('.runner details.tool-definition > summary').click();
   // "Copy" puts the text, as text, on the clipboard.
   const copy = page.locator('.result .copyable button.copy');
   assert.equal(await copy.innerText(), 'Copy');

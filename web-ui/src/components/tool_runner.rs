@@ -1,6 +1,7 @@
 //! Runs one tool: a form generated from its input schema (or raw JSON), progress, cancel,
 //! and the result.
 
+use crate::components::long_text::LongText;
 use crate::components::result_view::{decode_tool_result, ResultView};
 use crate::connection::Connection;
 use crate::schema_check::{check, error_by_field, Verdict};
@@ -197,6 +198,19 @@ pub fn ToolRunner(conn: Connection, tool: Tool) -> impl IntoView {
                 })
             }
             {tool.description.clone().map(|d| view! { <p class="description">{d}</p> })}
+            {
+                // The whole definition as the server listed it (schemas, annotations,
+                // execution, `_meta`, fields we do not know), drawn when opened.
+                let definition = serde_json::to_string_pretty(&tool).unwrap_or_default();
+                let file = format!("{}.json", tool.name);
+                let open = RwSignal::new(false);
+                view! {
+                    <details class="tool-definition" on:toggle=move |ev| open.set(event_target::<web_sys::HtmlDetailsElement>(&ev).open())>
+                        <summary>"Definition as listed (JSON)"</summary>
+                        {move || open.get().then(|| view! { <LongText text=definition.clone() pre_class="tool-json" file=file.clone() /> })}
+                    </details>
+                }
+            }
             <label class="raw-toggle"><input type="checkbox" prop:checked=raw_mode on:change=move |ev| raw_mode.set(event_target_checked(&ev)) /> "Raw JSON (sent as typed, not checked)"</label>
             <Show when=move || raw_mode.get() fallback=move || view! {
                 <FieldsView fields=fields.clone() values=values errors=errors />
