@@ -836,6 +836,27 @@ test('remembers the era of a server and skips the probe next time', async () => 
   await again.close();
 });
 
+test('the colours can be chosen (as the system, light, dark) and are kept for the next visit', async () => {
+  const background = (p) => p.evaluate(() => getComputedStyle(document.body).backgroundColor);
+  // This browser's system scheme is light.
+  assert.equal(await page.locator('#theme').inputValue(), 'system');
+  assert.equal(await background(page), 'rgb(255, 255, 255)');
+  await page.locator('#theme').selectOption('dark');
+  assert.equal(await background(page), 'rgb(13, 17, 23)');
+  const next = await context.newPage();
+  try {
+    await next.goto(site.url);
+    await next.locator('#theme').waitFor({ timeout: 20_000 });
+    assert.equal(await next.locator('#theme').inputValue(), 'dark');
+    assert.equal(await background(next), 'rgb(13, 17, 23)');
+  } finally {
+    await next.close();
+  }
+  await page.locator('#theme').selectOption('system');
+  assert.equal(await background(page), 'rgb(255, 255, 255)');
+  assert.equal(await page.evaluate(() => localStorage.getItem('mcp-browser-client.theme')), null);
+});
+
 test('a deep link can name the tool to open', async () => {
   const linked = await context.newPage();
   await linked.goto(`${site.url}/?url=${encodeURIComponent(everything.url)}&tool=get-sum`);

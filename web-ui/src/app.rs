@@ -16,6 +16,7 @@ pub fn App(
 ) -> impl IntoView {
     provide_context(panels.clone());
     let sink = use_context::<Option<crate::embed::EventSink>>().flatten();
+    let embedded = sink.is_some();
     let connections = RwSignal::new(Vec::<Connection>::new());
     let selected = RwSignal::new(None::<u32>);
     let next_id = StoredValue::new(1u32);
@@ -110,7 +111,14 @@ pub fn App(
     // Embedded for one server (no connect form), there would be no way back: no closing.
     let closable = panels.connect;
     view! {
-        {panels.connect.then(|| view! { <header class="topbar"><h1>"MCP browser client"</h1></header> })}
+        {panels.connect.then(|| view! {
+            <header class="topbar">
+                <h1>"MCP browser client"</h1>
+                // The page's own colours: not offered where the app is embedded (the host
+                // page's root element is not ours to style).
+                {(!embedded).then(ThemeChoice)}
+            </header>
+        })}
         <main class="main">
             {panels.connect.then(|| view! {
                 <ConnectForm initial_url=link.url.clone().unwrap_or_default() initial_transport=link.transport.clone() on_connect=open />
@@ -155,5 +163,20 @@ pub fn App(
             </nav>
             {move || current().map(|c| view! { <ServerView conn=c /> })}
         </main>
+    }
+}
+
+/// The colour scheme select of the top bar (see [`crate::theme`]).
+#[component]
+fn ThemeChoice() -> impl IntoView {
+    let chosen = crate::theme::load();
+    view! {
+        <label class="theme-choice">"Colours "
+            <select id="theme" on:change=move |ev| crate::theme::choose(crate::theme::Theme::parse(&event_target_value(&ev)))>
+                {crate::theme::Theme::ALL.into_iter().map(|t| view! {
+                    <option value=t.as_str() selected=t == chosen>{t.label()}</option>
+                }).collect_view()}
+            </select>
+        </label>
     }
 }
