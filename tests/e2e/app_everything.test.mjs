@@ -858,8 +858,14 @@ test('the colours can be chosen (as the system, light, dark) and are kept for th
 });
 
 test('a deep link can name the tool to open', async () => {
+  // The link is offered beside the tool's name.
+  await openTool('get-sum');
+  await page.locator('.runner .tool-link button').click();
+  await page.locator('.runner .tool-link button', { hasText: 'Copied' }).waitFor({ timeout: 5_000 });
+  const link = await page.evaluate(() => navigator.clipboard.readText());
+  assert.equal(link, `${site.url}/?url=${encodeURIComponent(everything.url)}&tool=get-sum`);
   const linked = await context.newPage();
-  await linked.goto(`${site.url}/?url=${encodeURIComponent(everything.url)}&tool=get-sum`);
+  await linked.goto(link);
   await linked.locator('.runner .tool-name', { hasText: 'get-sum' }).waitFor({ timeout: 20_000 });
   assert.equal(await linked.locator('button.tool[data-tool="get-sum"]').getAttribute('aria-current'), 'true');
   await linked.close();

@@ -32,3 +32,69 @@ pub fn read() -> DeepLink {
         allow_local_auth: false,
     }
 }
+
+/// What a query value must escape: everything but the characters `encodeURIComponent` keeps.
+const QUERY_VALUE: &percent_encoding::AsciiSet = &percent_encoding::NON_ALPHANUMERIC
+    .remove(b'-')
+    .remove(b'_')
+    .remove(b'.')
+    .remove(b'!')
+    .remove(b'~')
+    .remove(b'*')
+    .remove(b'\'')
+    .remove(b'(')
+    .remove(b')');
+
+/// The address of the app at `page` (its origin and path) that connects to `url` with
+/// `transport` (`auto` is left out) and opens `tool`'s form: a link to share a tool.
+pub fn link_to(page: &str, url: &str, transport: &str, tool: &str) -> String {
+    let enc = |v: &str| percent_encoding::utf8_percent_encode(v, QUERY_VALUE).to_string();
+    let mut link = format!("{page}?url={}", enc(url));
+    if transport != "auto" {
+        link.push_str(&format!("&transport={}", enc(transport)));
+    }
+    link.push_str(&format!("&tool={}", enc(tool)));
+    link
+}
+
+/// The transport to name in a link for the wire a connection ended up on.
+pub fn transport_of(wire: client_browser::client_core::session::WireProtocol) -> &'static str {
+    use client_browser::client_core::session::WireProtocol;
+    match wire {
+        WireProtocol::StreamableHttp => "auto",
+        WireProtocol::HttpSse => "sse",
+        WireProtocol::Frames => "websocket",
+    }
+}
+
+/// The address of this page without its query and fragment.
+pub fn this_page() -> Option<String> {
+    let location = web_sys::window()?.location();
+    Some(format!(
+        "{}{}",
+        location.origin().ok()?,
+        location.pathname().ok()?
+    ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_link_to_a_tool_names_the_server_transport_and_tool_escaped() {
+        assert_eq!(
+            link_to(
+                "https://app.example/",
+                "http://127.0.0.1:3001/mcp?k=a&b",
+                "auto",
+                "get-sum"
+            ),
+            "https://app.example/?url=http%3A%2F%2F127.0.0.1%3A3001%2Fmcp%3Fk%3Da%26b&tool=get-sum"
+        );
+        assert_eq!(
+            link_to("https://app.example/x/", "ws://h/mcp", "websocket", "a b/é"),
+            "https://app.example/x/?url=ws%3A%2F%2Fh%2Fmcp&transport=websocket&tool=a%20b%2F%C3%A9"
+        );
+    }
+}

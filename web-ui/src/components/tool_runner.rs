@@ -1,6 +1,7 @@
 //! Runs one tool: a form generated from its input schema (or raw JSON), progress, cancel,
 //! and the result.
 
+use crate::components::copy_button::CopyButton;
 use crate::components::long_text::LongText;
 use crate::components::result_view::{decode_tool_result, ResultView};
 use crate::connection::Connection;
@@ -188,6 +189,19 @@ pub fn ToolRunner(conn: Connection, tool: Tool) -> impl IntoView {
         <article class="runner" aria-label=format!("Run {}", tool.name) on:keydown=on_key>
             <h3>{tool.title.clone().unwrap_or_else(|| tool.name.clone())}</h3>
             <p class="tool-name">{tool.name.clone()}</p>
+            {
+                // A link that opens this tool's form on this server (the app's own page only:
+                // embedded, the page's address is the host's).
+                let embedded = use_context::<Option<crate::embed::EventSink>>().flatten().is_some();
+                let link = crate::deep_link::this_page().filter(|_| !embedded).map(|page| {
+                    let transport = conn
+                        .details
+                        .with_untracked(|d| d.as_ref().map(|d| crate::deep_link::transport_of(d.wire)))
+                        .unwrap_or("auto");
+                    StoredValue::new(crate::deep_link::link_to(&page, &conn.url, transport, &tool.name))
+                });
+                link.map(|text| view! { <span class="tool-link"><CopyButton text=text label="Copy link to this tool" /></span> })
+            }
             {
                 let (restored, this) = (conn.restored_form, tool.name.clone());
                 move || (restored.get().as_deref() == Some(this.as_str())).then(|| view! {
