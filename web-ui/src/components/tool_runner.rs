@@ -188,7 +188,7 @@ pub fn ToolRunner(conn: Connection, tool: Tool) -> impl IntoView {
     view! {
         <article class="runner" aria-label=format!("Run {}", tool.name) on:keydown=on_key>
             <h3>{tool.title.clone().unwrap_or_else(|| tool.name.clone())}</h3>
-            <p class="tool-name">{tool.name.clone()}</p>
+            <p class="tool-name">{tool.name.clone()} " "
             {
                 // A link that opens this tool's form on this server (the app's own page only:
                 // embedded, the page's address is the host's).
@@ -202,6 +202,7 @@ pub fn ToolRunner(conn: Connection, tool: Tool) -> impl IntoView {
                 });
                 link.map(|text| view! { <span class="tool-link"><CopyButton text=text label="Copy link to this tool" /></span> })
             }
+            </p>
             {
                 let (restored, this) = (conn.restored_form, tool.name.clone());
                 move || (restored.get().as_deref() == Some(this.as_str())).then(|| view! {
