@@ -107,6 +107,18 @@ test('output schemas: a pattern is tested in the page, and one that could freeze
   await assertNothingRan();
 });
 
+test('a JSON text nested 200,000 deep is shown as sent, not indented into gigabytes', async () => {
+  await page.locator('#tab-tools').click();
+  await page.locator('button.tool[data-tool="deep-json"]').click();
+  await page.locator('.runner .tool-name', { hasText: 'deep-json' }).waitFor();
+  await page.locator('button.run').click();
+  const text = page.locator('.runner .result pre.content.text');
+  await text.waitFor({ timeout: 20_000 });
+  assert.match(await text.innerText(), /^\[{1000}/);
+  assert.equal(await page.locator('.runner .result .json-text').count(), 0, 'not offered indented');
+  assert.equal(await page.evaluate(() => 1 + 1), 2, 'the page still answers');
+});
+
 test('a page the server asks to be opened first (-32042) is text, and a javascript: one is no link', async () => {
   await page.locator('#tab-tools').click();
   await page.locator('button.tool[data-tool="needs-page"]').click();

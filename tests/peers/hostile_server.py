@@ -69,6 +69,13 @@ def mismatch() -> Annotated[CallToolResult, Code]:
     return CallToolResult(content=[], structured_content={"code": "abc"}, is_error=True)
 
 
+@server.tool(name="deep-json")
+def deep_json() -> str:
+    """A text that is valid JSON nested 200,000 deep: indented, its lines would hold about
+    80 GB of spaces."""
+    return "[" * 200_000 + "]" * 200_000
+
+
 @server.resource("hostile://page", name=XSS, mime_type="text/html")
 def page() -> str:
     """A resource whose text is HTML."""

@@ -11,21 +11,30 @@ pub const MAX_FORMATTED_BYTES: usize = 1 << 20;
 
 /// Spaces per nesting level.
 const INDENT: usize = 2;
+/// Deeper nesting is shown as sent (indentation grows with depth on every line).
+const MAX_DEPTH: usize = 64;
+/// An indented text longer than this is not made (a hostile text of many short lines deep
+/// down would grow many times over); the text is shown as sent.
+const MAX_INDENTED_BYTES: usize = 4 * MAX_FORMATTED_BYTES;
 
-/// `text` indented when it is a JSON object or array (and at most [`MAX_FORMATTED_BYTES`]),
+/// `text` indented when it is a JSON object or array (at most [`MAX_FORMATTED_BYTES`],
+/// nested at most [`MAX_DEPTH`] deep, and not over [`MAX_INDENTED_BYTES`] once indented),
 /// else `None`. Only whitespace outside strings differs from `text`.
 pub fn formatted(text: &str) -> Option<String> {
     let json = text.trim();
     if json.len() > MAX_FORMATTED_BYTES || !(json.starts_with('{') || json.starts_with('[')) {
         return None;
     }
+    // IgnoredAny: checked without building a value (and without serde_json's depth limit,
+    // so `indent` bounds the depth itself).
     serde_json::from_str::<serde::de::IgnoredAny>(json).ok()?;
-    Some(indent(json))
+    indent(json)
 }
 
 /// Re-indents valid JSON: a newline after `{`, `[` and `,`, one before `}` and `]` (empty
-/// containers stay `{}` and `[]`), a space after `:`; strings are copied as they are.
-fn indent(json: &str) -> String {
+/// containers stay `{}` and `[]`), a space after `:`; strings are copied as they are. `None`
+/// past [`MAX_DEPTH`] or [`MAX_INDENTED_BYTES`].
+fn indent(json: &str) -> Option<String> {
     let mut out = String::with_capacity(json.len() + json.len() / 4);
     let mut depth = 0usize;
     let mut in_string = false;
@@ -64,6 +73,9 @@ fn indent(json: &str) -> String {
                     out.push(close);
                 } else {
                     depth += 1;
+                    if depth > MAX_DEPTH {
+                        return None;
+                    }
                     newline(&mut out, depth);
                 }
             }
@@ -75,12 +87,15 @@ fn indent(json: &str) -> String {
             ',' => {
                 out.push(c);
                 newline(&mut out, depth);
+                if out.len() > MAX_INDENTED_BYTES {
+                    return None;
+                }
             }
             ':' => out.push_str(": "),
             _ => out.push(c),
         }
     }
-    out
+    Some(out)
 }
 
 #[cfg(test)]
@@ -134,6 +149,26 @@ mod tests {
         }
         let huge = format!("[{}1]", "1,".repeat(MAX_FORMATTED_BYTES / 2));
         assert_eq!(formatted(&huge), None);
+        // Nested deeper than MAX_DEPTH: shown as sent (indented, its lines would hold
+        // gigabytes of spaces).
+        let deep = format!("{}{}", "[".repeat(100_000), "]".repeat(100_000));
+        assert_eq!(formatted(&deep), None);
+        let fine = format!("{}1{}", "[".repeat(MAX_DEPTH), "]".repeat(MAX_DEPTH));
+        assert!(formatted(&fine).is_some());
+        let over = format!(
+            "{}1{}",
+            "[".repeat(MAX_DEPTH + 1),
+            "]".repeat(MAX_DEPTH + 1)
+        );
+        assert_eq!(formatted(&over), None);
+        // Many short lines deep down: the indented text would be over MAX_INDENTED_BYTES.
+        let wide = format!(
+            "{}{}1{}",
+            "[".repeat(60),
+            "1,".repeat(MAX_FORMATTED_BYTES / 4),
+            "]".repeat(60)
+        );
+        assert_eq!(formatted(&wide), None);
     }
 
     #[test]
@@ -148,7 +183,7 @@ mod tests {
                 serde_json::from_str::<Value>(&shown).unwrap(),
                 serde_json::from_str::<Value>(s).unwrap()
             );
-            assert_eq!(indent(&shown), shown, "formatting is stable");
+            assert_eq!(indent(&shown), Some(shown), "formatting is stable");
         }
     }
 }
