@@ -88,12 +88,17 @@ test('resource and prompt texts are text', async () => {
   await assertNothingRan();
 });
 
-test('output schemas: a pattern is tested in the page, and one that could freeze it is not run', async () => {
+/** Opens the tool `name` in the tools tab and runs it. */
+async function runTool(name) {
   await page.locator('#tab-tools').click();
+  await page.locator(`button.tool[data-tool="${name}"]`).click();
+  await page.locator('.runner .tool-name', { hasText: name }).waitFor();
+  await page.locator('button.run').click();
+}
+
+test('output schemas: a pattern is tested in the page, and one that could freeze it is not run', async () => {
   const run = async (name) => {
-    await page.locator(`button.tool[data-tool="${name}"]`).click();
-    await page.locator('.runner .tool-name', { hasText: name }).waitFor();
-    await page.locator('button.run').click();
+    await runTool(name);
     const verdict = page.locator('.runner .result .verdict');
     await verdict.waitFor({ timeout: 10_000 });
     return verdict;
@@ -108,10 +113,7 @@ test('output schemas: a pattern is tested in the page, and one that could freeze
 });
 
 test('a JSON text nested 200,000 deep is shown as sent, not indented into gigabytes', async () => {
-  await page.locator('#tab-tools').click();
-  await page.locator('button.tool[data-tool="deep-json"]').click();
-  await page.locator('.runner .tool-name', { hasText: 'deep-json' }).waitFor();
-  await page.locator('button.run').click();
+  await runTool('deep-json');
   const text = page.locator('.runner .result pre.content.text');
   await text.waitFor({ timeout: 20_000 });
   assert.match(await text.innerText(), /^\[{1000}/);
@@ -120,10 +122,7 @@ test('a JSON text nested 200,000 deep is shown as sent, not indented into gigaby
 });
 
 test('a page the server asks to be opened first (-32042) is text, and a javascript: one is no link', async () => {
-  await page.locator('#tab-tools').click();
-  await page.locator('button.tool[data-tool="needs-page"]').click();
-  await page.locator('.runner .tool-name', { hasText: 'needs-page' }).waitFor();
-  await page.locator('button.run').click();
+  await runTool('needs-page');
   const required = page.locator('.runner .url-required');
   await required.waitFor({ timeout: 10_000 });
   assert.match(await required.innerText(), /<img src=x onerror=/);
