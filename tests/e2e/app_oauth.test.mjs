@@ -43,7 +43,7 @@ async function runEcho(message) {
 }
 
 test('logs in through the authorization server and calls a tool', async () => {
-  await connectToGateway();
+  await connectFromForm();
   await page.locator('#login').waitFor({ timeout: 20_000 });
   assert.match(await page.locator('#connection-state').innerText(), /authorization needed/);
   assert.deepEqual(await accessibilityViolationsInBothSchemes(page, 'login needed'), []);
@@ -84,12 +84,13 @@ test('an expired access token is refreshed and the call goes through', async () 
   assert.match(await page.locator('#oauth-trace').textContent(), /refreshing the access token/);
 });
 
-async function connectToGateway() {
-  await page.goto(site.url);
-  await page.locator('#server-url').fill(gateway.url);
-  await page.locator('form.connect summary').click();
-  await page.locator('#allow-local-auth').check();
-  await page.locator('#connect').click();
+/** Connects `p` to `url` from the connect form, with loopback authorization servers allowed. */
+async function connectFromForm(p = page, url = gateway.url) {
+  await p.goto(site.url);
+  await p.locator('#server-url').fill(url);
+  await p.locator('form.connect summary').click();
+  await p.locator('#allow-local-auth').check();
+  await p.locator('#connect').click();
 }
 
 /** Starts a login and stops it at the authorization server's door, then comes back to the
@@ -113,7 +114,7 @@ async function callback(params) {
 }
 
 test('a callback with a wrong state or a wrong iss is refused, and error text stays text', async () => {
-  await connectToGateway();
+  await connectFromForm();
   // The refresh token kept in sessionStorage logs in again without a person.
   await page.locator('#connection-state', { hasText: 'connected' }).waitFor({ timeout: 20_000 });
   await page.locator('#logout').click();
@@ -131,7 +132,7 @@ test('a callback with a wrong state or a wrong iss is refused, and error text st
   assert.equal((await asStats()).authorization_code, codes, 'no code was exchanged');
 
   // The authorization server's error text is shown as text, never as HTML.
-  await connectToGateway();
+  await connectFromForm();
   await page.locator('#login').waitFor({ timeout: 20_000 });
   const again = await pauseLogin();
   const hostile = '<img src=x onerror="window.__owned=1"><b>bold</b>';
@@ -147,11 +148,7 @@ test('a server that wants a login only for its tools: connected, the login offer
   try {
     const p = await context.newPage();
     p.on('pageerror', (e) => { throw e; });
-    await p.goto(site.url);
-    await p.locator('#server-url').fill(toolsOnly.url);
-    await p.locator('form.connect summary').click();
-    await p.locator('#allow-local-auth').check();
-    await p.locator('#connect').click();
+    await connectFromForm(p, toolsOnly.url);
     // The handshake needs no token; the tool list does.
     await p.locator('#login').waitFor({ timeout: 20_000 });
     assert.match(await p.locator('#connection-state').innerText(), /connected/);
@@ -174,11 +171,7 @@ test('a login asked for by a tool call: the page comes back with what was typed,
   try {
     const p = await context.newPage();
     p.on('pageerror', (e) => { throw e; });
-    await p.goto(site.url);
-    await p.locator('#server-url').fill(callsOnly.url);
-    await p.locator('form.connect summary').click();
-    await p.locator('#allow-local-auth').check();
-    await p.locator('#connect').click();
+    await connectFromForm(p, callsOnly.url);
     // Listed without a login; the call asks for one.
     await p.locator('button.tool[data-tool="echo"]').click({ timeout: 20_000 });
     await p.locator('#arg-message').fill('typed before the login');
