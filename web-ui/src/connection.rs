@@ -540,11 +540,27 @@ impl Connection {
         self.auth_needed.set(Some(None));
     }
 
-    /// Adds a finished tool call to the history (and to the browser's, see
-    /// [`crate::call_history`]).
-    pub fn record_call(&self, entry: HistoryEntry) {
+    /// Adds a tool call made at `at_ms` (milliseconds since the epoch) that has just ended
+    /// with `outcome` to the history (and to the browser's, see [`crate::call_history`]);
+    /// returns how long it took, in milliseconds.
+    pub fn record_call(
+        &self,
+        tool: String,
+        arguments: Value,
+        outcome: &Result<crate::components::result_view::ToolResult, String>,
+        at_ms: f64,
+    ) -> f64 {
+        let took = js_sys::Date::now() - at_ms;
+        let entry = HistoryEntry {
+            tool,
+            arguments,
+            summary: crate::components::history::summary_of(outcome),
+            at_ms,
+            took_ms: Some(took),
+        };
         self.history.update(|h| crate::call_history::push(h, entry));
         self.save_history();
+        took
     }
 
     /// Empties the history, the browser's too.

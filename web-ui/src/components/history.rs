@@ -1,7 +1,7 @@
 //! The call history of a server, each call re-runnable, or editable in its tool's form.
 //! The app keeps it in the browser (see [`crate::call_history`]).
 
-use crate::call_history::{duration, shown_arguments, HistoryEntry};
+use crate::call_history::{duration, shown_arguments};
 use crate::components::result_view::{decode_tool_result, ResultView, ToolResult};
 use crate::connection::Connection;
 use crate::schema_form::{fields_of, initial_values, values_from};
@@ -38,13 +38,7 @@ pub fn HistoryPanel(conn: Connection) -> impl IntoView {
                             let outcome = r
                                 .and_then(decode_tool_result)
                                 .map_err(|e| crate::doctor::explain(&e));
-                            record.record_call(HistoryEntry {
-                                tool,
-                                arguments: args,
-                                summary: summary_of(&outcome),
-                                at_ms,
-                                took_ms: Some(js_sys::Date::now() - at_ms),
-                            });
+                            record.record_call(tool, args, &outcome, at_ms);
                             rerun.set(Some(outcome));
                         });
                     };

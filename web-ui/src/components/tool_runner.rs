@@ -87,7 +87,6 @@ pub fn ToolRunner(conn: Connection, tool: Tool) -> impl IntoView {
             let outcome = r
                 .and_then(decode_tool_result)
                 .map_err(|e| crate::doctor::explain(&e));
-            let summary = crate::components::history::summary_of(&outcome);
             // The result as the server sent it.
             if let (Some(sink), Ok((_, raw))) = (&sink, &outcome) {
                 (sink.0)(
@@ -95,14 +94,7 @@ pub fn ToolRunner(conn: Connection, tool: Tool) -> impl IntoView {
                     serde_json::json!({ "tool": name, "result": raw }),
                 );
             }
-            let took = js_sys::Date::now() - at_ms;
-            record.record_call(crate::call_history::HistoryEntry {
-                tool: name,
-                arguments: args,
-                summary,
-                at_ms,
-                took_ms: Some(took),
-            });
+            let took = record.record_call(name, args, &outcome, at_ms);
             took_ms.set(Some(took));
             url_required.set(required.unwrap_or_default());
             result.set(Some(outcome));
