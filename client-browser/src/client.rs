@@ -133,6 +133,9 @@ impl Client {
         if h.roots.is_some() {
             cfg.capabilities.roots = Some(json!({"listChanged": true}));
         }
+        if !options.extensions.is_empty() {
+            cfg.capabilities.extensions = Some(Value::Object(options.extensions.clone()));
+        }
         // Sampling and elicitation may run as tasks (2025-11-25): the server gets the task at
         // once and polls it while the user takes their time (see driver::run_as_task).
         let mut task_requests = serde_json::Map::new();

@@ -149,6 +149,9 @@ pub struct ClientOptions {
     pub wire_log: bool,
     /// Handlers for server requests.
     pub handlers: Handlers,
+    /// Extensions the client supports, declared in its capabilities (`extensions`): each
+    /// extension's identifier and its settings (e.g. `io.modelcontextprotocol/ui`).
+    pub extensions: serde_json::Map<String, serde_json::Value>,
     /// Client name and version announced to servers.
     pub client_info: Implementation,
     /// OAuth for this server: its access token is sent, refreshed on 401, and (popup mode)
@@ -172,6 +175,7 @@ impl ClientOptions {
             max_pages: 100,
             wire_log: false,
             handlers: Handlers::default(),
+            extensions: serde_json::Map::new(),
             client_info: Implementation {
                 name: "mcp-browser-client".into(),
                 version: env!("CARGO_PKG_VERSION").into(),

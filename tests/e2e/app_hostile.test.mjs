@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { accessibilityViolationsInBothSchemes, launch, serveDir, startPeer } from './browser.mjs';
+import { accessibilityViolationsInBothSchemes, launch, serveDir, startPeer, waitFor } from './browser.mjs';
 
 const dist = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../dist');
 let browser, site, hostile, page;
@@ -129,5 +129,38 @@ test('a page the server asks to be opened first (-32042) is text, and a javascri
   assert.equal(await required.locator('.full-url').innerText(), 'javascript:window.__pwned=1');
   assert.equal(await required.locator('a').count(), 0);
   assert.match(await required.locator('.refused').innerText(), /not an http\(s\) address/);
+  await assertNothingRan();
+});
+
+test('a hostile MCP App is answered by the rules and stays in its sandbox', async () => {
+  await runTool('hostile-app');
+  const handle = await page.locator('.mcp-app iframe.app-frame').elementHandle({ timeout: 10_000 });
+  const frame = await waitFor(() => handle.contentFrame(), 10_000, 'the View frame');
+  const report = JSON.parse(await waitFor(async () => {
+    const t = await frame.locator('#report').innerText();
+    return t.startsWith('{') && t;
+  }, 20_000, 'the View\'s report'));
+  assert.equal(report.protocol, '2026-01-26');
+  // A tool whose visibility leaves out "app" is refused without asking the server.
+  assert.equal(report.hidden, -32600);
+  assert.equal(report.link, 'refused');
+  // At most 16 requests of a View at once: the others are refused, none is lost.
+  assert.ok(report.floodRefused > 0, JSON.stringify(report));
+  assert.equal(report.floodRefused + report.floodRead, 40);
+  assert.equal(report.parent, 'refused');
+  const said = page.locator('.mcp-app .app-said');
+  await said.locator('li', { hasText: 'Was refused the tool model-only' }).waitFor({ timeout: 5_000 });
+  // Its log is text, and its frame no taller than the bound however high it asks.
+  await said.locator('li', { hasText: 'Log (error): <img src=x onerror="window.__pwned=1"><script>' }).waitFor({ timeout: 5_000 });
+  assert.equal(await handle.evaluate((e) => e.style.height), '3000px');
+  // A message of the page itself (not from the View's frame) is not taken for the View's:
+  // posted before one from the View, it would be shown first.
+  await page.evaluate(() => postMessage({ jsonrpc: '2.0', method: 'notifications/message', params: { data: 'forged by another window' } }, '*'));
+  await frame.evaluate(() => parent.postMessage({ jsonrpc: '2.0', method: 'notifications/message', params: { data: 'from the View' } }, '*'));
+  await said.locator('li', { hasText: 'from the View' }).waitFor({ timeout: 5_000 });
+  assert.equal(await said.locator('li', { hasText: 'forged by another window' }).count(), 0);
+  await page.locator('#tab-logs').click();
+  await page.locator('ol.wire li.sent', { hasText: '"method":"resources/read"' }).first().waitFor({ timeout: 5_000 });
+  assert.equal(await page.locator('ol.wire li.sent', { hasText: '"name":"model-only"' }).count(), 0);
   await assertNothingRan();
 });

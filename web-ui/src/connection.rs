@@ -298,6 +298,11 @@ impl Connection {
         // The era found last time: a return visit skips the era probe.
         o.remember_era = true;
         o.handlers = conn.handlers();
+        // Tools with a View are shown with it (MCP Apps, see crate::mcp_app).
+        o.extensions.insert(
+            crate::mcp_app::EXTENSION.into(),
+            crate::mcp_app::capability(),
+        );
         let client = Client::new(o);
         let (state, log, wire, stale) = (conn.state, conn.log, conn.wire, conn.stale);
         let url = req.url.clone();

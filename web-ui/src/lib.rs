@@ -12,6 +12,7 @@ pub mod embed;
 pub mod in_flight;
 pub mod json_text;
 pub mod keys;
+pub mod mcp_app;
 pub mod oauth_setup;
 pub mod raw_request;
 pub mod sampling_summary;

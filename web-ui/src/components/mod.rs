@@ -1,5 +1,6 @@
 //! The app's components, one concern each.
 
+pub mod app_view;
 pub mod asks;
 pub mod auth_panel;
 pub mod completing_input;

@@ -1,6 +1,7 @@
 //! Runs one tool: a form generated from its input schema (or raw JSON), progress, cancel,
 //! and the result.
 
+use crate::components::app_view::AppView;
 use crate::components::copy_button::CopyButton;
 use crate::components::long_text::LongText;
 use crate::components::result_view::{decode_tool_result, ResultView};
@@ -241,10 +242,20 @@ pub fn ToolRunner(conn: Connection, tool: Tool) -> impl IntoView {
             {move || task.get().map(|(status, message)| view! {
                 <p class="task-status" role="status">"Task " {status} {message.map(|m| format!(": {m}"))}</p>
             })}
-            {move || result.get().map(|r| match r {
-                Ok((c, raw)) => view! { <ResultView result=c output_schema=output_schema.clone() raw=raw /> }.into_any(),
+            {
+                let (app_conn, app_tool) = (conn.clone(), tool.clone());
+                move || result.get().map(|r| match r {
+                Ok((c, raw)) => {
+                    // A tool with an MCP App shows it under its result.
+                    let app = crate::mcp_app::resource_uri(&app_tool).is_some().then(|| {
+                        let arguments = last_args.get_untracked().unwrap_or_default();
+                        view! { <AppView conn=app_conn.clone() tool=app_tool.clone() arguments=arguments result=raw.clone() /> }
+                    });
+                    view! { <ResultView result=c output_schema=output_schema.clone() raw=raw /> {app} }.into_any()
+                }
                 Err(e) => view! { <p class="call-error" role="alert">{e}</p> }.into_any(),
-            })}
+                })
+            }
             {move || took_ms.get().filter(|_| result.with(Option::is_some)).map(|ms| view! {
                 <p class="took">{format!("Answered in {}", crate::call_history::duration(ms))}</p>
             })}

@@ -93,6 +93,7 @@ pub fn ToolsPanel(conn: Connection) -> impl IntoView {
                                         {inline_icon(&tool).map(|src| view! { <img class="icon" src=src alt="" width="16" height="16" /> })}
                                         <span class="name">{tool.title.clone().unwrap_or_else(|| tool.name.clone())}</span>
                                         {hint_labels(&tool).into_iter().map(|h| view! { <span class="hint" title="claimed by the server">{h}</span> }).collect_view()}
+                                        {crate::mcp_app::resource_uri(&tool).map(|_| view! { <span class="hint app-mark" title="shows its result in an MCP App">{if crate::mcp_app::for_views_only(&tool) { "app only" } else { "app" }}</span> })}
                                         {tool.description.clone().map(|d| view! { <span class="help">{d}</span> })}
                                     </button>
                                 </li>

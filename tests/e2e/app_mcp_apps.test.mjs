@@ -1,0 +1,111 @@
+// MCP Apps (the io.modelcontextprotocol/ui extension) against npm
+// @modelcontextprotocol/server-basic-vanillajs, the extension's own example server: its
+// `get-time` tool names a View (ui://get-time/mcp-app.html, built on the extension's SDK). The
+// app shows the View under the result, in a sandbox, and carries its conversation: the
+// handshake, the call's input and result, the tool calls it makes through the client, its
+// logs, messages and links.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { launch, serveDir, startPeer, waitFor, accessibilityViolations } from './browser.mjs';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const dist = path.resolve(here, '../../dist');
+let browser, site, peer, page;
+const ISO_TIME = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
+
+before(async () => {
+  site = await serveDir(dist);
+  peer = await startPeer('apps.sh');
+  browser = await launch();
+  page = await (await browser.newContext({ viewport: { width: 1200, height: 900 } })).newPage();
+  page.on('pageerror', (e) => { throw e; });
+  await page.goto(`${site.url}/?url=${encodeURIComponent(peer.url)}`);
+  await page.locator('#connection-state', { hasText: 'connected' }).waitFor({ timeout: 20_000 });
+});
+after(async () => {
+  await browser?.close();
+  peer?.stop();
+  await site?.close();
+});
+
+/** The View's frame, once it has loaded. */
+async function viewFrame() {
+  const handle = await page.locator('.mcp-app iframe.app-frame').elementHandle({ timeout: 10_000 });
+  return waitFor(async () => handle.contentFrame(), 10_000, 'the View frame');
+}
+
+test('a tool with a View shows it under its result, fed with the result', async () => {
+  const tool = page.locator('button.tool[data-tool="get-time"]');
+  assert.equal(await tool.locator('.app-mark').innerText(), 'app');
+  await tool.click();
+  await page.locator('button.run').click();
+  const text = await page.locator('.runner .result .content.text').first().innerText();
+  assert.match(text, ISO_TIME);
+  const frame = await viewFrame();
+  // The View got the handshake's answer and then the result: it shows the time.
+  const shown = await waitFor(async () => {
+    const t = await frame.locator('#server-time').innerText();
+    return ISO_TIME.test(t) && t;
+  }, 10_000, 'the View showing the time');
+  assert.equal(shown, text);
+  // The frame takes the height the View asks for (ui/notifications/size-changed). The View
+  // measures in an animation frame, which headless Chromium draws for a frame of another
+  // origin only when the page is captured: the first capture is for that.
+  const viewHeight = await frame.evaluate(() => Math.ceil(document.documentElement.getBoundingClientRect().height));
+  await page.locator('.runner').screenshot();
+  const frameEl = page.locator('.mcp-app iframe.app-frame');
+  await waitFor(async () => (await frameEl.evaluate((e) => e.style.height)) === `${viewHeight}px`, 5_000, `the frame ${viewHeight}px high`);
+  assert.equal(await frameEl.evaluate((e) => e.clientHeight), viewHeight);
+  await page.locator('.runner').screenshot({ path: path.join(here, '../../docs/screenshots/mcp-app.png') });
+  // The client declared the extension to the server.
+  await page.locator('#tab-logs').click();
+  await page.locator('ol.wire li.sent', { hasText: '"io.modelcontextprotocol/ui"' }).first().waitFor({ timeout: 5_000 });
+  await page.locator('#tab-tools').click();
+});
+
+test('the View calls tools through the client, and its logs, messages and links are shown', async () => {
+  const frame = await viewFrame();
+  const before = await frame.locator('#server-time').innerText();
+  await frame.locator('#get-time-btn').click();
+  const said = page.locator('.mcp-app .app-said');
+  await said.locator('li', { hasText: 'Called the tool get-time' }).waitFor({ timeout: 10_000 });
+  await waitFor(async () => {
+    const t = await frame.locator('#server-time').innerText();
+    return ISO_TIME.test(t) && t !== before;
+  }, 10_000, 'a new time from the View\'s own call');
+  await frame.locator('#send-log-btn').click();
+  await said.locator('li', { hasText: 'This is log text.' }).waitFor({ timeout: 5_000 });
+  await frame.locator('#send-message-btn').click();
+  await said.locator('li', { hasText: 'Message for the conversation: This is message text.' }).waitFor({ timeout: 5_000 });
+  await frame.locator('#open-link-btn').click();
+  const link = said.locator('li', { hasText: 'Asks to open a web page' });
+  await link.waitFor({ timeout: 5_000 });
+  assert.equal(await link.locator('a.open').getAttribute('href'), 'https://modelcontextprotocol.io/');
+  assert.equal(await link.locator('a.open').getAttribute('rel'), 'noopener noreferrer');
+  // The View's call went over the wire like any other.
+  await page.locator('#tab-logs').click();
+  await waitFor(async () => (await page.locator('ol.wire li.sent', { hasText: '"method":"tools/call"' }).count()) === 2,
+    5_000, 'two tools/call on the wire');
+  await page.locator('#tab-tools').click();
+  assert.deepEqual(await accessibilityViolations(page, 'an MCP App', '.mcp-app'), []);
+});
+
+test('the View is sandboxed: no way into the page, and no network but what its resource declares', async () => {
+  const frame = await viewFrame();
+  assert.equal(await frame.evaluate(() => origin), 'null');
+  assert.equal(await frame.evaluate(() => { try { return parent.document.title; } catch { return 'refused'; } }), 'refused');
+  assert.equal(await frame.evaluate(() => { try { return localStorage.length; } catch { return 'refused'; } }), 'refused');
+  // The resource declares no connectDomains: connect-src 'none', even to its own server
+  // (which would answer: it allows any origin). The browser says which directive refused.
+  const fetched = await frame.evaluate(async (url) => {
+    const violation = new Promise((resolve) => document.addEventListener('securitypolicyviolation', (e) => resolve(e.effectiveDirective), { once: true }));
+    const outcome = await fetch(url, { method: 'POST' }).then(() => 'fetched', () => 'refused');
+    const deadline = new Promise((resolve) => setTimeout(() => resolve('no violation reported'), 5_000));
+    return `${outcome} by ${await Promise.race([violation, deadline])}`;
+  }, peer.url);
+  assert.equal(fetched, 'refused by connect-src');
+  const policy = await frame.evaluate(() => document.querySelector('meta[http-equiv="Content-Security-Policy"]')?.content);
+  assert.match(policy, /^default-src 'none'; script-src 'self' 'unsafe-inline';.*connect-src 'none';.*object-src 'none'/);
+});

@@ -1,0 +1,305 @@
+//! A tool's MCP App: its View (the `ui://` resource's HTML) in a sandboxed frame under the
+//! result, talking with the app through `postMessage`, and what it said beside it. The
+//! conversation's rules are in [`crate::mcp_app`]; this component reads the View, shows it,
+//! carries messages both ways and makes on the server the calls the View asks for.
+
+use crate::components::asks::UrlToOpen;
+use crate::connection::Connection;
+use crate::mcp_app::{self, Action, Bridge, Said, Surroundings};
+use client_browser::client_core::session::RequestError;
+use client_browser::client_core::types::Tool;
+use client_browser::{Client, ClientError};
+use leptos::prelude::*;
+use serde_json::Value;
+use std::cell::RefCell;
+use std::rc::Rc;
+use wasm_bindgen::prelude::*;
+
+/// The most things a View said that are shown (the oldest go first).
+const SAID_SHOWN: usize = 50;
+/// The largest message of a View read, as JSON text; a larger one is dropped.
+const MAX_MESSAGE: u32 = 8 << 20;
+
+/// What the frame shows.
+#[derive(Clone)]
+enum Shown {
+    Reading,
+    Failed(String),
+    Ready { src: String, border: bool },
+}
+
+/// The View of `tool`'s app for a call made with `arguments` that answered `result`.
+#[component]
+pub fn AppView(conn: Connection, tool: Tool, arguments: Value, result: Value) -> impl IntoView {
+    let Some(uri) = mcp_app::resource_uri(&tool).map(str::to_string) else {
+        return ().into_any();
+    };
+    let title = format!(
+        "App of {}",
+        tool.title.clone().unwrap_or_else(|| tool.name.clone())
+    );
+    let shown = RwSignal::new(Shown::Reading);
+    let height = RwSignal::new(None::<f64>);
+    let said = RwSignal::new(Vec::<(u32, Said)>::new());
+    let frame = NodeRef::<leptos::html::Iframe>::new();
+    let bridge = Rc::new(RefCell::new(None::<Bridge>));
+    let (client, bridge_for_read) = (conn.client.get_value(), bridge.clone());
+    let read_uri = uri.clone();
+    leptos::task::spawn_local(async move {
+        let Some(client) = client else {
+            return;
+        };
+        let read = client.read_resource(&read_uri).await;
+        let outcome = read.map_err(|e| crate::doctor::explain(&e)).and_then(|r| {
+            let contents = r
+                .contents
+                .into_iter()
+                .next()
+                .ok_or(mcp_app::ViewError::NoContents.to_string())?;
+            let html = mcp_app::html_of(&contents).map_err(|e| e.to_string())?;
+            Ok((contents.meta, html))
+        });
+        let next = match outcome {
+            Ok((meta, html)) => {
+                let ui = meta.as_ref().and_then(|m| m.get("ui"));
+                let csp = ui.and_then(|u| u.get("csp"));
+                let border = ui
+                    .and_then(|u| u.get("prefersBorder"))
+                    .and_then(Value::as_bool)
+                    .unwrap_or(true);
+                let policy = mcp_app::content_security_policy(csp);
+                *bridge_for_read.borrow_mut() = Some(Bridge::new(
+                    tool,
+                    arguments,
+                    result,
+                    mcp_app::approved_csp(csp),
+                ));
+                Shown::Ready {
+                    src: mcp_app::data_url(&mcp_app::with_policy(&html, &policy)),
+                    border,
+                }
+            }
+            Err(why) => Shown::Failed(why),
+        };
+        let _ = shown.try_set(next);
+    });
+
+    // Messages of this View (and only this one: its frame's window is the source).
+    let next_said = StoredValue::new(0u32);
+    let show = move |s: Said| {
+        let n = next_said.get_value();
+        next_said.set_value(n + 1);
+        said.update(|list| {
+            list.push((n, s));
+            let over = list.len().saturating_sub(SAID_SHOWN);
+            list.drain(..over);
+        });
+    };
+    let tools = conn.tools;
+    let client = conn.client;
+    let time_limit = conn.time_limit;
+    let on_message =
+        Closure::<dyn Fn(web_sys::MessageEvent)>::new(move |ev: web_sys::MessageEvent| {
+            let Some(window) = frame.get_untracked().and_then(|f| f.content_window()) else {
+                return;
+            };
+            let from_view = ev
+                .source()
+                .is_some_and(|s| js_sys::Object::is(&s, window.as_ref()));
+            if !from_view {
+                return;
+            }
+            let Some(message) = message_json(&ev.data()) else {
+                return;
+            };
+            let actions = {
+                let mut slot = bridge.borrow_mut();
+                let Some(b) = slot.as_mut() else { return };
+                let listed = tools.get_untracked();
+                b.on_message(&message, &listed, &surroundings(frame))
+            };
+            for action in actions {
+                match action {
+                    Action::Post(m) => post(&window, &m),
+                    Action::Resize(h) => height.set(Some(h)),
+                    Action::Show(s) => show(s),
+                    Action::CallTool {
+                        id,
+                        name,
+                        arguments,
+                    } => {
+                        let Some(client) = client.get_value() else {
+                            continue;
+                        };
+                        let opts = crate::time_limit::call_options(time_limit.get_untracked());
+                        let call = client.start_tool_call(&name, arguments, opts);
+                        let (bridge, window) = (bridge.clone(), window.clone());
+                        leptos::task::spawn_local(async move {
+                            let outcome = call.await.map_err(|e| as_rpc_error(&e));
+                            answer(&bridge, &window, &id, outcome);
+                        });
+                    }
+                    Action::ReadResource { id, uri } => {
+                        let Some(client) = client.get_value() else {
+                            continue;
+                        };
+                        let (bridge, window) = (bridge.clone(), window.clone());
+                        leptos::task::spawn_local(async move {
+                            let outcome = read_for_view(&client, &uri).await;
+                            answer(&bridge, &window, &id, outcome);
+                        });
+                    }
+                }
+            }
+        });
+    if let Some(w) = web_sys::window() {
+        let _ = w.add_event_listener_with_callback("message", on_message.as_ref().unchecked_ref());
+    }
+    // The listener goes with the View (the closure is kept until then).
+    let on_message = send_wrapper::SendWrapper::new(on_message);
+    on_cleanup(move || {
+        if let Some(w) = web_sys::window() {
+            let _ = w.remove_event_listener_with_callback(
+                "message",
+                on_message.as_ref().unchecked_ref(),
+            );
+        }
+    });
+
+    let frame_title = title.clone();
+    view! {
+        <section class="mcp-app" aria-label=title>
+            <h4>"App " <span class="app-uri">{uri}</span></h4>
+            {move || match shown.get() {
+                Shown::Reading => view! { <p class="hint" role="status">"Reading the app…"</p> }.into_any(),
+                Shown::Failed(why) => view! { <p class="call-error" role="alert">"The app cannot be shown: " {why}</p> }.into_any(),
+                Shown::Ready { src, border } => view! {
+                    <iframe
+                        class="app-frame"
+                        class:bordered=border
+                        node_ref=frame
+                        title=frame_title.clone()
+                        sandbox="allow-scripts allow-forms"
+                        referrerpolicy="no-referrer"
+                        src=src
+                        style:height=move || height.get().map(|h| format!("{h}px"))
+                    ></iframe>
+                }.into_any(),
+            }}
+            <p class="help">"The app runs in a sandbox: it cannot reach this page, and asks this client for any tool call, which is listed here."</p>
+            <ul class="app-said">
+                <For each=move || said.get() key=|(n, _)| *n let:item>
+                    <li>{said_view(item.1)}</li>
+                </For>
+            </ul>
+        </section>
+    }
+    .into_any()
+}
+
+/// One thing the View said, as shown.
+fn said_view(s: Said) -> AnyView {
+    match s {
+        Said::Log(level, text) => view! { <span class="said-log">"Log (" {level} "): " {text}</span> }.into_any(),
+        Said::Message(text) => view! { <span class="said-message">"Message for the conversation: " {text}</span> }.into_any(),
+        Said::Context(text) => view! { <span class="said-context">"Context for the model: " {text}</span> }.into_any(),
+        Said::Link(url) => view! { <span class="said-link">"Asks to open a web page:"</span> <UrlToOpen url=url on_open=|| () /> }.into_any(),
+        Said::Called(name, true) => view! { <span class="said-call">"Called the tool " <code>{name}</code></span> }.into_any(),
+        Said::Called(name, false) => view! { <span class="said-call refused">"Was refused the tool " <code>{name}</code> " (not for apps)"</span> }.into_any(),
+        Said::Teardown => view! { <span class="said-teardown">"Asks to be closed"</span> }.into_any(),
+    }
+}
+
+/// A View's message as JSON, unless it is too large or not JSON at all.
+fn message_json(data: &JsValue) -> Option<Value> {
+    if !data.is_object() {
+        return None;
+    }
+    let text = js_sys::JSON::stringify(data).ok()?;
+    if text.length() > MAX_MESSAGE {
+        return None;
+    }
+    serde_json::from_str(&String::from(text)).ok()
+}
+
+/// Posts `message` to the View. Its origin is opaque, so the target origin is `*`.
+fn post(window: &web_sys::Window, message: &Value) {
+    let Ok(text) = serde_json::to_string(message) else {
+        return;
+    };
+    if let Ok(value) = js_sys::JSON::parse(&text) {
+        let _ = window.post_message(&value, "*");
+    }
+}
+
+/// Answers the View's request `id` with what the server said.
+fn answer(
+    bridge: &Rc<RefCell<Option<Bridge>>>,
+    window: &web_sys::Window,
+    id: &Value,
+    outcome: Result<Value, (i64, String)>,
+) {
+    let reply = bridge.borrow_mut().as_mut().map(|b| b.answer(id, outcome));
+    if let Some(reply) = reply {
+        post(window, &reply);
+    }
+}
+
+/// A failed request as the JSON-RPC error the View gets: the server's own, or an internal
+/// error saying why in words.
+fn as_rpc_error(e: &ClientError) -> (i64, String) {
+    match e {
+        ClientError::Request(RequestError::Rpc(rpc)) => (rpc.code, rpc.message.clone()),
+        other => (-32603, crate::doctor::explain(other)),
+    }
+}
+
+async fn read_for_view(client: &Client, uri: &str) -> Result<Value, (i64, String)> {
+    let read = client
+        .read_resource(uri)
+        .await
+        .map_err(|e| as_rpc_error(&e))?;
+    serde_json::to_value(read).map_err(|e| (-32603, e.to_string()))
+}
+
+/// Where the View is shown: the page's colours, the browser's language and time zone, the
+/// frame's width.
+fn surroundings(frame: NodeRef<leptos::html::Iframe>) -> Surroundings {
+    let window = web_sys::window();
+    let root_class = window
+        .as_ref()
+        .and_then(|w| w.document())
+        .and_then(|d| d.document_element())
+        .map(|e| e.class_name())
+        .unwrap_or_default();
+    let dark = if root_class.contains("theme-dark") {
+        true
+    } else if root_class.contains("theme-light") {
+        false
+    } else {
+        window
+            .as_ref()
+            .and_then(|w| w.match_media("(prefers-color-scheme: dark)").ok().flatten())
+            .is_some_and(|m| m.matches())
+    };
+    let locale = window
+        .as_ref()
+        .and_then(|w| w.navigator().language())
+        .unwrap_or_else(|| "en".into());
+    let options = js_sys::Intl::DateTimeFormat::new(&js_sys::Array::new(), &js_sys::Object::new())
+        .resolved_options();
+    let time_zone = js_sys::Reflect::get(&options, &"timeZone".into())
+        .ok()
+        .and_then(|v| v.as_string())
+        .unwrap_or_else(|| "UTC".into());
+    let width = frame
+        .get_untracked()
+        .map(|f| f64::from(f.client_width()))
+        .unwrap_or(0.0);
+    Surroundings {
+        theme: if dark { "dark" } else { "light" },
+        locale,
+        time_zone,
+        width,
+    }
+}

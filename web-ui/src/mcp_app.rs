@@ -1,0 +1,926 @@
+//! MCP Apps (the `io.modelcontextprotocol/ui` extension, stable 2026-01-26): a tool whose
+//! `_meta.ui.resourceUri` names a `ui://` resource is shown, after it answered, as that
+//! resource's HTML page (the "View") in a sandboxed frame, which talks JSON-RPC with the app
+//! over `postMessage`.
+//!
+//! This module is the host's side of that conversation with no browser in it: which tools
+//! have a View, the HTML and the Content-Security-Policy it is shown with, and a [`Bridge`]
+//! that turns each message of the View into what to do ([`Action`]): answer it, call a tool
+//! or read a resource on the server for it, resize its frame, show what it said. The
+//! component (`components::app_view`) does the I/O.
+//!
+//! How the View is isolated (a decision, see the README): the specification asks web hosts
+//! for a "sandbox proxy" page on a second origin that loads the View. This client has no
+//! server and so no second origin of its own; the View is instead loaded as a `data:`
+//! document in an `<iframe sandbox="allow-scripts allow-forms">`. Without `allow-same-origin`
+//! its origin is opaque: it cannot reach this page, its storage or its cookies, and the
+//! `data:` document does not inherit this page's policy. The policy the specification asks
+//! for is put into the document itself, as its first `<meta http-equiv>`, ahead of anything
+//! of the server's.
+
+use base64::Engine;
+use client_browser::client_core::types::{ResourceContents, Tool};
+use serde_json::{json, Map, Value};
+
+/// The extension's identifier, declared in the client's capabilities.
+pub const EXTENSION: &str = "io.modelcontextprotocol/ui";
+/// The MIME type of a View's HTML.
+pub const MIME_TYPE: &str = "text/html;profile=mcp-app";
+/// The version of the View protocol this host speaks.
+pub const PROTOCOL_VERSION: &str = "2026-01-26";
+/// The largest View accepted, in bytes of HTML.
+pub const MAX_HTML: usize = 4 << 20;
+/// The most requests of a View the host works on at once; more are refused.
+pub const MAX_IN_FLIGHT: usize = 16;
+/// The tallest a View's frame is made, in CSS pixels, whatever height it asks for.
+pub const MAX_HEIGHT: f64 = 3000.0;
+
+/// What the client declares for the extension (`capabilities.extensions[EXTENSION]`).
+pub fn capability() -> Value {
+    json!({ "mimeTypes": [MIME_TYPE] })
+}
+
+fn ui_meta(tool: &Tool) -> Option<&Map<String, Value>> {
+    tool.meta.as_ref()?.get("ui")?.as_object()
+}
+
+/// The `ui://` resource that shows `tool`'s results, if it has one: `_meta.ui.resourceUri`,
+/// or the older flat `_meta["ui/resourceUri"]`.
+pub fn resource_uri(tool: &Tool) -> Option<&str> {
+    let nested = ui_meta(tool).and_then(|ui| ui.get("resourceUri"));
+    let flat = tool.meta.as_ref().and_then(|m| m.get("ui/resourceUri"));
+    nested
+        .or(flat)
+        .and_then(Value::as_str)
+        .filter(|uri| uri.starts_with("ui://"))
+}
+
+/// Whether a View may call `tool` (its `_meta.ui.visibility` includes `"app"`, or says
+/// nothing).
+pub fn callable_by_view(tool: &Tool) -> bool {
+    match ui_meta(tool).and_then(|ui| ui.get("visibility")) {
+        Some(Value::Array(who)) => who.iter().any(|w| w == "app"),
+        _ => true,
+    }
+}
+
+/// Whether `tool` is meant for Views only (`visibility: ["app"]`): the list marks it.
+pub fn for_views_only(tool: &Tool) -> bool {
+    matches!(
+        ui_meta(tool).and_then(|ui| ui.get("visibility")),
+        Some(Value::Array(who)) if !who.iter().any(|w| w == "model")
+    )
+}
+
+/// Why a View cannot be shown.
+#[derive(Debug, Clone, PartialEq)]
+pub enum ViewError {
+    /// The resource read answered no contents.
+    NoContents,
+    /// The contents are not a View's HTML.
+    NotAView(String),
+    /// The contents are neither text nor base64.
+    Undecodable,
+    /// Over [`MAX_HTML`].
+    TooLarge(usize),
+}
+
+impl core::fmt::Display for ViewError {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        match self {
+            ViewError::NoContents => write!(f, "the server read the app's resource as empty"),
+            ViewError::NotAView(mime) => write!(
+                f,
+                "the app's resource is not an MCP App (its type is {mime:?}, not {MIME_TYPE:?})"
+            ),
+            ViewError::Undecodable => write!(
+                f,
+                "the app's resource is neither text nor base64 of UTF-8 HTML"
+            ),
+            ViewError::TooLarge(n) => write!(
+                f,
+                "the app's page is {} KB, over the {} KB this client shows",
+                n / 1024,
+                MAX_HTML / 1024
+            ),
+        }
+    }
+}
+
+/// Whether `mime` is [`MIME_TYPE`] (case and spaces around `;` aside).
+fn is_view_type(mime: &str) -> bool {
+    let normal: String = mime
+        .split(';')
+        .map(|p| p.trim().to_ascii_lowercase())
+        .collect::<Vec<_>>()
+        .join(";");
+    normal == MIME_TYPE
+}
+
+/// The View's HTML in a resource's contents (`text`, or `blob` as base64 of UTF-8).
+pub fn html_of(contents: &ResourceContents) -> Result<String, ViewError> {
+    let mime = contents.mime_type.as_deref().unwrap_or("");
+    if !is_view_type(mime) {
+        return Err(ViewError::NotAView(mime.to_string()));
+    }
+    let html = match (&contents.text, &contents.blob) {
+        (Some(text), _) => text.clone(),
+        (None, Some(blob)) => {
+            if blob.len() / 4 * 3 > MAX_HTML {
+                return Err(ViewError::TooLarge(blob.len() / 4 * 3));
+            }
+            let bytes = base64::engine::general_purpose::STANDARD
+                .decode(blob.trim())
+                .map_err(|_| ViewError::Undecodable)?;
+            String::from_utf8(bytes).map_err(|_| ViewError::Undecodable)?
+        }
+        (None, None) => return Err(ViewError::Undecodable),
+    };
+    if html.len() > MAX_HTML {
+        return Err(ViewError::TooLarge(html.len()));
+    }
+    Ok(html)
+}
+
+/// Whether `source` may stand in a policy as a declared origin: a scheme (`http`, `https`,
+/// `ws`, `wss`), a host (letters, digits, `-`, `.`, a leading `*.`) and an optional port.
+/// Anything else (quotes, `;`, spaces, keywords, paths) could change the policy's meaning
+/// and is left out.
+fn is_origin(source: &str) -> bool {
+    let Some((scheme, rest)) = source.split_once("://") else {
+        return false;
+    };
+    if !matches!(scheme, "http" | "https" | "ws" | "wss") {
+        return false;
+    }
+    let (host, port) = match rest.rsplit_once(':') {
+        Some((h, p)) => (h, Some(p)),
+        None => (rest, None),
+    };
+    let host = host.strip_prefix("*.").unwrap_or(host);
+    !host.is_empty()
+        && host
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'.')
+        && port
+            .is_none_or(|p| !p.is_empty() && p.len() <= 5 && p.bytes().all(|b| b.is_ascii_digit()))
+}
+
+/// The declared origins under `key` of a View's `csp`, the valid ones only.
+fn declared<'a>(csp: Option<&'a Value>, key: &str) -> Vec<&'a str> {
+    csp.and_then(|c| c.get(key))
+        .and_then(Value::as_array)
+        .map(|list| {
+            list.iter()
+                .filter_map(Value::as_str)
+                .filter(|s| is_origin(s))
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+/// The origins of a View's `csp` that this host lets through (each list filtered by
+/// [`is_origin`]), as the `hostCapabilities.sandbox.csp` it is told.
+pub fn approved_csp(csp: Option<&Value>) -> Value {
+    let mut out = Map::new();
+    for key in [
+        "connectDomains",
+        "resourceDomains",
+        "frameDomains",
+        "baseUriDomains",
+    ] {
+        let list = declared(csp, key);
+        if !list.is_empty() {
+            out.insert(key.into(), json!(list));
+        }
+    }
+    Value::Object(out)
+}
+
+/// `directive` allowing `base` and the origins `extra`, or `fallback` when there are none
+/// of either.
+fn directive(name: &str, base: &str, extra: &[&str], fallback: &str) -> String {
+    let mut d = String::from(name);
+    for s in base.split_whitespace().chain(extra.iter().copied()) {
+        d.push(' ');
+        d.push_str(s);
+    }
+    if base.is_empty() && extra.is_empty() {
+        d.push(' ');
+        d.push_str(fallback);
+    }
+    d
+}
+
+/// The Content-Security-Policy a View is shown with: the specification's restrictive
+/// default, widened only by the origins its resource declares in `_meta.ui.csp`
+/// (`connectDomains`, `resourceDomains`, `frameDomains`, `baseUriDomains`), plus no plugins
+/// and no form posting anywhere.
+pub fn content_security_policy(csp: Option<&Value>) -> String {
+    let connect = declared(csp, "connectDomains");
+    let resources = declared(csp, "resourceDomains");
+    let frames = declared(csp, "frameDomains");
+    let bases = declared(csp, "baseUriDomains");
+    [
+        "default-src 'none'".to_string(),
+        directive("script-src", "'self' 'unsafe-inline'", &resources, ""),
+        directive("style-src", "'self' 'unsafe-inline'", &resources, ""),
+        directive("img-src", "'self' data:", &resources, ""),
+        directive("media-src", "'self' data:", &resources, ""),
+        directive("font-src", "'self' data:", &resources, ""),
+        directive("connect-src", "", &connect, "'none'"),
+        directive("frame-src", "", &frames, "'none'"),
+        directive("base-uri", "", &bases, "'self'"),
+        "object-src 'none'".to_string(),
+        "form-action 'none'".to_string(),
+    ]
+    .join("; ")
+}
+
+/// `html` with `policy` as its first element: a `<meta http-equiv="Content-Security-Policy">`
+/// put after the doctype (so the page keeps its standards mode) and before anything else,
+/// so that it rules every script and style of the page.
+pub fn with_policy(html: &str, policy: &str) -> String {
+    let meta = format!(
+        "<meta http-equiv=\"Content-Security-Policy\" content=\"{}\">",
+        policy.replace('&', "&amp;").replace('"', "&quot;")
+    );
+    let body = html.trim_start_matches('\u{feff}');
+    let lead = body.len() - body.trim_start().len();
+    let rest = &body[lead..];
+    let at = if rest.len() >= 9 && rest[..9].eq_ignore_ascii_case("<!doctype") {
+        match rest.find('>') {
+            Some(end) => lead + end + 1,
+            None => 0,
+        }
+    } else {
+        0
+    };
+    let mut out = String::with_capacity(body.len() + meta.len());
+    out.push_str(&body[..at]);
+    out.push_str(&meta);
+    out.push_str(&body[at..]);
+    out
+}
+
+/// The `data:` URL a View's frame loads.
+pub fn data_url(document: &str) -> String {
+    format!(
+        "data:text/html;charset=utf-8;base64,{}",
+        base64::engine::general_purpose::STANDARD.encode(document)
+    )
+}
+
+/// What the host knows of where the View is shown, for its `hostContext`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Surroundings {
+    /// `"light"` or `"dark"`.
+    pub theme: &'static str,
+    /// The browser's language (BCP 47).
+    pub locale: String,
+    /// The browser's time zone (IANA).
+    pub time_zone: String,
+    /// The frame's width in CSS pixels.
+    pub width: f64,
+}
+
+/// Something a View said, shown beside it.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Said {
+    /// A log message (`notifications/message`): its level and data as text.
+    Log(String, String),
+    /// A message for the conversation (`ui/message`): its text.
+    Message(String),
+    /// Context for the model (`ui/update-model-context`): as text.
+    Context(String),
+    /// A web page it asks to open (`ui/open-link`).
+    Link(String),
+    /// A tool it called through the host, and whether the call was allowed.
+    Called(String, bool),
+    /// It asked to be closed (`ui/notifications/request-teardown`).
+    Teardown,
+}
+
+/// What the host does for one message of a View.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Action {
+    /// Post this message to the View.
+    Post(Value),
+    /// Call a tool on the server; answer request `id` with [`Bridge::answer`].
+    CallTool {
+        /// The View's request id.
+        id: Value,
+        /// The tool.
+        name: String,
+        /// Its arguments.
+        arguments: Value,
+    },
+    /// Read a resource on the server; answer request `id` with [`Bridge::answer`].
+    ReadResource {
+        /// The View's request id.
+        id: Value,
+        /// The resource.
+        uri: String,
+    },
+    /// Make the frame this tall (CSS pixels, already bounded).
+    Resize(f64),
+    /// Show what the View said.
+    Show(Said),
+}
+
+/// The host's side of one View's conversation.
+#[derive(Debug, Clone)]
+pub struct Bridge {
+    tool: Tool,
+    arguments: Value,
+    result: Value,
+    csp: Value,
+    initialized: bool,
+    in_flight: usize,
+}
+
+/// A JSON-RPC error answer.
+fn error(id: &Value, code: i64, message: impl Into<String>) -> Value {
+    json!({ "jsonrpc": "2.0", "id": id, "error": { "code": code, "message": message.into() } })
+}
+
+/// A JSON-RPC result answer.
+fn answer(id: &Value, result: Value) -> Value {
+    json!({ "jsonrpc": "2.0", "id": id, "result": result })
+}
+
+/// The text of content blocks (`text` blocks joined; others named by their type).
+fn text_of(content: Option<&Value>) -> String {
+    content
+        .and_then(Value::as_array)
+        .map(|blocks| {
+            blocks
+                .iter()
+                .map(|b| match b.get("text").and_then(Value::as_str) {
+                    Some(t) => t.to_string(),
+                    None => format!(
+                        "[{}]",
+                        b.get("type").and_then(Value::as_str).unwrap_or("content")
+                    ),
+                })
+                .collect::<Vec<_>>()
+                .join("\n")
+        })
+        .unwrap_or_default()
+}
+
+impl Bridge {
+    /// The bridge for the View of `tool`, called with `arguments`, that answered `result`
+    /// (a `CallToolResult` as the server sent it), shown with the origins `csp` let through
+    /// (see [`approved_csp`]).
+    pub fn new(tool: Tool, arguments: Value, result: Value, csp: Value) -> Self {
+        Bridge {
+            tool,
+            arguments,
+            result,
+            csp,
+            initialized: false,
+            in_flight: 0,
+        }
+    }
+
+    /// Whether the View said it is ready (`ui/notifications/initialized`).
+    pub fn initialized(&self) -> bool {
+        self.initialized
+    }
+
+    /// What to do for `message`, posted by the View. `tools` is the server's tool list as
+    /// last listed (a View may call only those that allow it); `around` fills the
+    /// `hostContext`. Anything that is not JSON-RPC 2.0 is ignored, as is a request whose
+    /// id is neither a string nor a number (it could not be answered).
+    pub fn on_message(
+        &mut self,
+        message: &Value,
+        tools: &[Tool],
+        around: &Surroundings,
+    ) -> Vec<Action> {
+        if message.get("jsonrpc").and_then(Value::as_str) != Some("2.0") {
+            return Vec::new();
+        }
+        let Some(method) = message.get("method").and_then(Value::as_str) else {
+            // An answer: this host sends the View no requests.
+            return Vec::new();
+        };
+        let params = message.get("params");
+        match message.get("id") {
+            None => self.on_notification(method, params),
+            Some(id @ (Value::String(_) | Value::Number(_))) => {
+                self.on_request(id, method, params, tools, around)
+            }
+            Some(_) => Vec::new(),
+        }
+    }
+
+    fn on_notification(&mut self, method: &str, params: Option<&Value>) -> Vec<Action> {
+        let param = |k: &str| params.and_then(|p| p.get(k));
+        match method {
+            "ui/notifications/initialized" if !self.initialized => {
+                self.initialized = true;
+                vec![
+                    Action::Post(json!({
+                        "jsonrpc": "2.0",
+                        "method": "ui/notifications/tool-input",
+                        "params": { "arguments": self.arguments },
+                    })),
+                    Action::Post(json!({
+                        "jsonrpc": "2.0",
+                        "method": "ui/notifications/tool-result",
+                        "params": self.result,
+                    })),
+                ]
+            }
+            "ui/notifications/size-changed" => param("height")
+                .and_then(Value::as_f64)
+                .filter(|h| h.is_finite())
+                .map(|h| vec![Action::Resize(h.clamp(0.0, MAX_HEIGHT).ceil())])
+                .unwrap_or_default(),
+            "notifications/message" => {
+                let level = param("level").and_then(Value::as_str).unwrap_or("info");
+                let data = match param("data") {
+                    Some(Value::String(s)) => s.clone(),
+                    Some(v) => v.to_string(),
+                    None => String::new(),
+                };
+                vec![Action::Show(Said::Log(level.to_string(), data))]
+            }
+            "ui/notifications/request-teardown" => vec![Action::Show(Said::Teardown)],
+            _ => Vec::new(),
+        }
+    }
+
+    fn on_request(
+        &mut self,
+        id: &Value,
+        method: &str,
+        params: Option<&Value>,
+        tools: &[Tool],
+        around: &Surroundings,
+    ) -> Vec<Action> {
+        let param = |k: &str| params.and_then(|p| p.get(k));
+        match method {
+            "ui/initialize" => vec![Action::Post(answer(id, self.initialize_result(around)))],
+            "ping" => vec![Action::Post(answer(id, json!({})))],
+            "ui/request-display-mode" => {
+                vec![Action::Post(answer(id, json!({ "mode": "inline" })))]
+            }
+            "ui/open-link" => match param("url").and_then(Value::as_str) {
+                Some(url) if url.starts_with("https://") || url.starts_with("http://") => vec![
+                    Action::Show(Said::Link(url.to_string())),
+                    Action::Post(answer(id, json!({}))),
+                ],
+                Some(_) => vec![Action::Post(answer(id, json!({ "isError": true })))],
+                None => vec![Action::Post(error(id, -32602, "ui/open-link needs a url"))],
+            },
+            "ui/message" => vec![
+                Action::Show(Said::Message(text_of(param("content")))),
+                Action::Post(answer(id, json!({}))),
+            ],
+            "ui/update-model-context" => {
+                let mut text = text_of(param("content"));
+                if let Some(s) = param("structuredContent") {
+                    if !text.is_empty() {
+                        text.push('\n');
+                    }
+                    text.push_str(&s.to_string());
+                }
+                vec![
+                    Action::Show(Said::Context(text)),
+                    Action::Post(answer(id, json!({}))),
+                ]
+            }
+            "tools/call" => self.call_tool(id, params, tools),
+            "resources/read" => match param("uri").and_then(Value::as_str) {
+                Some(uri) => self.admit(id).unwrap_or_else(|| {
+                    vec![Action::ReadResource {
+                        id: id.clone(),
+                        uri: uri.to_string(),
+                    }]
+                }),
+                None => vec![Action::Post(error(
+                    id,
+                    -32602,
+                    "resources/read needs a uri",
+                ))],
+            },
+            _ => vec![Action::Post(error(
+                id,
+                -32601,
+                format!("this host does not offer {method:?} to apps"),
+            ))],
+        }
+    }
+
+    /// The refusal of one more request while [`MAX_IN_FLIGHT`] are under way, or `None`
+    /// (counted in).
+    fn admit(&mut self, id: &Value) -> Option<Vec<Action>> {
+        if self.in_flight >= MAX_IN_FLIGHT {
+            return Some(vec![Action::Post(error(
+                id,
+                -32603,
+                format!("the app has {MAX_IN_FLIGHT} requests under way already"),
+            ))]);
+        }
+        self.in_flight += 1;
+        None
+    }
+
+    fn call_tool(&mut self, id: &Value, params: Option<&Value>, tools: &[Tool]) -> Vec<Action> {
+        let Some(name) = params.and_then(|p| p.get("name")).and_then(Value::as_str) else {
+            return vec![Action::Post(error(
+                id,
+                -32602,
+                "tools/call needs a tool name",
+            ))];
+        };
+        let arguments = params
+            .and_then(|p| p.get("arguments"))
+            .cloned()
+            .unwrap_or_else(|| json!({}));
+        if !arguments.is_object() {
+            return vec![Action::Post(error(
+                id,
+                -32602,
+                "tool arguments must be an object",
+            ))];
+        }
+        if tools.iter().any(|t| t.name == name && !callable_by_view(t)) {
+            return vec![
+                Action::Show(Said::Called(name.to_string(), false)),
+                Action::Post(error(
+                    id,
+                    -32600,
+                    format!(
+                        "the tool {name:?} is not for apps (its visibility leaves out \"app\")"
+                    ),
+                )),
+            ];
+        }
+        if let Some(refused) = self.admit(id) {
+            return refused;
+        }
+        vec![
+            Action::Show(Said::Called(name.to_string(), true)),
+            Action::CallTool {
+                id: id.clone(),
+                name: name.to_string(),
+                arguments,
+            },
+        ]
+    }
+
+    /// The answer to the View's request `id` that the host made on the server: its result,
+    /// or an error (code, message).
+    pub fn answer(&mut self, id: &Value, outcome: Result<Value, (i64, String)>) -> Value {
+        self.in_flight = self.in_flight.saturating_sub(1);
+        match outcome {
+            Ok(result) => answer(id, result),
+            Err((code, message)) => error(id, code, message),
+        }
+    }
+
+    fn initialize_result(&self, around: &Surroundings) -> Value {
+        json!({
+            "protocolVersion": PROTOCOL_VERSION,
+            "hostInfo": { "name": "mcp-browser-client", "version": env!("CARGO_PKG_VERSION") },
+            "hostCapabilities": {
+                "openLinks": {},
+                "serverTools": {},
+                "serverResources": {},
+                "logging": {},
+                "message": { "text": {} },
+                "updateModelContext": { "text": {}, "structuredContent": {} },
+                "sandbox": { "permissions": {}, "csp": self.csp },
+            },
+            "hostContext": {
+                "toolInfo": { "tool": self.tool },
+                "theme": around.theme,
+                "displayMode": "inline",
+                "availableDisplayModes": ["inline"],
+                "containerDimensions": { "width": around.width, "maxHeight": MAX_HEIGHT },
+                "locale": around.locale,
+                "timeZone": around.time_zone,
+                "platform": "web",
+            },
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn tool(v: Value) -> Tool {
+        serde_json::from_value(v).expect("a tool")
+    }
+
+    fn around() -> Surroundings {
+        Surroundings {
+            theme: "dark",
+            locale: "en-GB".into(),
+            time_zone: "Europe/Paris".into(),
+            width: 640.0,
+        }
+    }
+
+    fn get_time() -> Tool {
+        tool(
+            json!({"name": "get-time", "inputSchema": {"type": "object"},
+            "_meta": {"ui": {"resourceUri": "ui://get-time/app.html"}}}),
+        )
+    }
+
+    fn bridge() -> Bridge {
+        Bridge::new(
+            get_time(),
+            json!({"zone": "UTC"}),
+            json!({"content": [{"type": "text", "text": "12:00"}]}),
+            json!({}),
+        )
+    }
+
+    fn request(id: Value, method: &str, params: Value) -> Value {
+        json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params})
+    }
+
+    #[test]
+    fn tools_name_their_view_nested_or_flat_and_only_ui_uris() {
+        assert_eq!(resource_uri(&get_time()), Some("ui://get-time/app.html"));
+        let flat =
+            tool(json!({"name": "a", "inputSchema": {}, "_meta": {"ui/resourceUri": "ui://a"}}));
+        assert_eq!(resource_uri(&flat), Some("ui://a"));
+        let web = tool(
+            json!({"name": "a", "inputSchema": {}, "_meta": {"ui": {"resourceUri": "https://x"}}}),
+        );
+        assert_eq!(resource_uri(&web), None);
+        assert_eq!(
+            resource_uri(&tool(json!({"name": "a", "inputSchema": {}}))),
+            None
+        );
+    }
+
+    #[test]
+    fn visibility_decides_who_may_call() {
+        let with = |v: Value| {
+            tool(json!({"name": "a", "inputSchema": {}, "_meta": {"ui": {"visibility": v}}}))
+        };
+        assert!(callable_by_view(&get_time()) && !for_views_only(&get_time()));
+        assert!(callable_by_view(&with(json!(["app"]))) && for_views_only(&with(json!(["app"]))));
+        assert!(!callable_by_view(&with(json!(["model"]))));
+        assert!(!for_views_only(&with(json!(["model", "app"]))));
+    }
+
+    #[test]
+    fn html_comes_from_text_or_base64_of_the_right_type_only() {
+        let contents =
+            |v: Value| -> ResourceContents { serde_json::from_value(v).expect("contents") };
+        let text = contents(
+            json!({"uri": "ui://a", "mimeType": "text/html; profile=mcp-app", "text": "<p>hi"}),
+        );
+        assert_eq!(html_of(&text).as_deref(), Ok("<p>hi"));
+        let blob = contents(json!({"uri": "ui://a", "mimeType": MIME_TYPE, "blob": "PHA+aMOp"}));
+        assert_eq!(html_of(&blob).as_deref(), Ok("<p>hé"));
+        let plain = contents(json!({"uri": "ui://a", "mimeType": "text/html", "text": "<p>"}));
+        assert_eq!(
+            html_of(&plain),
+            Err(ViewError::NotAView("text/html".into()))
+        );
+        let broken = contents(json!({"uri": "ui://a", "mimeType": MIME_TYPE, "blob": "%%%"}));
+        assert_eq!(html_of(&broken), Err(ViewError::Undecodable));
+        let huge = contents(
+            json!({"uri": "ui://a", "mimeType": MIME_TYPE, "text": "x".repeat(MAX_HTML + 1)}),
+        );
+        assert!(matches!(html_of(&huge), Err(ViewError::TooLarge(_))));
+    }
+
+    #[test]
+    fn the_policy_is_the_restrictive_default_widened_only_by_valid_origins() {
+        let default = content_security_policy(None);
+        assert!(default.starts_with("default-src 'none'; script-src 'self' 'unsafe-inline';"));
+        assert!(default.contains("connect-src 'none'") && default.contains("frame-src 'none'"));
+        assert!(default.contains("base-uri 'self'") && default.contains("object-src 'none'"));
+        let csp = json!({
+            "connectDomains": ["https://api.example.com", "https://x.com; script-src *", "*", "'unsafe-eval'"],
+            "resourceDomains": ["https://*.cdn.example:8443", "javascript:alert(1)"],
+        });
+        let policy = content_security_policy(Some(&csp));
+        assert!(
+            policy.contains("connect-src https://api.example.com;"),
+            "{policy}"
+        );
+        assert!(
+            policy.contains("script-src 'self' 'unsafe-inline' https://*.cdn.example:8443;"),
+            "{policy}"
+        );
+        assert!(
+            !policy.contains("unsafe-eval")
+                && !policy.contains("javascript")
+                && !policy.contains(" *;")
+        );
+        assert_eq!(
+            approved_csp(Some(&csp)),
+            json!({"connectDomains": ["https://api.example.com"], "resourceDomains": ["https://*.cdn.example:8443"]})
+        );
+    }
+
+    #[test]
+    fn the_policy_goes_first_after_the_doctype() {
+        let p = "default-src 'none'";
+        let meta = "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'\">";
+        assert_eq!(
+            with_policy("\u{feff} <!DOCTYPE html>\n<html><script>x</script>", p),
+            format!(" <!DOCTYPE html>{meta}\n<html><script>x</script>")
+        );
+        assert_eq!(
+            with_policy("<script>x</script>", p),
+            format!("{meta}<script>x</script>")
+        );
+        // A quote in the policy cannot end the attribute.
+        assert!(with_policy("", "a\"b").contains("content=\"a&quot;b\""));
+        assert!(data_url("<p>é").starts_with("data:text/html;charset=utf-8;base64,PHA+w6k="));
+    }
+
+    #[test]
+    fn initialize_then_input_and_result_once_the_view_is_ready() {
+        let mut b = bridge();
+        let out = b.on_message(
+            &request(
+                json!(1),
+                "ui/initialize",
+                json!({"protocolVersion": "2026-01-26"}),
+            ),
+            &[],
+            &around(),
+        );
+        let [Action::Post(reply)] = out.as_slice() else {
+            panic!("{out:?}")
+        };
+        assert_eq!(reply["id"], 1);
+        assert_eq!(reply["result"]["protocolVersion"], PROTOCOL_VERSION);
+        assert_eq!(
+            reply["result"]["hostContext"]["toolInfo"]["tool"]["name"],
+            "get-time"
+        );
+        assert_eq!(reply["result"]["hostContext"]["theme"], "dark");
+        assert!(reply["result"]["hostCapabilities"]["serverTools"].is_object());
+        assert!(!b.initialized());
+        let ready = json!({"jsonrpc": "2.0", "method": "ui/notifications/initialized"});
+        let out = b.on_message(&ready, &[], &around());
+        assert_eq!(out.len(), 2, "{out:?}");
+        assert!(
+            matches!(&out[0], Action::Post(m) if m["method"] == "ui/notifications/tool-input" && m["params"]["arguments"]["zone"] == "UTC")
+        );
+        assert!(
+            matches!(&out[1], Action::Post(m) if m["method"] == "ui/notifications/tool-result" && m["params"]["content"][0]["text"] == "12:00")
+        );
+        // Said twice, sent once.
+        assert!(b.on_message(&ready, &[], &around()).is_empty());
+    }
+
+    #[test]
+    fn tool_calls_go_to_the_server_unless_the_tool_is_not_for_apps() {
+        let mut b = bridge();
+        let hidden = tool(
+            json!({"name": "secret", "inputSchema": {}, "_meta": {"ui": {"visibility": ["model"]}}}),
+        );
+        let tools = [get_time(), hidden];
+        let out = b.on_message(
+            &request(json!("a"), "tools/call", json!({"name": "get-time"})),
+            &tools,
+            &around(),
+        );
+        assert!(
+            matches!(out.as_slice(), [Action::Show(Said::Called(n, true)), Action::CallTool { id, name, arguments }]
+            if n == "get-time" && id == "a" && name == "get-time" && arguments == &json!({}))
+        );
+        let out = b.on_message(
+            &request(json!(2), "tools/call", json!({"name": "secret"})),
+            &tools,
+            &around(),
+        );
+        assert!(
+            matches!(&out[1], Action::Post(m) if m["error"]["code"] == -32600 && m["id"] == 2),
+            "{out:?}"
+        );
+        let out = b.on_message(
+            &request(
+                json!(3),
+                "tools/call",
+                json!({"name": "get-time", "arguments": [1]}),
+            ),
+            &tools,
+            &around(),
+        );
+        assert!(matches!(&out[0], Action::Post(m) if m["error"]["code"] == -32602));
+        let reply = b.answer(&json!("a"), Ok(json!({"content": []})));
+        assert_eq!(
+            reply,
+            json!({"jsonrpc": "2.0", "id": "a", "result": {"content": []}})
+        );
+        let reply = b.answer(&json!(4), Err((-32001, "timed out".into())));
+        assert_eq!(
+            reply["error"],
+            json!({"code": -32001, "message": "timed out"})
+        );
+    }
+
+    #[test]
+    fn requests_in_flight_are_bounded() {
+        let mut b = bridge();
+        let call = |b: &mut Bridge, n: usize| {
+            b.on_message(
+                &request(json!(n), "resources/read", json!({"uri": "ui://x"})),
+                &[],
+                &around(),
+            )
+        };
+        for n in 0..MAX_IN_FLIGHT {
+            assert!(matches!(
+                call(&mut b, n).as_slice(),
+                [Action::ReadResource { .. }]
+            ));
+        }
+        assert!(
+            matches!(call(&mut b, 99).as_slice(), [Action::Post(m)] if m["error"]["code"] == -32603)
+        );
+        b.answer(&json!(0), Ok(json!({})));
+        assert!(matches!(
+            call(&mut b, 100).as_slice(),
+            [Action::ReadResource { .. }]
+        ));
+    }
+
+    #[test]
+    fn links_messages_logs_and_sizes_are_shown_not_acted_on_blindly() {
+        let mut b = bridge();
+        let out = b.on_message(
+            &request(
+                json!(1),
+                "ui/open-link",
+                json!({"url": "https://example.com/"}),
+            ),
+            &[],
+            &around(),
+        );
+        assert!(matches!(&out[0], Action::Show(Said::Link(u)) if u == "https://example.com/"));
+        let out = b.on_message(
+            &request(
+                json!(2),
+                "ui/open-link",
+                json!({"url": "javascript:alert(1)"}),
+            ),
+            &[],
+            &around(),
+        );
+        assert!(matches!(out.as_slice(), [Action::Post(m)] if m["result"]["isError"] == true));
+        let out = b.on_message(&request(json!(3), "ui/message", json!({"role": "user", "content": [{"type": "text", "text": "hi"}, {"type": "image"}]})), &[], &around());
+        assert!(matches!(&out[0], Action::Show(Said::Message(t)) if t == "hi\n[image]"));
+        let log = json!({"jsonrpc": "2.0", "method": "notifications/message", "params": {"level": "warning", "data": {"n": 1}}});
+        assert_eq!(
+            b.on_message(&log, &[], &around()),
+            vec![Action::Show(Said::Log(
+                "warning".into(),
+                "{\"n\":1}".into()
+            ))]
+        );
+        let size = |h: Value| json!({"jsonrpc": "2.0", "method": "ui/notifications/size-changed", "params": {"height": h}});
+        assert_eq!(
+            b.on_message(&size(json!(120.2)), &[], &around()),
+            vec![Action::Resize(121.0)]
+        );
+        assert_eq!(
+            b.on_message(&size(json!(1e12)), &[], &around()),
+            vec![Action::Resize(MAX_HEIGHT)]
+        );
+        assert!(b
+            .on_message(&size(json!("tall")), &[], &around())
+            .is_empty());
+    }
+
+    #[test]
+    fn other_messages_are_refused_or_ignored() {
+        let mut b = bridge();
+        let out = b.on_message(
+            &request(json!(1), "sampling/createMessage", json!({})),
+            &[],
+            &around(),
+        );
+        assert!(matches!(out.as_slice(), [Action::Post(m)] if m["error"]["code"] == -32601));
+        for ignored in [
+            json!("text"),
+            json!({"method": "ping", "id": 1}),
+            json!({"jsonrpc": "2.0", "id": {"x": 1}, "method": "ping"}),
+            json!({"jsonrpc": "2.0", "id": 1, "result": {}}),
+            json!({"jsonrpc": "2.0", "method": "ui/notifications/unknown"}),
+        ] {
+            assert!(
+                b.on_message(&ignored, &[], &around()).is_empty(),
+                "{ignored}"
+            );
+        }
+    }
+}
