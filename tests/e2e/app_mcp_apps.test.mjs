@@ -58,7 +58,7 @@ test('a tool with a View shows it under its result, fed with the result', async 
   const frameEl = page.locator('.mcp-app iframe.app-frame');
   await waitFor(async () => (await frameEl.evaluate((e) => e.style.height)) === `${viewHeight}px`, 5_000, `the frame ${viewHeight}px high`);
   assert.equal(await frameEl.evaluate((e) => e.clientHeight), viewHeight);
-  await page.locator('.runner').screenshot({ path: path.join(here, '../../docs/screenshots/mcp-app.png') });
+  await page.locator('.mcp-app').screenshot({ path: path.join(here, '../../docs/screenshots/mcp-app.png') });
   // The client declared the extension to the server.
   await page.locator('#tab-logs').click();
   await page.locator('ol.wire li.sent', { hasText: '"io.modelcontextprotocol/ui"' }).first().waitFor({ timeout: 5_000 });
