@@ -40,7 +40,7 @@ pub fn AppView(conn: Connection, tool: Tool, arguments: Value, result: Value) ->
     );
     let shown = RwSignal::new(Shown::Reading);
     let height = RwSignal::new(None::<f64>);
-    let said = RwSignal::new(Vec::<(u32, Said)>::new());
+    let said = RwSignal::new(Vec::<Said>::new());
     let frame = NodeRef::<leptos::html::Iframe>::new();
     let bridge = Rc::new(RefCell::new(None::<Bridge>));
     let (client, bridge_for_read) = (conn.client.get_value(), bridge.clone());
@@ -84,13 +84,10 @@ pub fn AppView(conn: Connection, tool: Tool, arguments: Value, result: Value) ->
         let _ = shown.try_set(next);
     });
 
-    // Messages of this View (and only this one: its frame's window is the source).
-    let next_said = StoredValue::new(0u32);
+    // What the View said: the newest SAID_SHOWN are listed.
     let show = move |s: Said| {
-        let n = next_said.get_value();
-        next_said.set_value(n + 1);
         said.update(|list| {
-            list.push((n, s));
+            list.push(s);
             let over = list.len().saturating_sub(SAID_SHOWN);
             list.drain(..over);
         });
@@ -98,6 +95,7 @@ pub fn AppView(conn: Connection, tool: Tool, arguments: Value, result: Value) ->
     let tools = conn.tools;
     let client = conn.client;
     let time_limit = conn.time_limit;
+    // Messages of this View (and only this one: its frame's window is the source).
     let on_message =
         Closure::<dyn Fn(web_sys::MessageEvent)>::new(move |ev: web_sys::MessageEvent| {
             let Some(window) = frame.get_untracked().and_then(|f| f.content_window()) else {
@@ -188,9 +186,7 @@ pub fn AppView(conn: Connection, tool: Tool, arguments: Value, result: Value) ->
             }}
             <p class="help">"The app runs in a sandbox: it cannot reach this page, and asks this client for any tool call, which is listed here."</p>
             <ul class="app-said">
-                <For each=move || said.get() key=|(n, _)| *n let:item>
-                    <li>{said_view(item.1)}</li>
-                </For>
+                {move || said.get().into_iter().map(|s| view! { <li>{said_view(s)}</li> }).collect_view()}
             </ul>
         </section>
     }
@@ -254,12 +250,12 @@ fn as_rpc_error(e: &ClientError) -> (i64, String) {
     }
 }
 
+/// Reads `uri` for the View: the server's answer as it came.
 async fn read_for_view(client: &Client, uri: &str) -> Result<Value, (i64, String)> {
-    let read = client
-        .read_resource(uri)
+    client
+        .request("resources/read", Some(serde_json::json!({ "uri": uri })))
         .await
-        .map_err(|e| as_rpc_error(&e))?;
-    serde_json::to_value(read).map_err(|e| (-32603, e.to_string()))
+        .map_err(|e| as_rpc_error(&e))
 }
 
 /// Where the View is shown: the page's colours, the browser's language and time zone, the
