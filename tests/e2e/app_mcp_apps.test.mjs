@@ -92,6 +92,18 @@ test('the View calls tools through the client, and its logs, messages and links 
   assert.deepEqual(await accessibilityViolations(page, 'an MCP App', '.mcp-app'), []);
 });
 
+test('a View is told the colours chosen for the app', async () => {
+  await page.locator('#theme').selectOption('dark');
+  const old = await page.locator('.mcp-app iframe.app-frame').elementHandle();
+  await page.locator('button.run').click();
+  // A new call, a new View.
+  await waitFor(async () => !(await old.evaluate((e) => e.isConnected)), 10_000, 'the old View gone');
+  const frame = await viewFrame();
+  await waitFor(async () => (await frame.evaluate(() => document.documentElement.style.colorScheme)) === 'dark',
+    10_000, 'the View in dark colours');
+  await page.locator('#theme').selectOption('system');
+});
+
 test('the View is sandboxed: no way into the page, and no network but what its resource declares', async () => {
   const frame = await viewFrame();
   assert.equal(await frame.evaluate(() => origin), 'null');

@@ -262,22 +262,19 @@ async fn read_for_view(client: &Client, uri: &str) -> Result<Value, (i64, String
 /// frame's width.
 fn surroundings(frame: NodeRef<leptos::html::Iframe>) -> Surroundings {
     let window = web_sys::window();
-    let root_class = window
+    let element = frame.get_untracked();
+    // The colours chosen for the app (a class on the page's root, or on the element's own
+    // root when embedded), else the system's.
+    let chosen = element
         .as_ref()
-        .and_then(|w| w.document())
-        .and_then(|d| d.document_element())
-        .map(|e| e.class_name())
-        .unwrap_or_default();
-    let dark = if root_class.contains("theme-dark") {
-        true
-    } else if root_class.contains("theme-light") {
-        false
-    } else {
+        .and_then(|f| f.closest(".theme-dark, .theme-light").ok().flatten())
+        .map(|e| e.class_list().contains("theme-dark"));
+    let dark = chosen.unwrap_or_else(|| {
         window
             .as_ref()
             .and_then(|w| w.match_media("(prefers-color-scheme: dark)").ok().flatten())
             .is_some_and(|m| m.matches())
-    };
+    });
     let locale = window
         .as_ref()
         .and_then(|w| w.navigator().language())
@@ -288,10 +285,7 @@ fn surroundings(frame: NodeRef<leptos::html::Iframe>) -> Surroundings {
         .ok()
         .and_then(|v| v.as_string())
         .unwrap_or_else(|| "UTC".into());
-    let width = frame
-        .get_untracked()
-        .map(|f| f64::from(f.client_width()))
-        .unwrap_or(0.0);
+    let width = element.map(|f| f64::from(f.client_width())).unwrap_or(0.0);
     Surroundings {
         theme: if dark { "dark" } else { "light" },
         locale,
