@@ -164,3 +164,15 @@ test('a hostile MCP App is answered by the rules and stays in its sandbox', asyn
   assert.equal(await page.locator('ol.wire li.sent', { hasText: '"name":"model-only"' }).count(), 0);
   await assertNothingRan();
 });
+
+test('an MCP App is shown while its call is under way, and told when it is cancelled', async () => {
+  await runTool('slow-app');
+  const handle = await page.locator('.mcp-app iframe.app-frame').elementHandle({ timeout: 10_000 });
+  const frame = await waitFor(() => handle.contentFrame(), 10_000, 'the View frame');
+  const told = async () => JSON.parse(await frame.locator('#report').innerText());
+  await waitFor(async () => (await told()).includes('ui/notifications/tool-input'), 10_000, 'the input told');
+  assert.equal(await page.locator('.runner button.cancel').count(), 1, 'the call is still under way');
+  await page.locator('.runner button.cancel').click();
+  await waitFor(async () => (await told()).some((m) => m.startsWith('ui/notifications/tool-cancelled: ')), 10_000, 'the cancellation told');
+  assert.equal((await told()).filter((m) => m === 'ui/notifications/tool-result').length, 0);
+});

@@ -8,6 +8,7 @@ Usage: python hostile_server.py PORT
 import sys
 from typing import Annotated
 
+import anyio
 import uvicorn
 from mcp.server.mcpserver import MCPServer
 from mcp.shared.exceptions import UrlElicitationRequiredError
@@ -119,6 +120,38 @@ const tell = (method, params) => parent.postMessage({ jsonrpc: '2.0', method, pa
   document.getElementById('report').textContent = JSON.stringify(report);
 })();
 </script></body></html>"""
+
+
+# A View that lists the notifications it gets, for a tool that takes its time: shown while the
+# call is under way, it is told the input at once and, if the call is cancelled, so.
+PATIENT_VIEW = """<!doctype html><html><body><pre id="report">[]</pre><script>
+const got = [];
+addEventListener('message', (e) => {
+  if (e.source !== parent || !e.data || !e.data.method) return;
+  got.push(e.data.method + (e.data.params && e.data.params.reason ? ': ' + e.data.params.reason : ''));
+  document.getElementById('report').textContent = JSON.stringify(got);
+});
+addEventListener('message', function init(e) {
+  if (e.source === parent && e.data && e.data.id === 1) {
+    removeEventListener('message', init);
+    parent.postMessage({ jsonrpc: '2.0', method: 'ui/notifications/initialized' }, '*');
+  }
+});
+parent.postMessage({ jsonrpc: '2.0', id: 1, method: 'ui/initialize', params: { appInfo: { name: 'patient', version: '1' }, appCapabilities: {}, protocolVersion: '2026-01-26' } }, '*');
+</script></body></html>"""
+
+
+@server.tool(name="slow-app", meta={"ui": {"resourceUri": "ui://hostile/patient"}})
+async def slow_app() -> str:
+    """A tool with an MCP App that takes half a minute."""
+    await anyio.sleep(30)
+    return "done at last"
+
+
+@server.resource("ui://hostile/patient", name="patient view", mime_type="text/html;profile=mcp-app")
+def patient_view() -> str:
+    """The View that lists what it is told."""
+    return PATIENT_VIEW
 
 
 @server.tool(name="hostile-app", meta={"ui": {"resourceUri": "ui://hostile/view"}})

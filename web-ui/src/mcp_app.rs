@@ -328,12 +328,22 @@ pub enum Action {
     Show(Said),
 }
 
+/// How the call behind a View ended, once it has.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Ending {
+    /// Its result (a `CallToolResult` as the server sent it).
+    Result(Value),
+    /// It was cancelled or failed: why, in words.
+    Cancelled(String),
+}
+
 /// The host's side of one View's conversation.
 #[derive(Debug, Clone)]
 pub struct Bridge {
     tool: Tool,
     arguments: Value,
-    result: Value,
+    ending: Option<Ending>,
+    told_ending: bool,
     csp: Value,
     initialized: bool,
     in_flight: usize,
@@ -370,14 +380,15 @@ fn text_of(content: Option<&Value>) -> String {
 }
 
 impl Bridge {
-    /// The bridge for the View of `tool`, called with `arguments`, that answered `result`
-    /// (a `CallToolResult` as the server sent it), shown with the origins `csp` let through
-    /// (see [`approved_csp`]).
-    pub fn new(tool: Tool, arguments: Value, result: Value, csp: Value) -> Self {
+    /// The bridge for the View of a call of `tool` with `arguments` (under way, or ended:
+    /// see [`Bridge::end`]), shown with the origins `csp` let through (see
+    /// [`approved_csp`]).
+    pub fn new(tool: Tool, arguments: Value, csp: Value) -> Self {
         Bridge {
             tool,
             arguments,
-            result,
+            ending: None,
+            told_ending: false,
             csp,
             initialized: false,
             in_flight: 0,
@@ -387,6 +398,39 @@ impl Bridge {
     /// Whether the View said it is ready (`ui/notifications/initialized`).
     pub fn initialized(&self) -> bool {
         self.initialized
+    }
+
+    /// The call ended: the View is told (`ui/notifications/tool-result`, or
+    /// `ui/notifications/tool-cancelled`) now if it is ready, else once it says it is. A
+    /// call ends once: a second ending is ignored.
+    pub fn end(&mut self, ending: Ending) -> Vec<Action> {
+        if self.ending.is_some() {
+            return Vec::new();
+        }
+        self.ending = Some(ending);
+        self.tell_ending()
+    }
+
+    /// The ending, posted once, and only to a View that is ready.
+    fn tell_ending(&mut self) -> Vec<Action> {
+        if !self.initialized || self.told_ending {
+            return Vec::new();
+        }
+        let message = match &self.ending {
+            Some(Ending::Result(result)) => json!({
+                "jsonrpc": "2.0",
+                "method": "ui/notifications/tool-result",
+                "params": result,
+            }),
+            Some(Ending::Cancelled(reason)) => json!({
+                "jsonrpc": "2.0",
+                "method": "ui/notifications/tool-cancelled",
+                "params": { "reason": reason },
+            }),
+            None => return Vec::new(),
+        };
+        self.told_ending = true;
+        vec![Action::Post(message)]
     }
 
     /// What to do for `message`, posted by the View. `tools` is the server's tool list as
@@ -421,18 +465,13 @@ impl Bridge {
         match method {
             "ui/notifications/initialized" if !self.initialized => {
                 self.initialized = true;
-                vec![
-                    Action::Post(json!({
-                        "jsonrpc": "2.0",
-                        "method": "ui/notifications/tool-input",
-                        "params": { "arguments": self.arguments },
-                    })),
-                    Action::Post(json!({
-                        "jsonrpc": "2.0",
-                        "method": "ui/notifications/tool-result",
-                        "params": self.result,
-                    })),
-                ]
+                let mut out = vec![Action::Post(json!({
+                    "jsonrpc": "2.0",
+                    "method": "ui/notifications/tool-input",
+                    "params": { "arguments": self.arguments },
+                }))];
+                out.extend(self.tell_ending());
+                out
             }
             "ui/notifications/size-changed" => param("height")
                 .and_then(Value::as_f64)
@@ -635,12 +674,15 @@ mod tests {
     }
 
     fn bridge() -> Bridge {
-        Bridge::new(
-            get_time(),
-            json!({"zone": "UTC"}),
+        let mut b = Bridge::new(get_time(), json!({"zone": "UTC"}), json!({}));
+        b.end(Ending::Result(
             json!({"content": [{"type": "text", "text": "12:00"}]}),
-            json!({}),
-        )
+        ));
+        b
+    }
+
+    fn ready() -> Value {
+        json!({"jsonrpc": "2.0", "method": "ui/notifications/initialized"})
     }
 
     fn request(id: Value, method: &str, params: Value) -> Value {
@@ -768,8 +810,7 @@ mod tests {
         assert_eq!(reply["result"]["hostContext"]["theme"], "dark");
         assert!(reply["result"]["hostCapabilities"]["serverTools"].is_object());
         assert!(!b.initialized());
-        let ready = json!({"jsonrpc": "2.0", "method": "ui/notifications/initialized"});
-        let out = b.on_message(&ready, &[], &around());
+        let out = b.on_message(&ready(), &[], &around());
         assert_eq!(out.len(), 2, "{out:?}");
         assert!(
             matches!(&out[0], Action::Post(m) if m["method"] == "ui/notifications/tool-input" && m["params"]["arguments"]["zone"] == "UTC")
@@ -778,7 +819,7 @@ mod tests {
             matches!(&out[1], Action::Post(m) if m["method"] == "ui/notifications/tool-result" && m["params"]["content"][0]["text"] == "12:00")
         );
         // Said twice, sent once.
-        assert!(b.on_message(&ready, &[], &around()).is_empty());
+        assert!(b.on_message(&ready(), &[], &around()).is_empty());
     }
 
     #[test]
@@ -922,5 +963,28 @@ mod tests {
                 "{ignored}"
             );
         }
+    }
+
+    #[test]
+    fn a_view_shown_while_the_call_runs_is_told_how_it_ended_once_ready() {
+        // Ready before the call ends: the input at once, the result when it comes.
+        let mut b = Bridge::new(get_time(), json!({}), json!({}));
+        let out = b.on_message(&ready(), &[], &around());
+        assert!(
+            matches!(out.as_slice(), [Action::Post(m)] if m["method"] == "ui/notifications/tool-input")
+        );
+        let out = b.end(Ending::Cancelled("cancelled by the user".into()));
+        assert!(matches!(out.as_slice(), [Action::Post(m)]
+            if m["method"] == "ui/notifications/tool-cancelled" && m["params"]["reason"] == "cancelled by the user"));
+        // A call ends once.
+        assert!(b.end(Ending::Result(json!({"content": []}))).is_empty());
+        // Ended before the View is ready: nothing is sent to it before it says it is.
+        let mut b = Bridge::new(get_time(), json!({}), json!({}));
+        assert!(b.end(Ending::Result(json!({"content": []}))).is_empty());
+        let out = b.on_message(&ready(), &[], &around());
+        assert!(
+            matches!(out.as_slice(), [Action::Post(input), Action::Post(result)]
+            if input["method"] == "ui/notifications/tool-input" && result["method"] == "ui/notifications/tool-result")
+        );
     }
 }

@@ -5,7 +5,7 @@
 
 use crate::components::asks::UrlToOpen;
 use crate::connection::Connection;
-use crate::mcp_app::{self, Action, Bridge, Said, Surroundings};
+use crate::mcp_app::{self, Action, Bridge, Ending, Said, Surroundings};
 use client_browser::client_core::session::RequestError;
 use client_browser::client_core::types::Tool;
 use client_browser::{Client, ClientError};
@@ -28,9 +28,15 @@ enum Shown {
     Ready { src: String, border: bool },
 }
 
-/// The View of `tool`'s app for a call made with `arguments` that answered `result`.
+/// The View of `tool`'s app for a call made with `arguments`, shown from the moment it is
+/// made; `ending` is how it ended, once it has.
 #[component]
-pub fn AppView(conn: Connection, tool: Tool, arguments: Value, result: Value) -> impl IntoView {
+pub fn AppView(
+    conn: Connection,
+    tool: Tool,
+    arguments: Value,
+    ending: Signal<Option<Ending>>,
+) -> impl IntoView {
     let Some(uri) = mcp_app::resource_uri(&tool).map(str::to_string) else {
         return ().into_any();
     };
@@ -43,6 +49,7 @@ pub fn AppView(conn: Connection, tool: Tool, arguments: Value, result: Value) ->
     let said = RwSignal::new(Vec::<Said>::new());
     let frame = NodeRef::<leptos::html::Iframe>::new();
     let bridge = Rc::new(RefCell::new(None::<Bridge>));
+    let bridge_kept = bridge.clone();
     let (client, bridge_for_read) = (conn.client.get_value(), bridge.clone());
     let read_uri = uri.clone();
     leptos::task::spawn_local(async move {
@@ -68,12 +75,12 @@ pub fn AppView(conn: Connection, tool: Tool, arguments: Value, result: Value) ->
                     .and_then(Value::as_bool)
                     .unwrap_or(true);
                 let policy = mcp_app::content_security_policy(csp);
-                *bridge_for_read.borrow_mut() = Some(Bridge::new(
-                    tool,
-                    arguments,
-                    result,
-                    mcp_app::approved_csp(csp),
-                ));
+                let mut bridge = Bridge::new(tool, arguments, mcp_app::approved_csp(csp));
+                // Ended already: the View is told once it is ready.
+                if let Some(end) = ending.get_untracked() {
+                    bridge.end(end);
+                }
+                *bridge_for_read.borrow_mut() = Some(bridge);
                 Shown::Ready {
                     src: mcp_app::data_url(&mcp_app::with_policy(&html, &policy)),
                     border,
@@ -164,6 +171,22 @@ pub fn AppView(conn: Connection, tool: Tool, arguments: Value, result: Value) ->
         }
     });
 
+    // The call ends while the View is shown: it is told (now, or once it is ready).
+    let bridge_for_end = bridge_kept.clone();
+    Effect::new(move |_| {
+        let Some(end) = ending.get() else { return };
+        let actions = match bridge_for_end.borrow_mut().as_mut() {
+            Some(b) => b.end(end),
+            None => return,
+        };
+        if let Some(window) = frame.get_untracked().and_then(|f| f.content_window()) {
+            for action in actions {
+                if let Action::Post(m) = action {
+                    post(&window, &m);
+                }
+            }
+        }
+    });
     let frame_title = title.clone();
     view! {
         <section class="mcp-app" aria-label=title>

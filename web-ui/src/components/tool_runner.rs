@@ -6,6 +6,7 @@ use crate::components::copy_button::CopyButton;
 use crate::components::long_text::LongText;
 use crate::components::result_view::{decode_tool_result, ResultView};
 use crate::connection::Connection;
+use crate::mcp_app::Ending;
 use crate::schema_check::{check, error_by_field, Verdict};
 use crate::schema_form::{build_arguments, fields_of, initial_values, Field, FieldKind};
 use crate::tool_runs::ToolRun;
@@ -242,23 +243,26 @@ pub fn ToolRunner(conn: Connection, tool: Tool) -> impl IntoView {
             {move || task.get().map(|(status, message)| view! {
                 <p class="task-status" role="status">"Task " {status} {message.map(|m| format!(": {m}"))}</p>
             })}
-            {
-                let (app_conn, app_tool) = (conn.clone(), tool.clone());
-                move || result.get().map(|r| match r {
-                Ok((c, raw)) => {
-                    // A tool with an MCP App shows it under its result.
-                    let app = crate::mcp_app::resource_uri(&app_tool).is_some().then(|| {
-                        let arguments = last_args.get_untracked().unwrap_or_default();
-                        view! { <AppView conn=app_conn.clone() tool=app_tool.clone() arguments=arguments result=raw.clone() /> }
-                    });
-                    view! { <ResultView result=c output_schema=output_schema.clone() raw=raw /> {app} }.into_any()
-                }
+            {move || result.get().map(|r| match r {
+                Ok((c, raw)) => view! { <ResultView result=c output_schema=output_schema.clone() raw=raw /> }.into_any(),
                 Err(e) => view! { <p class="call-error" role="alert">{e}</p> }.into_any(),
-                })
-            }
+            })}
             {move || took_ms.get().filter(|_| result.with(Option::is_some)).map(|ms| view! {
                 <p class="took">{format!("Answered in {}", crate::call_history::duration(ms))}</p>
             })}
+            {
+                // A tool with an MCP App shows it from the moment it is called (a new View for
+                // each call), and tells it how the call ended.
+                let (app_conn, app_tool) = (conn.clone(), tool.clone());
+                let has_app = crate::mcp_app::resource_uri(&tool).is_some();
+                move || has_app.then(|| last_args.get()).flatten().map(|arguments| {
+                    let ending = Signal::derive(move || result.with(|r| r.as_ref().map(|r| match r {
+                        Ok((_, raw)) => Ending::Result(raw.clone()),
+                        Err(why) => Ending::Cancelled(why.clone()),
+                    })));
+                    view! { <AppView conn=app_conn.clone() tool=app_tool.clone() arguments=arguments ending=ending /> }
+                })
+            }
             {move || {
                 let pages = url_required.get();
                 let retry = retry.clone();
