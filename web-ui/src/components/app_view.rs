@@ -77,7 +77,7 @@ pub fn AppView(
                 let policy = mcp_app::content_security_policy(csp);
                 let mut bridge = Bridge::new(tool, arguments, mcp_app::approved_csp(csp));
                 // Ended already: the View is told once it is ready.
-                if let Some(end) = ending.get_untracked() {
+                if let Some(end) = ending.try_get_untracked().flatten() {
                     bridge.end(end);
                 }
                 *bridge_for_read.borrow_mut() = Some(bridge);
@@ -93,7 +93,7 @@ pub fn AppView(
 
     // What the View said: the newest SAID_SHOWN are listed.
     let show = move |s: Said| {
-        said.update(|list| {
+        said.try_update(|list| {
             list.push(s);
             let over = list.len().saturating_sub(SAID_SHOWN);
             list.drain(..over);
@@ -105,7 +105,11 @@ pub fn AppView(
     // Messages of this View (and only this one: its frame's window is the source).
     let on_message =
         Closure::<dyn Fn(web_sys::MessageEvent)>::new(move |ev: web_sys::MessageEvent| {
-            let Some(window) = frame.get_untracked().and_then(|f| f.content_window()) else {
+            let Some(window) = frame
+                .try_get_untracked()
+                .flatten()
+                .and_then(|f| f.content_window())
+            else {
                 return;
             };
             let from_view = ev
@@ -120,23 +124,30 @@ pub fn AppView(
             let actions = {
                 let mut slot = bridge.borrow_mut();
                 let Some(b) = slot.as_mut() else { return };
-                let listed = tools.get_untracked();
+                let listed = tools.try_get_untracked().unwrap_or_default();
                 b.on_message(&message, &listed, &surroundings(frame))
             };
             for action in actions {
                 match action {
                     Action::Post(m) => post(&window, &m),
-                    Action::Resize(h) => height.set(Some(h)),
+                    Action::Resize(h) => {
+                        let _ = height.try_set(Some(h));
+                    }
                     Action::Show(s) => show(s),
                     Action::CallTool {
                         id,
                         name,
                         arguments,
                     } => {
-                        let Some(client) = client.get_value() else {
+                        let Some(client) = client.try_get_value().flatten() else {
+                            answer(&bridge, &window, &id, Err(closed()));
                             continue;
                         };
-                        let opts = crate::time_limit::call_options(time_limit.get_untracked());
+                        let opts = crate::time_limit::call_options(
+                            time_limit
+                                .try_get_untracked()
+                                .unwrap_or(crate::time_limit::DEFAULT_SECS),
+                        );
                         let call = client.start_tool_call(&name, arguments, opts);
                         let (bridge, window) = (bridge.clone(), window.clone());
                         leptos::task::spawn_local(async move {
@@ -145,7 +156,8 @@ pub fn AppView(
                         });
                     }
                     Action::ReadResource { id, uri } => {
-                        let Some(client) = client.get_value() else {
+                        let Some(client) = client.try_get_value().flatten() else {
+                            answer(&bridge, &window, &id, Err(closed()));
                             continue;
                         };
                         let (bridge, window) = (bridge.clone(), window.clone());
@@ -179,7 +191,11 @@ pub fn AppView(
             Some(b) => b.end(end),
             None => return,
         };
-        if let Some(window) = frame.get_untracked().and_then(|f| f.content_window()) {
+        if let Some(window) = frame
+            .try_get_untracked()
+            .flatten()
+            .and_then(|f| f.content_window())
+        {
             for action in actions {
                 if let Action::Post(m) = action {
                     post(&window, &m);
@@ -264,6 +280,11 @@ fn answer(
     }
 }
 
+/// The error a View gets for a request made after its connection was closed.
+fn closed() -> (i64, String) {
+    (-32603, "the connection to the server is closed".into())
+}
+
 /// A failed request as the JSON-RPC error the View gets: the server's own, or an internal
 /// error saying why in words.
 fn as_rpc_error(e: &ClientError) -> (i64, String) {
@@ -285,7 +306,7 @@ async fn read_for_view(client: &Client, uri: &str) -> Result<Value, (i64, String
 /// frame's width.
 fn surroundings(frame: NodeRef<leptos::html::Iframe>) -> Surroundings {
     let window = web_sys::window();
-    let element = frame.get_untracked();
+    let element = frame.try_get_untracked().flatten();
     // The colours chosen for the app (a class on the page's root, or on the element's own
     // root when embedded), else the system's.
     let chosen = element
