@@ -130,3 +130,25 @@ test('the tool attribute opens that tool\'s form first', async () => {
   assert.equal(await p3.locator('mcp-client button.tool[data-tool="get-sum"]').getAttribute('aria-current'), 'true');
   await p3.close();
 });
+
+test('an MCP App runs inside the element, in its sandbox', async () => {
+  const apps = await startPeer('apps.sh');
+  const p4 = await browser.newPage({ viewport: { width: 1100, height: 900 } });
+  try {
+    p4.on('pageerror', (e) => { throw e; });
+    await p4.goto(`${host.url}/embed-demo.html?pkg=${encodeURIComponent(pkg.url)}&server=${encodeURIComponent(apps.url)}&tool=get-time`);
+    await p4.locator('mcp-client .runner .tool-name', { hasText: 'get-time' }).waitFor({ timeout: 20_000 });
+    await p4.locator('mcp-client button.run').click();
+    const handle = await p4.locator('mcp-client .mcp-app iframe.app-frame').elementHandle({ timeout: 10_000 });
+    const frame = await waitFor(() => handle.contentFrame(), 10_000, 'the View frame');
+    const iso = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
+    await waitFor(async () => iso.test(await frame.locator('#server-time').innerText()), 10_000, 'the View showing the time');
+    // Its own call goes through the element's client.
+    await frame.locator('#get-time-btn').click();
+    await p4.locator('mcp-client .mcp-app .app-said li', { hasText: 'Called the tool get-time' }).waitFor({ timeout: 10_000 });
+    assert.equal(await frame.evaluate(() => { try { return parent.document.title; } catch { return 'refused'; } }), 'refused');
+  } finally {
+    await p4.close();
+    apps.stop();
+  }
+});
