@@ -92,16 +92,23 @@ test('the View calls tools through the client, and its logs, messages and links 
   assert.deepEqual(await accessibilityViolations(page, 'an MCP App', '.mcp-app'), []);
 });
 
-test('a View is told the colours chosen for the app', async () => {
+test('a View is told the colours chosen for the app, and when they change', async () => {
   await page.locator('#theme').selectOption('dark');
   const old = await page.locator('.mcp-app iframe.app-frame').elementHandle();
   await page.locator('button.run').click();
   // A new call, a new View.
   await waitFor(async () => !(await old.evaluate((e) => e.isConnected)), 10_000, 'the old View gone');
   const frame = await viewFrame();
-  await waitFor(async () => (await frame.evaluate(() => document.documentElement.style.colorScheme)) === 'dark',
-    10_000, 'the View in dark colours');
+  const scheme = () => frame.evaluate(() => document.documentElement.style.colorScheme);
+  await waitFor(async () => (await scheme()) === 'dark', 10_000, 'the View in dark colours');
+  // Changed while it is shown: chosen in the app, then the system's (light here, then dark).
+  await page.locator('#theme').selectOption('light');
+  await waitFor(async () => (await scheme()) === 'light', 5_000, 'the View in light colours');
   await page.locator('#theme').selectOption('system');
+  await page.emulateMedia({ colorScheme: 'dark' });
+  await waitFor(async () => (await scheme()) === 'dark', 5_000, 'the View in the system\'s dark colours');
+  await page.emulateMedia({ colorScheme: 'light' });
+  await waitFor(async () => (await scheme()) === 'light', 5_000, 'the View in the system\'s light colours');
 });
 
 test('the View is sandboxed: no way into the page, and no network but what its resource declares', async () => {

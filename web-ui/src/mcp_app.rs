@@ -344,6 +344,7 @@ pub struct Bridge {
     arguments: Value,
     ending: Option<Ending>,
     told_ending: bool,
+    theme: Option<&'static str>,
     csp: Value,
     initialized: bool,
     in_flight: usize,
@@ -389,6 +390,7 @@ impl Bridge {
             arguments,
             ending: None,
             told_ending: false,
+            theme: None,
             csp,
             initialized: false,
             in_flight: 0,
@@ -409,6 +411,20 @@ impl Bridge {
         }
         self.ending = Some(ending);
         self.tell_ending()
+    }
+
+    /// The colours around the View became `theme` (`"light"` or `"dark"`): a ready View
+    /// that was told otherwise is told (`ui/notifications/host-context-changed`).
+    pub fn theme_changed(&mut self, theme: &'static str) -> Vec<Action> {
+        if !self.initialized || self.theme == Some(theme) {
+            return Vec::new();
+        }
+        self.theme = Some(theme);
+        vec![Action::Post(json!({
+            "jsonrpc": "2.0",
+            "method": "ui/notifications/host-context-changed",
+            "params": { "theme": theme },
+        }))]
     }
 
     /// The ending, posted once, and only to a View that is ready.
@@ -502,7 +518,10 @@ impl Bridge {
     ) -> Vec<Action> {
         let param = |k: &str| params.and_then(|p| p.get(k));
         match method {
-            "ui/initialize" => vec![Action::Post(answer(id, self.initialize_result(around)))],
+            "ui/initialize" => {
+                self.theme = Some(around.theme);
+                vec![Action::Post(answer(id, self.initialize_result(around)))]
+            }
             "ping" => vec![Action::Post(answer(id, json!({})))],
             "ui/request-display-mode" => {
                 vec![Action::Post(answer(id, json!({ "mode": "inline" })))]
@@ -986,5 +1005,24 @@ mod tests {
             matches!(out.as_slice(), [Action::Post(input), Action::Post(result)]
             if input["method"] == "ui/notifications/tool-input" && result["method"] == "ui/notifications/tool-result")
         );
+    }
+
+    #[test]
+    fn a_ready_view_is_told_when_the_colours_change() {
+        let mut b = bridge();
+        // Not before it is ready.
+        assert!(b.theme_changed("light").is_empty());
+        b.on_message(
+            &request(json!(1), "ui/initialize", json!({})),
+            &[],
+            &around(),
+        );
+        b.on_message(&ready(), &[], &around());
+        // It was told "dark" when it asked.
+        assert!(b.theme_changed("dark").is_empty());
+        let out = b.theme_changed("light");
+        assert!(matches!(out.as_slice(), [Action::Post(m)]
+            if m["method"] == "ui/notifications/host-context-changed" && m["params"] == json!({"theme": "light"})));
+        assert!(b.theme_changed("light").is_empty());
     }
 }

@@ -68,9 +68,15 @@ pub fn load() -> Theme {
         .unwrap_or_default()
 }
 
+/// The event dispatched on the window when the colours are chosen (MCP App Views follow it).
+pub const CHANGED_EVENT: &str = "mcp-browser-client-theme";
+
 /// Applies `theme` to the page and keeps it for the next visits (best effort).
 pub fn choose(theme: Theme) {
     apply(theme);
+    if let (Some(w), Ok(ev)) = (web_sys::window(), web_sys::Event::new(CHANGED_EVENT)) {
+        let _ = w.dispatch_event(&ev);
+    }
     if let Some(s) = storage() {
         let _ = match theme {
             Theme::System => s.remove_item(KEY),

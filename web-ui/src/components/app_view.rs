@@ -183,6 +183,52 @@ pub fn AppView(
         }
     });
 
+    // The colours change while the View is shown (chosen in the app, or the system's): a
+    // ready View is told.
+    let bridge_for_theme = bridge_kept.clone();
+    let on_theme = Closure::<dyn Fn()>::new(move || {
+        let theme = surroundings(frame).theme;
+        let actions = match bridge_for_theme.borrow_mut().as_mut() {
+            Some(b) => b.theme_changed(theme),
+            None => return,
+        };
+        if let Some(window) = frame
+            .try_get_untracked()
+            .flatten()
+            .and_then(|f| f.content_window())
+        {
+            for action in actions {
+                if let Action::Post(m) = action {
+                    post(&window, &m);
+                }
+            }
+        }
+    });
+    let system = web_sys::window()
+        .and_then(|w| w.match_media("(prefers-color-scheme: dark)").ok().flatten());
+    if let Some(w) = web_sys::window() {
+        let _ = w.add_event_listener_with_callback(
+            crate::theme::CHANGED_EVENT,
+            on_theme.as_ref().unchecked_ref(),
+        );
+    }
+    if let Some(m) = &system {
+        let _ = m.add_event_listener_with_callback("change", on_theme.as_ref().unchecked_ref());
+    }
+    let theme_listener = send_wrapper::SendWrapper::new((on_theme, system));
+    on_cleanup(move || {
+        let (on_theme, system) = &*theme_listener;
+        if let Some(w) = web_sys::window() {
+            let _ = w.remove_event_listener_with_callback(
+                crate::theme::CHANGED_EVENT,
+                on_theme.as_ref().unchecked_ref(),
+            );
+        }
+        if let Some(m) = system {
+            let _ =
+                m.remove_event_listener_with_callback("change", on_theme.as_ref().unchecked_ref());
+        }
+    });
     // The call ends while the View is shown: it is told (now, or once it is ready).
     let bridge_for_end = bridge_kept.clone();
     Effect::new(move |_| {
