@@ -811,6 +811,34 @@ impl McpClient {
         to_js(&result)
     }
 
+    /// Sends a notification (`method`, starting with `notifications/`; `params`: an object,
+    /// or nothing), for what this API has no call of its own for (an extension's
+    /// notifications, `notifications/roots/list_changed` sent by hand). Nothing answers a
+    /// notification: this throws only for a method or params that cannot be sent
+    /// (`notifications/initialized` is the client's own).
+    pub fn notify(
+        &self,
+        method: String,
+        #[wasm_bindgen(unchecked_optional_param_type = "Record<string, unknown>")] params: Option<
+            JsValue,
+        >,
+    ) -> Result<(), JsError> {
+        if !method.starts_with("notifications/") || method == "notifications/initialized" {
+            return Err(invalid_argument(
+                "a notification's method starts with notifications/ (and notifications/initialized is the client's own)",
+            ));
+        }
+        let params = match params.filter(|p| !p.is_undefined() && !p.is_null()) {
+            None => None,
+            Some(params) => match from_js(&params, "the params")? {
+                p @ Value::Object(_) => Some(p),
+                _ => return Err(invalid_argument("the params must be an object")),
+            },
+        };
+        self.client.notify(&method, params);
+        Ok(())
+    }
+
     /// Checks the server is alive (`ping`; `server/discover` for a 2026-07-28 server, whose
     /// protocol removed `ping`). Resolves when it answers.
     pub async fn ping(&self) -> Result<(), JsError> {

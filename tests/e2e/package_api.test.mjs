@@ -641,7 +641,7 @@ test('a host script hears the server: log messages at the level it set, updates 
   assert.deepEqual(out.modernStates.slice(0, 2), ['connecting', 'connected']);
 });
 
-test('a host script tells the server its roots changed, and pings legacy and 2026-07-28 servers', async () => {
+test('a host script tells the server its roots changed (also by notify), and pings legacy and 2026-07-28 servers', async () => {
   const out = await page.evaluate(async ({ pkgUrl, urlA, urlModern }) => {
     const m = await import(`${pkgUrl}/mcp_client.js`);
     await m.default();
@@ -662,6 +662,14 @@ test('a host script tells the server its roots changed, and pings legacy and 202
     roots = [{ uri: 'file:///second', name: 'second' }];
     legacy.rootsChanged();
     const after = await until('file:///second');
+    // The same notification sent by hand.
+    roots = [{ uri: 'file:///third', name: 'third' }];
+    legacy.notify('notifications/roots/list_changed', {});
+    const byHand = await until('file:///third');
+    const refused = [];
+    for (const [method, params] of [['tools/list'], ['notifications/initialized'], ['notifications/x', [1]]]) {
+      try { legacy.notify(method, params); refused.push('sent'); } catch (e) { refused.push(e.kind); }
+    }
     await legacy.ping();
     const modern = await m.McpClient.connect({ url: urlModern });
     await modern.ping();
@@ -669,11 +677,13 @@ test('a host script tells the server its roots changed, and pings legacy and 202
     await modern.ping();
     const era = modern.server().era;
     legacy.close(); modern.close();
-    return { before, after, era };
+    return { before, after, byHand, refused, era };
   }, { pkgUrl: pkg.url, urlA: a.url, urlModern: modern.url });
   assert.match(out.before, /file:\/\/\/first/);
   assert.match(out.after, /file:\/\/\/second/);
   assert.doesNotMatch(out.after, /file:\/\/\/first/);
+  assert.match(out.byHand, /file:\/\/\/third/);
+  assert.deepEqual(out.refused, ['invalid-argument', 'invalid-argument', 'invalid-argument']);
   assert.equal(out.era, 'modern');
 });
 
