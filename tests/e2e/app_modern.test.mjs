@@ -379,6 +379,22 @@ test('a tool built from pydantic models gets real form fields, and its result is
   assert.equal(await result.locator('.verdict.valid').count(), 1);
 });
 
+test('entries typed for a call\'s _meta reach the server (W3C trace context); the client\'s own keys are refused before sending', async () => {
+  await openTool('trace');
+  const runner = page.locator('.runner');
+  await runner.locator('details.call-meta summary').click();
+  await runner.locator('#call-meta').fill('{"progressToken": 7}');
+  await page.locator('button.run').click();
+  await runner.locator('.field-error', { hasText: 'set by the client itself' }).waitFor({ timeout: 5_000 });
+  assert.equal(await runner.locator('.result').count(), 0, 'nothing was sent');
+  const traceparent = '00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01';
+  await runner.locator('#call-meta').fill(JSON.stringify({ traceparent, baggage: 'team=ui' }));
+  await page.locator('button.run').click();
+  await runner.locator('.result', { hasText: `traceparent=${traceparent}` }).waitFor({ timeout: 10_000 });
+  assert.match(await runner.locator('.result').innerText(), /tracestate=None baggage=team=ui/);
+  assert.equal(await runner.locator('.field-error').count(), 0);
+});
+
 test('a 20 MB result: its beginning at once, the whole on demand and as a file; the wire log keeps 1 MB of it', async () => {
   await openTool('big');
   await page.locator('#arg-megabytes').fill('20');

@@ -27,6 +27,8 @@ pub struct ToolRun {
     pub raw_mode: RwSignal<bool>,
     /// The raw JSON typed.
     pub raw: RwSignal<String>,
+    /// Entries typed for the call's `_meta` (a JSON object, or nothing).
+    pub meta: RwSignal<String>,
     /// The call under way.
     pub running: RwSignal<Option<RequestHandle>>,
     /// Its progress.
@@ -58,6 +60,7 @@ impl ToolRun {
             values: RwSignal::new(values),
             raw_mode: RwSignal::new(false),
             raw: RwSignal::new(String::from("{}")),
+            meta: RwSignal::new(String::new()),
             running: RwSignal::new(None),
             progress: RwSignal::new(None),
             task: RwSignal::new(None),
@@ -73,6 +76,7 @@ impl ToolRun {
         self.values.dispose();
         self.raw_mode.dispose();
         self.raw.dispose();
+        self.meta.dispose();
         self.running.dispose();
         self.progress.dispose();
         self.task.dispose();

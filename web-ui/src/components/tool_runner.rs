@@ -10,7 +10,9 @@ use crate::mcp_app::Ending;
 use crate::schema_check::{check, error_by_field, Verdict};
 use crate::schema_form::{build_arguments, fields_of, initial_values, Field, FieldKind};
 use crate::tool_runs::ToolRun;
-use client_browser::client_core::types::{ElicitParams, ProgressParams, Task, Tool};
+use client_browser::client_core::types::{
+    check_request_meta, ElicitParams, ProgressParams, Task, Tool,
+};
 use client_browser::CallOptions;
 use leptos::prelude::*;
 use std::collections::BTreeMap;
@@ -26,6 +28,7 @@ pub fn ToolRunner(conn: Connection, tool: Tool) -> impl IntoView {
         values,
         raw_mode,
         raw,
+        meta,
         running,
         progress,
         task,
@@ -46,8 +49,16 @@ pub fn ToolRunner(conn: Connection, tool: Tool) -> impl IntoView {
     let fields_for_run = fields.clone();
     let input_schema = tool.input_schema.clone();
     let conn_run = conn.clone();
-    // Makes the call with `args` (from the form, or the last call's for "Retry").
+    // Makes the call with `args` (from the form, or the last call's for "Retry") and the
+    // `_meta` entries typed, checked before (see `request_meta`).
     let call_with = move |args: serde_json::Value| {
+        let entries = match request_meta(&meta.get_untracked()) {
+            Ok(entries) => entries,
+            Err(why) => {
+                errors.set(BTreeMap::from([("meta".to_string(), why)]));
+                return;
+            }
+        };
         let Some(client) = conn_run.client.get_value() else {
             return;
         };
@@ -68,6 +79,7 @@ pub fn ToolRunner(conn: Connection, tool: Tool) -> impl IntoView {
                     p.message,
                 )));
             })),
+            meta: entries,
             ..crate::time_limit::call_options(conn_run.time_limit.get_untracked())
         };
         let call = client.start_tool_call(&name, args.clone(), opts);
@@ -228,6 +240,12 @@ pub fn ToolRunner(conn: Connection, tool: Tool) -> impl IntoView {
                 <textarea class="raw" aria-label="Arguments as JSON" rows="8" prop:value=raw on:input=move |ev| raw.set(event_target_value(&ev))></textarea>
                 {move || errors.with(|e| e.get("raw").cloned()).map(|m| view! { <p class="field-error">{m}</p> })}
             </Show>
+            <details class="call-meta" open=!meta.get_untracked().trim().is_empty()>
+                <summary>"_meta of the call"</summary>
+                <label for="call-meta">"Entries added to the request's _meta, as a JSON object (e.g. W3C trace context: traceparent); the client's own are added on top"</label>
+                <textarea id="call-meta" class="raw" rows="3" placeholder="{\"traceparent\": \"00-…\"}" prop:value=meta on:input=move |ev| meta.set(event_target_value(&ev))></textarea>
+                {move || errors.with(|e| e.get("meta").cloned()).map(|m| view! { <p class="field-error" role="alert">{m}</p> })}
+            </details>
             <div class="actions">
                 <button class="run" title="Run (Ctrl+Enter)" on:click=move |_| run() disabled=move || running.get().is_some()>"Run"</button>
                 <Show when=move || running.get().is_some()>
@@ -423,4 +441,44 @@ fn FieldView(
         </div>
     }
     .into_any()
+}
+
+/// The `_meta` entries typed for a call: nothing when the box is empty, else a JSON object
+/// whose entries the client may send (see [`check_request_meta`]), or why not in words.
+pub fn request_meta(
+    typed: &str,
+) -> Result<Option<serde_json::Map<String, serde_json::Value>>, String> {
+    if typed.trim().is_empty() {
+        return Ok(None);
+    }
+    match serde_json::from_str::<serde_json::Value>(typed) {
+        Ok(serde_json::Value::Object(entries)) => check_request_meta(&entries)
+            .map(|()| Some(entries))
+            .map_err(|e| format!("Not sent: {e}.")),
+        _ => Err("Not sent: the _meta of the call must be a JSON object.".into()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::request_meta;
+    use serde_json::json;
+
+    #[test]
+    fn the_calls_meta_is_an_object_the_client_may_send_or_nothing() {
+        assert_eq!(request_meta("  "), Ok(None));
+        let tp = "00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01";
+        let typed = format!(r#"{{"traceparent": "{tp}", "example.com/tag": 1}}"#);
+        let entries = request_meta(&typed).expect("sendable").expect("entries");
+        assert_eq!(entries["traceparent"], json!(tp));
+        for refused in [
+            r#"[1]"#,
+            "{",
+            r#"{"progressToken": 1}"#,
+            r#"{"traceparent": "x"}"#,
+        ] {
+            let why = request_meta(refused).expect_err(refused);
+            assert!(why.starts_with("Not sent: "), "{why}");
+        }
+    }
 }
