@@ -148,7 +148,16 @@ test('a hostile MCP App is answered by the rules and stays in its sandbox', asyn
   assert.ok(report.floodRefused > 0, JSON.stringify(report));
   assert.equal(report.floodRefused + report.floodRead, 40);
   assert.equal(report.parent, 'refused');
+  assert.equal(report.download, 'offered');
+  assert.equal(report.notAFile, -32602);
   const said = page.locator('.mcp-app .app-said');
+  // A file it offers is saved only when the person chooses to, its text shown as text.
+  const offered = said.locator('li', { hasText: 'Offers to download:' });
+  await offered.waitFor({ timeout: 5_000 });
+  assert.equal(await offered.locator('.offered-file').innerText(), 'report.csv (text/csv, 21 bytes)');
+  const [download] = await Promise.all([page.waitForEvent('download'), offered.locator('button.download-file').click()]);
+  assert.equal(download.suggestedFilename(), 'report.csv');
+  assert.equal(fs.readFileSync(await download.path(), 'utf8'), 'name,value\n<b>x</b>,1');
   await said.locator('li', { hasText: 'Was refused the tool model-only' }).waitFor({ timeout: 5_000 });
   // Its log is text, and its frame no taller than the bound however high it asks.
   await said.locator('li', { hasText: 'Log (error): <img src=x onerror="window.__pwned=1"><script>' }).waitFor({ timeout: 5_000 });

@@ -114,6 +114,10 @@ const tell = (method, params) => parent.postMessage({ jsonrpc: '2.0', method, pa
   const flood = await Promise.all(Array.from({ length: 40 }, () => ask('resources/read', { uri: 'ui://hostile/view' })));
   report.floodRefused = flood.filter((m) => m.error && m.error.code === -32603).length;
   report.floodRead = flood.filter((m) => m.result && m.result.contents).length;
+  const offer = await ask('ui/download-file', { contents: [{ type: 'resource', resource: { uri: 'file:///report.csv', mimeType: 'text/csv', text: 'name,value\\n<b>x</b>,1' } }] });
+  report.download = offer.result ? 'offered' : 'refused';
+  const notAFile = await ask('ui/download-file', { contents: [{ type: 'text', text: 'x' }] });
+  report.notAFile = notAFile.error ? notAFile.error.code : 'offered';
   try { report.parent = parent.document.title; } catch (e) { report.parent = 'refused'; }
   tell('ui/notifications/size-changed', { height: 1e9 });
   tell('notifications/message', { level: 'error', data: '""" + XSS.replace("</", "<\\/") + """' });

@@ -19,7 +19,7 @@
 //! of the server's.
 
 use base64::Engine;
-use client_browser::client_core::types::{ResourceContents, Tool};
+use client_browser::client_core::types::{ContentBlock, KnownContent, ResourceContents, Tool};
 use serde_json::{json, Map, Value};
 
 /// The extension's identifier, declared in the client's capabilities.
@@ -34,6 +34,8 @@ pub const MAX_HTML: usize = 4 << 20;
 pub const MAX_IN_FLIGHT: usize = 16;
 /// The tallest a View's frame is made, in CSS pixels, whatever height it asks for.
 pub const MAX_HEIGHT: f64 = 3000.0;
+/// The most files one `ui/download-file` offers.
+pub const MAX_DOWNLOADS: usize = 16;
 
 /// What the client declares for the extension (`capabilities.extensions[EXTENSION]`).
 pub fn capability() -> Value {
@@ -299,6 +301,9 @@ pub enum Said {
     Called(String, bool),
     /// It asked to be closed (`ui/notifications/request-teardown`).
     Teardown,
+    /// Files it offers to download (`ui/download-file`): embedded resources and resource
+    /// links, saved only when the person chooses to.
+    Download(Vec<ContentBlock>),
 }
 
 /// What the host does for one message of a View.
@@ -378,6 +383,28 @@ fn text_of(content: Option<&Value>) -> String {
                 .join("\n")
         })
         .unwrap_or_default()
+}
+
+/// The files of a `ui/download-file`: every item an embedded resource or a resource link,
+/// 1 to [`MAX_DOWNLOADS`] of them; `None` otherwise.
+fn files_of(contents: Option<&Value>) -> Option<Vec<ContentBlock>> {
+    let items = contents?.as_array()?;
+    if items.is_empty() || items.len() > MAX_DOWNLOADS {
+        return None;
+    }
+    items
+        .iter()
+        .map(
+            |item| match serde_json::from_value::<ContentBlock>(item.clone()) {
+                Ok(
+                    b @ ContentBlock::Known(
+                        KnownContent::Resource(_) | KnownContent::ResourceLink(_),
+                    ),
+                ) => Some(b),
+                _ => None,
+            },
+        )
+        .collect()
 }
 
 impl Bridge {
@@ -551,6 +578,17 @@ impl Bridge {
                     Action::Post(answer(id, json!({}))),
                 ]
             }
+            "ui/download-file" => match files_of(param("contents")) {
+                Some(files) => vec![
+                    Action::Show(Said::Download(files)),
+                    Action::Post(answer(id, json!({}))),
+                ],
+                None => vec![Action::Post(error(
+                    id,
+                    -32602,
+                    format!("ui/download-file needs 1 to {MAX_DOWNLOADS} embedded resources or resource links"),
+                ))],
+            },
             "tools/call" => self.call_tool(id, params, tools),
             "resources/read" => match param("uri").and_then(Value::as_str) {
                 Some(uri) => self.admit(id).unwrap_or_else(|| {
@@ -647,6 +685,7 @@ impl Bridge {
             "hostInfo": { "name": "mcp-browser-client", "version": env!("CARGO_PKG_VERSION") },
             "hostCapabilities": {
                 "openLinks": {},
+                "downloadFile": {},
                 "serverTools": {},
                 "serverResources": {},
                 "logging": {},
@@ -1024,5 +1063,41 @@ mod tests {
         assert!(matches!(out.as_slice(), [Action::Post(m)]
             if m["method"] == "ui/notifications/host-context-changed" && m["params"] == json!({"theme": "light"})));
         assert!(b.theme_changed("light").is_empty());
+    }
+
+    #[test]
+    fn files_offered_are_resources_or_links_only_and_bounded() {
+        let mut b = bridge();
+        let file = json!({"type": "resource", "resource": {"uri": "file:///a.csv", "mimeType": "text/csv", "text": "a,b"}});
+        let link = json!({"type": "resource_link", "uri": "ui://x", "name": "x"});
+        let out = b.on_message(
+            &request(
+                json!(1),
+                "ui/download-file",
+                json!({"contents": [file, link]}),
+            ),
+            &[],
+            &around(),
+        );
+        assert!(
+            matches!(out.as_slice(), [Action::Show(Said::Download(files)), Action::Post(m)] if files.len() == 2 && m["result"] == json!({}))
+        );
+        let text = json!({"type": "text", "text": "not a file"});
+        for contents in [
+            json!([]),
+            json!([text]),
+            json!("x"),
+            json!(vec![file; MAX_DOWNLOADS + 1]),
+        ] {
+            let out = b.on_message(
+                &request(json!(2), "ui/download-file", json!({"contents": contents})),
+                &[],
+                &around(),
+            );
+            assert!(
+                matches!(out.as_slice(), [Action::Post(m)] if m["error"]["code"] == -32602),
+                "{contents}"
+            );
+        }
     }
 }

@@ -4,10 +4,11 @@
 //! carries messages both ways and makes on the server the calls the View asks for.
 
 use crate::components::asks::UrlToOpen;
+use crate::components::result_view::ContentView;
 use crate::connection::Connection;
 use crate::mcp_app::{self, Action, Bridge, Ending, Said, Surroundings};
 use client_browser::client_core::session::RequestError;
-use client_browser::client_core::types::Tool;
+use client_browser::client_core::types::{ContentBlock, KnownContent, Tool};
 use client_browser::{Client, ClientError};
 use leptos::prelude::*;
 use serde_json::Value;
@@ -288,7 +289,51 @@ fn said_view(s: Said) -> AnyView {
         Said::Called(name, true) => view! { <span class="said-call">"Called the tool " <code>{name}</code></span> }.into_any(),
         Said::Called(name, false) => view! { <span class="said-call refused">"Was refused the tool " <code>{name}</code> " (not for apps)"</span> }.into_any(),
         Said::Teardown => view! { <span class="said-teardown">"Asks to be closed"</span> }.into_any(),
+        // Saved only when the person chooses to.
+        Said::Download(files) => view! {
+            <span class="said-download">"Offers to download:"</span>
+            <ul class="offered-files">
+                {files.into_iter().map(|block| view! { <li><OfferedFile block=block /></li> }).collect_view()}
+            </ul>
+        }.into_any(),
     }
+}
+
+/// A file a View offers: an embedded resource with its name, type, size and "Download"; a
+/// resource link as a result shows one (read on demand).
+#[component]
+fn OfferedFile(block: ContentBlock) -> impl IntoView {
+    let ContentBlock::Known(KnownContent::Resource(embedded)) = block else {
+        return view! { <ContentView block=block /> }.into_any();
+    };
+    let c = embedded.resource;
+    let name = c
+        .uri
+        .rsplit('/')
+        .next()
+        .filter(|n| !n.is_empty())
+        .unwrap_or("file")
+        .to_string();
+    let mime = c
+        .mime_type
+        .clone()
+        .unwrap_or_else(|| "application/octet-stream".into());
+    let bytes = match (&c.text, &c.blob) {
+        (Some(t), _) => t.len(),
+        (None, Some(b)) => b.len() / 4 * 3,
+        (None, None) => 0,
+    };
+    let label = format!("{name} ({mime}, {bytes} bytes)");
+    let save = move |_| match (&c.text, &c.blob) {
+        (Some(text), _) => crate::components::logs::download_text(&name, &mime, text),
+        (None, Some(blob)) => crate::components::resources::download_base64(&name, &mime, blob),
+        (None, None) => {}
+    };
+    view! {
+        <span class="offered-file">{label}</span> " "
+        <button type="button" class="download-file" on:click=save>"Download"</button>
+    }
+    .into_any()
 }
 
 /// A View's message as JSON, unless it is too large or not JSON at all.
