@@ -185,3 +185,13 @@ test('an MCP App is shown while its call is under way, and told when it is cance
   await waitFor(async () => (await told()).some((m) => m.startsWith('ui/notifications/tool-cancelled: ')), 10_000, 'the cancellation told');
   assert.equal((await told()).filter((m) => m === 'ui/notifications/tool-result').length, 0);
 });
+
+test('an MCP App too large for a data: URL (2.5 MB) is still shown, in the same sandbox', async () => {
+  await runTool('big-app');
+  const handle = await page.locator('.mcp-app iframe.app-frame').elementHandle({ timeout: 20_000 });
+  const frame = await waitFor(() => handle.contentFrame(), 10_000, 'the View frame');
+  await waitFor(async () => (await frame.locator('#report').innerText()) === 'big view got: the big one', 20_000, 'the big View fed');
+  assert.equal(await frame.evaluate(() => origin), 'null');
+  assert.match(await frame.evaluate(() => document.querySelector('meta[http-equiv="Content-Security-Policy"]').content), /^default-src 'none'/);
+});
+

@@ -158,6 +158,31 @@ def patient_view() -> str:
     return PATIENT_VIEW
 
 
+# A View of 2.5 MB: too large for a data: URL (Chromium's limit is 2 MiB).
+BIG_VIEW = """<!doctype html><html><body><pre id="report">working</pre><script>
+addEventListener('message', (e) => {
+  if (e.source !== parent || !e.data) return;
+  if (e.data.id === 1) parent.postMessage({ jsonrpc: '2.0', method: 'ui/notifications/initialized' }, '*');
+  if (e.data.method === 'ui/notifications/tool-result') {
+    document.getElementById('report').textContent = 'big view got: ' + e.data.params.content[0].text;
+  }
+});
+parent.postMessage({ jsonrpc: '2.0', id: 1, method: 'ui/initialize', params: { appInfo: { name: 'big', version: '1' }, appCapabilities: {}, protocolVersion: '2026-01-26' } }, '*');
+</script><!-- """ + "x" * 2_500_000 + """ --></body></html>"""
+
+
+@server.tool(name="big-app", meta={"ui": {"resourceUri": "ui://hostile/big"}})
+def big_app() -> str:
+    """A tool whose MCP App is 2.5 MB of HTML."""
+    return "the big one"
+
+
+@server.resource("ui://hostile/big", name="big view", mime_type="text/html;profile=mcp-app")
+def big_view() -> str:
+    """The 2.5 MB View."""
+    return BIG_VIEW
+
+
 @server.tool(name="hostile-app", meta={"ui": {"resourceUri": "ui://hostile/view"}})
 def hostile_app() -> str:
     """A tool whose MCP App misbehaves."""

@@ -14,7 +14,8 @@
 //! server and so no second origin of its own; the View is instead loaded as a `data:`
 //! document in an `<iframe sandbox="allow-scripts allow-forms">`. Without `allow-same-origin`
 //! its origin is opaque: it cannot reach this page, its storage or its cookies, and the
-//! `data:` document does not inherit this page's policy. The policy the specification asks
+//! `data:` document does not inherit this page's policy. (A View too large for a URL is
+//! given as `srcdoc`, with the same sandbox; it inherits the page's policy, if any.) The policy the specification asks
 //! for is put into the document itself, as its first `<meta http-equiv>`, ahead of anything
 //! of the server's.
 
@@ -265,12 +266,31 @@ pub fn with_policy(html: &str, policy: &str) -> String {
     out
 }
 
-/// The `data:` URL a View's frame loads.
-pub fn data_url(document: &str) -> String {
-    format!(
-        "data:text/html;charset=utf-8;base64,{}",
+/// The longest URL a frame is given: Chromium refuses longer ones (2 MiB) and loads
+/// `about:blank#blocked` instead.
+pub const MAX_URL: usize = 2 << 20;
+
+/// How a View's frame gets its document.
+#[derive(Debug, Clone, PartialEq)]
+pub enum FrameSource {
+    /// A `data:` URL (`src`): its document does not inherit the page's policy.
+    Url(String),
+    /// The document itself (`srcdoc`), for a View too large for a URL: it inherits the
+    /// page's policy (if the page has one) besides its own.
+    Document(String),
+}
+
+/// Where a View's frame loads `document` from: a `data:` URL when it fits in [`MAX_URL`],
+/// else `srcdoc`.
+pub fn frame_source(document: String) -> FrameSource {
+    const PREFIX: &str = "data:text/html;charset=utf-8;base64,";
+    if PREFIX.len() + document.len().div_ceil(3) * 4 > MAX_URL {
+        return FrameSource::Document(document);
+    }
+    FrameSource::Url(format!(
+        "{PREFIX}{}",
         base64::engine::general_purpose::STANDARD.encode(document)
-    )
+    ))
 }
 
 /// What the host knows of where the View is shown, for its `hostContext`.
@@ -841,7 +861,15 @@ mod tests {
         );
         // A quote in the policy cannot end the attribute.
         assert!(with_policy("", "a\"b").contains("content=\"a&quot;b\""));
-        assert!(data_url("<p>é").starts_with("data:text/html;charset=utf-8;base64,PHA+w6k="));
+        assert_eq!(
+            frame_source("<p>é".into()),
+            FrameSource::Url("data:text/html;charset=utf-8;base64,PHA+w6k=".into())
+        );
+        // Over what a URL may hold: the document itself.
+        let big = "x".repeat(MAX_URL / 4 * 3);
+        assert_eq!(frame_source(big.clone()), FrameSource::Document(big));
+        let fits = "x".repeat(MAX_URL / 4 * 3 - 48);
+        assert!(matches!(frame_source(fits), FrameSource::Url(u) if u.len() <= MAX_URL));
     }
 
     #[test]

@@ -26,7 +26,10 @@ const MAX_MESSAGE: u32 = 8 << 20;
 enum Shown {
     Reading,
     Failed(String),
-    Ready { src: String, border: bool },
+    Ready {
+        source: mcp_app::FrameSource,
+        border: bool,
+    },
 }
 
 /// The View of `tool`'s app for a call made with `arguments`, shown from the moment it is
@@ -83,7 +86,7 @@ pub fn AppView(
                 }
                 *bridge_for_read.borrow_mut() = Some(bridge);
                 Shown::Ready {
-                    src: mcp_app::data_url(&mcp_app::with_policy(&html, &policy)),
+                    source: mcp_app::frame_source(mcp_app::with_policy(&html, &policy)),
                     border,
                 }
             }
@@ -257,7 +260,12 @@ pub fn AppView(
             {move || match shown.get() {
                 Shown::Reading => view! { <p class="hint" role="status">"Reading the app…"</p> }.into_any(),
                 Shown::Failed(why) => view! { <p class="call-error" role="alert">"The app cannot be shown: " {why}</p> }.into_any(),
-                Shown::Ready { src, border } => view! {
+                Shown::Ready { source, border } => {
+                    let (src, srcdoc) = match source {
+                        mcp_app::FrameSource::Url(url) => (Some(url), None),
+                        mcp_app::FrameSource::Document(document) => (None, Some(document)),
+                    };
+                    view! {
                     <iframe
                         class="app-frame"
                         class:bordered=border
@@ -266,9 +274,11 @@ pub fn AppView(
                         sandbox="allow-scripts allow-forms"
                         referrerpolicy="no-referrer"
                         src=src
+                        srcdoc=srcdoc
                         style:height=move || height.get().map(|h| format!("{h}px"))
                     ></iframe>
-                }.into_any(),
+                    }.into_any()
+                }
             }}
             <p class="help">"The app runs in a sandbox: it cannot reach this page, and asks this client for any tool call, which is listed here."</p>
             <ul class="app-said">
