@@ -174,7 +174,7 @@ test('a hostile MCP App is answered by the rules and stays in its sandbox', asyn
   await assertNothingRan();
 });
 
-test('an MCP App is shown while its call is under way, and told when it is cancelled', async () => {
+test('an MCP App is shown while its call is under way, told when it is cancelled, and asked to tear down when the tool is called again', async () => {
   await runTool('slow-app');
   const handle = await page.locator('.mcp-app iframe.app-frame').elementHandle({ timeout: 10_000 });
   const frame = await waitFor(() => handle.contentFrame(), 10_000, 'the View frame');
@@ -184,6 +184,15 @@ test('an MCP App is shown while its call is under way, and told when it is cance
   await page.locator('.runner button.cancel').click();
   await waitFor(async () => (await told()).some((m) => m.startsWith('ui/notifications/tool-cancelled: ')), 10_000, 'the cancellation told');
   assert.equal((await told()).filter((m) => m === 'ui/notifications/tool-result').length, 0);
+  // Called again: a new View; the first is hidden and asked to tear down, and goes as soon
+  // as it answers (well before the 3 s it would otherwise be given).
+  await page.locator('button.run').click();
+  await waitFor(async () => (await told()).includes('ui/resource-teardown: the tool was called again'), 10_000, 'the teardown asked');
+  assert.equal(await handle.evaluate((e) => e.isConnected && e.offsetParent === null), true, 'the first View kept, hidden, until it answers');
+  assert.equal(await page.locator('.mcp-app:not(.retiring) iframe.app-frame').count(), 1);
+  await frame.evaluate(() => answerTeardown());
+  await waitFor(async () => !(await handle.evaluate((e) => e.isConnected)), 1_000, 'the first View gone once it answered');
+  await page.locator('.runner button.cancel').click();
 });
 
 test('an MCP App too large for a data: URL (2.5 MB) is still shown, in the same sandbox', async () => {

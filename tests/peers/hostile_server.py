@@ -126,12 +126,17 @@ const tell = (method, params) => parent.postMessage({ jsonrpc: '2.0', method, pa
 </script></body></html>"""
 
 
-# A View that lists the notifications it gets, for a tool that takes its time: shown while the
-# call is under way, it is told the input at once and, if the call is cancelled, so.
+# A View that lists the messages it gets, for a tool that takes its time: shown while the
+# call is under way, it is told the input at once and, if the call is cancelled, so; when
+# the tool is called again, it is asked to tear down (answered when the test says).
 PATIENT_VIEW = """<!doctype html><html><body><pre id="report">[]</pre><script>
 const got = [];
+let teardown = null;
+// The test answers the host's teardown request when it wants to.
+window.answerTeardown = () => parent.postMessage({ jsonrpc: '2.0', id: teardown, result: {} }, '*');
 addEventListener('message', (e) => {
   if (e.source !== parent || !e.data || !e.data.method) return;
+  if (e.data.method === 'ui/resource-teardown') teardown = e.data.id;
   got.push(e.data.method + (e.data.params && e.data.params.reason ? ': ' + e.data.params.reason : ''));
   document.getElementById('report').textContent = JSON.stringify(got);
 });

@@ -35,6 +35,10 @@ pub const MAX_HTML: usize = 4 << 20;
 pub const MAX_IN_FLIGHT: usize = 16;
 /// The tallest a View's frame is made, in CSS pixels, whatever height it asks for.
 pub const MAX_HEIGHT: f64 = 3000.0;
+/// The id of the host's `ui/resource-teardown` request (the only request it sends a View).
+const TEARDOWN_ID: &str = "host-teardown";
+/// How long a View is given to answer `ui/resource-teardown` before it goes anyway, in ms.
+pub const TEARDOWN_WAIT_MS: u32 = 3_000;
 /// The most files one `ui/download-file` offers.
 pub const MAX_DOWNLOADS: usize = 16;
 
@@ -331,6 +335,8 @@ pub enum Said {
 pub enum Action {
     /// Post this message to the View.
     Post(Value),
+    /// The View answered the host's `ui/resource-teardown`: it may go now.
+    TornDown,
     /// Call a tool on the server; answer request `id` with [`Bridge::answer`].
     CallTool {
         /// The View's request id.
@@ -370,6 +376,7 @@ pub struct Bridge {
     ending: Option<Ending>,
     told_ending: bool,
     theme: Option<&'static str>,
+    teardown_sent: bool,
     csp: Value,
     initialized: bool,
     in_flight: usize,
@@ -438,6 +445,7 @@ impl Bridge {
             ending: None,
             told_ending: false,
             theme: None,
+            teardown_sent: false,
             csp,
             initialized: false,
             in_flight: 0,
@@ -472,6 +480,21 @@ impl Bridge {
             "method": "ui/notifications/host-context-changed",
             "params": { "theme": theme },
         }))]
+    }
+
+    /// The View is about to go (`reason`): the `ui/resource-teardown` request to post, once,
+    /// to a View that is ready; `None` when there is nobody to ask (it may go at once).
+    pub fn teardown(&mut self, reason: &str) -> Option<Value> {
+        if !self.initialized || self.teardown_sent {
+            return None;
+        }
+        self.teardown_sent = true;
+        Some(json!({
+            "jsonrpc": "2.0",
+            "id": TEARDOWN_ID,
+            "method": "ui/resource-teardown",
+            "params": { "reason": reason },
+        }))
     }
 
     /// The ending, posted once, and only to a View that is ready.
@@ -510,8 +533,14 @@ impl Bridge {
             return Vec::new();
         }
         let Some(method) = message.get("method").and_then(Value::as_str) else {
-            // An answer: this host sends the View no requests.
-            return Vec::new();
+            // An answer: the one request this host sends a View is its teardown.
+            let teardown = message.get("id").and_then(Value::as_str) == Some(TEARDOWN_ID);
+            let answered = message.get("result").is_some() || message.get("error").is_some();
+            return if teardown && answered && self.teardown_sent {
+                vec![Action::TornDown]
+            } else {
+                Vec::new()
+            };
         };
         let params = message.get("params");
         match message.get("id") {
@@ -1127,5 +1156,25 @@ mod tests {
                 "{contents}"
             );
         }
+    }
+
+    #[test]
+    fn a_ready_view_is_asked_to_tear_down_once_and_its_answer_lets_it_go() {
+        let mut b = Bridge::new(get_time(), json!({}), json!({}));
+        // Not ready: nobody to ask.
+        assert_eq!(b.teardown("called again"), None);
+        b.on_message(&ready(), &[], &around());
+        let ask = b.teardown("called again").expect("a request");
+        assert_eq!(ask["method"], "ui/resource-teardown");
+        assert_eq!(ask["params"]["reason"], "called again");
+        assert_eq!(b.teardown("again"), None);
+        let answered = json!({"jsonrpc": "2.0", "id": ask["id"], "result": {}});
+        assert_eq!(
+            b.on_message(&answered, &[], &around()),
+            vec![Action::TornDown]
+        );
+        // Another id is no answer to it.
+        let other = json!({"jsonrpc": "2.0", "id": 5, "result": {}});
+        assert!(b.on_message(&other, &[], &around()).is_empty());
     }
 }

@@ -33,13 +33,18 @@ enum Shown {
 }
 
 /// The View of `tool`'s app for a call made with `arguments`, shown from the moment it is
-/// made; `ending` is how it ended, once it has.
+/// made; `ending` is how it ended, once it has. Once `retiring` (the tool was called again),
+/// it is hidden and asked to tear down (`ui/resource-teardown`); `on_gone` runs when it has
+/// answered, or after [`mcp_app::TEARDOWN_WAIT_MS`], or at once if it was never ready.
 #[component]
 pub fn AppView(
     conn: Connection,
     tool: Tool,
     arguments: Value,
     ending: Signal<Option<Ending>>,
+    retiring: Signal<bool>,
+    /// Safe to call at any time, even after the View is gone (a timer may).
+    on_gone: Rc<dyn Fn()>,
 ) -> impl IntoView {
     let Some(uri) = mcp_app::resource_uri(&tool).map(str::to_string) else {
         return ().into_any();
@@ -80,8 +85,9 @@ pub fn AppView(
                     .unwrap_or(true);
                 let policy = mcp_app::content_security_policy(csp);
                 let mut bridge = Bridge::new(tool, arguments, mcp_app::approved_csp(csp));
-                // Ended already: the View is told once it is ready.
-                if let Some(end) = ending.try_get_untracked().flatten() {
+                // Ended already: the View is told once it is ready (not a later call's ending).
+                let current = !retiring.try_get_untracked().unwrap_or(true);
+                if let Some(end) = ending.try_get_untracked().flatten().filter(|_| current) {
                     bridge.end(end);
                 }
                 *bridge_for_read.borrow_mut() = Some(bridge);
@@ -107,6 +113,7 @@ pub fn AppView(
     let client = conn.client;
     let time_limit = conn.time_limit;
     // Messages of this View (and only this one: its frame's window is the source).
+    let gone_by_answer = on_gone.clone();
     let on_message =
         Closure::<dyn Fn(web_sys::MessageEvent)>::new(move |ev: web_sys::MessageEvent| {
             let Some(window) = frame
@@ -134,6 +141,7 @@ pub fn AppView(
             for action in actions {
                 match action {
                     Action::Post(m) => post(&window, &m),
+                    Action::TornDown => gone_by_answer(),
                     Action::Resize(h) => {
                         let _ = height.try_set(Some(h));
                     }
@@ -237,6 +245,9 @@ pub fn AppView(
     let bridge_for_end = bridge_kept.clone();
     Effect::new(move |_| {
         let Some(end) = ending.get() else { return };
+        if retiring.get_untracked() {
+            return;
+        }
         let actions = match bridge_for_end.borrow_mut().as_mut() {
             Some(b) => b.end(end),
             None => return,
@@ -253,9 +264,36 @@ pub fn AppView(
             }
         }
     });
+    // Called again: this View is asked to tear down, and goes once it answered (or after a
+    // while, or at once if it never said it was ready).
+    let bridge_for_teardown = bridge_kept.clone();
+    Effect::new(move |_| {
+        if !retiring.get() {
+            return;
+        }
+        let ask = bridge_for_teardown
+            .borrow_mut()
+            .as_mut()
+            .and_then(|b| b.teardown("the tool was called again"));
+        let window = frame
+            .try_get_untracked()
+            .flatten()
+            .and_then(|f| f.content_window());
+        match (ask, window) {
+            (Some(ask), Some(window)) => {
+                post(&window, &ask);
+                let on_gone = on_gone.clone();
+                set_timeout(
+                    move || on_gone(),
+                    std::time::Duration::from_millis(u64::from(mcp_app::TEARDOWN_WAIT_MS)),
+                );
+            }
+            _ => on_gone(),
+        }
+    });
     let frame_title = title.clone();
     view! {
-        <section class="mcp-app" aria-label=title>
+        <section class="mcp-app" class:retiring=move || retiring.get() aria-label=title>
             <h4>"App " <span class="app-uri">{uri}</span></h4>
             {move || match shown.get() {
                 Shown::Reading => view! { <p class="hint" role="status">"Reading the app…"</p> }.into_any(),

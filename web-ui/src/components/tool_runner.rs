@@ -269,16 +269,27 @@ pub fn ToolRunner(conn: Connection, tool: Tool) -> impl IntoView {
                 <p class="took">{format!("Answered in {}", crate::call_history::duration(ms))}</p>
             })}
             {
-                // A tool with an MCP App shows it from the moment it is called (a new View for
-                // each call), and tells it how the call ended.
+                // A tool with an MCP App shows it from the moment it is called, a new View for
+                // each call, told how the call ended; the one before is asked to tear down.
                 let (app_conn, app_tool) = (conn.clone(), tool.clone());
-                let has_app = crate::mcp_app::resource_uri(&tool).is_some();
-                move || has_app.then(|| last_args.get()).flatten().map(|arguments| {
-                    let ending = Signal::derive(move || result.with(|r| r.as_ref().map(|r| match r {
-                        Ok((_, raw)) => Ending::Result(raw.clone()),
-                        Err(why) => Ending::Cancelled(why.clone()),
-                    })));
-                    view! { <AppView conn=app_conn.clone() tool=app_tool.clone() arguments=arguments ending=ending /> }
+                crate::mcp_app::resource_uri(&tool).is_some().then(|| {
+                    let views = app_views(last_args);
+                    view! {
+                        <For each=move || views.get() key=|v| v.n let:v>
+                            {
+                                let ending = Signal::derive(move || result.with(|r| r.as_ref().map(|r| match r {
+                                    Ok((_, raw)) => Ending::Result(raw.clone()),
+                                    Err(why) => Ending::Cancelled(why.clone()),
+                                })));
+                                let n = v.n;
+                                // Runs from a timer too, maybe once the runner is gone.
+                                let on_gone: Rc<dyn Fn()> = Rc::new(move || {
+                                    views.try_update(|all| all.retain(|w| w.n != n));
+                                });
+                                view! { <AppView conn=app_conn.clone() tool=app_tool.clone() arguments=v.arguments ending=ending retiring=v.retiring.into() on_gone=on_gone /> }
+                            }
+                        </For>
+                    }
                 })
             }
             {move || {
@@ -441,6 +452,48 @@ fn FieldView(
         </div>
     }
     .into_any()
+}
+
+/// One call's MCP App View in a runner: its arguments, and whether a later call retired it.
+#[derive(Clone)]
+struct AppCall {
+    n: u32,
+    arguments: serde_json::Value,
+    retiring: RwSignal<bool>,
+}
+
+/// The Views of a runner's calls: the last call's (if any) when the runner is built, then a
+/// new one at each call (`last_args` set), the ones before retiring.
+fn app_views(last_args: RwSignal<Option<serde_json::Value>>) -> RwSignal<Vec<AppCall>> {
+    let first = last_args.get_untracked().map(|arguments| AppCall {
+        n: 0,
+        arguments,
+        retiring: RwSignal::new(false),
+    });
+    let views = RwSignal::new(first.into_iter().collect::<Vec<_>>());
+    let next = StoredValue::new(1u32);
+    Effect::watch(
+        move || last_args.get(),
+        move |args, _, _| {
+            let Some(arguments) = args.clone() else {
+                return;
+            };
+            let n = next.get_value();
+            next.set_value(n + 1);
+            views.update(|all| {
+                for v in all.iter() {
+                    v.retiring.set(true);
+                }
+                all.push(AppCall {
+                    n,
+                    arguments,
+                    retiring: RwSignal::new(false),
+                });
+            });
+        },
+        false,
+    );
+    views
 }
 
 /// The `_meta` entries typed for a call: nothing when the box is empty, else a JSON object
