@@ -243,7 +243,7 @@ pub fn ToolRunner(conn: Connection, tool: Tool) -> impl IntoView {
             <details class="call-meta" open=!meta.get_untracked().trim().is_empty()>
                 <summary>"_meta of the call"</summary>
                 <label for="call-meta">"Entries added to the request's _meta, as a JSON object (e.g. W3C trace context: traceparent); the client's own are added on top"</label>
-                <textarea id="call-meta" class="raw" rows="3" placeholder="{\"traceparent\": \"00-…\"}" prop:value=meta on:input=move |ev| meta.set(event_target_value(&ev))></textarea>
+                <textarea id="call-meta" class="call-meta-json" rows="3" placeholder="{\"traceparent\": \"00-…\"}" prop:value=meta on:input=move |ev| meta.set(event_target_value(&ev))></textarea>
                 {move || errors.with(|e| e.get("meta").cloned()).map(|m| view! { <p class="field-error" role="alert">{m}</p> })}
             </details>
             <div class="actions">
