@@ -728,7 +728,8 @@ impl McpClient {
     }
 
     /// The tools as function definitions for a model (`"openai"` or `"anthropic"`), named
-    /// `namespace__tool`.
+    /// `namespace__tool`. Tools meant for MCP App Views only (`_meta.ui.visibility` without
+    /// `"model"`) are left out, as the MCP Apps extension asks of hosts.
     #[wasm_bindgen(js_name = toolDefinitions, unchecked_return_type = "object[]")]
     pub async fn tool_definitions(
         &self,
@@ -737,7 +738,8 @@ impl McpClient {
         let mut tools = self
             .list("tools/list", "tools", &JsValue::UNDEFINED)
             .await?;
-        tools.retain(|t| model_tools::tool_name(t).is_some());
+        // Tools for MCP App Views only are not a model's (the extension's rule).
+        tools.retain(|t| model_tools::tool_name(t).is_some() && model_tools::for_model(t));
         let mut taken = HashSet::new();
         let names = model_tools::namespaced_names(
             &self.namespace,

@@ -54,6 +54,15 @@ pub fn tool_name(tool: &Value) -> Option<&str> {
     tool.get("name").and_then(Value::as_str)
 }
 
+/// Whether a model may be offered `tool`: not when it is meant for MCP App Views only
+/// (`_meta.ui.visibility` without `"model"`, which hosts must keep out of a model's tools).
+pub fn for_model(tool: &Value) -> bool {
+    match tool.pointer("/_meta/ui/visibility") {
+        Some(Value::Array(who)) => who.iter().any(|w| w == "model"),
+        _ => true,
+    }
+}
+
 /// One function definition in the given format (`openai` or `anthropic`) for a tool as the
 /// server listed it; the input schema is kept verbatim.
 pub fn definition(format: &str, model_name: &str, tool: &Value) -> Value {
@@ -155,6 +164,16 @@ mod tests {
         let long = namespaced_names("n", [&*"x".repeat(100), &*"x".repeat(101)], &mut taken);
         assert!(long.iter().all(|(n, _)| n.len() <= 64));
         assert_ne!(long[0].0, long[1].0);
+    }
+
+    #[test]
+    fn tools_for_app_views_only_are_not_offered_to_models() {
+        let with = |v: Value| json!({"name": "t", "_meta": {"ui": {"visibility": v}}});
+        assert!(for_model(&tool("echo")));
+        assert!(for_model(&with(json!(["model", "app"]))));
+        assert!(for_model(&with(json!(["model"]))));
+        assert!(!for_model(&with(json!(["app"]))));
+        assert!(!for_model(&with(json!([]))));
     }
 
     #[test]

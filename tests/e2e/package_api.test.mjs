@@ -81,6 +81,29 @@ test('a host script lists tools, calls one, and gets model definitions that matc
   assert.match(out.refused, /not approved/);
 });
 
+test('model definitions leave out tools meant for MCP App Views only (visibility ["app"]); listTools has them', async () => {
+  const hostile = await startPeer('hostile.sh');
+  try {
+    const out = await page.evaluate(async ({ pkgUrl, url }) => {
+      const m = await import(`${pkgUrl}/mcp_client.js`);
+      await m.default();
+      const c = await m.McpClient.connect({ url, namespace: 'h' });
+      const listed = (await c.listTools()).map((t) => t.name);
+      const defs = (await c.toolDefinitions('openai')).map((d) => d.function.name);
+      let refused = null;
+      try { await c.callModelTool('h__app-only', {}); } catch (e) { refused = e.kind; }
+      c.close();
+      return { listed, defs, refused };
+    }, { pkgUrl: pkg.url, url: hostile.url });
+    assert.ok(out.listed.includes('app-only'));
+    assert.ok(!out.defs.includes('h__app-only'), out.defs.join(' '));
+    assert.ok(out.defs.includes('h__model-only') && out.defs.includes('h__hostile-app'), out.defs.join(' '));
+    assert.equal(out.refused, 'invalid-argument');
+  } finally {
+    hostile.stop();
+  }
+});
+
 test('a host script follows a call (progress, task states), cancels one with an AbortSignal, and limits one in time', async () => {
   const out = await page.evaluate(async ({ pkgUrl, urlA }) => {
     const m = await import(`${pkgUrl}/mcp_client.js`);

@@ -194,6 +194,12 @@ def hostile_app() -> str:
     return "the app is below"
 
 
+@server.tool(name="app-only", meta={"ui": {"resourceUri": "ui://hostile/view", "visibility": ["app"]}})
+def app_only() -> str:
+    """A tool for MCP App Views only: never offered to a model."""
+    return "called by an app"
+
+
 @server.tool(name="model-only", meta={"ui": {"visibility": ["model"]}})
 def model_only() -> str:
     """A tool an app may not call."""
