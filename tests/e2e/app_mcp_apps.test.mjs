@@ -8,26 +8,18 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { launch, serveDir, startPeer, waitFor, accessibilityViolations } from './browser.mjs';
+import { appConnectedTo, waitFor, accessibilityViolations } from './browser.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
-const dist = path.resolve(here, '../../dist');
-let browser, site, peer, page;
+let app, peer, page;
 const ISO_TIME = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
 
 before(async () => {
-  site = await serveDir(dist);
-  peer = await startPeer('apps.sh');
-  browser = await launch();
-  page = await (await browser.newContext({ viewport: { width: 1200, height: 900 } })).newPage();
-  page.on('pageerror', (e) => { throw e; });
-  await page.goto(`${site.url}/?url=${encodeURIComponent(peer.url)}`);
-  await page.locator('#connection-state', { hasText: 'connected' }).waitFor({ timeout: 20_000 });
+  app = await appConnectedTo('apps.sh');
+  ({ page, peer } = app);
 });
 after(async () => {
-  await browser?.close();
-  peer?.stop();
-  await site?.close();
+  await app?.close();
 });
 
 /** The View's frame, once it has loaded. */

@@ -4,27 +4,16 @@
 // (notifications/elicitation/complete) and the app makes the call again by itself.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { launch, serveDir, startPeer } from './browser.mjs';
+import { appConnectedTo } from './browser.mjs';
 
-const here = path.dirname(fileURLToPath(import.meta.url));
-const dist = path.resolve(here, '../../dist');
-let browser, site, peer, page;
+let app, page;
 
 before(async () => {
-  site = await serveDir(dist);
-  peer = await startPeer('url_required_server.mjs');
-  browser = await launch();
-  page = await (await browser.newContext({ viewport: { width: 1200, height: 900 } })).newPage();
-  page.on('pageerror', (e) => { throw e; });
-  await page.goto(`${site.url}/?url=${encodeURIComponent(peer.url)}`);
-  await page.locator('#connection-state', { hasText: 'connected' }).waitFor({ timeout: 20_000 });
+  app = await appConnectedTo('url_required_server.mjs');
+  ({ page } = app);
 });
 after(async () => {
-  await browser?.close();
-  peer?.stop();
-  await site?.close();
+  await app?.close();
 });
 
 test('the call is made again by itself once the server says the page it asked for is done', async () => {

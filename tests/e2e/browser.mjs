@@ -102,6 +102,24 @@ function path_dirname() {
   return path.dirname(new URL(import.meta.url).pathname);
 }
 
+/** The app (dist/) served on 127.0.0.1, opened in headless Chromium (1200 × 900) with
+ * `?url=` naming the test peer `script` (tests/peers/...), once it says "connected"; page
+ * errors fail the test. Resolves to { page, peer, close }. */
+export async function appConnectedTo(script) {
+  const site = await serveDir(path.resolve(path_dirname(), '../../dist'));
+  const peer = await startPeer(script);
+  const browser = await launch();
+  const page = await (await browser.newContext({ viewport: { width: 1200, height: 900 } })).newPage();
+  page.on('pageerror', (e) => { throw e; });
+  await page.goto(`${site.url}/?url=${encodeURIComponent(peer.url)}`);
+  await page.locator('#connection-state', { hasText: 'connected' }).waitFor({ timeout: 20_000 });
+  return {
+    page,
+    peer,
+    close: async () => { await browser.close(); peer.stop(); await site.close(); },
+  };
+}
+
 /** A protected MCP server: npm server-everything behind tests/peers/auth_gateway.mjs, with
  * npm oidc-provider as its authorization server (`mode` 'dpop' requires DPoP-bound tokens).
  * Resolves to { url (the MCP endpoint), base (the gateway's origin), authServer, stop }. */

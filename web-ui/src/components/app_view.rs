@@ -116,11 +116,7 @@ pub fn AppView(
     let gone_by_answer = on_gone.clone();
     let on_message =
         Closure::<dyn Fn(web_sys::MessageEvent)>::new(move |ev: web_sys::MessageEvent| {
-            let Some(window) = frame
-                .try_get_untracked()
-                .flatten()
-                .and_then(|f| f.content_window())
-            else {
+            let Some(window) = view_window(frame) else {
                 return;
             };
             let from_view = ev
@@ -200,21 +196,7 @@ pub fn AppView(
     let bridge_for_theme = bridge_kept.clone();
     let on_theme = Closure::<dyn Fn()>::new(move || {
         let theme = surroundings(frame).theme;
-        let actions = match bridge_for_theme.borrow_mut().as_mut() {
-            Some(b) => b.theme_changed(theme),
-            None => return,
-        };
-        if let Some(window) = frame
-            .try_get_untracked()
-            .flatten()
-            .and_then(|f| f.content_window())
-        {
-            for action in actions {
-                if let Action::Post(m) = action {
-                    post(&window, &m);
-                }
-            }
-        }
+        tell(frame, &bridge_for_theme, |b| b.theme_changed(theme));
     });
     let system = web_sys::window()
         .and_then(|w| w.match_media("(prefers-color-scheme: dark)").ok().flatten());
@@ -245,23 +227,8 @@ pub fn AppView(
     let bridge_for_end = bridge_kept.clone();
     Effect::new(move |_| {
         let Some(end) = ending.get() else { return };
-        if retiring.get_untracked() {
-            return;
-        }
-        let actions = match bridge_for_end.borrow_mut().as_mut() {
-            Some(b) => b.end(end),
-            None => return,
-        };
-        if let Some(window) = frame
-            .try_get_untracked()
-            .flatten()
-            .and_then(|f| f.content_window())
-        {
-            for action in actions {
-                if let Action::Post(m) = action {
-                    post(&window, &m);
-                }
-            }
+        if !retiring.get_untracked() {
+            tell(frame, &bridge_for_end, |b| b.end(end));
         }
     });
     // Called again: this View is asked to tear down, and goes once it answered (or after a
@@ -275,11 +242,7 @@ pub fn AppView(
             .borrow_mut()
             .as_mut()
             .and_then(|b| b.teardown("the tool was called again"));
-        let window = frame
-            .try_get_untracked()
-            .flatten()
-            .and_then(|f| f.content_window());
-        match (ask, window) {
+        match (ask, view_window(frame)) {
             (Some(ask), Some(window)) => {
                 post(&window, &ask);
                 let on_gone = on_gone.clone();
@@ -394,6 +357,32 @@ fn message_json(data: &JsValue) -> Option<Value> {
         return None;
     }
     serde_json::from_str(&String::from(text)).ok()
+}
+
+/// The window of the View's frame, while it is there.
+fn view_window(frame: NodeRef<leptos::html::Iframe>) -> Option<web_sys::Window> {
+    frame
+        .try_get_untracked()
+        .flatten()
+        .and_then(|f| f.content_window())
+}
+
+/// Posts to the View the messages `step` of its bridge (if it has one yet) gives.
+fn tell(
+    frame: NodeRef<leptos::html::Iframe>,
+    bridge: &Rc<RefCell<Option<Bridge>>>,
+    step: impl FnOnce(&mut Bridge) -> Vec<Action>,
+) {
+    let Some(actions) = bridge.borrow_mut().as_mut().map(step) else {
+        return;
+    };
+    if let Some(window) = view_window(frame) {
+        for action in actions {
+            if let Action::Post(m) = action {
+                post(&window, &m);
+            }
+        }
+    }
 }
 
 /// Posts `message` to the View. Its origin is opaque, so the target origin is `*`.
