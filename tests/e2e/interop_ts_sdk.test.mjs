@@ -66,7 +66,7 @@ test('the JS API speaks 2026-07-28 with the TypeScript SDK server: calls, progre
   assert.equal(out.server.era, 'modern');
   assert.equal(out.server.protocolVersion, '2026-07-28');
   assert.equal(out.server.serverInfo.name, 'ts-sdk-modern');
-  assert.deepEqual(out.tools.sort(), ['add', 'count', 'echo', 'touch']);
+  assert.deepEqual(out.tools.sort(), ['add', 'clock', 'count', 'echo', 'touch']);
   assert.equal(out.echo, 'Echo: hi');
   assert.deepEqual(out.add.structuredContent, { sum: 5 });
   assert.equal(out.count, 'counted to 3');
@@ -99,6 +99,23 @@ test('the app connects to the TypeScript SDK server in the modern era and checks
   await page.locator('button.run').click();
   await page.locator('.verdict.valid').waitFor({ timeout: 10_000 });
   assert.match(await page.locator('.result pre.structured').innerText(), /"sum": 5/);
+  await page.close();
+});
+
+test('an MCP App of the TypeScript SDK server in the modern era, its origins declared on the resource list entry only', async () => {
+  const page = await browser.newPage({ viewport: { width: 1200, height: 900 } });
+  page.on('pageerror', (e) => { throw e; });
+  await page.goto(`${app.url}/?url=${encodeURIComponent(server.url)}`);
+  await page.locator('#connection-state', { hasText: 'connected' }).waitFor({ timeout: 30_000 });
+  await page.locator('button.tool[data-tool="clock"]').click();
+  await page.locator('button.run').click();
+  const handle = await page.locator('.mcp-app iframe.app-frame').elementHandle({ timeout: 10_000 });
+  const frame = await waitFor(() => handle.contentFrame(), 10_000, 'the View frame');
+  await frame.locator('#face', { hasText: 'clock' }).waitFor({ timeout: 10_000 });
+  // The contents read carry no _meta: the policy and the border come from the list entry.
+  const policy = await frame.evaluate(() => document.querySelector('meta[http-equiv="Content-Security-Policy"]').content);
+  assert.match(policy, /connect-src https:\/\/api\.example\.com;/);
+  assert.equal(await handle.evaluate((e) => e.classList.contains('bordered')), false);
   await page.close();
 });
 

@@ -47,6 +47,16 @@ function serverFor() {
   });
   server.registerResource('greeting', 'test://greeting', { mimeType: 'text/plain', description: 'A fixed text.' },
     async (uri) => ({ contents: [{ uri: uri.href, mimeType: 'text/plain', text: 'hello from the TypeScript SDK' }] }));
+  // An MCP App whose origins are declared on its resource's registration (the list entry),
+  // as the extension's SDK does, and not on the contents read.
+  server.registerTool('clock', {
+    description: 'Tells the time; shown with an MCP App.',
+    _meta: { ui: { resourceUri: 'ui://ts/clock' } },
+  }, async () => ({ content: [{ type: 'text', text: new Date(0).toISOString() }] }));
+  server.registerResource('clock view', 'ui://ts/clock', {
+    mimeType: 'text/html;profile=mcp-app',
+    _meta: { ui: { csp: { connectDomains: ['https://api.example.com'] }, prefersBorder: false } },
+  }, async (uri) => ({ contents: [{ uri: uri.href, mimeType: 'text/html;profile=mcp-app', text: '<!doctype html><p id="face">clock</p>' }] }));
   server.registerPrompt('greet', {
     description: 'Greets someone.',
     argsSchema: z.object({ name: z.string() }),

@@ -79,6 +79,13 @@ pub fn for_views_only(tool: &Tool) -> bool {
     )
 }
 
+/// A View's settings (`csp`, `prefersBorder`, …) in a `_meta`: its `ui` object. The
+/// contents read are asked first; SDKs that declare them when registering the resource put
+/// them on its `resources/list` entry, which the host then asks (the extension says so).
+pub fn ui_of(meta: Option<&Map<String, Value>>) -> Option<&Value> {
+    meta?.get("ui").filter(|ui| ui.is_object())
+}
+
 /// Why a View cannot be shown.
 #[derive(Debug, Clone, PartialEq)]
 pub enum ViewError {
@@ -1176,5 +1183,15 @@ mod tests {
         // Another id is no answer to it.
         let other = json!({"jsonrpc": "2.0", "id": 5, "result": {}});
         assert!(b.on_message(&other, &[], &around()).is_empty());
+    }
+
+    #[test]
+    fn a_views_settings_are_its_ui_object() {
+        let meta = |v: Value| v.as_object().cloned();
+        let read = meta(json!({"ui": {"prefersBorder": false}}));
+        assert_eq!(ui_of(read.as_ref()), Some(&json!({"prefersBorder": false})));
+        assert_eq!(ui_of(meta(json!({"ui": "x"})).as_ref()), None);
+        assert_eq!(ui_of(meta(json!({"other": {}})).as_ref()), None);
+        assert_eq!(ui_of(None), None);
     }
 }

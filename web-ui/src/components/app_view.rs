@@ -77,7 +77,18 @@ pub fn AppView(
         });
         let next = match outcome {
             Ok((meta, html)) => {
-                let ui = meta.as_ref().and_then(|m| m.get("ui"));
+                // The View's settings as read, else as listed (where SDKs put them).
+                let mut ui = mcp_app::ui_of(meta.as_ref()).cloned();
+                if ui.is_none() {
+                    if let Ok(listed) = client.list_resources().await {
+                        ui = listed
+                            .iter()
+                            .find(|r| r.uri == read_uri)
+                            .and_then(|r| mcp_app::ui_of(r.meta.as_ref()))
+                            .cloned();
+                    }
+                }
+                let ui = ui.as_ref();
                 let csp = ui.and_then(|u| u.get("csp"));
                 let border = ui
                     .and_then(|u| u.get("prefersBorder"))
