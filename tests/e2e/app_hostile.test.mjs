@@ -189,7 +189,7 @@ test('an MCP App is shown while its call is under way, told when it is cancelled
   await page.locator('button.run').click();
   await waitFor(async () => (await told()).includes('ui/resource-teardown: the tool was called again'), 10_000, 'the teardown asked');
   assert.equal(await handle.evaluate((e) => e.isConnected && e.offsetParent === null), true, 'the first View kept, hidden, until it answers');
-  assert.equal(await page.locator('.mcp-app:not(.retiring) iframe.app-frame').count(), 1);
+  await page.locator('.mcp-app:not(.retiring) iframe.app-frame').waitFor({ timeout: 10_000 });
   await frame.evaluate(() => answerTeardown());
   await waitFor(async () => !(await handle.evaluate((e) => e.isConnected)), 1_000, 'the first View gone once it answered');
   await page.locator('.runner button.cancel').click();
@@ -202,5 +202,18 @@ test('an MCP App too large for a data: URL (2.5 MB) is still shown, in the same 
   await waitFor(async () => (await frame.locator('#report').innerText()) === 'big view got: the big one', 20_000, 'the big View fed');
   assert.equal(await frame.evaluate(() => origin), 'null');
   assert.match(await frame.evaluate(() => document.querySelector('meta[http-equiv="Content-Security-Policy"]').content), /^default-src 'none'/);
+});
+
+test('an MCP App that floods the page with messages and then never stops running does not hold the page', async () => {
+  await runTool('flood-app');
+  // Said above what the View said (which shows the newest 50 of the 200 a second taken).
+  await page.locator('.mcp-app .said-flood', { hasText: 'Sends more than 200 messages a second: the others are ignored' }).waitFor({ timeout: 20_000 });
+  await waitFor(async () => (await page.locator('.mcp-app .app-said li', { hasText: 'flood ' }).count()) === 50, 10_000, '50 of its messages listed');
+  // Its endless loop runs in the frame's own process (Chromium isolates sandboxed frames):
+  // the page still answers and works.
+  assert.equal(await page.evaluate(() => 1 + 1), 2);
+  await page.locator('button.tool[data-tool="deep-json"]').click();
+  await page.locator('.runner .tool-name', { hasText: 'deep-json' }).waitFor({ timeout: 5_000 });
+  assert.equal(await page.locator('.mcp-app').count(), 0, 'the View went with its tool');
 });
 

@@ -188,6 +188,32 @@ def big_view() -> str:
     return BIG_VIEW
 
 
+# A View that, once answered, floods the host with 20,000 log messages and then loops forever.
+FLOOD_VIEW = """<!doctype html><html><body><script>
+addEventListener('message', (e) => {
+  if (e.source !== parent || !e.data || e.data.id !== 1) return;
+  parent.postMessage({ jsonrpc: '2.0', method: 'ui/notifications/initialized' }, '*');
+  for (let i = 0; i < 20000; i++) {
+    parent.postMessage({ jsonrpc: '2.0', method: 'notifications/message', params: { level: 'info', data: 'flood ' + i } }, '*');
+  }
+  setTimeout(() => { for (;;) {} }, 0);
+});
+parent.postMessage({ jsonrpc: '2.0', id: 1, method: 'ui/initialize', params: { appInfo: { name: 'flood', version: '1' }, appCapabilities: {}, protocolVersion: '2026-01-26' } }, '*');
+</script></body></html>"""
+
+
+@server.tool(name="flood-app", meta={"ui": {"resourceUri": "ui://hostile/flood"}})
+def flood_app() -> str:
+    """A tool whose MCP App floods the host, then never stops running."""
+    return "brace yourself"
+
+
+@server.resource("ui://hostile/flood", name="flood view", mime_type="text/html;profile=mcp-app")
+def flood_view() -> str:
+    """The flooding View."""
+    return FLOOD_VIEW
+
+
 @server.tool(name="hostile-app", meta={"ui": {"resourceUri": "ui://hostile/view"}})
 def hostile_app() -> str:
     """A tool whose MCP App misbehaves."""

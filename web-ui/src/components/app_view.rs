@@ -56,6 +56,8 @@ pub fn AppView(
     let shown = RwSignal::new(Shown::Reading);
     let height = RwSignal::new(None::<f64>);
     let said = RwSignal::new(Vec::<Said>::new());
+    // Whether the View sent more messages than its budget (said once, above the list).
+    let flooded = RwSignal::new(false);
     let frame = NodeRef::<leptos::html::Iframe>::new();
     let bridge = Rc::new(RefCell::new(None::<Bridge>));
     let bridge_kept = bridge.clone();
@@ -125,6 +127,7 @@ pub fn AppView(
     let time_limit = conn.time_limit;
     // Messages of this View (and only this one: its frame's window is the source).
     let gone_by_answer = on_gone.clone();
+    let budget = RefCell::new(mcp_app::MessageBudget::default());
     let on_message =
         Closure::<dyn Fn(web_sys::MessageEvent)>::new(move |ev: web_sys::MessageEvent| {
             let Some(window) = view_window(frame) else {
@@ -135,6 +138,15 @@ pub fn AppView(
                 .is_some_and(|s| js_sys::Object::is(&s, window.as_ref()));
             if !from_view {
                 return;
+            }
+            // Counted before its data is read: a flood costs the page little.
+            match budget.borrow_mut().take(js_sys::Date::now()) {
+                mcp_app::Budget::Take => {}
+                mcp_app::Budget::DropFirst => {
+                    let _ = flooded.try_set(true);
+                    return;
+                }
+                mcp_app::Budget::Drop => return,
             }
             let Some(message) = message_json(&ev.data()) else {
                 return;
@@ -293,6 +305,9 @@ pub fn AppView(
                 }
             }}
             <p class="help">"The app runs in a sandbox: it cannot reach this page, and asks this client for any tool call, which is listed here."</p>
+            {move || flooded.get().then(|| view! {
+                <p class="said-flood" role="status">{format!("Sends more than {} messages a second: the others are ignored", mcp_app::MAX_MESSAGES_PER_SECOND)}</p>
+            })}
             <ul class="app-said">
                 {move || said.get().into_iter().map(|s| view! { <li>{said_view(s)}</li> }).collect_view()}
             </ul>
