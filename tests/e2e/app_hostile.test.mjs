@@ -204,6 +204,22 @@ test('an MCP App too large for a data: URL (2.5 MB) is still shown, in the same 
   assert.match(await frame.evaluate(() => document.querySelector('meta[http-equiv="Content-Security-Policy"]').content), /^default-src 'none'/);
 });
 
+test('an MCP App that can be shown full screen is, when it asks, until the person leaves it', async () => {
+  await runTool('wide-app');
+  const handle = await page.locator('.mcp-app iframe.app-frame').elementHandle({ timeout: 10_000 });
+  const frame = await waitFor(() => handle.contentFrame(), 10_000, 'the View frame');
+  const told = async () => JSON.parse(await frame.locator('#report').innerText());
+  await waitFor(async () => (await told()).includes('answered fullscreen'), 10_000, 'full screen granted');
+  assert.deepEqual(await told(), ['initial inline', 'told fullscreen', 'answered fullscreen']);
+  const section = page.locator('.mcp-app.fullscreen');
+  const box = await section.boundingBox();
+  const viewport = page.viewportSize();
+  assert.deepEqual([box.x, box.y, box.width, box.height], [0, 0, viewport.width, viewport.height]);
+  await section.locator('button.exit-fullscreen').click();
+  await waitFor(async () => (await told()).includes('told inline'), 5_000, 'told it is inline again');
+  assert.equal(await page.locator('.mcp-app.fullscreen').count(), 0);
+});
+
 test('an MCP App that floods the page with messages and then never stops running does not hold the page', async () => {
   await runTool('flood-app');
   // Said above what the View said (which shows the newest 50 of the 200 a second taken).

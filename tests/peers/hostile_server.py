@@ -214,6 +214,39 @@ def flood_view() -> str:
     return FLOOD_VIEW
 
 
+# A View that can be shown full screen, asks to be, and lists what it is told of its mode.
+WIDE_VIEW = """<!doctype html><html><body><pre id="report">[]</pre><script>
+const got = [];
+const note = (s) => { got.push(s); document.getElementById('report').textContent = JSON.stringify(got); };
+addEventListener('message', (e) => {
+  if (e.source !== parent || !e.data) return;
+  const m = e.data;
+  if (m.id === 1) {
+    note('initial ' + m.result.hostContext.displayMode);
+    parent.postMessage({ jsonrpc: '2.0', method: 'ui/notifications/initialized' }, '*');
+    parent.postMessage({ jsonrpc: '2.0', id: 2, method: 'ui/request-display-mode', params: { mode: 'fullscreen' } }, '*');
+  } else if (m.id === 2) {
+    note('answered ' + m.result.mode);
+  } else if (m.method === 'ui/notifications/host-context-changed' && m.params.displayMode) {
+    note('told ' + m.params.displayMode);
+  }
+});
+parent.postMessage({ jsonrpc: '2.0', id: 1, method: 'ui/initialize', params: { appInfo: { name: 'wide', version: '1' }, appCapabilities: { availableDisplayModes: ['inline', 'fullscreen'] }, protocolVersion: '2026-01-26' } }, '*');
+</script></body></html>"""
+
+
+@server.tool(name="wide-app", meta={"ui": {"resourceUri": "ui://hostile/wide"}})
+def wide_app() -> str:
+    """A tool whose MCP App asks to be shown full screen."""
+    return "wide"
+
+
+@server.resource("ui://hostile/wide", name="wide view", mime_type="text/html;profile=mcp-app")
+def wide_view() -> str:
+    """The View that asks for full screen."""
+    return WIDE_VIEW
+
+
 @server.tool(name="hostile-app", meta={"ui": {"resourceUri": "ui://hostile/view"}})
 def hostile_app() -> str:
     """A tool whose MCP App misbehaves."""

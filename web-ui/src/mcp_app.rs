@@ -405,6 +405,8 @@ pub enum Action {
     },
     /// Make the frame this tall (CSS pixels, already bounded).
     Resize(f64),
+    /// Show the View full screen (`true`) or inline.
+    FullScreen(bool),
     /// Show what the View said.
     Show(Said),
 }
@@ -426,6 +428,8 @@ pub struct Bridge {
     ending: Option<Ending>,
     told_ending: bool,
     theme: Option<&'static str>,
+    fullscreen: bool,
+    view_modes: Vec<String>,
     teardown_sent: bool,
     csp: Value,
     initialized: bool,
@@ -495,6 +499,8 @@ impl Bridge {
             ending: None,
             told_ending: false,
             theme: None,
+            fullscreen: false,
+            view_modes: Vec::new(),
             teardown_sent: false,
             csp,
             initialized: false,
@@ -516,6 +522,34 @@ impl Bridge {
         }
         self.ending = Some(ending);
         self.tell_ending()
+    }
+
+    /// The display mode the View is in.
+    fn mode(&self) -> &'static str {
+        if self.fullscreen {
+            "fullscreen"
+        } else {
+            "inline"
+        }
+    }
+
+    /// Shows the View full screen or inline, and tells a ready View
+    /// (`host-context-changed`). Used for the View's own requests and for the person's
+    /// "Exit full screen".
+    pub fn set_fullscreen(&mut self, full: bool) -> Vec<Action> {
+        if full == self.fullscreen {
+            return Vec::new();
+        }
+        self.fullscreen = full;
+        let mut out = vec![Action::FullScreen(full)];
+        if self.initialized {
+            out.push(Action::Post(json!({
+                "jsonrpc": "2.0",
+                "method": "ui/notifications/host-context-changed",
+                "params": { "displayMode": self.mode() },
+            })));
+        }
+        out
     }
 
     /// The colours around the View became `theme` (`"light"` or `"dark"`): a ready View
@@ -646,11 +680,30 @@ impl Bridge {
         match method {
             "ui/initialize" => {
                 self.theme = Some(around.theme);
+                self.view_modes = params
+                    .and_then(|p| p.pointer("/appCapabilities/availableDisplayModes"))
+                    .and_then(Value::as_array)
+                    .map(|m| m.iter().filter_map(Value::as_str).map(String::from).collect())
+                    .unwrap_or_default();
                 vec![Action::Post(answer(id, self.initialize_result(around)))]
             }
             "ping" => vec![Action::Post(answer(id, json!({})))],
             "ui/request-display-mode" => {
-                vec![Action::Post(answer(id, json!({ "mode": "inline" })))]
+                // Inline, or full screen for a View that declared it can be; anything else
+                // leaves the mode as it is.
+                let wanted = match param("mode").and_then(Value::as_str) {
+                    Some("fullscreen") if self.view_modes.iter().any(|m| m == "fullscreen") => {
+                        Some(true)
+                    }
+                    Some("inline") => Some(false),
+                    _ => None,
+                };
+                let mut out = Vec::new();
+                if let Some(full) = wanted.filter(|f| *f != self.fullscreen) {
+                    out = self.set_fullscreen(full);
+                }
+                out.push(Action::Post(answer(id, json!({ "mode": self.mode() }))));
+                out
             }
             "ui/open-link" => match param("url").and_then(Value::as_str) {
                 Some(url) if url.starts_with("https://") || url.starts_with("http://") => vec![
@@ -795,8 +848,8 @@ impl Bridge {
             "hostContext": {
                 "toolInfo": { "tool": self.tool },
                 "theme": around.theme,
-                "displayMode": "inline",
-                "availableDisplayModes": ["inline"],
+                "displayMode": self.mode(),
+                "availableDisplayModes": ["inline", "fullscreen"],
                 "containerDimensions": { "width": around.width, "maxHeight": MAX_HEIGHT },
                 "locale": around.locale,
                 "timeZone": around.time_zone,
@@ -1254,5 +1307,53 @@ mod tests {
         assert_eq!(budget.take(6_200.0), Budget::Drop);
         // A clock that goes back starts a second too.
         assert_eq!(budget.take(1.0), Budget::Take);
+    }
+
+    #[test]
+    fn full_screen_only_for_a_view_that_declared_it_and_left_by_the_person() {
+        let mode = |b: &mut Bridge, m: &str| {
+            b.on_message(
+                &request(json!(7), "ui/request-display-mode", json!({"mode": m})),
+                &[],
+                &around(),
+            )
+        };
+        // A View that did not declare full screen stays inline.
+        let mut b = bridge();
+        b.on_message(
+            &request(json!(1), "ui/initialize", json!({"appCapabilities": {}})),
+            &[],
+            &around(),
+        );
+        assert!(
+            matches!(mode(&mut b, "fullscreen").as_slice(), [Action::Post(m)] if m["result"]["mode"] == "inline")
+        );
+        // One that did goes full screen, and is told.
+        let mut b = bridge();
+        b.on_message(
+            &request(
+                json!(1),
+                "ui/initialize",
+                json!({"appCapabilities": {"availableDisplayModes": ["inline", "fullscreen"]}}),
+            ),
+            &[],
+            &around(),
+        );
+        b.on_message(&ready(), &[], &around());
+        let out = mode(&mut b, "fullscreen");
+        assert!(
+            matches!(out.as_slice(), [Action::FullScreen(true), Action::Post(told), Action::Post(answer)]
+            if told["params"]["displayMode"] == "fullscreen" && answer["result"]["mode"] == "fullscreen")
+        );
+        // Asked again: nothing changes. "pip" is not offered: the mode stays.
+        assert_eq!(mode(&mut b, "fullscreen").len(), 1);
+        assert!(
+            matches!(mode(&mut b, "pip").as_slice(), [Action::Post(m)] if m["result"]["mode"] == "fullscreen")
+        );
+        // The person leaves full screen: the View is told.
+        let out = b.set_fullscreen(false);
+        assert!(
+            matches!(out.as_slice(), [Action::FullScreen(false), Action::Post(told)] if told["params"]["displayMode"] == "inline")
+        );
     }
 }

@@ -58,6 +58,8 @@ pub fn AppView(
     let said = RwSignal::new(Vec::<Said>::new());
     // Whether the View sent more messages than its budget (said once, above the list).
     let flooded = RwSignal::new(false);
+    // Whether the View is shown full screen (it asked; the person can always leave).
+    let full = RwSignal::new(false);
     let frame = NodeRef::<leptos::html::Iframe>::new();
     let bridge = Rc::new(RefCell::new(None::<Bridge>));
     let bridge_kept = bridge.clone();
@@ -161,6 +163,9 @@ pub fn AppView(
                 match action {
                     Action::Post(m) => post(&window, &m),
                     Action::TornDown => gone_by_answer(),
+                    Action::FullScreen(f) => {
+                        let _ = full.try_set(f);
+                    }
                     Action::Resize(h) => {
                         let _ = height.try_set(Some(h));
                     }
@@ -277,10 +282,18 @@ pub fn AppView(
             _ => on_gone(),
         }
     });
+    // "Exit full screen": back inline, and the View is told.
+    let bridge_for_exit = send_wrapper::SendWrapper::new(bridge_kept.clone());
+    let exit_full_screen = move |_| {
+        let _ = full.try_set(false);
+        tell(frame, &bridge_for_exit, |b| b.set_fullscreen(false));
+    };
     let frame_title = title.clone();
     view! {
-        <section class="mcp-app" class:retiring=move || retiring.get() aria-label=title>
-            <h4>"App " <span class="app-uri">{uri}</span></h4>
+        <section class="mcp-app" class:retiring=move || retiring.get() class:fullscreen=move || full.get() aria-label=title>
+            <h4>"App " <span class="app-uri">{uri}</span>
+                {move || full.get().then(|| view! { " " <button type="button" class="exit-fullscreen" on:click=exit_full_screen.clone()>"Exit full screen"</button> })}
+            </h4>
             {move || match shown.get() {
                 Shown::Reading => view! { <p class="hint" role="status">"Reading the app…"</p> }.into_any(),
                 Shown::Failed(why) => view! { <p class="call-error" role="alert">"The app cannot be shown: " {why}</p> }.into_any(),
@@ -299,7 +312,7 @@ pub fn AppView(
                         referrerpolicy="no-referrer"
                         src=src
                         srcdoc=srcdoc
-                        style:height=move || height.get().map(|h| format!("{h}px"))
+                        style:height=move || height.get().filter(|_| !full.get()).map(|h| format!("{h}px"))
                     ></iframe>
                     }.into_any()
                 }
