@@ -18,7 +18,7 @@ const MAX_DEPTH: usize = 64;
 const MAX_INDENTED_BYTES: usize = 4 * MAX_FORMATTED_BYTES;
 
 /// `text` indented when it is a JSON object or array (at most [`MAX_FORMATTED_BYTES`],
-/// nested at most [`MAX_DEPTH`] deep, and not over [`MAX_INDENTED_BYTES`] once indented),
+/// nested at most `MAX_DEPTH` deep, and not over `MAX_INDENTED_BYTES` once indented),
 /// else `None`. Only whitespace outside strings differs from `text`.
 pub fn formatted(text: &str) -> Option<String> {
     let json = text.trim();
@@ -33,7 +33,7 @@ pub fn formatted(text: &str) -> Option<String> {
 
 /// Re-indents valid JSON: a newline after `{`, `[` and `,`, one before `}` and `]` (empty
 /// containers stay `{}` and `[]`), a space after `:`; strings are copied as they are. `None`
-/// past [`MAX_DEPTH`] or [`MAX_INDENTED_BYTES`].
+/// past `MAX_DEPTH` or `MAX_INDENTED_BYTES`.
 fn indent(json: &str) -> Option<String> {
     let mut out = String::with_capacity(json.len() + json.len() / 4);
     let mut depth = 0usize;

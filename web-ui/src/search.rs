@@ -33,7 +33,7 @@ pub fn matches(haystack: &str, words: &[String]) -> bool {
     words.iter().all(|w| haystack.contains(w.as_str()))
 }
 
-/// The indices of the items whose haystack holds every word of `query` (see [`matches`]),
+/// The indices of the items whose haystack holds every word of `query` (see [`matches`](fn@matches)),
 /// kept current as either changes.
 pub fn found_in(haystacks: Memo<Vec<String>>, query: RwSignal<String>) -> Memo<Vec<usize>> {
     let words = Memo::new(move |_| query_words(&query.get()));
