@@ -204,19 +204,35 @@ test('an MCP App too large for a data: URL (2.5 MB) is still shown, in the same 
   assert.match(await frame.evaluate(() => document.querySelector('meta[http-equiv="Content-Security-Policy"]').content), /^default-src 'none'/);
 });
 
-test('an MCP App that can be shown full screen is, when it asks, until the person leaves it', async () => {
+test('an MCP App that can be shown full screen is, when it asks at the person\'s gesture, until the person leaves it', async () => {
   await runTool('wide-app');
   const handle = await page.locator('.mcp-app iframe.app-frame').elementHandle({ timeout: 10_000 });
   const frame = await waitFor(() => handle.contentFrame(), 10_000, 'the View frame');
   const told = async () => JSON.parse(await frame.locator('#report').innerText());
+  // Asked at once, with no gesture of the person: it stays inline.
+  await waitFor(async () => (await told()).includes('answered inline'), 10_000, 'full screen refused');
+  assert.equal(await page.locator('.mcp-app.fullscreen').count(), 0);
+  // Asked from a click in the View: granted.
+  await frame.locator('#full').click();
   await waitFor(async () => (await told()).includes('answered fullscreen'), 10_000, 'full screen granted');
-  assert.deepEqual(await told(), ['initial inline', 'told fullscreen', 'answered fullscreen']);
+  assert.deepEqual(await told(), ['initial inline', 'answered inline', 'told fullscreen', 'answered fullscreen']);
   const section = page.locator('.mcp-app.fullscreen');
   const box = await section.boundingBox();
   const viewport = page.viewportSize();
   assert.deepEqual([box.x, box.y, box.width, box.height], [0, 0, viewport.width, viewport.height]);
   await section.locator('button.exit-fullscreen').click();
   await waitFor(async () => (await told()).includes('told inline'), 5_000, 'told it is inline again');
+  assert.equal(await page.locator('.mcp-app.fullscreen').count(), 0);
+  // The tab shown again makes the View again, which asks again at once: refused again.
+  await page.locator('#tab-resources').click();
+  await page.locator('#tab-tools').click();
+  const again = await waitFor(async () => {
+    const h = await page.locator('.mcp-app iframe.app-frame').elementHandle({ timeout: 10_000 });
+    const f = h && await h.contentFrame();
+    const t = f && JSON.parse(await f.locator('#report').innerText());
+    return t && t.includes('answered inline') && t;
+  }, 10_000, 'the new View refused full screen');
+  assert.deepEqual(again, ['initial inline', 'answered inline']);
   assert.equal(await page.locator('.mcp-app.fullscreen').count(), 0);
 });
 

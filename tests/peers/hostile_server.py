@@ -214,23 +214,26 @@ def flood_view() -> str:
     return FLOOD_VIEW
 
 
-# A View that can be shown full screen, asks to be, and lists what it is told of its mode.
-WIDE_VIEW = """<!doctype html><html><body><pre id="report">[]</pre><script>
+# A View that can be shown full screen: it asks to be at once (no gesture: refused), and again
+# when its button is clicked; it lists what it is answered and told of its mode.
+WIDE_VIEW = """<!doctype html><html><body><button id="full">Full screen</button><pre id="report">[]</pre><script>
 const got = [];
 const note = (s) => { got.push(s); document.getElementById('report').textContent = JSON.stringify(got); };
+const ask = (id) => parent.postMessage({ jsonrpc: '2.0', id, method: 'ui/request-display-mode', params: { mode: 'fullscreen' } }, '*');
 addEventListener('message', (e) => {
   if (e.source !== parent || !e.data) return;
   const m = e.data;
   if (m.id === 1) {
     note('initial ' + m.result.hostContext.displayMode);
     parent.postMessage({ jsonrpc: '2.0', method: 'ui/notifications/initialized' }, '*');
-    parent.postMessage({ jsonrpc: '2.0', id: 2, method: 'ui/request-display-mode', params: { mode: 'fullscreen' } }, '*');
-  } else if (m.id === 2) {
+    ask(2);
+  } else if (m.id === 2 || m.id === 3) {
     note('answered ' + m.result.mode);
   } else if (m.method === 'ui/notifications/host-context-changed' && m.params.displayMode) {
     note('told ' + m.params.displayMode);
   }
 });
+document.getElementById('full').addEventListener('click', () => ask(3));
 parent.postMessage({ jsonrpc: '2.0', id: 1, method: 'ui/initialize', params: { appInfo: { name: 'wide', version: '1' }, appCapabilities: { availableDisplayModes: ['inline', 'fullscreen'] }, protocolVersion: '2026-01-26' } }, '*');
 </script></body></html>"""
 

@@ -496,8 +496,25 @@ fn surroundings(frame: NodeRef<leptos::html::Iframe>) -> Surroundings {
         .ok()
         .and_then(|v| v.as_string())
         .unwrap_or_else(|| "UTC".into());
-    let width = element.map(|f| f64::from(f.client_width())).unwrap_or(0.0);
+    let width = element
+        .as_ref()
+        .map(|f| f64::from(f.client_width()))
+        .unwrap_or(0.0);
+    // The person just acted in the View itself: the browser's transient activation, with the
+    // focus in the View's frame (a click on Run or on a tab is not a request for full screen).
+    let in_view = element.as_ref().is_some_and(|f| {
+        let focused = window
+            .as_ref()
+            .and_then(|w| w.document())
+            .and_then(|d| d.active_element());
+        focused.is_some_and(|a| js_sys::Object::is(a.as_ref(), f.as_ref()))
+    });
+    let user_activated = in_view
+        && window
+            .as_ref()
+            .is_some_and(|w| w.navigator().user_activation().is_active());
     Surroundings {
+        user_activated,
         theme: if dark { "dark" } else { "light" },
         locale,
         time_zone,

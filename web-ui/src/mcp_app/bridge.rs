@@ -29,6 +29,10 @@ pub struct Surroundings {
     pub time_zone: String,
     /// The frame's width in CSS pixels.
     pub width: f64,
+    /// Whether the person just acted in the View (the browser's transient user activation,
+    /// with the focus in the View's frame): full screen is granted only then, as the
+    /// browser's own Fullscreen API is only at a gesture.
+    pub user_activated: bool,
 }
 
 /// Something a View said, shown beside it.
@@ -363,7 +367,10 @@ impl Bridge {
                 // Inline, or full screen for a View that declared it can be; anything else
                 // leaves the mode as it is.
                 let wanted = match param("mode").and_then(Value::as_str) {
-                    Some("fullscreen") if self.view_modes.iter().any(|m| m == "fullscreen") => {
+                    Some("fullscreen")
+                        if around.user_activated
+                            && self.view_modes.iter().any(|m| m == "fullscreen") =>
+                    {
                         Some(true)
                     }
                     Some("inline") => Some(false),
@@ -544,6 +551,7 @@ mod tests {
             locale: "en-GB".into(),
             time_zone: "Europe/Paris".into(),
             width: 640.0,
+            user_activated: true,
         }
     }
 
@@ -856,6 +864,31 @@ mod tests {
                 &around(),
             )
         };
+        // Not without the person's gesture.
+        let mut b = bridge();
+        b.on_message(
+            &request(
+                json!(1),
+                "ui/initialize",
+                json!({"appCapabilities": {"availableDisplayModes": ["fullscreen"]}}),
+            ),
+            &[],
+            &around(),
+        );
+        let idle = Surroundings {
+            user_activated: false,
+            ..around()
+        };
+        let out = b.on_message(
+            &request(
+                json!(7),
+                "ui/request-display-mode",
+                json!({"mode": "fullscreen"}),
+            ),
+            &[],
+            &idle,
+        );
+        assert!(matches!(out.as_slice(), [Action::Post(m)] if m["result"]["mode"] == "inline"));
         // A View that did not declare full screen stays inline.
         let mut b = bridge();
         b.on_message(
