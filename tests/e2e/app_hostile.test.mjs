@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { accessibilityViolationsInBothSchemes, launch, serveDir, startPeer, waitFor } from './browser.mjs';
+import { accessibilityViolationsInBothSchemes, launch, serveDir, startPeer, waitFor, viewFrame } from './browser.mjs';
 
 const dist = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../dist');
 let browser, site, hostile, page;
@@ -134,8 +134,7 @@ test('a page the server asks to be opened first (-32042) is text, and a javascri
 
 test('a hostile MCP App is answered by the rules and stays in its sandbox', async () => {
   await runTool('hostile-app');
-  const handle = await page.locator('.mcp-app iframe.app-frame').elementHandle({ timeout: 10_000 });
-  const frame = await waitFor(() => handle.contentFrame(), 10_000, 'the View frame');
+  const { handle, frame } = await viewFrame(page);
   const report = JSON.parse(await waitFor(async () => {
     const t = await frame.locator('#report').innerText();
     return t.startsWith('{') && t;
@@ -176,8 +175,7 @@ test('a hostile MCP App is answered by the rules and stays in its sandbox', asyn
 
 test('an MCP App is shown while its call is under way, told when it is cancelled, and asked to tear down when the tool is called again', async () => {
   await runTool('slow-app');
-  const handle = await page.locator('.mcp-app iframe.app-frame').elementHandle({ timeout: 10_000 });
-  const frame = await waitFor(() => handle.contentFrame(), 10_000, 'the View frame');
+  const { handle, frame } = await viewFrame(page);
   const told = async () => JSON.parse(await frame.locator('#report').innerText());
   await waitFor(async () => (await told()).includes('ui/notifications/tool-input'), 10_000, 'the input told');
   assert.equal(await page.locator('.runner button.cancel').count(), 1, 'the call is still under way');
@@ -197,8 +195,7 @@ test('an MCP App is shown while its call is under way, told when it is cancelled
 
 test('an MCP App too large for a data: URL (2.5 MB) is still shown, in the same sandbox', async () => {
   await runTool('big-app');
-  const handle = await page.locator('.mcp-app iframe.app-frame').elementHandle({ timeout: 20_000 });
-  const frame = await waitFor(() => handle.contentFrame(), 10_000, 'the View frame');
+  const { handle, frame } = await viewFrame(page);
   await waitFor(async () => (await frame.locator('#report').innerText()) === 'big view got: the big one', 20_000, 'the big View fed');
   assert.equal(await frame.evaluate(() => origin), 'null');
   assert.match(await frame.evaluate(() => document.querySelector('meta[http-equiv="Content-Security-Policy"]').content), /^default-src 'none'/);
@@ -206,8 +203,7 @@ test('an MCP App too large for a data: URL (2.5 MB) is still shown, in the same 
 
 test('an MCP App that can be shown full screen is, when it asks at the person\'s gesture, until the person leaves it', async () => {
   await runTool('wide-app');
-  const handle = await page.locator('.mcp-app iframe.app-frame').elementHandle({ timeout: 10_000 });
-  const frame = await waitFor(() => handle.contentFrame(), 10_000, 'the View frame');
+  const { handle, frame } = await viewFrame(page);
   const told = async () => JSON.parse(await frame.locator('#report').innerText());
   // Asked at once, with no gesture of the person: it stays inline.
   await waitFor(async () => (await told()).includes('answered inline'), 10_000, 'full screen refused');

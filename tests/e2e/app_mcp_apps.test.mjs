@@ -8,7 +8,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { appConnectedTo, waitFor, accessibilityViolations } from './browser.mjs';
+import { appConnectedTo, waitFor, accessibilityViolations, viewFrame } from './browser.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 let app, peer, page;
@@ -22,11 +22,8 @@ after(async () => {
   await app?.close();
 });
 
-/** The View's frame, once it has loaded. */
-async function viewFrame() {
-  const handle = await page.locator('.mcp-app iframe.app-frame').elementHandle({ timeout: 10_000 });
-  return waitFor(async () => handle.contentFrame(), 10_000, 'the View frame');
-}
+/** The View's frame (its document), once it has loaded. */
+const viewNow = async () => (await viewFrame(page)).frame;
 
 test('a tool with a View shows it under its result, fed with the result', async () => {
   const tool = page.locator('button.tool[data-tool="get-time"]');
@@ -35,7 +32,7 @@ test('a tool with a View shows it under its result, fed with the result', async 
   await page.locator('button.run').click();
   const text = await page.locator('.runner .result .content.text').first().innerText();
   assert.match(text, ISO_TIME);
-  const frame = await viewFrame();
+  const frame = await viewNow();
   // The View got the handshake's answer and then the result: it shows the time.
   const shown = await waitFor(async () => {
     const t = await frame.locator('#server-time').innerText();
@@ -58,7 +55,7 @@ test('a tool with a View shows it under its result, fed with the result', async 
 });
 
 test('the View calls tools through the client, and its logs, messages and links are shown', async () => {
-  const frame = await viewFrame();
+  const frame = await viewNow();
   const before = await frame.locator('#server-time').innerText();
   await frame.locator('#get-time-btn').click();
   const said = page.locator('.mcp-app .app-said');
@@ -90,7 +87,7 @@ test('a View is told the colours chosen for the app, and when they change', asyn
   await page.locator('button.run').click();
   // A new call, a new View.
   await waitFor(async () => !(await old.evaluate((e) => e.isConnected)), 10_000, 'the old View gone');
-  const frame = await viewFrame();
+  const frame = await viewNow();
   const scheme = () => frame.evaluate(() => document.documentElement.style.colorScheme);
   await waitFor(async () => (await scheme()) === 'dark', 10_000, 'the View in dark colours');
   // Changed while it is shown: chosen in the app, then the system's (light here, then dark).
@@ -104,7 +101,7 @@ test('a View is told the colours chosen for the app, and when they change', asyn
 });
 
 test('the View is sandboxed: no way into the page, and no network but what its resource declares', async () => {
-  const frame = await viewFrame();
+  const frame = await viewNow();
   assert.equal(await frame.evaluate(() => origin), 'null');
   assert.equal(await frame.evaluate(() => { try { return parent.document.title; } catch { return 'refused'; } }), 'refused');
   assert.equal(await frame.evaluate(() => { try { return localStorage.length; } catch { return 'refused'; } }), 'refused');

@@ -120,6 +120,14 @@ export async function appConnectedTo(script) {
   };
 }
 
+/** The MCP App View shown now in `page` (inside `within`, e.g. 'mcp-client'), once its
+ * frame has loaded: resolves to { handle (the iframe element), frame (its document) }. */
+export async function viewFrame(page, within = '') {
+  const handle = await page.locator(`${within} .mcp-app:not(.retiring) iframe.app-frame`.trim()).elementHandle({ timeout: 20_000 });
+  const frame = await waitFor(() => handle.contentFrame(), 10_000, 'the View frame');
+  return { handle, frame };
+}
+
 /** A protected MCP server: npm server-everything behind tests/peers/auth_gateway.mjs, with
  * npm oidc-provider as its authorization server (`mode` 'dpop' requires DPoP-bound tokens).
  * Resolves to { url (the MCP endpoint), base (the gateway's origin), authServer, stop }. */

@@ -5,7 +5,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { accessibilityViolationsInBothSchemes, launch, serveDir, startPeer, waitFor } from './browser.mjs';
+import { accessibilityViolationsInBothSchemes, launch, serveDir, startPeer, viewFrame, waitFor } from './browser.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 let browser, pkg, host, server, page;
@@ -139,8 +139,7 @@ test('an MCP App runs inside the element, in its sandbox', async () => {
     await p4.goto(`${host.url}/embed-demo.html?pkg=${encodeURIComponent(pkg.url)}&server=${encodeURIComponent(apps.url)}&tool=get-time`);
     await p4.locator('mcp-client .runner .tool-name', { hasText: 'get-time' }).waitFor({ timeout: 20_000 });
     await p4.locator('mcp-client button.run').click();
-    const handle = await p4.locator('mcp-client .mcp-app iframe.app-frame').elementHandle({ timeout: 10_000 });
-    const frame = await waitFor(() => handle.contentFrame(), 10_000, 'the View frame');
+    const { frame } = await viewFrame(p4, 'mcp-client');
     const iso = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
     await waitFor(async () => iso.test(await frame.locator('#server-time').innerText()), 10_000, 'the View showing the time');
     // Its own call goes through the element's client.

@@ -6,7 +6,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { launch, serveDir, startPeer, waitFor } from './browser.mjs';
+import { launch, serveDir, startPeer, waitFor, viewFrame } from './browser.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 let browser, pkg, host, app, server;
@@ -109,8 +109,7 @@ test('an MCP App of the TypeScript SDK server in the modern era, its origins dec
   await page.locator('#connection-state', { hasText: 'connected' }).waitFor({ timeout: 30_000 });
   await page.locator('button.tool[data-tool="clock"]').click();
   await page.locator('button.run').click();
-  const handle = await page.locator('.mcp-app iframe.app-frame').elementHandle({ timeout: 10_000 });
-  const frame = await waitFor(() => handle.contentFrame(), 10_000, 'the View frame');
+  const { handle, frame } = await viewFrame(page);
   await frame.locator('#face', { hasText: 'clock' }).waitFor({ timeout: 10_000 });
   // The contents read carry no _meta: the policy and the border come from the list entry.
   const policy = await frame.evaluate(() => document.querySelector('meta[http-equiv="Content-Security-Policy"]').content);

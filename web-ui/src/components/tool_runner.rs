@@ -472,6 +472,9 @@ fn app_views(last_args: RwSignal<Option<serde_json::Value>>) -> RwSignal<Vec<App
     });
     let views = RwSignal::new(first.into_iter().collect::<Vec<_>>());
     let next = StoredValue::new(1u32);
+    // A View's signal belongs to the runner, not to the effect run that made it (which the
+    // next run would dispose).
+    let runner = Owner::current();
     Effect::watch(
         move || last_args.get(),
         move |args, _, _| {
@@ -480,6 +483,10 @@ fn app_views(last_args: RwSignal<Option<serde_json::Value>>) -> RwSignal<Vec<App
             };
             let n = next.get_value();
             next.set_value(n + 1);
+            let retiring = match &runner {
+                Some(owner) => owner.with(|| RwSignal::new(false)),
+                None => RwSignal::new(false),
+            };
             views.update(|all| {
                 for v in all.iter() {
                     v.retiring.set(true);
@@ -487,7 +494,7 @@ fn app_views(last_args: RwSignal<Option<serde_json::Value>>) -> RwSignal<Vec<App
                 all.push(AppCall {
                     n,
                     arguments,
-                    retiring: RwSignal::new(false),
+                    retiring,
                 });
             });
         },
