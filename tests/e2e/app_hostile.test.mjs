@@ -161,6 +161,8 @@ test('a hostile MCP App is answered by the rules and stays in its sandbox', asyn
   // Its log is text, and its frame no taller than the bound however high it asks.
   await said.locator('li', { hasText: 'Log (error): <img src=x onerror="window.__pwned=1"><script>' }).waitFor({ timeout: 5_000 });
   assert.equal(await handle.evaluate((e) => e.style.height), '3000px');
+  // A 100 KB log is shown cut, saying how much more there was.
+  assert.match(await said.locator('li', { hasText: 'Log (info): long long' }).innerText(), / … \(95904 more bytes not shown\)$/);
   // A message of the page itself (not from the View's frame) is not taken for the View's:
   // posted before one from the View, it would be shown first.
   await page.evaluate(() => postMessage({ jsonrpc: '2.0', method: 'notifications/message', params: { data: 'forged by another window' } }, '*'));

@@ -119,6 +119,7 @@ const tell = (method, params) => parent.postMessage({ jsonrpc: '2.0', method, pa
   const notAFile = await ask('ui/download-file', { contents: [{ type: 'text', text: 'x' }] });
   report.notAFile = notAFile.error ? notAFile.error.code : 'offered';
   try { report.parent = parent.document.title; } catch (e) { report.parent = 'refused'; }
+  tell('notifications/message', { level: 'info', data: 'long '.repeat(20000) });
   tell('ui/notifications/size-changed', { height: 1e9 });
   tell('notifications/message', { level: 'error', data: '""" + XSS.replace("</", "<\\/") + """' });
   document.getElementById('report').textContent = JSON.stringify(report);

@@ -121,6 +121,27 @@ fn answer(id: &Value, result: Value) -> Value {
     json!({ "jsonrpc": "2.0", "id": id, "result": result })
 }
 
+/// The most of one text a View said (a log, a message, model context) that is kept to be
+/// shown; the rest is counted, not kept (50 texts of a View's largest message would hold
+/// 400 MB).
+pub const MAX_SAID_TEXT: usize = 4096;
+
+/// `text` as shown: its first [`MAX_SAID_TEXT`] bytes (cut at a character), and how much
+/// was left out.
+fn shown(mut text: String) -> String {
+    if text.len() <= MAX_SAID_TEXT {
+        return text;
+    }
+    let total = text.len();
+    let mut cut = MAX_SAID_TEXT;
+    while !text.is_char_boundary(cut) {
+        cut -= 1;
+    }
+    text.truncate(cut);
+    text.push_str(&format!(" … ({} more bytes not shown)", total - cut));
+    text
+}
+
 /// The text of content blocks (`text` blocks joined; others named by their type).
 fn text_of(content: Option<&Value>) -> String {
     content
@@ -336,7 +357,10 @@ impl Bridge {
                     Some(v) => v.to_string(),
                     None => String::new(),
                 };
-                vec![Action::Show(Said::Log(level.to_string(), data))]
+                vec![Action::Show(Said::Log(
+                    level.chars().take(16).collect(),
+                    shown(data),
+                ))]
             }
             "ui/notifications/request-teardown" => vec![Action::Show(Said::Teardown)],
             _ => Vec::new(),
@@ -384,15 +408,21 @@ impl Bridge {
                 out
             }
             "ui/open-link" => match param("url").and_then(Value::as_str) {
-                Some(url) if url.starts_with("https://") || url.starts_with("http://") => vec![
-                    Action::Show(Said::Link(url.to_string())),
-                    Action::Post(answer(id, json!({}))),
-                ],
+                // Shown whole, so that it can be checked before it is opened: a sane length only.
+                Some(url)
+                    if url.len() <= MAX_SAID_TEXT
+                        && (url.starts_with("https://") || url.starts_with("http://")) =>
+                {
+                    vec![
+                        Action::Show(Said::Link(url.to_string())),
+                        Action::Post(answer(id, json!({}))),
+                    ]
+                }
                 Some(_) => vec![Action::Post(answer(id, json!({ "isError": true })))],
                 None => vec![Action::Post(error(id, -32602, "ui/open-link needs a url"))],
             },
             "ui/message" => vec![
-                Action::Show(Said::Message(text_of(param("content")))),
+                Action::Show(Said::Message(shown(text_of(param("content"))))),
                 Action::Post(answer(id, json!({}))),
             ],
             "ui/update-model-context" => {
@@ -404,7 +434,7 @@ impl Bridge {
                     text.push_str(&s.to_string());
                 }
                 vec![
-                    Action::Show(Said::Context(text)),
+                    Action::Show(Said::Context(shown(text))),
                     Action::Post(answer(id, json!({}))),
                 ]
             }
@@ -476,7 +506,7 @@ impl Bridge {
         }
         if tools.iter().any(|t| t.name == name && !callable_by_view(t)) {
             return vec![
-                Action::Show(Said::Called(name.to_string(), false)),
+                Action::Show(Said::Called(shown(name.to_string()), false)),
                 Action::Post(error(
                     id,
                     -32600,
@@ -490,7 +520,7 @@ impl Bridge {
             return refused;
         }
         vec![
-            Action::Show(Said::Called(name.to_string(), true)),
+            Action::Show(Said::Called(shown(name.to_string()), true)),
             Action::CallTool {
                 id: id.clone(),
                 name: name.to_string(),
@@ -925,6 +955,29 @@ mod tests {
         let out = b.set_fullscreen(false);
         assert!(
             matches!(out.as_slice(), [Action::FullScreen(false), Action::Post(told)] if told["params"]["displayMode"] == "inline")
+        );
+    }
+
+    #[test]
+    fn long_texts_a_view_says_are_cut_for_showing() {
+        let mut b = bridge();
+        let long = "é".repeat(MAX_SAID_TEXT);
+        let log = json!({"jsonrpc": "2.0", "method": "notifications/message", "params": {"level": "x".repeat(100), "data": long}});
+        let out = b.on_message(&log, &[], &around());
+        let [Action::Show(Said::Log(level, text))] = out.as_slice() else {
+            panic!("{out:?}")
+        };
+        assert_eq!(level.len(), 16);
+        assert!(text.len() < MAX_SAID_TEXT + 64, "{}", text.len());
+        assert!(text.ends_with(&format!(
+            " … ({} more bytes not shown)",
+            2 * MAX_SAID_TEXT - MAX_SAID_TEXT
+        )));
+        let short =
+            json!({"jsonrpc": "2.0", "method": "notifications/message", "params": {"data": "hi"}});
+        assert_eq!(
+            b.on_message(&short, &[], &around()),
+            vec![Action::Show(Said::Log("info".into(), "hi".into()))]
         );
     }
 }
