@@ -156,8 +156,11 @@ pub fn AppView(
             let actions = {
                 let mut slot = bridge.borrow_mut();
                 let Some(b) = slot.as_mut() else { return };
-                let listed = tools.try_get_untracked().unwrap_or_default();
-                b.on_message(&message, &listed, &surroundings(frame))
+                // The tool list borrowed, not copied; the surroundings read only when asked.
+                let around = move || surroundings(frame);
+                tools
+                    .try_with_untracked(|listed| b.on_message(&message, listed, &around))
+                    .unwrap_or_default()
             };
             for action in actions {
                 match action {

@@ -128,18 +128,15 @@ pub const MAX_SAID_TEXT: usize = 4096;
 
 /// `text` as shown: its first [`MAX_SAID_TEXT`] bytes (cut at a character), and how much
 /// was left out.
-fn shown(mut text: String) -> String {
-    if text.len() <= MAX_SAID_TEXT {
+fn shown(text: String) -> String {
+    let kept = crate::components::long_text::prefix(&text, MAX_SAID_TEXT);
+    if kept.len() == text.len() {
         return text;
     }
-    let total = text.len();
-    let mut cut = MAX_SAID_TEXT;
-    while !text.is_char_boundary(cut) {
-        cut -= 1;
-    }
-    text.truncate(cut);
-    text.push_str(&format!(" … ({} more bytes not shown)", total - cut));
-    text
+    format!(
+        "{kept} … ({} more bytes not shown)",
+        text.len() - kept.len()
+    )
 }
 
 /// The text of content blocks (`text` blocks joined; others named by their type).
@@ -300,14 +297,14 @@ impl Bridge {
     }
 
     /// What to do for `message`, posted by the View. `tools` is the server's tool list as
-    /// last listed (a View may call only those that allow it); `around` fills the
-    /// `hostContext`. Anything that is not JSON-RPC 2.0 is ignored, as is a request whose
+    /// last listed (a View may call only those that allow it); `around` gives the
+    /// `hostContext`, and is asked only by the messages that need it. Anything that is not JSON-RPC 2.0 is ignored, as is a request whose
     /// id is neither a string nor a number (it could not be answered).
     pub fn on_message(
         &mut self,
         message: &Value,
         tools: &[Tool],
-        around: &Surroundings,
+        around: &dyn Fn() -> Surroundings,
     ) -> Vec<Action> {
         if message.get("jsonrpc").and_then(Value::as_str) != Some("2.0") {
             return Vec::new();
@@ -373,18 +370,19 @@ impl Bridge {
         method: &str,
         params: Option<&Value>,
         tools: &[Tool],
-        around: &Surroundings,
+        around: &dyn Fn() -> Surroundings,
     ) -> Vec<Action> {
         let param = |k: &str| params.and_then(|p| p.get(k));
         match method {
             "ui/initialize" => {
+                let around = around();
                 self.theme = Some(around.theme);
                 self.view_modes = params
                     .and_then(|p| p.pointer("/appCapabilities/availableDisplayModes"))
                     .and_then(Value::as_array)
                     .map(|m| m.iter().filter_map(Value::as_str).map(String::from).collect())
                     .unwrap_or_default();
-                vec![Action::Post(answer(id, self.initialize_result(around)))]
+                vec![Action::Post(answer(id, self.initialize_result(&around)))]
             }
             "ping" => vec![Action::Post(answer(id, json!({})))],
             "ui/request-display-mode" => {
@@ -392,7 +390,7 @@ impl Bridge {
                 // leaves the mode as it is.
                 let wanted = match param("mode").and_then(Value::as_str) {
                     Some("fullscreen")
-                        if around.user_activated
+                        if around().user_activated
                             && self.view_modes.iter().any(|m| m == "fullscreen") =>
                     {
                         Some(true)
@@ -618,7 +616,7 @@ mod tests {
                 json!({"protocolVersion": "2026-01-26"}),
             ),
             &[],
-            &around(),
+            &around,
         );
         let [Action::Post(reply)] = out.as_slice() else {
             panic!("{out:?}")
@@ -632,7 +630,7 @@ mod tests {
         assert_eq!(reply["result"]["hostContext"]["theme"], "dark");
         assert!(reply["result"]["hostCapabilities"]["serverTools"].is_object());
         assert!(!b.initialized());
-        let out = b.on_message(&ready(), &[], &around());
+        let out = b.on_message(&ready(), &[], &around);
         assert_eq!(out.len(), 2, "{out:?}");
         assert!(
             matches!(&out[0], Action::Post(m) if m["method"] == "ui/notifications/tool-input" && m["params"]["arguments"]["zone"] == "UTC")
@@ -641,7 +639,7 @@ mod tests {
             matches!(&out[1], Action::Post(m) if m["method"] == "ui/notifications/tool-result" && m["params"]["content"][0]["text"] == "12:00")
         );
         // Said twice, sent once.
-        assert!(b.on_message(&ready(), &[], &around()).is_empty());
+        assert!(b.on_message(&ready(), &[], &around).is_empty());
     }
 
     #[test]
@@ -654,7 +652,7 @@ mod tests {
         let out = b.on_message(
             &request(json!("a"), "tools/call", json!({"name": "get-time"})),
             &tools,
-            &around(),
+            &around,
         );
         assert!(
             matches!(out.as_slice(), [Action::Show(Said::Called(n, true)), Action::CallTool { id, name, arguments }]
@@ -663,7 +661,7 @@ mod tests {
         let out = b.on_message(
             &request(json!(2), "tools/call", json!({"name": "secret"})),
             &tools,
-            &around(),
+            &around,
         );
         assert!(
             matches!(&out[1], Action::Post(m) if m["error"]["code"] == -32600 && m["id"] == 2),
@@ -676,7 +674,7 @@ mod tests {
                 json!({"name": "get-time", "arguments": [1]}),
             ),
             &tools,
-            &around(),
+            &around,
         );
         assert!(matches!(&out[0], Action::Post(m) if m["error"]["code"] == -32602));
         let reply = b.answer(&json!("a"), Ok(json!({"content": []})));
@@ -698,7 +696,7 @@ mod tests {
             b.on_message(
                 &request(json!(n), "resources/read", json!({"uri": "ui://x"})),
                 &[],
-                &around(),
+                &around,
             )
         };
         for n in 0..MAX_IN_FLIGHT {
@@ -727,7 +725,7 @@ mod tests {
                 json!({"url": "https://example.com/"}),
             ),
             &[],
-            &around(),
+            &around,
         );
         assert!(matches!(&out[0], Action::Show(Said::Link(u)) if u == "https://example.com/"));
         let out = b.on_message(
@@ -737,14 +735,14 @@ mod tests {
                 json!({"url": "javascript:alert(1)"}),
             ),
             &[],
-            &around(),
+            &around,
         );
         assert!(matches!(out.as_slice(), [Action::Post(m)] if m["result"]["isError"] == true));
-        let out = b.on_message(&request(json!(3), "ui/message", json!({"role": "user", "content": [{"type": "text", "text": "hi"}, {"type": "image"}]})), &[], &around());
+        let out = b.on_message(&request(json!(3), "ui/message", json!({"role": "user", "content": [{"type": "text", "text": "hi"}, {"type": "image"}]})), &[], &around);
         assert!(matches!(&out[0], Action::Show(Said::Message(t)) if t == "hi\n[image]"));
         let log = json!({"jsonrpc": "2.0", "method": "notifications/message", "params": {"level": "warning", "data": {"n": 1}}});
         assert_eq!(
-            b.on_message(&log, &[], &around()),
+            b.on_message(&log, &[], &around),
             vec![Action::Show(Said::Log(
                 "warning".into(),
                 "{\"n\":1}".into()
@@ -752,16 +750,14 @@ mod tests {
         );
         let size = |h: Value| json!({"jsonrpc": "2.0", "method": "ui/notifications/size-changed", "params": {"height": h}});
         assert_eq!(
-            b.on_message(&size(json!(120.2)), &[], &around()),
+            b.on_message(&size(json!(120.2)), &[], &around),
             vec![Action::Resize(121.0)]
         );
         assert_eq!(
-            b.on_message(&size(json!(1e12)), &[], &around()),
+            b.on_message(&size(json!(1e12)), &[], &around),
             vec![Action::Resize(MAX_HEIGHT)]
         );
-        assert!(b
-            .on_message(&size(json!("tall")), &[], &around())
-            .is_empty());
+        assert!(b.on_message(&size(json!("tall")), &[], &around).is_empty());
     }
 
     #[test]
@@ -770,7 +766,7 @@ mod tests {
         let out = b.on_message(
             &request(json!(1), "sampling/createMessage", json!({})),
             &[],
-            &around(),
+            &around,
         );
         assert!(matches!(out.as_slice(), [Action::Post(m)] if m["error"]["code"] == -32601));
         for ignored in [
@@ -780,10 +776,7 @@ mod tests {
             json!({"jsonrpc": "2.0", "id": 1, "result": {}}),
             json!({"jsonrpc": "2.0", "method": "ui/notifications/unknown"}),
         ] {
-            assert!(
-                b.on_message(&ignored, &[], &around()).is_empty(),
-                "{ignored}"
-            );
+            assert!(b.on_message(&ignored, &[], &around).is_empty(), "{ignored}");
         }
     }
 
@@ -791,7 +784,7 @@ mod tests {
     fn a_view_shown_while_the_call_runs_is_told_how_it_ended_once_ready() {
         // Ready before the call ends: the input at once, the result when it comes.
         let mut b = Bridge::new(get_time(), json!({}), json!({}));
-        let out = b.on_message(&ready(), &[], &around());
+        let out = b.on_message(&ready(), &[], &around);
         assert!(
             matches!(out.as_slice(), [Action::Post(m)] if m["method"] == "ui/notifications/tool-input")
         );
@@ -803,7 +796,7 @@ mod tests {
         // Ended before the View is ready: nothing is sent to it before it says it is.
         let mut b = Bridge::new(get_time(), json!({}), json!({}));
         assert!(b.end(Ending::Result(json!({"content": []}))).is_empty());
-        let out = b.on_message(&ready(), &[], &around());
+        let out = b.on_message(&ready(), &[], &around);
         assert!(
             matches!(out.as_slice(), [Action::Post(input), Action::Post(result)]
             if input["method"] == "ui/notifications/tool-input" && result["method"] == "ui/notifications/tool-result")
@@ -815,12 +808,8 @@ mod tests {
         let mut b = bridge();
         // Not before it is ready.
         assert!(b.theme_changed("light").is_empty());
-        b.on_message(
-            &request(json!(1), "ui/initialize", json!({})),
-            &[],
-            &around(),
-        );
-        b.on_message(&ready(), &[], &around());
+        b.on_message(&request(json!(1), "ui/initialize", json!({})), &[], &around);
+        b.on_message(&ready(), &[], &around);
         // It was told "dark" when it asked.
         assert!(b.theme_changed("dark").is_empty());
         let out = b.theme_changed("light");
@@ -841,7 +830,7 @@ mod tests {
                 json!({"contents": [file, link]}),
             ),
             &[],
-            &around(),
+            &around,
         );
         assert!(
             matches!(out.as_slice(), [Action::Show(Said::Download(files)), Action::Post(m)] if files.len() == 2 && m["result"] == json!({}))
@@ -856,7 +845,7 @@ mod tests {
             let out = b.on_message(
                 &request(json!(2), "ui/download-file", json!({"contents": contents})),
                 &[],
-                &around(),
+                &around,
             );
             assert!(
                 matches!(out.as_slice(), [Action::Post(m)] if m["error"]["code"] == -32602),
@@ -870,19 +859,19 @@ mod tests {
         let mut b = Bridge::new(get_time(), json!({}), json!({}));
         // Not ready: nobody to ask.
         assert_eq!(b.teardown("called again"), None);
-        b.on_message(&ready(), &[], &around());
+        b.on_message(&ready(), &[], &around);
         let ask = b.teardown("called again").expect("a request");
         assert_eq!(ask["method"], "ui/resource-teardown");
         assert_eq!(ask["params"]["reason"], "called again");
         assert_eq!(b.teardown("again"), None);
         let answered = json!({"jsonrpc": "2.0", "id": ask["id"], "result": {}});
         assert_eq!(
-            b.on_message(&answered, &[], &around()),
+            b.on_message(&answered, &[], &around),
             vec![Action::TornDown]
         );
         // Another id is no answer to it.
         let other = json!({"jsonrpc": "2.0", "id": 5, "result": {}});
-        assert!(b.on_message(&other, &[], &around()).is_empty());
+        assert!(b.on_message(&other, &[], &around).is_empty());
     }
 
     #[test]
@@ -891,7 +880,7 @@ mod tests {
             b.on_message(
                 &request(json!(7), "ui/request-display-mode", json!({"mode": m})),
                 &[],
-                &around(),
+                &around,
             )
         };
         // Not without the person's gesture.
@@ -903,7 +892,7 @@ mod tests {
                 json!({"appCapabilities": {"availableDisplayModes": ["fullscreen"]}}),
             ),
             &[],
-            &around(),
+            &around,
         );
         let idle = Surroundings {
             user_activated: false,
@@ -916,7 +905,7 @@ mod tests {
                 json!({"mode": "fullscreen"}),
             ),
             &[],
-            &idle,
+            &|| idle.clone(),
         );
         assert!(matches!(out.as_slice(), [Action::Post(m)] if m["result"]["mode"] == "inline"));
         // A View that did not declare full screen stays inline.
@@ -924,7 +913,7 @@ mod tests {
         b.on_message(
             &request(json!(1), "ui/initialize", json!({"appCapabilities": {}})),
             &[],
-            &around(),
+            &around,
         );
         assert!(
             matches!(mode(&mut b, "fullscreen").as_slice(), [Action::Post(m)] if m["result"]["mode"] == "inline")
@@ -938,9 +927,9 @@ mod tests {
                 json!({"appCapabilities": {"availableDisplayModes": ["inline", "fullscreen"]}}),
             ),
             &[],
-            &around(),
+            &around,
         );
-        b.on_message(&ready(), &[], &around());
+        b.on_message(&ready(), &[], &around);
         let out = mode(&mut b, "fullscreen");
         assert!(
             matches!(out.as_slice(), [Action::FullScreen(true), Action::Post(told), Action::Post(answer)]
@@ -963,7 +952,7 @@ mod tests {
         let mut b = bridge();
         let long = "é".repeat(MAX_SAID_TEXT);
         let log = json!({"jsonrpc": "2.0", "method": "notifications/message", "params": {"level": "x".repeat(100), "data": long}});
-        let out = b.on_message(&log, &[], &around());
+        let out = b.on_message(&log, &[], &around);
         let [Action::Show(Said::Log(level, text))] = out.as_slice() else {
             panic!("{out:?}")
         };
@@ -976,7 +965,7 @@ mod tests {
         let short =
             json!({"jsonrpc": "2.0", "method": "notifications/message", "params": {"data": "hi"}});
         assert_eq!(
-            b.on_message(&short, &[], &around()),
+            b.on_message(&short, &[], &around),
             vec![Action::Show(Said::Log("info".into(), "hi".into()))]
         );
     }
