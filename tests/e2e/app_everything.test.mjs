@@ -469,9 +469,44 @@ test('shows a resource embedded in a result like a read one: binary contents can
 test('keeps a call history that can be run again', async () => {
   const entries = page.locator('.history-list li');
   assert.ok((await entries.count()) >= 3);
-  const echo = page.locator('.history-list li', { hasText: 'echo' }).first();
+  // "Run again" makes the call through its tool's runner, as Run does: the tool is chosen,
+  // its form shows the call's arguments, and the result, its time and a new history line
+  // follow there (while another tool's form was open).
+  await openTool('get-sum');
+  const before = await entries.count();
+  const echo = page.locator('.history-list li', { hasText: 'hello <b>world</b>' }).first();
   await echo.locator('button.rerun').click();
-  await page.locator('.history .result', { hasText: 'Echo: hello <b>world</b>' }).waitFor({ timeout: 10_000 });
+  await page.locator('.runner .tool-name', { hasText: 'echo' }).waitFor({ timeout: 5_000 });
+  assert.equal(await page.locator('#arg-message').inputValue(), 'hello <b>world</b>');
+  await page.locator('.runner .result', { hasText: 'Echo: hello <b>world</b>' }).waitFor({ timeout: 10_000 });
+  await page.locator('.runner p.took').waitFor({ timeout: 5_000 });
+  await waitFor(async () => (await entries.count()) === before + 1, 5_000, 'the call made again in the history');
+  assert.match(await entries.first().locator('code').innerText(), /^echo \{"message":"hello <b>world<\/b>"\}$/);
+  assert.equal(await page.locator('.history .result').count(), 0);
+  // A past call of a tool the server no longer lists is not made: the history says why.
+  await page.evaluate((url) => {
+    const doc = JSON.parse(localStorage.getItem('mcp-browser-client.history'));
+    const calls = doc[url].calls;
+    calls.push({ ...calls[calls.length - 1], tool: 'retired-tool' });
+    localStorage.setItem('mcp-browser-client.history', JSON.stringify(doc));
+  }, everything.url);
+  const next = await context.newPage();
+  try {
+    await next.goto(`${site.url}/?url=${encodeURIComponent(everything.url)}`);
+    await next.locator('#connection-state', { hasText: 'connected' }).waitFor({ timeout: 20_000 });
+    const calls = [];
+    next.on('request', (r) => { if ((r.postData() || '').includes('"tools/call"')) calls.push(r.postData()); });
+    await next.locator('.history-list li', { hasText: 'retired-tool' }).locator('button.rerun').click();
+    await next.locator('.history-refused', { hasText: 'The server no longer lists retired-tool' }).waitFor({ timeout: 5_000 });
+    assert.deepEqual(calls, []);
+  } finally {
+    await next.close();
+  }
+  await page.evaluate((url) => {
+    const doc = JSON.parse(localStorage.getItem('mcp-browser-client.history'));
+    doc[url].calls = doc[url].calls.filter((c) => c.tool !== 'retired-tool');
+    localStorage.setItem('mcp-browser-client.history', JSON.stringify(doc));
+  }, everything.url);
   // "Edit" puts a past call's arguments back into its tool's form.
   await openTool('echo');
   await page.locator('.history-list li', { hasText: '"a":19' }).first().locator('button.edit-call').click();

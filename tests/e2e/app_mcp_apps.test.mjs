@@ -117,3 +117,18 @@ test('the View is sandboxed: no way into the page, and no network but what its r
   const policy = await frame.evaluate(() => document.querySelector('meta[http-equiv="Content-Security-Policy"]')?.content);
   assert.match(policy, /^default-src 'none'; script-src 'self' 'unsafe-inline';.*connect-src 'none';.*object-src 'none'/);
 });
+
+test('"Run again" in the call history shows a new View of the new call, as Run does', async () => {
+  const { handle: before } = await viewFrame(page);
+  const result = page.locator('.runner .result .content.text').first();
+  const beforeTime = await result.innerText();
+  await page.locator('.history-list li', { hasText: 'get-time' }).first().locator('button.rerun').click();
+  const time = await waitFor(async () => {
+    const t = await result.innerText().catch(() => '');
+    return ISO_TIME.test(t) && t !== beforeTime && t;
+  }, 10_000, 'the new call\'s result');
+  // The View before is asked to tear down and goes; the new one shows the new call's time.
+  await waitFor(async () => !(await before.evaluate((e) => e.isConnected)), 10_000, 'the View before gone');
+  const frame = await viewNow();
+  await waitFor(async () => (await frame.locator('#server-time').innerText()) === time, 10_000, 'the new View showing the new time');
+});

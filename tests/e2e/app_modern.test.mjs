@@ -393,6 +393,12 @@ test('entries typed for a call\'s _meta reach the server (W3C trace context); th
   await runner.locator('.result', { hasText: `traceparent=${traceparent}` }).waitFor({ timeout: 10_000 });
   assert.match(await runner.locator('.result').innerText(), /tracestate=None baggage=team=ui/);
   assert.equal(await runner.locator('.field-error').count(), 0);
+  // "Run again" in the history makes the call through this form: with what is typed there now.
+  const next = '00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01';
+  await runner.locator('#call-meta').fill(JSON.stringify({ traceparent: next }));
+  await page.locator('.history-list li', { hasText: 'trace' }).first().locator('button.rerun').click();
+  await runner.locator('.result', { hasText: `traceparent=${next}` }).waitFor({ timeout: 10_000 });
+  assert.match(await runner.locator('.result').innerText(), /tracestate=None baggage=None/);
 });
 
 test('a 20 MB result: its beginning at once, the whole on demand and as a file; the wire log keeps 1 MB of it', async () => {

@@ -31,6 +31,10 @@ pub struct ToolRun {
     pub meta: RwSignal<String>,
     /// The call under way.
     pub running: RwSignal<Option<RequestHandle>>,
+    /// A call asked for from outside the form ("Run again" in the call history), with its
+    /// arguments: the runner makes it as it makes its own, once no call of the tool is under
+    /// way.
+    pub asked: RwSignal<Option<serde_json::Value>>,
     /// Its progress.
     pub progress: RwSignal<Option<Progress>>,
     /// A call running as a task: its status and the server's message about it.
@@ -62,6 +66,7 @@ impl ToolRun {
             raw: RwSignal::new(String::from("{}")),
             meta: RwSignal::new(String::new()),
             running: RwSignal::new(None),
+            asked: RwSignal::new(None),
             progress: RwSignal::new(None),
             task: RwSignal::new(None),
             result: RwSignal::new(None),
@@ -78,6 +83,7 @@ impl ToolRun {
         self.raw.dispose();
         self.meta.dispose();
         self.running.dispose();
+        self.asked.dispose();
         self.progress.dispose();
         self.task.dispose();
         self.result.dispose();
@@ -106,7 +112,8 @@ impl Default for ToolRuns {
 
 impl ToolRuns {
     /// The run of `tool`, now the most recently used; made with `initial` values if there is
-    /// none (and then the run used longest ago that is not under way goes, past [`KEPT`]).
+    /// none (and then the run used longest ago that is neither under way nor asked for goes,
+    /// past [`KEPT`]).
     pub fn of(
         &mut self,
         tool: &str,
@@ -118,10 +125,9 @@ impl ToolRuns {
         };
         self.runs.push((tool.to_string(), run));
         if self.runs.len() > KEPT {
-            let idle = self
-                .runs
-                .iter()
-                .position(|(_, r)| r.running.with_untracked(Option::is_none));
+            let idle = self.runs.iter().position(|(_, r)| {
+                r.running.with_untracked(Option::is_none) && r.asked.with_untracked(Option::is_none)
+            });
             if let Some(i) = idle.filter(|i| *i + 1 < self.runs.len()) {
                 self.runs.remove(i).1.dispose();
             }

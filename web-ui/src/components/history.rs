@@ -2,9 +2,10 @@
 //! The app keeps it in the browser (see [`crate::call_history`]).
 
 use crate::call_history::{duration, shown_arguments};
-use crate::components::result_view::{decode_tool_result, ResultView, ToolResult};
+use crate::components::result_view::ToolResult;
 use crate::connection::Connection;
 use crate::schema_form::{fields_of, initial_values, values_from};
+use crate::tool_runs::ToolRun;
 use leptos::prelude::*;
 
 /// Past calls, newest first.
@@ -12,38 +13,32 @@ use leptos::prelude::*;
 pub fn HistoryPanel(conn: Connection) -> impl IntoView {
     let history = conn.history;
     let clear = conn.clone();
-    let rerun = RwSignal::new(None::<Result<ToolResult, String>>);
+    // Why the last "Run again" or "Edit" could not be done.
+    let refused = RwSignal::new(None::<String>);
     view! {
         <section class="history" aria-label="Call history">
             <h3>"History"</h3>
             {move || (!history.with(Vec::is_empty)).then(|| {
                 let conn = clear.clone();
                 view! {
-                    <button class="clear-history" on:click=move |_| { conn.clear_history(); rerun.set(None); }>"Clear"</button>
+                    <button class="clear-history" on:click=move |_| conn.clear_history()>"Clear"</button>
                 }
             })}
             <ol class="history-list">
                 {move || history.get().into_iter().enumerate().rev().map(|(i, h)| {
-                    let to_edit = conn.clone();
-                    let conn = conn.clone();
+                    let (again, to_edit) = (conn.clone(), conn.clone());
                     let (tool, args) = (h.tool.clone(), h.arguments.clone());
-                    let run_again = move |_| {
-                        let Some(client) = conn.client.get_value() else { return };
-                        let (tool, args) = (tool.clone(), args.clone());
-                        let opts = crate::time_limit::call_options(conn.time_limit.get_untracked());
-                        let record = conn.clone();
-                        let at_ms = js_sys::Date::now();
-                        leptos::task::spawn_local(async move {
-                            let r = client.start_tool_call(&tool, args.clone(), opts).await;
-                            let outcome = r
-                                .and_then(decode_tool_result)
-                                .map_err(|e| crate::doctor::explain(&e));
-                            record.record_call(tool, args, &outcome, at_ms);
-                            rerun.set(Some(outcome));
-                        });
+                    // Made by the tool's runner, as a call made with Run is: its View, the
+                    // `_meta` typed there, progress, cancel and the output check apply.
+                    let run_again = move |_| match put_in_form(&again, &tool, &args) {
+                        Ok(run) => {
+                            refused.set(None);
+                            run.asked.set(Some(args.clone()));
+                        }
+                        Err(why) => refused.set(Some(why)),
                     };
                     let (tool, args) = (h.tool.clone(), h.arguments.clone());
-                    let edit = move |_| edit_call(&to_edit, &tool, &args);
+                    let edit = move |_| refused.set(put_in_form(&to_edit, &tool, &args).err());
                     view! {
                         <li data-index=i>
                             {(h.at_ms > 0.0).then(|| view! { <time class="called-at">{called_at(h.at_ms)}</time> " " })}
@@ -55,10 +50,7 @@ pub fn HistoryPanel(conn: Connection) -> impl IntoView {
                     }
                 }).collect_view()}
             </ol>
-            {move || rerun.get().map(|r| match r {
-                Ok((c, raw)) => view! { <ResultView result=c raw=raw /> }.into_any(),
-                Err(e) => view! { <p class="call-error">{e}</p> }.into_any(),
-            })}
+            {move || refused.get().map(|why| view! { <p class="history-refused" role="status">{why}</p> })}
         </section>
     }
 }
@@ -86,25 +78,22 @@ fn called_at(at_ms: f64) -> String {
 }
 
 /// Puts a past call's arguments into its tool's form (as raw JSON when the form cannot say
-/// them exactly), chooses the tool and brings its form into view.
-fn edit_call(conn: &Connection, tool: &str, args: &serde_json::Value) {
+/// them exactly), chooses the tool and brings its form into view. Returns the tool's run, or
+/// why not in words (the server no longer lists the tool).
+fn put_in_form(conn: &Connection, tool: &str, args: &serde_json::Value) -> Result<ToolRun, String> {
     let Some(listed) = conn
         .tools
         .with_untracked(|t| t.iter().find(|x| x.name == tool).cloned())
     else {
-        crate::connection::note(
-            conn.log,
-            format!("{tool} cannot be edited: the server no longer lists it"),
-        );
-        return;
+        return Err(format!(
+            "The server no longer lists {tool}, so its form cannot be filled in. \"Send a request\" in the Logs tab can still make the call."
+        ));
     };
     let fields = fields_of(&listed.input_schema);
-    let Some(run) = conn
+    let run = conn
         .tool_runs
         .try_update_value(|runs| runs.of(tool, || initial_values(&fields)))
-    else {
-        return;
-    };
+        .ok_or_else(|| "The connection is gone.".to_string())?;
     match values_from(&fields, args) {
         Some(values) => {
             run.values.set(values);
@@ -123,4 +112,5 @@ fn edit_call(conn: &Connection, tool: &str, args: &serde_json::Value) {
             runner.scroll_into_view();
         }
     });
+    Ok(run)
 }

@@ -30,6 +30,7 @@ pub fn ToolRunner(conn: Connection, tool: Tool) -> impl IntoView {
         raw,
         meta,
         running,
+        asked,
         progress,
         task,
         result,
@@ -135,6 +136,20 @@ pub fn ToolRunner(conn: Connection, tool: Tool) -> impl IntoView {
         if all_done && retried.with_value(|r| *r != ids) {
             retried.set_value(ids);
             auto_retry();
+        }
+    });
+    // A call asked for from outside the form ("Run again" in the history) is made here, so
+    // that it is shown, cancelled, checked and recorded as one made with Run; after the call
+    // under way, if there is one.
+    let asked_call = call_with.clone();
+    Effect::new(move |_| {
+        if running.with(Option::is_some) {
+            return;
+        }
+        if let Some(args) = asked.get() {
+            asked.set(None);
+            errors.set(BTreeMap::new());
+            asked_call(args);
         }
     });
     let restored = conn.restored_form;
