@@ -131,4 +131,9 @@ test('"Run again" in the call history shows a new View of the new call, as Run d
   await waitFor(async () => !(await before.evaluate((e) => e.isConnected)), 10_000, 'the View before gone');
   const frame = await viewNow();
   await waitFor(async () => (await frame.locator('#server-time').innerText()) === time, 10_000, 'the new View showing the new time');
+  // The View's settings are on the server's resource list only (the SDK puts them there):
+  // listed once for the first View, not again for each View shown since.
+  await page.locator('#tab-logs').click();
+  assert.equal(await page.locator('ol.wire li.sent', { hasText: '"resources/list"' }).count(), 1);
+  await page.locator('#tab-tools').click();
 });

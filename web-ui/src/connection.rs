@@ -157,6 +157,10 @@ pub struct Connection {
     pub prompts_changed: RwSignal<u32>,
     /// Counts the server's `resources/list_changed` (the resources tab lists again on each).
     pub resources_changed: RwSignal<u32>,
+    /// The MCP App View settings (`_meta.ui`) on the server's resource list, by URI, with the
+    /// count of `resources_changed` they were listed at (see
+    /// [`crate::components::app_view`]).
+    pub listed_view_settings: StoredValue<Option<(u32, BTreeMap<String, serde_json::Value>)>>,
     /// The URIs of the resources subscribed to (through the resources tab), each once.
     pub subscribed: RwSignal<Vec<String>>,
     /// The URIs of subscribed resources the server said were updated since they were last
@@ -253,6 +257,7 @@ impl Connection {
             relist: StoredValue::new(Relist::Idle),
             prompts_changed: RwSignal::new(0),
             resources_changed: RwSignal::new(0),
+            listed_view_settings: StoredValue::new(None),
             subscribed: RwSignal::new(Vec::new()),
             updated: RwSignal::new(Vec::new()),
             stale: RwSignal::new(StaleLists::default()),

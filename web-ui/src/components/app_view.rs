@@ -13,6 +13,7 @@ use client_browser::{Client, ClientError};
 use leptos::prelude::*;
 use serde_json::Value;
 use std::cell::RefCell;
+use std::collections::BTreeMap;
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
 
@@ -65,6 +66,10 @@ pub fn AppView(
     let bridge_kept = bridge.clone();
     let (client, bridge_for_read) = (conn.client.get_value(), bridge.clone());
     let read_uri = uri.clone();
+    let listed = ListedSettings {
+        kept: conn.listed_view_settings,
+        changed: conn.resources_changed,
+    };
     leptos::task::spawn_local(async move {
         let Some(client) = client else {
             return;
@@ -84,13 +89,7 @@ pub fn AppView(
                 // The View's settings as read, else as listed (where SDKs put them).
                 let mut ui = mcp_app::ui_of(meta.as_ref()).cloned();
                 if ui.is_none() {
-                    if let Ok(listed) = client.list_resources().await {
-                        ui = listed
-                            .iter()
-                            .find(|r| r.uri == read_uri)
-                            .and_then(|r| mcp_app::ui_of(r.meta.as_ref()))
-                            .cloned();
-                    }
+                    ui = listed_settings(&listed, &client, &read_uri).await;
                 }
                 let ui = ui.as_ref();
                 let csp = ui.and_then(|u| u.get("csp"));
@@ -523,4 +522,35 @@ fn surroundings(frame: NodeRef<leptos::html::Iframe>) -> Surroundings {
         time_zone,
         width,
     }
+}
+
+/// Where a connection keeps the View settings its resource list gave, and the count of the
+/// server's "resources changed" that says whether they are still current.
+struct ListedSettings {
+    kept: StoredValue<Option<(u32, BTreeMap<String, Value>)>>,
+    changed: RwSignal<u32>,
+}
+
+/// The View settings (`_meta.ui`) the server's resource list gives `uri`, where the
+/// resource's contents carry none (the TypeScript SDK puts them on the list entry only). The
+/// list is asked for once per connection, and again once the server says its resources
+/// changed: not for each View shown (a View is made again at each call, and when its tab is
+/// shown again).
+async fn listed_settings(listed: &ListedSettings, client: &Client, uri: &str) -> Option<Value> {
+    let now = listed.changed.try_get_untracked()?;
+    let kept = listed.kept.try_with_value(|k| match k {
+        Some((at, settings)) if *at == now => Some(settings.get(uri).cloned()),
+        _ => None,
+    });
+    if let Some(Some(found)) = kept {
+        return found;
+    }
+    let resources = client.list_resources().await.ok()?;
+    let settings: BTreeMap<String, Value> = resources
+        .iter()
+        .filter_map(|r| Some((r.uri.clone(), mcp_app::ui_of(r.meta.as_ref())?.clone())))
+        .collect();
+    let found = settings.get(uri).cloned();
+    listed.kept.try_set_value(Some((now, settings)));
+    found
 }
