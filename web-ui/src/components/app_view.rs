@@ -359,13 +359,7 @@ fn OfferedFile(block: ContentBlock) -> impl IntoView {
         return view! { <ContentView block=block /> }.into_any();
     };
     let c = embedded.resource;
-    let name = c
-        .uri
-        .rsplit('/')
-        .next()
-        .filter(|n| !n.is_empty())
-        .unwrap_or("file")
-        .to_string();
+    let name = crate::components::resources::file_name_of(&c.uri, "file");
     let mime = c
         .mime_type
         .clone()

@@ -19,6 +19,15 @@ use std::future::Future;
 
 const PREVIEW_IMAGES: &[&str] = &["image/png", "image/jpeg", "image/gif", "image/webp"];
 
+/// The name a resource's contents are saved under: the last segment of its URI, or
+/// `fallback` when that is empty (a URI ending in `/`).
+pub fn file_name_of(uri: &str, fallback: &str) -> String {
+    match uri.rsplit('/').next() {
+        Some(last) if !last.is_empty() => last.to_string(),
+        _ => fallback.to_string(),
+    }
+}
+
 /// Offers base64 data as a file download (never shown: a type the app will not display, such
 /// as SVG, is safe to save).
 pub fn download_base64(name: &str, mime: &str, b64: &str) {
@@ -369,14 +378,14 @@ pub fn ContentsView(contents: Vec<ResourceContents>) -> impl IntoView {
                 let mime = c.mime_type.clone().unwrap_or_else(|| "application/octet-stream".into());
                 let blob_view = c.blob.clone().map(|b| {
                     let image = safe_data_url(&mime, &b, PREVIEW_IMAGES);
-                    let (name, m2, b2) = (c.uri.rsplit('/').next().unwrap_or("resource").to_string(), mime.clone(), b.clone());
+                    let (name, m2, b2) = (file_name_of(&c.uri, "resource"), mime.clone(), b.clone());
                     view! {
                         {image.map(|src| view! { <img class="preview" src=src alt="resource preview" /> })}
                         <p>{format!("{} bytes (base64)", b.len())}</p>
                         <button class="download" on:click=move |_| download_base64(&name, &m2, &b2)>"Download"</button>
                     }
                 });
-                let text_name = c.uri.rsplit('/').next().filter(|n| !n.is_empty()).unwrap_or("resource.txt").to_string();
+                let text_name = file_name_of(&c.uri, "resource.txt");
                 view! {
                     <article class="resource-contents">
                         <p class="uri">{c.uri.clone()} " · " {mime.clone()}</p>
@@ -393,6 +402,22 @@ pub fn ContentsView(contents: Vec<ResourceContents>) -> impl IntoView {
 mod tests {
     use super::*;
     use crate::search::{matches, query_words};
+
+    #[test]
+    fn contents_are_saved_under_the_uris_last_segment_or_the_fallback() {
+        assert_eq!(file_name_of("demo://resource/static/4.txt", "f"), "4.txt");
+        assert_eq!(
+            file_name_of("ui://get-time/mcp-app.html", "f"),
+            "mcp-app.html"
+        );
+        // No name in the URI: the fallback, never an empty file name.
+        assert_eq!(
+            file_name_of("https://example.com/dir/", "resource"),
+            "resource"
+        );
+        assert_eq!(file_name_of("", "file"), "file");
+        assert_eq!(file_name_of("plain", "file"), "plain");
+    }
 
     #[test]
     fn typed_template_values_are_kept_bounded() {
