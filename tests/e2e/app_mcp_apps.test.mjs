@@ -49,9 +49,14 @@ test('a tool with a View shows it under its result, fed with the result', async 
   assert.equal(await frameEl.evaluate((e) => e.clientHeight), viewHeight);
   await page.locator('.mcp-app').screenshot({ path: path.join(here, '../../docs/screenshots/mcp-app.png') });
   // The client declared the extension to the server.
+  await frame.evaluate(() => { window.keptByTheView = 'kept'; });
   await page.locator('#tab-logs').click();
   await page.locator('ol.wire li.sent', { hasText: '"io.modelcontextprotocol/ui"' }).first().waitFor({ timeout: 5_000 });
   await page.locator('#tab-tools').click();
+  // The View stayed, hidden, while the other tab was shown: the same document, with what it
+  // held, still showing the time.
+  assert.equal(await frame.evaluate(() => window.keptByTheView), 'kept');
+  assert.equal(await frame.locator('#server-time').innerText(), shown);
 });
 
 test('the View calls tools through the client, and its logs, messages and links are shown', async () => {

@@ -528,8 +528,8 @@ struct ListedSettings {
 /// The View settings (`_meta.ui`) the server's resource list gives `uri`, where the
 /// resource's contents carry none (the TypeScript SDK puts them on the list entry only). The
 /// list is asked for once per connection, and again once the server says its resources
-/// changed: not for each View shown (a View is made again at each call, and when its tab is
-/// shown again).
+/// changed: not for each View shown (a new View is made at each call, and again when its
+/// server is chosen again).
 async fn listed_settings(listed: &ListedSettings, client: &Client, uri: &str) -> Option<Value> {
     let now = listed.changed.try_get_untracked()?;
     let kept = listed.kept.try_with_value(|k| match k {

@@ -114,6 +114,8 @@ fn Tabs(conn: Connection) -> impl IntoView {
     let notice_conn = conn.clone();
     let lists_tasks =
         move || details.with(|d| d.as_ref().is_some_and(|d| d.capabilities.tasks_list()));
+    // Whether the handshake is done (a change of the details themselves builds nothing again).
+    let ready = Memo::new(move |_| details.with(Option::is_some));
     view! {
         // The arrow keys choose the tab they move to (the tabs are cheap to show).
         <div role="tablist" class="tabs" aria-label="Server features" on:keydown=move |ev| {
@@ -129,22 +131,33 @@ fn Tabs(conn: Connection) -> impl IntoView {
             {panels.logs.then(|| button(Tab::Logs, "Logs"))}
             {panels.connect.then(|| button(Tab::Settings, "Settings"))}
         </div>
-        <div role="tabpanel" aria-labelledby=move || tab.get().id()>
-            {move || stale.with(|s| s.among(tab.get().lists()).cloned()).map(|s| {
-                let again = notice_conn.clone();
-                let t = tab.get_untracked();
-                view! {
-                    <p class="stale-notice" role="status">
-                        {StaleLists::describe(&s)} " "
-                        <button class="ask-again" on:click=move |_| ask_again(&again, t)>"Ask again"</button>
-                    </p>
-                }
-            })}
+        {move || stale.with(|s| s.among(tab.get().lists()).cloned()).map(|s| {
+            let again = notice_conn.clone();
+            let t = tab.get_untracked();
+            view! {
+                <p class="stale-notice" role="status">
+                    {StaleLists::describe(&s)} " "
+                    <button class="ask-again" on:click=move |_| ask_again(&again, t)>"Ask again"</button>
+                </p>
+            }
+        })}
+        // The tools tab is built once (after the handshake) and only hidden while another tab
+        // is shown: an MCP App View keeps running with what it holds, and the list its
+        // scroll. The other tabs are built each time they are shown (cheap).
+        <div role="tabpanel" aria-labelledby=Tab::Tools.id() hidden=move || tab.get() != Tab::Tools>
+            {
+                let conn = conn.clone();
+                move || ready.get().then(|| view! { <ToolsPanel conn=conn.clone() /><HistoryPanel conn=conn.clone() /> })
+            }
+        </div>
+        <div role="tabpanel" aria-labelledby=move || tab.get().id() hidden=move || tab.get() == Tab::Tools>
             {move || {
                 // Wait for the handshake before listing anything.
-                details.get()?;
+                if !ready.get() {
+                    return None;
+                }
                 Some(match tab.get() {
-                    Tab::Tools => view! { <ToolsPanel conn=conn.clone() /><HistoryPanel conn=conn.clone() /> }.into_any(),
+                    Tab::Tools => ().into_any(),
                     Tab::Resources => view! { <ResourcesPanel conn=conn.clone() /> }.into_any(),
                     Tab::Prompts => view! { <PromptsPanel conn=conn.clone() /> }.into_any(),
                     Tab::Tasks => view! { <TasksPanel conn=conn.clone() /> }.into_any(),
