@@ -115,6 +115,9 @@ test('an MCP App of the TypeScript SDK server in the modern era, its origins dec
   const policy = await frame.evaluate(() => document.querySelector('meta[http-equiv="Content-Security-Policy"]').content);
   assert.match(policy, /connect-src https:\/\/api\.example\.com;/);
   assert.equal(await handle.evaluate((e) => e.classList.contains('bordered')), false);
+  // The View (on the extension's SDK) lists the server's resources through the client.
+  await frame.locator('#listed', { hasText: 'test://greeting' }).waitFor({ timeout: 10_000 });
+  assert.deepEqual((await frame.locator('#listed').innerText()).split(' ').sort(), ['test://greeting', 'ui://ts/clock']);
   await page.close();
 });
 

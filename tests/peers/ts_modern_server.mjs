@@ -8,12 +8,30 @@
 // 2026-07-28 only, the SDK's `legacy: 'reject'`, so 2025-era requests such as `initialize` are
 // refused; `subscribe`: it also offers resource subscriptions, `resources.subscribe`, which
 // its `subscriptions/listen` then honours)
+import fs from 'node:fs';
 import http from 'node:http';
+import { fileURLToPath } from 'node:url';
 import { Readable } from 'node:stream';
 import { McpServer, createMcpHandler } from '@modelcontextprotocol/server';
 import * as z from 'zod';
 
 const port = Number(process.argv[2] || process.env.PORT || 0);
+
+// The clock's View, built on the extension's own SDK for Views (npm
+// @modelcontextprotocol/ext-apps, its bundle with its dependencies, inlined: a View has no
+// network). It connects to the host, then lists the server's resources through it
+// (`App.listServerResources`, a `resources/list` the host makes on the server) and shows
+// their URIs. The bundle's closing `export { … }` becomes the two names used here.
+const sdk = fs.readFileSync(fileURLToPath(import.meta.resolve('@modelcontextprotocol/ext-apps/app-with-deps')), 'utf8');
+const exported = Object.fromEntries(/export\s*\{([^}]*)\}\s*;?\s*$/.exec(sdk)[1].split(',')
+  .map((pair) => pair.trim().split(/\s+as\s+/)).map(([local, name]) => [name ?? local, local]));
+const CLOCK_VIEW = `<!doctype html><p id="face">clock</p><pre id="listed"></pre><script type="module">
+${sdk.replace(/export\s*\{[^}]*\}\s*;?\s*$/, '')}
+const app = new ${exported.App}({ name: 'clock', version: '1.0.0' }, {});
+await app.connect(new ${exported.PostMessageTransport}(window.parent, window.parent));
+const listed = await app.listServerResources();
+document.getElementById('listed').textContent = listed.resources.map((r) => r.uri).join(' ');
+</script>`;
 const mode = process.argv[3];
 
 function serverFor() {
@@ -56,7 +74,7 @@ function serverFor() {
   server.registerResource('clock view', 'ui://ts/clock', {
     mimeType: 'text/html;profile=mcp-app',
     _meta: { ui: { csp: { connectDomains: ['https://api.example.com'] }, prefersBorder: false } },
-  }, async (uri) => ({ contents: [{ uri: uri.href, mimeType: 'text/html;profile=mcp-app', text: '<!doctype html><p id="face">clock</p>' }] }));
+  }, async (uri) => ({ contents: [{ uri: uri.href, mimeType: 'text/html;profile=mcp-app', text: CLOCK_VIEW }] }));
   server.registerPrompt('greet', {
     description: 'Greets someone.',
     argsSchema: z.object({ name: z.string() }),

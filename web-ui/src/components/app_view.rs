@@ -193,14 +193,14 @@ pub fn AppView(
                             answer(&bridge, &window, &id, outcome);
                         });
                     }
-                    Action::ReadResource { id, uri } => {
+                    Action::Ask { id, method, params } => {
                         let Some(client) = client.try_get_value().flatten() else {
                             answer(&bridge, &window, &id, Err(closed()));
                             continue;
                         };
                         let (bridge, window) = (bridge.clone(), window.clone());
                         leptos::task::spawn_local(async move {
-                            let outcome = read_for_view(&client, &uri).await;
+                            let outcome = ask_for_view(&client, &method, params).await;
                             answer(&bridge, &window, &id, outcome);
                         });
                     }
@@ -457,10 +457,14 @@ fn as_rpc_error(e: &ClientError) -> (i64, String) {
     }
 }
 
-/// Reads `uri` for the View: the server's answer as it came.
-async fn read_for_view(client: &Client, uri: &str) -> Result<Value, (i64, String)> {
+/// Asks the server `method` for the View: its answer as it came.
+async fn ask_for_view(
+    client: &Client,
+    method: &str,
+    params: Value,
+) -> Result<Value, (i64, String)> {
     client
-        .request("resources/read", Some(serde_json::json!({ "uri": uri })))
+        .request(method, Some(params))
         .await
         .map_err(|e| as_rpc_error(&e))
 }

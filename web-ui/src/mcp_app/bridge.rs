@@ -71,12 +71,16 @@ pub enum Action {
         /// Its arguments.
         arguments: Value,
     },
-    /// Read a resource on the server; answer request `id` with [`Bridge::answer`].
-    ReadResource {
+    /// Ask the server a request that only reads (a resource, or the resources, templates or
+    /// prompts it lists) and answer request `id` with its answer as it came, through
+    /// [`Bridge::answer`].
+    Ask {
         /// The View's request id.
         id: Value,
-        /// The resource.
-        uri: String,
+        /// `resources/read`, `resources/list`, `resources/templates/list` or `prompts/list`.
+        method: String,
+        /// Its params, rebuilt from the View's (only the fields the method takes).
+        params: Value,
     },
     /// Make the frame this tall (CSS pixels, already bounded).
     Resize(f64),
@@ -449,18 +453,19 @@ impl Bridge {
             },
             "tools/call" => self.call_tool(id, params, tools),
             "resources/read" => match param("uri").and_then(Value::as_str) {
-                Some(uri) => self.admit(id).unwrap_or_else(|| {
-                    vec![Action::ReadResource {
-                        id: id.clone(),
-                        uri: uri.to_string(),
-                    }]
-                }),
+                Some(uri) => self.ask(id, "resources/read", json!({ "uri": uri })),
                 None => vec![Action::Post(error(
                     id,
                     -32602,
                     "resources/read needs a uri",
                 ))],
             },
+            // Lists, a page at a time: only the cursor the View was given goes on.
+            "resources/list" | "resources/templates/list" | "prompts/list" => {
+                let cursor = param("cursor").and_then(Value::as_str);
+                let params = cursor.map_or_else(|| json!({}), |c| json!({ "cursor": c }));
+                self.ask(id, method, params)
+            }
             _ => vec![Action::Post(error(
                 id,
                 -32601,
@@ -481,6 +486,17 @@ impl Bridge {
         }
         self.in_flight += 1;
         None
+    }
+
+    /// Asks the server `method` for the View, within the bound of requests in flight.
+    fn ask(&mut self, id: &Value, method: &str, params: Value) -> Vec<Action> {
+        self.admit(id).unwrap_or_else(|| {
+            vec![Action::Ask {
+                id: id.clone(),
+                method: method.to_string(),
+                params,
+            }]
+        })
     }
 
     fn call_tool(&mut self, id: &Value, params: Option<&Value>, tools: &[Tool]) -> Vec<Action> {
@@ -702,17 +718,81 @@ mod tests {
         for n in 0..MAX_IN_FLIGHT {
             assert!(matches!(
                 call(&mut b, n).as_slice(),
-                [Action::ReadResource { .. }]
+                [Action::Ask { method, .. }] if method == "resources/read"
             ));
         }
         assert!(
             matches!(call(&mut b, 99).as_slice(), [Action::Post(m)] if m["error"]["code"] == -32603)
         );
         b.answer(&json!(0), Ok(json!({})));
-        assert!(matches!(
-            call(&mut b, 100).as_slice(),
-            [Action::ReadResource { .. }]
-        ));
+        assert!(matches!(call(&mut b, 100).as_slice(), [Action::Ask { .. }]));
+    }
+
+    #[test]
+    fn lists_are_asked_of_the_server_with_only_the_cursor_given() {
+        let mut b = bridge();
+        let out = b.on_message(
+            &request(
+                json!(1),
+                "resources/list",
+                json!({"cursor": "p2", "_meta": {"progressToken": 9}, "extra": 1}),
+            ),
+            &[],
+            &around,
+        );
+        assert_eq!(
+            out,
+            [Action::Ask {
+                id: json!(1),
+                method: "resources/list".into(),
+                params: json!({"cursor": "p2"})
+            }]
+        );
+        for method in ["resources/templates/list", "prompts/list"] {
+            let out = b.on_message(
+                &request(json!(2), method, json!({"cursor": 5})),
+                &[],
+                &around,
+            );
+            assert_eq!(
+                out,
+                [Action::Ask {
+                    id: json!(2),
+                    method: method.into(),
+                    params: json!({})
+                }]
+            );
+        }
+        let out = b.on_message(
+            &request(
+                json!(3),
+                "resources/read",
+                json!({"uri": "ui://x", "other": 1}),
+            ),
+            &[],
+            &around,
+        );
+        assert_eq!(
+            out,
+            [Action::Ask {
+                id: json!(3),
+                method: "resources/read".into(),
+                params: json!({"uri": "ui://x"})
+            }]
+        );
+        // Anything else is not offered to Views.
+        for method in [
+            "resources/subscribe",
+            "prompts/get",
+            "completion/complete",
+            "sampling/createMessage",
+        ] {
+            let out = b.on_message(&request(json!(4), method, json!({})), &[], &around);
+            assert!(
+                matches!(out.as_slice(), [Action::Post(m)] if m["error"]["code"] == -32601),
+                "{method}"
+            );
+        }
     }
 
     #[test]
