@@ -118,6 +118,11 @@ test('an MCP App of the TypeScript SDK server in the modern era, its origins dec
   // The View (on the extension's SDK) lists the server's resources through the client.
   await frame.locator('#listed', { hasText: 'test://greeting' }).waitFor({ timeout: 10_000 });
   assert.deepEqual((await frame.locator('#listed').innerText()).split(' ').sort(), ['test://greeting', 'ui://ts/clock']);
+  // The View calls `touch`, which announces that the tool list changed: the client lists the
+  // tools again and tells the View.
+  assert.equal(await frame.locator('#changed').innerText(), '');
+  await frame.locator('#touch').click();
+  await frame.locator('#changed', { hasText: 'notifications/tools/list_changed' }).waitFor({ timeout: 10_000 });
   await page.close();
 });
 

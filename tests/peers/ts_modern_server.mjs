@@ -21,16 +21,23 @@ const port = Number(process.argv[2] || process.env.PORT || 0);
 // @modelcontextprotocol/ext-apps, its bundle with its dependencies, inlined: a View has no
 // network). It connects to the host, then lists the server's resources through it
 // (`App.listServerResources`, a `resources/list` the host makes on the server) and shows
-// their URIs. The bundle's closing `export { … }` becomes the two names used here.
+// their URIs. Its button calls `touch` through the host; the notifications of changed lists
+// the host then sends it are shown. The bundle's closing `export { … }` becomes the two names
+// used here.
 const sdk = fs.readFileSync(fileURLToPath(import.meta.resolve('@modelcontextprotocol/ext-apps/app-with-deps')), 'utf8');
 const exported = Object.fromEntries(/export\s*\{([^}]*)\}\s*;?\s*$/.exec(sdk)[1].split(',')
   .map((pair) => pair.trim().split(/\s+as\s+/)).map(([local, name]) => [name ?? local, local]));
-const CLOCK_VIEW = `<!doctype html><p id="face">clock</p><pre id="listed"></pre><script type="module">
+const CLOCK_VIEW = `<!doctype html><p id="face">clock</p><pre id="listed"></pre><button id="touch">Touch</button><pre id="changed"></pre><script type="module">
+addEventListener('message', (e) => {
+  const method = e.data && e.data.method;
+  if (typeof method === 'string' && method.endsWith('/list_changed')) document.getElementById('changed').textContent += method + ' ';
+});
 ${sdk.replace(/export\s*\{[^}]*\}\s*;?\s*$/, '')}
 const app = new ${exported.App}({ name: 'clock', version: '1.0.0' }, {});
 await app.connect(new ${exported.PostMessageTransport}(window.parent, window.parent));
 const listed = await app.listServerResources();
 document.getElementById('listed').textContent = listed.resources.map((r) => r.uri).join(' ');
+document.getElementById('touch').onclick = () => app.callServerTool({ name: 'touch', arguments: {} });
 </script>`;
 const mode = process.argv[3];
 

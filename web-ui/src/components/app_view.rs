@@ -253,6 +253,25 @@ pub fn AppView(
                 m.remove_event_listener_with_callback("change", on_theme.as_ref().unchecked_ref());
         }
     });
+    // The server's lists change while the View is shown (the tools listed again, or the
+    // server said its resources or prompts changed): a ready View is told.
+    let (tool_list, resources_changed, prompts_changed) =
+        (conn.tools, conn.resources_changed, conn.prompts_changed);
+    for (kind, changed) in [
+        ("tools", Signal::derive(move || tool_list.track())),
+        (
+            "resources",
+            Signal::derive(move || resources_changed.track()),
+        ),
+        ("prompts", Signal::derive(move || prompts_changed.track())),
+    ] {
+        let bridge = bridge_kept.clone();
+        Effect::watch(
+            move || changed.track(),
+            move |_, _, _| tell(frame, &bridge, |b| b.list_changed(kind)),
+            false,
+        );
+    }
     // The call ends while the View is shown: it is told (now, or once it is ready).
     let bridge_for_end = bridge_kept.clone();
     Effect::new(move |_| {

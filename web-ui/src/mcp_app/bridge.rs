@@ -263,6 +263,19 @@ impl Bridge {
         }))]
     }
 
+    /// The server's list of `kind` (`"tools"`, `"resources"` or `"prompts"`) changed: a ready
+    /// View is told (`notifications/{kind}/list_changed`), as the extension's reference host
+    /// tells its Views.
+    pub fn list_changed(&self, kind: &str) -> Vec<Action> {
+        if !self.initialized {
+            return Vec::new();
+        }
+        vec![Action::Post(json!({
+            "jsonrpc": "2.0",
+            "method": format!("notifications/{kind}/list_changed"),
+        }))]
+    }
+
     /// The View is about to go (`reason`): the `ui/resource-teardown` request to post, once,
     /// to a View that is ready; `None` when there is nobody to ask (it may go at once).
     pub fn teardown(&mut self, reason: &str) -> Option<Value> {
@@ -560,8 +573,8 @@ impl Bridge {
             "hostCapabilities": {
                 "openLinks": {},
                 "downloadFile": {},
-                "serverTools": {},
-                "serverResources": {},
+                "serverTools": { "listChanged": true },
+                "serverResources": { "listChanged": true },
                 "logging": {},
                 "message": { "text": {} },
                 "updateModelContext": { "text": {}, "structuredContent": {} },
@@ -726,6 +739,25 @@ mod tests {
         );
         b.answer(&json!(0), Ok(json!({})));
         assert!(matches!(call(&mut b, 100).as_slice(), [Action::Ask { .. }]));
+    }
+
+    #[test]
+    fn a_ready_view_is_told_when_the_servers_lists_change() {
+        let mut b = bridge();
+        assert!(
+            b.list_changed("tools").is_empty(),
+            "not before the View is ready"
+        );
+        b.on_message(&request(json!(1), "ui/initialize", json!({})), &[], &around);
+        b.on_message(
+            &json!({"jsonrpc": "2.0", "method": "ui/notifications/initialized"}),
+            &[],
+            &around,
+        );
+        for kind in ["tools", "resources", "prompts"] {
+            assert!(matches!(b.list_changed(kind).as_slice(),
+                [Action::Post(m)] if m["method"] == format!("notifications/{kind}/list_changed") && m.get("id").is_none()));
+        }
     }
 
     #[test]
