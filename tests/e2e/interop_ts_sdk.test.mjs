@@ -123,6 +123,25 @@ test('an MCP App of the TypeScript SDK server in the modern era, its origins dec
   assert.equal(await frame.locator('#changed').innerText(), '');
   await frame.locator('#touch').click();
   await frame.locator('#changed', { hasText: 'notifications/tools/list_changed' }).waitFor({ timeout: 10_000 });
+  // The View asks for a model reply: the person is asked, as for a server's sampling
+  // request, and the View gets what they approved, or their refusal.
+  await frame.locator('#ask').click();
+  const ask = page.locator('.ask.sampling');
+  assert.equal(await ask.locator('h3').innerText(), 'The app of clock asks for a model reply');
+  assert.match(await ask.locator('.messages').innerText(), /What time is it in Paris\?/);
+  await ask.locator('textarea.sampling-reply').fill('Noon <b>sharp</b>.');
+  await ask.locator('button.approve').click();
+  await frame.locator('#reply', { hasText: 'reply: Noon <b>sharp</b>. (human-in-the-loop)' }).waitFor({ timeout: 10_000 });
+  assert.equal(await page.locator('.ask.sampling').count(), 0);
+  await frame.locator('#ask').click();
+  await page.locator('.ask.sampling button.reject').click();
+  await frame.locator('#reply', { hasText: /^refused: .*rejected/ }).waitFor({ timeout: 10_000 });
+  // A question of a View goes with it: asked, then the tool called again (a new View).
+  await frame.locator('#ask').click();
+  await page.locator('.ask.sampling').waitFor({ timeout: 5_000 });
+  await page.locator('button.run').click();
+  await waitFor(async () => !(await handle.evaluate((e) => e.isConnected)), 10_000, 'the View before gone');
+  assert.equal(await page.locator('.ask.sampling').count(), 0);
   await page.close();
 });
 

@@ -21,13 +21,14 @@ const port = Number(process.argv[2] || process.env.PORT || 0);
 // @modelcontextprotocol/ext-apps, its bundle with its dependencies, inlined: a View has no
 // network). It connects to the host, then lists the server's resources through it
 // (`App.listServerResources`, a `resources/list` the host makes on the server) and shows
-// their URIs. Its button calls `touch` through the host; the notifications of changed lists
-// the host then sends it are shown. The bundle's closing `export { … }` becomes the two names
+// their URIs. Its button "Touch" calls `touch` through the host; the notifications of changed
+// lists the host then sends it are shown. Its button "Ask" asks the host for a model reply
+// (`App.createSamplingMessage`) and shows the reply, or the refusal. The bundle's closing `export { … }` becomes the two names
 // used here.
 const sdk = fs.readFileSync(fileURLToPath(import.meta.resolve('@modelcontextprotocol/ext-apps/app-with-deps')), 'utf8');
 const exported = Object.fromEntries(/export\s*\{([^}]*)\}\s*;?\s*$/.exec(sdk)[1].split(',')
   .map((pair) => pair.trim().split(/\s+as\s+/)).map(([local, name]) => [name ?? local, local]));
-const CLOCK_VIEW = `<!doctype html><p id="face">clock</p><pre id="listed"></pre><button id="touch">Touch</button><pre id="changed"></pre><script type="module">
+const CLOCK_VIEW = `<!doctype html><p id="face">clock</p><pre id="listed"></pre><button id="touch">Touch</button><pre id="changed"></pre><button id="ask">Ask</button><pre id="reply"></pre><script type="module">
 addEventListener('message', (e) => {
   const method = e.data && e.data.method;
   if (typeof method === 'string' && method.endsWith('/list_changed')) document.getElementById('changed').textContent += method + ' ';
@@ -38,6 +39,10 @@ await app.connect(new ${exported.PostMessageTransport}(window.parent, window.par
 const listed = await app.listServerResources();
 document.getElementById('listed').textContent = listed.resources.map((r) => r.uri).join(' ');
 document.getElementById('touch').onclick = () => app.callServerTool({ name: 'touch', arguments: {} });
+document.getElementById('ask').onclick = () => app.createSamplingMessage({
+  messages: [{ role: 'user', content: { type: 'text', text: 'What time is it in Paris?' } }], maxTokens: 30,
+}).then((r) => \`reply: \${r.content.text} (\${r.model})\`, (e) => \`refused: \${e.message}\`)
+  .then((text) => { document.getElementById('reply').textContent = text; });
 </script>`;
 const mode = process.argv[3];
 

@@ -13,7 +13,6 @@ use futures_channel::oneshot;
 use futures_util::FutureExt;
 use leptos::prelude::*;
 use serde_json::{json, Value};
-use std::cell::RefCell;
 use std::collections::BTreeMap;
 use std::rc::Rc;
 use std::sync::{Arc, Mutex};
@@ -27,13 +26,16 @@ pub fn note(log: RwSignal<Notes>, text: String) {
     log.update(|l| l.push(text, MAX_NOTES));
 }
 
-/// Something the server asks the person, waiting for an answer.
+/// Something the server (or one of its MCP App Views) asks the person, waiting for an
+/// answer.
 #[derive(Clone)]
 pub struct Ask {
     /// Unique per connection.
     pub id: u32,
     /// What is asked.
     pub kind: AskKind,
+    /// Who asks, when not the server itself (e.g. "The app of get-time").
+    pub from: Option<String>,
     reply: Arc<Mutex<Option<oneshot::Sender<Answer>>>>,
 }
 
@@ -139,6 +141,8 @@ pub struct Connection {
     pub time_limit: RwSignal<u32>,
     /// Open questions from the server.
     pub asks: RwSignal<Vec<Ask>, LocalStorage>,
+    /// The id of the last ask.
+    ask_ids: StoredValue<u32>,
     /// The client, once created.
     pub client: StoredValue<Option<Client>, LocalStorage>,
     /// OAuth for this server (none with a manual bearer token or over WebSocket).
@@ -221,6 +225,7 @@ impl Connection {
             log: RwSignal::new(Notes::default()),
             wire: RwSignal::new(WireLog::default()),
             asks: RwSignal::new_local(Vec::new()),
+            ask_ids: StoredValue::new(0),
             chosen_tool: RwSignal::new(None),
             restored_form: RwSignal::new(None),
             resource_shown: RwSignal::new(None),
@@ -641,40 +646,44 @@ impl Connection {
         }
     }
 
-    fn handlers(&self) -> Handlers {
+    /// Asks the person `kind` for `from` (`None`: the server): its id among the asks, and its
+    /// answer once given. The dialog goes when it is answered, or when the answer is no
+    /// longer awaited (the future dropped) or the ask removed (then the answer is "cancel").
+    pub fn ask(
+        &self,
+        kind: AskKind,
+        from: Option<String>,
+    ) -> (u32, impl std::future::Future<Output = Answer> + 'static) {
         let asks = self.asks;
-        let roots = self.roots;
-        let next = Rc::new(RefCell::new(0u32));
-        let ask = move |kind: AskKind| {
-            let (tx, rx) = oneshot::channel();
-            let id = {
-                let mut n = next.borrow_mut();
-                *n += 1;
-                *n
-            };
-            asks.update(|a| {
-                a.push(Ask {
-                    id,
-                    kind,
-                    reply: Arc::new(Mutex::new(Some(tx))),
-                })
-            });
-            async move {
-                // The dialog goes when the request is answered, or when it is dropped
-                // unanswered (the server cancelled the task it ran as).
-                let _dismiss = DismissAsk { asks, id };
-                rx.await.unwrap_or_else(|_| Ok(json!({"action": "cancel"})))
-            }
+        let (tx, rx) = oneshot::channel();
+        let id = self.ask_ids.get_value() + 1;
+        self.ask_ids.set_value(id);
+        asks.update(|a| {
+            a.push(Ask {
+                id,
+                kind,
+                from,
+                reply: Arc::new(Mutex::new(Some(tx))),
+            })
+        });
+        let answer = async move {
+            // The dialog goes when the request is answered, or when it is dropped
+            // unanswered (the server cancelled the task it ran as).
+            let _dismiss = DismissAsk { asks, id };
+            rx.await.unwrap_or_else(|_| Ok(json!({"action": "cancel"})))
         };
-        let ask = Rc::new(ask);
-        let a1 = ask.clone();
-        let a2 = ask.clone();
+        (id, answer)
+    }
+
+    fn handlers(&self) -> Handlers {
+        let roots = self.roots;
+        let (c1, c2) = (self.clone(), self.clone());
         Handlers {
             sampling: Some(client_browser::typed_handler(
-                move |p: CreateMessageParams| a1(AskKind::Sampling(p)).boxed_local(),
+                move |p: CreateMessageParams| c1.ask(AskKind::Sampling(p), None).1.boxed_local(),
             )),
             elicitation: Some(client_browser::typed_handler(move |p: ElicitParams| {
-                a2(AskKind::Elicitation(p)).boxed_local()
+                c2.ask(AskKind::Elicitation(p), None).1.boxed_local()
             })),
             roots: Some(Rc::new(move || {
                 let list: Vec<Value> = roots

@@ -5,7 +5,7 @@
 
 use crate::components::asks::UrlToOpen;
 use crate::components::result_view::ContentView;
-use crate::connection::Connection;
+use crate::connection::{AskKind, Connection};
 use crate::mcp_app::{self, Action, Bridge, Ending, Said, Surroundings};
 use client_browser::client_core::session::RequestError;
 use client_browser::client_core::types::{ContentBlock, KnownContent, Tool};
@@ -50,10 +50,8 @@ pub fn AppView(
     let Some(uri) = mcp_app::resource_uri(&tool).map(str::to_string) else {
         return ().into_any();
     };
-    let title = format!(
-        "App of {}",
-        tool.title.clone().unwrap_or_else(|| tool.name.clone())
-    );
+    let label = tool.title.clone().unwrap_or_else(|| tool.name.clone());
+    let title = format!("App of {label}");
     let shown = RwSignal::new(Shown::Reading);
     let height = RwSignal::new(None::<f64>);
     let said = RwSignal::new(Vec::<Said>::new());
@@ -126,6 +124,11 @@ pub fn AppView(
     let tools = conn.tools;
     let client = conn.client;
     let time_limit = conn.time_limit;
+    // Sampling requests of this View waiting for the person (their asks' ids): they go with
+    // the View.
+    let (asker, asking) = (conn.clone(), format!("The app of {label}"));
+    let waiting = Rc::new(RefCell::new(Vec::<u32>::new()));
+    let waiting_kept = waiting.clone();
     // Messages of this View (and only this one: its frame's window is the source).
     let gone_by_answer = on_gone.clone();
     let budget = RefCell::new(mcp_app::MessageBudget::default());
@@ -193,6 +196,18 @@ pub fn AppView(
                             answer(&bridge, &window, &id, outcome);
                         });
                     }
+                    Action::Sample { id, params } => {
+                        let (ask, reply) =
+                            asker.ask(AskKind::Sampling(params), Some(asking.clone()));
+                        waiting.borrow_mut().push(ask);
+                        let (bridge, window, waiting) =
+                            (bridge.clone(), window.clone(), waiting.clone());
+                        leptos::task::spawn_local(async move {
+                            let outcome = reply.await.map_err(|e| (e.code, e.message));
+                            waiting.borrow_mut().retain(|a| *a != ask);
+                            answer(&bridge, &window, &id, outcome);
+                        });
+                    }
                     Action::Ask { id, method, params } => {
                         let Some(client) = client.try_get_value().flatten() else {
                             answer(&bridge, &window, &id, Err(closed()));
@@ -210,9 +225,13 @@ pub fn AppView(
     if let Some(w) = web_sys::window() {
         let _ = w.add_event_listener_with_callback("message", on_message.as_ref().unchecked_ref());
     }
-    // The listener goes with the View (the closure is kept until then).
+    // The listener goes with the View (the closure is kept until then), and so do the
+    // questions it asked the person.
     let on_message = send_wrapper::SendWrapper::new(on_message);
+    let (asks, waiting) = (conn.asks, send_wrapper::SendWrapper::new(waiting_kept));
     on_cleanup(move || {
+        let gone = waiting.borrow();
+        asks.try_update(|a| a.retain(|x| !gone.contains(&x.id)));
         if let Some(w) = web_sys::window() {
             let _ = w.remove_event_listener_with_callback(
                 "message",

@@ -30,9 +30,13 @@ fn AskView(ask: Ask) -> impl IntoView {
             let reply = RwSignal::new(String::new());
             let a1 = ask.clone();
             let a2 = ask.clone();
+            let asks = format!(
+                "{} asks for a model reply",
+                ask.from.as_deref().unwrap_or("The server")
+            );
             view! {
-                <section class="ask sampling" role="dialog" aria-label="The server asks for a model reply">
-                    <h3>"The server asks for a model reply"</h3>
+                <section class="ask sampling" role="dialog" aria-label=asks.clone()>
+                    <h3>{asks.clone()}</h3>
                     {p.system_prompt.clone().map(|s| view! { <p class="system">"System: " {s}</p> })}
                     <ul class="messages">{prompt.into_iter().map(|m| view! { <li>{m}</li> }).collect_view()}</ul>
                     <dl class="sampling-settings">

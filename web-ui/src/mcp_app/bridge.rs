@@ -2,7 +2,8 @@
 //! ([`Action`]); the host's own steps (the call ended, the colours changed, full screen left,
 //! the View about to go) likewise.
 
-use client_browser::client_core::types::{ContentBlock, KnownContent, Tool};
+use client_browser::client_core::types::{ContentBlock, CreateMessageParams, KnownContent, Tool};
+use serde::Deserialize;
 use serde_json::{json, Value};
 
 use super::{callable_by_view, PROTOCOL_VERSION};
@@ -81,6 +82,15 @@ pub enum Action {
         method: String,
         /// Its params, rebuilt from the View's (only the fields the method takes).
         params: Value,
+    },
+    /// Ask the person for a model reply (`sampling/createMessage`, the client has no model
+    /// of its own): shown as the server's sampling requests are; answer request `id` with
+    /// [`Bridge::answer`].
+    Sample {
+        /// The View's request id.
+        id: Value,
+        /// The request's params, as the View sent them (checked as a sampling request's).
+        params: CreateMessageParams,
     },
     /// Make the frame this tall (CSS pixels, already bounded).
     Resize(f64),
@@ -465,6 +475,26 @@ impl Bridge {
                 ))],
             },
             "tools/call" => self.call_tool(id, params, tools),
+            "sampling/createMessage" => {
+                match params.map(|p| CreateMessageParams::deserialize(p)) {
+                    Some(Ok(params)) => self.admit(id).unwrap_or_else(|| {
+                        vec![Action::Sample {
+                            id: id.clone(),
+                            params,
+                        }]
+                    }),
+                    Some(Err(e)) => vec![Action::Post(error(
+                        id,
+                        -32602,
+                        format!("not a sampling request: {e}"),
+                    ))],
+                    None => vec![Action::Post(error(
+                        id,
+                        -32602,
+                        "sampling/createMessage needs params",
+                    ))],
+                }
+            }
             "resources/read" => match param("uri").and_then(Value::as_str) {
                 Some(uri) => self.ask(id, "resources/read", json!({ "uri": uri })),
                 None => vec![Action::Post(error(
@@ -573,6 +603,7 @@ impl Bridge {
             "hostCapabilities": {
                 "openLinks": {},
                 "downloadFile": {},
+                "sampling": {},
                 "serverTools": { "listChanged": true },
                 "serverResources": { "listChanged": true },
                 "logging": {},
@@ -761,6 +792,39 @@ mod tests {
     }
 
     #[test]
+    fn a_sampling_request_is_put_to_the_person_when_it_is_one() {
+        let mut b = bridge();
+        let params = json!({"messages": [{"role": "user", "content": {"type": "text", "text": "Time?"}}], "maxTokens": 20});
+        let out = b.on_message(
+            &request(json!(1), "sampling/createMessage", params),
+            &[],
+            &around,
+        );
+        assert!(matches!(out.as_slice(),
+            [Action::Sample { id, params }] if *id == json!(1) && params.max_tokens == 20 && params.messages.len() == 1));
+        for bad in [json!({"messages": "none"}), json!({"maxTokens": 1})] {
+            let out = b.on_message(
+                &request(json!(2), "sampling/createMessage", bad),
+                &[],
+                &around,
+            );
+            assert!(matches!(out.as_slice(),
+                [Action::Post(m)] if m["error"]["code"] == -32602 && m["error"]["message"].as_str().is_some_and(|t| t.starts_with("not a sampling request"))));
+        }
+        let out = b.on_message(
+            &json!({"jsonrpc": "2.0", "id": 3, "method": "sampling/createMessage"}),
+            &[],
+            &around,
+        );
+        assert!(matches!(out.as_slice(), [Action::Post(m)] if m["error"]["code"] == -32602));
+        // Declared to the View.
+        let init = b.on_message(&request(json!(4), "ui/initialize", json!({})), &[], &around);
+        assert!(
+            matches!(init.as_slice(), [Action::Post(m)] if m["result"]["hostCapabilities"]["sampling"] == json!({}))
+        );
+    }
+
+    #[test]
     fn lists_are_asked_of_the_server_with_only_the_cursor_given() {
         let mut b = bridge();
         let out = b.on_message(
@@ -817,7 +881,7 @@ mod tests {
             "resources/subscribe",
             "prompts/get",
             "completion/complete",
-            "sampling/createMessage",
+            "elicitation/create",
         ] {
             let out = b.on_message(&request(json!(4), method, json!({})), &[], &around);
             assert!(
@@ -875,11 +939,7 @@ mod tests {
     #[test]
     fn other_messages_are_refused_or_ignored() {
         let mut b = bridge();
-        let out = b.on_message(
-            &request(json!(1), "sampling/createMessage", json!({})),
-            &[],
-            &around,
-        );
+        let out = b.on_message(&request(json!(1), "roots/list", json!({})), &[], &around);
         assert!(matches!(out.as_slice(), [Action::Post(m)] if m["error"]["code"] == -32601));
         for ignored in [
             json!("text"),
