@@ -198,7 +198,7 @@ pub fn AppView(
                     }
                     Action::Sample { id, params } => {
                         let (ask, reply) =
-                            asker.ask(AskKind::Sampling(params), Some(asking.clone()));
+                            asker.ask(AskKind::Sampling(*params), Some(asking.clone()));
                         waiting.borrow_mut().push(ask);
                         let (bridge, window, waiting) =
                             (bridge.clone(), window.clone(), waiting.clone());

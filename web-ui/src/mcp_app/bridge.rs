@@ -90,7 +90,7 @@ pub enum Action {
         /// The View's request id.
         id: Value,
         /// The request's params, as the View sent them (checked as a sampling request's).
-        params: CreateMessageParams,
+        params: Box<CreateMessageParams>,
     },
     /// Make the frame this tall (CSS pixels, already bounded).
     Resize(f64),
@@ -476,11 +476,11 @@ impl Bridge {
             },
             "tools/call" => self.call_tool(id, params, tools),
             "sampling/createMessage" => {
-                match params.map(|p| CreateMessageParams::deserialize(p)) {
+                match params.map(CreateMessageParams::deserialize) {
                     Some(Ok(params)) => self.admit(id).unwrap_or_else(|| {
                         vec![Action::Sample {
                             id: id.clone(),
-                            params,
+                            params: Box::new(params),
                         }]
                     }),
                     Some(Err(e)) => vec![Action::Post(error(
