@@ -129,6 +129,10 @@ test('an MCP App of the TypeScript SDK server in the modern era, its origins dec
   const ask = page.locator('.ask.sampling');
   assert.equal(await ask.locator('h3').innerText(), 'The app of clock asks for a model reply');
   assert.match(await ask.locator('.messages').innerText(), /What time is it in Paris\?/);
+  // One question of a View at a time: asked again meanwhile, it is refused at once.
+  await frame.locator('#ask').click();
+  await frame.locator('#reply', { hasText: /^refused: .*not answered this app's last sampling request yet/ }).waitFor({ timeout: 10_000 });
+  assert.equal(await page.locator('.ask.sampling').count(), 1);
   await ask.locator('textarea.sampling-reply').fill('Noon <b>sharp</b>.');
   await ask.locator('button.approve').click();
   await frame.locator('#reply', { hasText: 'reply: Noon <b>sharp</b>. (human-in-the-loop)' }).waitFor({ timeout: 10_000 });

@@ -139,7 +139,7 @@ pub struct Connection {
     /// How long a request may go without an answer or progress, in seconds (see
     /// [`crate::time_limit`]).
     pub time_limit: RwSignal<u32>,
-    /// Open questions from the server.
+    /// Open questions from the server and its MCP App Views.
     pub asks: RwSignal<Vec<Ask>, LocalStorage>,
     /// The id of the last ask.
     ask_ids: StoredValue<u32>,

@@ -122,6 +122,9 @@ pub struct Bridge {
     teardown_sent: bool,
     csp: Value,
     initialized: bool,
+    /// The id of the View's sampling request the person is asked, if one is open: one at a
+    /// time, so that a View cannot stack questions on the page.
+    sampling: Option<Value>,
     in_flight: usize,
 }
 
@@ -211,6 +214,7 @@ impl Bridge {
             teardown_sent: false,
             csp,
             initialized: false,
+            sampling: None,
             in_flight: 0,
         }
     }
@@ -477,7 +481,13 @@ impl Bridge {
             "tools/call" => self.call_tool(id, params, tools),
             "sampling/createMessage" => {
                 match params.map(CreateMessageParams::deserialize) {
+                    Some(Ok(_)) if self.sampling.is_some() => vec![Action::Post(error(
+                        id,
+                        -32603,
+                        "the person has not answered this app's last sampling request yet",
+                    ))],
                     Some(Ok(params)) => self.admit(id).unwrap_or_else(|| {
+                        self.sampling = Some(id.clone());
                         vec![Action::Sample {
                             id: id.clone(),
                             params: Box::new(params),
@@ -590,6 +600,9 @@ impl Bridge {
     /// or an error (code, message).
     pub fn answer(&mut self, id: &Value, outcome: Result<Value, (i64, String)>) -> Value {
         self.in_flight = self.in_flight.saturating_sub(1);
+        if self.sampling.as_ref() == Some(id) {
+            self.sampling = None;
+        }
         match outcome {
             Ok(result) => answer(id, result),
             Err((code, message)) => error(id, code, message),
@@ -811,6 +824,23 @@ mod tests {
             assert!(matches!(out.as_slice(),
                 [Action::Post(m)] if m["error"]["code"] == -32602 && m["error"]["message"].as_str().is_some_and(|t| t.starts_with("not a sampling request"))));
         }
+        // One question at a time: another is refused until the first is answered.
+        let again = json!({"messages": [], "maxTokens": 5});
+        let out = b.on_message(
+            &request(json!(5), "sampling/createMessage", again.clone()),
+            &[],
+            &around,
+        );
+        assert!(
+            matches!(out.as_slice(), [Action::Post(m)] if m["error"]["code"] == -32603 && m["id"] == 5)
+        );
+        b.answer(&json!(1), Ok(json!({"role": "assistant"})));
+        let out = b.on_message(
+            &request(json!(6), "sampling/createMessage", again),
+            &[],
+            &around,
+        );
+        assert!(matches!(out.as_slice(), [Action::Sample { id, .. }] if *id == json!(6)));
         let out = b.on_message(
             &json!({"jsonrpc": "2.0", "id": 3, "method": "sampling/createMessage"}),
             &[],
