@@ -193,6 +193,16 @@ test('an MCP App is shown while its call is under way, told when it is cancelled
   await frame.evaluate(() => answerTeardown());
   await waitFor(async () => !(await handle.evaluate((e) => e.isConnected)), 1_000, 'the first View gone once it answered');
   await page.locator('.runner button.cancel').click();
+  // The second View asks to be closed (ui/notifications/request-teardown): it is, through the
+  // same teardown.
+  const second = await viewFrame(page);
+  const toldSecond = async () => JSON.parse(await second.frame.locator('#report').innerText());
+  await waitFor(async () => (await toldSecond()).some((m) => m.startsWith('ui/notifications/tool-cancelled')), 10_000, 'the second View told');
+  await second.frame.evaluate(() => parent.postMessage({ jsonrpc: '2.0', method: 'ui/notifications/request-teardown' }, '*'));
+  await waitFor(async () => (await toldSecond()).includes('ui/resource-teardown: the app asked to be closed'), 10_000, 'the teardown asked');
+  await second.frame.evaluate(() => answerTeardown());
+  await waitFor(async () => !(await second.handle.evaluate((e) => e.isConnected)), 1_000, 'the second View gone once it answered');
+  assert.equal(await page.locator('.mcp-app').count(), 0);
 });
 
 test('an MCP App too large for a data: URL (2.5 MB) is still shown, in the same sandbox', async () => {

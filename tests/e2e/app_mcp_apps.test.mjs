@@ -141,4 +141,10 @@ test('"Run again" in the call history shows a new View of the new call, as Run d
   await page.locator('#tab-logs').click();
   assert.equal(await page.locator('ol.wire li.sent', { hasText: '"resources/list"' }).count(), 1);
   await page.locator('#tab-tools').click();
+  // "Close": the View is asked to tear down (the extension's SDK answers) and goes.
+  const { handle: shown } = await viewFrame(page);
+  await page.locator('.mcp-app:not(.retiring) button.close-app').click();
+  await waitFor(async () => !(await shown.evaluate((e) => e.isConnected)), 5_000, 'the View closed');
+  assert.equal(await page.locator('.mcp-app').count(), 0);
+  assert.match(await page.locator('.runner .result .content.text').first().innerText(), ISO_TIME, 'the result stays');
 });

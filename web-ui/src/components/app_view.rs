@@ -35,8 +35,9 @@ enum Shown {
 
 /// The View of `tool`'s app for a call made with `arguments`, shown from the moment it is
 /// made; `ending` is how it ended, once it has. Once `retiring` (the tool was called again),
-/// it is hidden and asked to tear down (`ui/resource-teardown`); `on_gone` runs when it has
-/// answered, or after [`mcp_app::TEARDOWN_WAIT_MS`], or at once if it was never ready.
+/// or closed (by the person, or at its own request), it is hidden and asked to tear down
+/// (`ui/resource-teardown`); `on_gone` runs when it has answered, or after
+/// [`mcp_app::TEARDOWN_WAIT_MS`], or at once if it was never ready.
 #[component]
 pub fn AppView(
     conn: Connection,
@@ -59,6 +60,9 @@ pub fn AppView(
     let flooded = RwSignal::new(false);
     // Whether the View is shown full screen (it asked; the person can always leave).
     let full = RwSignal::new(false);
+    // Why the View was closed, if it was: by the person ("Close"), or at its own request.
+    let closed_by = RwSignal::new(None::<&'static str>);
+    let leaving = move || retiring.get() || closed_by.with(Option::is_some);
     let frame = NodeRef::<leptos::html::Iframe>::new();
     let bridge = Rc::new(RefCell::new(None::<Bridge>));
     let bridge_kept = bridge.clone();
@@ -98,7 +102,10 @@ pub fn AppView(
                 let policy = mcp_app::content_security_policy(csp);
                 let mut bridge = Bridge::new(tool, arguments, mcp_app::approved_csp(csp));
                 // Ended already: the View is told once it is ready (not a later call's ending).
-                let current = !retiring.try_get_untracked().unwrap_or(true);
+                let current = !retiring.try_get_untracked().unwrap_or(true)
+                    && closed_by
+                        .try_with_untracked(Option::is_none)
+                        .unwrap_or(false);
                 if let Some(end) = ending.try_get_untracked().flatten().filter(|_| current) {
                     bridge.end(end);
                 }
@@ -168,6 +175,11 @@ pub fn AppView(
                 match action {
                     Action::Post(m) => post(&window, &m),
                     Action::TornDown => gone_by_answer(),
+                    Action::Close => {
+                        closed_by.try_update(|c| {
+                            c.get_or_insert("the app asked to be closed");
+                        });
+                    }
                     Action::FullScreen(f) => {
                         let _ = full.try_set(f);
                     }
@@ -295,21 +307,24 @@ pub fn AppView(
     let bridge_for_end = bridge_kept.clone();
     Effect::new(move |_| {
         let Some(end) = ending.get() else { return };
-        if !retiring.get_untracked() {
+        if !retiring.get_untracked() && closed_by.with_untracked(Option::is_none) {
             tell(frame, &bridge_for_end, |b| b.end(end));
         }
     });
-    // Called again: this View is asked to tear down, and goes once it answered (or after a
-    // while, or at once if it never said it was ready).
+    // Called again, or closed: this View is asked to tear down, and goes once it answered (or
+    // after a while, or at once if it never said it was ready).
     let bridge_for_teardown = bridge_kept.clone();
     Effect::new(move |_| {
-        if !retiring.get() {
+        if !leaving() {
             return;
         }
+        let reason = closed_by
+            .get_untracked()
+            .unwrap_or("the tool was called again");
         let ask = bridge_for_teardown
             .borrow_mut()
             .as_mut()
-            .and_then(|b| b.teardown("the tool was called again"));
+            .and_then(|b| b.teardown(reason));
         match (ask, view_window(frame)) {
             (Some(ask), Some(window)) => {
                 post(&window, &ask);
@@ -330,8 +345,9 @@ pub fn AppView(
     };
     let frame_title = title.clone();
     view! {
-        <section class="mcp-app" class:retiring=move || retiring.get() class:fullscreen=move || full.get() aria-label=title>
-            <h4>"App " <span class="app-uri">{uri}</span>
+        <section class="mcp-app" class:retiring=leaving class:fullscreen=move || full.get() aria-label=title>
+            <h4>"App " <span class="app-uri">{uri}</span> " "
+                <button type="button" class="close-app" on:click=move |_| closed_by.set(Some("closed by the person"))>"Close"</button>
                 {move || full.get().then(|| view! { " " <button type="button" class="exit-fullscreen" on:click=exit_full_screen.clone()>"Exit full screen"</button> })}
             </h4>
             {move || match shown.get() {
@@ -378,7 +394,6 @@ fn said_view(s: Said) -> AnyView {
         Said::Link(url) => view! { <span class="said-link">"Asks to open a web page:"</span> <UrlToOpen url=url on_open=|| () /> }.into_any(),
         Said::Called(name, true) => view! { <span class="said-call">"Called the tool " <code>{name}</code></span> }.into_any(),
         Said::Called(name, false) => view! { <span class="said-call refused">"Was refused the tool " <code>{name}</code> " (not for apps)"</span> }.into_any(),
-        Said::Teardown => view! { <span class="said-teardown">"Asks to be closed"</span> }.into_any(),
         // Saved only when the person chooses to.
         Said::Download(files) => view! {
             <span class="said-download">"Offers to download:"</span>

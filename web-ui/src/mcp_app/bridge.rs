@@ -49,8 +49,6 @@ pub enum Said {
     Link(String),
     /// A tool it called through the host, and whether the call was allowed.
     Called(String, bool),
-    /// It asked to be closed (`ui/notifications/request-teardown`).
-    Teardown,
     /// Files it offers to download (`ui/download-file`): embedded resources and resource
     /// links, saved only when the person chooses to.
     Download(Vec<ContentBlock>),
@@ -63,6 +61,9 @@ pub enum Action {
     Post(Value),
     /// The View answered the host's `ui/resource-teardown`: it may go now.
     TornDown,
+    /// The View asked to be closed (`ui/notifications/request-teardown`): close it (it is
+    /// asked to tear down first).
+    Close,
     /// Call a tool on the server; answer request `id` with [`Bridge::answer`].
     CallTool {
         /// The View's request id.
@@ -390,7 +391,8 @@ impl Bridge {
                     shown(data),
                 ))]
             }
-            "ui/notifications/request-teardown" => vec![Action::Show(Said::Teardown)],
+            // Granted: it is asked to tear down, as when the person closes it.
+            "ui/notifications/request-teardown" => vec![Action::Close],
             _ => Vec::new(),
         }
     }
@@ -802,6 +804,13 @@ mod tests {
             assert!(matches!(b.list_changed(kind).as_slice(),
                 [Action::Post(m)] if m["method"] == format!("notifications/{kind}/list_changed") && m.get("id").is_none()));
         }
+    }
+
+    #[test]
+    fn a_view_that_asks_to_be_closed_is_closed() {
+        let mut b = bridge();
+        let ask = json!({"jsonrpc": "2.0", "method": "ui/notifications/request-teardown"});
+        assert_eq!(b.on_message(&ask, &[], &around), [Action::Close]);
     }
 
     #[test]
