@@ -95,9 +95,22 @@ test('a View is told the colours chosen for the app, and when they change', asyn
   const frame = await viewNow();
   const scheme = () => frame.evaluate(() => document.documentElement.style.colorScheme);
   await waitFor(async () => (await scheme()) === 'dark', 10_000, 'the View in dark colours');
+  // With the app's own colours and font, as the extension's style variables (which the
+  // View's SDK puts on its root).
+  const variable = (name) => frame.evaluate((n) => document.documentElement.style.getPropertyValue(n), name);
+  // The app's own, where the View is shown (as the style sheet says them, minified).
+  const apps = (name) => page.evaluate((n) => getComputedStyle(document.querySelector('.mcp-app:not(.retiring) iframe')).getPropertyValue(n).trim(), name);
+  const darkBg = await apps('--bg');
+  assert.match(darkBg, /^#0d1117$/i);
+  assert.equal(await variable('--color-background-primary'), darkBg);
+  assert.equal(await variable('--color-text-primary'), await apps('--fg'));
+  assert.match(await variable('--font-sans'), /^system-ui, /);
   // Changed while it is shown: chosen in the app, then the system's (light here, then dark).
   await page.locator('#theme').selectOption('light');
   await waitFor(async () => (await scheme()) === 'light', 5_000, 'the View in light colours');
+  assert.notEqual(await apps('--bg'), darkBg);
+  assert.equal(await variable('--color-background-primary'), await apps('--bg'));
+  assert.equal(await variable('--color-text-primary'), await apps('--fg'));
   await page.locator('#theme').selectOption('system');
   await page.emulateMedia({ colorScheme: 'dark' });
   await waitFor(async () => (await scheme()) === 'dark', 5_000, 'the View in the system\'s dark colours');

@@ -256,8 +256,10 @@ pub fn AppView(
     // ready View is told.
     let bridge_for_theme = bridge_kept.clone();
     let on_theme = Closure::<dyn Fn()>::new(move || {
-        let theme = surroundings(frame).theme;
-        tell(frame, &bridge_for_theme, |b| b.theme_changed(theme));
+        let around = surroundings(frame);
+        tell(frame, &bridge_for_theme, |b| {
+            b.theme_changed(around.theme, around.styles)
+        });
     });
     let system = web_sys::window()
         .and_then(|w| w.match_media("(prefers-color-scheme: dark)").ok().flatten());
@@ -522,8 +524,8 @@ async fn ask_for_view(
         .map_err(|e| as_rpc_error(&e))
 }
 
-/// Where the View is shown: the page's colours, the browser's language and time zone, the
-/// frame's width.
+/// Where the View is shown: the page's colours (and the app's style variables), the
+/// browser's language and time zone, the frame's width.
 fn surroundings(frame: NodeRef<leptos::html::Iframe>) -> Surroundings {
     let window = web_sys::window();
     let element = frame.try_get_untracked().flatten();
@@ -566,8 +568,20 @@ fn surroundings(frame: NodeRef<leptos::html::Iframe>) -> Surroundings {
         && window
             .as_ref()
             .is_some_and(|w| w.navigator().user_activation().is_active());
+    // The app's colours and font where the View is shown (the element's, when embedded).
+    let computed = element
+        .as_ref()
+        .zip(window.as_ref())
+        .and_then(|(f, w)| w.get_computed_style(f).ok().flatten());
+    let styles = mcp_app::host_styles(|property| {
+        computed
+            .as_ref()
+            .and_then(|c| c.get_property_value(property).ok())
+            .unwrap_or_default()
+    });
     Surroundings {
         user_activated,
+        styles,
         theme: if dark { "dark" } else { "light" },
         locale,
         time_zone,

@@ -30,6 +30,9 @@ pub struct Surroundings {
     pub time_zone: String,
     /// The frame's width in CSS pixels.
     pub width: f64,
+    /// The app's colours and fonts there, as the extension's style variables (see
+    /// [`super::host_styles`]).
+    pub styles: Value,
     /// Whether the person just acted in the View (the browser's transient user activation,
     /// with the focus in the View's frame): full screen is granted only then, as the
     /// browser's own Fullscreen API is only at a gesture.
@@ -264,9 +267,9 @@ impl Bridge {
         out
     }
 
-    /// The colours around the View became `theme` (`"light"` or `"dark"`): a ready View
-    /// that was told otherwise is told (`ui/notifications/host-context-changed`).
-    pub fn theme_changed(&mut self, theme: &'static str) -> Vec<Action> {
+    /// The colours around the View became `theme` (`"light"` or `"dark"`) and `styles`: a
+    /// ready View that was told otherwise is told (`ui/notifications/host-context-changed`).
+    pub fn theme_changed(&mut self, theme: &'static str, styles: Value) -> Vec<Action> {
         if !self.initialized || self.theme == Some(theme) {
             return Vec::new();
         }
@@ -274,7 +277,7 @@ impl Bridge {
         vec![Action::Post(json!({
             "jsonrpc": "2.0",
             "method": "ui/notifications/host-context-changed",
-            "params": { "theme": theme },
+            "params": { "theme": theme, "styles": styles },
         }))]
     }
 
@@ -629,6 +632,7 @@ impl Bridge {
             "hostContext": {
                 "toolInfo": { "tool": self.tool },
                 "theme": around.theme,
+                "styles": around.styles,
                 "displayMode": self.mode(),
                 "availableDisplayModes": ["inline", "fullscreen"],
                 "containerDimensions": { "width": around.width, "maxHeight": MAX_HEIGHT },
@@ -655,6 +659,7 @@ mod tests {
             time_zone: "Europe/Paris".into(),
             width: 640.0,
             user_activated: true,
+            styles: json!({"variables": {"--color-background-primary": "#0d1117"}}),
         }
     }
 
@@ -1018,15 +1023,18 @@ mod tests {
     fn a_ready_view_is_told_when_the_colours_change() {
         let mut b = bridge();
         // Not before it is ready.
-        assert!(b.theme_changed("light").is_empty());
-        b.on_message(&request(json!(1), "ui/initialize", json!({})), &[], &around);
+        let light = || json!({"variables": {"--color-background-primary": "#ffffff"}});
+        assert!(b.theme_changed("light", light()).is_empty());
+        let init = b.on_message(&request(json!(1), "ui/initialize", json!({})), &[], &around);
+        assert!(matches!(init.as_slice(), [Action::Post(m)]
+            if m["result"]["hostContext"]["styles"] == around().styles && m["result"]["hostContext"]["theme"] == "dark"));
         b.on_message(&ready(), &[], &around);
         // It was told "dark" when it asked.
-        assert!(b.theme_changed("dark").is_empty());
-        let out = b.theme_changed("light");
+        assert!(b.theme_changed("dark", around().styles).is_empty());
+        let out = b.theme_changed("light", light());
         assert!(matches!(out.as_slice(), [Action::Post(m)]
-            if m["method"] == "ui/notifications/host-context-changed" && m["params"] == json!({"theme": "light"})));
-        assert!(b.theme_changed("light").is_empty());
+            if m["method"] == "ui/notifications/host-context-changed" && m["params"] == json!({"theme": "light", "styles": light()})));
+        assert!(b.theme_changed("light", light()).is_empty());
     }
 
     #[test]

@@ -5,7 +5,8 @@
 //!
 //! This module is the host's side of that conversation with no browser in it: which tools
 //! have a View (here), the HTML and the Content-Security-Policy it is shown with
-//! ([`document`]), how many of its messages are taken ([`budget`]), and a [`Bridge`] that
+//! ([`document`]), how many of its messages are taken ([`budget`]), the app's colours and
+//! fonts it is given ([`styles`]), and a [`Bridge`] that
 //! turns each message of the View into what to do ([`Action`]): answer it, call a tool or
 //! read a resource on the server for it, resize its frame, show what it said. The component
 //! (`components::app_view`) does the I/O.
@@ -26,10 +27,12 @@ use serde_json::{json, Map, Value};
 pub mod bridge;
 pub mod budget;
 pub mod document;
+pub mod styles;
 
 pub use bridge::*;
 pub use budget::*;
 pub use document::*;
+pub use styles::host_styles;
 
 /// The extension's identifier, declared in the client's capabilities.
 pub const EXTENSION: &str = "io.modelcontextprotocol/ui";
