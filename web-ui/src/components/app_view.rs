@@ -525,7 +525,7 @@ async fn ask_for_view(
 }
 
 /// Where the View is shown: the page's colours (and the app's style variables), the
-/// browser's language and time zone, the frame's width.
+/// browser's language and time zone, the frame's width, the device's touch and hover.
 fn surroundings(frame: NodeRef<leptos::html::Iframe>) -> Surroundings {
     let window = web_sys::window();
     let element = frame.try_get_untracked().flatten();
@@ -579,9 +579,18 @@ fn surroundings(frame: NodeRef<leptos::html::Iframe>) -> Surroundings {
             .and_then(|c| c.get_property_value(property).ok())
             .unwrap_or_default()
     });
+    let touch = window
+        .as_ref()
+        .is_some_and(|w| w.navigator().max_touch_points() > 0);
+    let hover = window
+        .as_ref()
+        .and_then(|w| w.match_media("(hover: hover)").ok().flatten())
+        .is_some_and(|m| m.matches());
     Surroundings {
         user_activated,
         styles,
+        touch,
+        hover,
         theme: if dark { "dark" } else { "light" },
         locale,
         time_zone,

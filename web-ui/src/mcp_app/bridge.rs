@@ -33,6 +33,10 @@ pub struct Surroundings {
     /// The app's colours and fonts there, as the extension's style variables (see
     /// [`super::host_styles`]).
     pub styles: Value,
+    /// Whether the device has a touch screen.
+    pub touch: bool,
+    /// Whether the main pointer can hover (a mouse, not a finger).
+    pub hover: bool,
     /// Whether the person just acted in the View (the browser's transient user activation,
     /// with the focus in the View's frame): full screen is granted only then, as the
     /// browser's own Fullscreen API is only at a gesture.
@@ -639,6 +643,8 @@ impl Bridge {
                 "locale": around.locale,
                 "timeZone": around.time_zone,
                 "platform": "web",
+                "userAgent": concat!("mcp-browser-client/", env!("CARGO_PKG_VERSION")),
+                "deviceCapabilities": { "touch": around.touch, "hover": around.hover },
             },
         })
     }
@@ -660,6 +666,8 @@ mod tests {
             width: 640.0,
             user_activated: true,
             styles: json!({"variables": {"--color-background-primary": "#0d1117"}}),
+            touch: false,
+            hover: true,
         }
     }
 
@@ -1027,7 +1035,9 @@ mod tests {
         assert!(b.theme_changed("light", light()).is_empty());
         let init = b.on_message(&request(json!(1), "ui/initialize", json!({})), &[], &around);
         assert!(matches!(init.as_slice(), [Action::Post(m)]
-            if m["result"]["hostContext"]["styles"] == around().styles && m["result"]["hostContext"]["theme"] == "dark"));
+            if m["result"]["hostContext"]["styles"] == around().styles && m["result"]["hostContext"]["theme"] == "dark"
+                && m["result"]["hostContext"]["deviceCapabilities"] == json!({"touch": false, "hover": true})
+                && m["result"]["hostContext"]["userAgent"].as_str().is_some_and(|a| a.starts_with("mcp-browser-client/"))));
         b.on_message(&ready(), &[], &around);
         // It was told "dark" when it asked.
         assert!(b.theme_changed("dark", around().styles).is_empty());
