@@ -483,6 +483,25 @@ test('keeps a call history that can be run again', async () => {
   await waitFor(async () => (await entries.count()) === before + 1, 5_000, 'the call made again in the history');
   assert.match(await entries.first().locator('code').innerText(), /^echo \{"message":"hello <b>world<\/b>"\}$/);
   assert.equal(await page.locator('.history .result').count(), 0);
+  // "Run again" of a tool whose call is under way: made once that call has ended (one call
+  // of a tool at a time, as with Run).
+  await openTool('trigger-long-running-operation');
+  await page.locator('#arg-duration').fill('2');
+  await page.locator('#arg-steps').fill('2');
+  await page.locator('button.run').click();
+  await page.locator('.runner .result').waitFor({ timeout: 15_000 });
+  const calls = [];
+  const long = (r) => (r.postData() || '').includes('"name":"trigger-long-running-operation"');
+  page.on('request', (r) => { if (long(r)) calls.push({ sent: Date.now() }); });
+  page.on('requestfinished', (r) => { if (long(r)) calls.at(-1).done = Date.now(); });
+  const made = await entries.count();
+  await page.locator('button.run').click();
+  await page.locator('.runner button.cancel').waitFor({ timeout: 5_000 });
+  await page.locator('.history-list li', { hasText: '"duration":2' }).first().locator('button.rerun').click();
+  await waitFor(async () => (await entries.count()) === made + 2, 20_000, 'both calls in the history');
+  assert.equal(calls.length, 2);
+  assert.ok(calls[1].sent >= calls[0].done, `the second call sent ${calls[1].sent - calls[0].done} ms after the first ended`);
+  assert.deepEqual(await entries.evaluateAll((li) => li.slice(0, 2).map((e) => e.textContent.includes('→ ok'))), [true, true]);
   // A past call of a tool the server no longer lists is not made: the history says why.
   await page.evaluate((url) => {
     const doc = JSON.parse(localStorage.getItem('mcp-browser-client.history'));
