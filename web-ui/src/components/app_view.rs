@@ -12,7 +12,7 @@ use client_browser::client_core::types::{ContentBlock, KnownContent, Tool};
 use client_browser::{Client, ClientError};
 use leptos::prelude::*;
 use serde_json::Value;
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 use std::collections::BTreeMap;
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
@@ -131,10 +131,10 @@ pub fn AppView(
     let tools = conn.tools;
     let client = conn.client;
     let time_limit = conn.time_limit;
-    // Sampling requests of this View waiting for the person (their asks' ids): they go with
-    // the View.
+    // The sampling request of this View waiting for the person (its ask's id; the bridge
+    // lets one through at a time): it goes with the View.
     let (asker, asking) = (conn.clone(), format!("The app of {label}"));
-    let waiting = Rc::new(RefCell::new(Vec::<u32>::new()));
+    let waiting = Rc::new(Cell::new(None::<u32>));
     let waiting_kept = waiting.clone();
     // Messages of this View (and only this one: its frame's window is the source).
     let gone_by_answer = on_gone.clone();
@@ -211,12 +211,12 @@ pub fn AppView(
                     Action::Sample { id, params } => {
                         let (ask, reply) =
                             asker.ask(AskKind::Sampling(*params), Some(asking.clone()));
-                        waiting.borrow_mut().push(ask);
+                        waiting.set(Some(ask));
                         let (bridge, window, waiting) =
                             (bridge.clone(), window.clone(), waiting.clone());
                         leptos::task::spawn_local(async move {
                             let outcome = reply.await.map_err(|e| (e.code, e.message));
-                            waiting.borrow_mut().retain(|a| *a != ask);
+                            waiting.set(None);
                             answer(&bridge, &window, &id, outcome);
                         });
                     }
@@ -242,8 +242,9 @@ pub fn AppView(
     let on_message = send_wrapper::SendWrapper::new(on_message);
     let (asks, waiting) = (conn.asks, send_wrapper::SendWrapper::new(waiting_kept));
     on_cleanup(move || {
-        let gone = waiting.borrow();
-        asks.try_update(|a| a.retain(|x| !gone.contains(&x.id)));
+        if let Some(gone) = waiting.get() {
+            asks.try_update(|a| a.retain(|x| x.id != gone));
+        }
         if let Some(w) = web_sys::window() {
             let _ = w.remove_event_listener_with_callback(
                 "message",
