@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { accessibilityViolationsInBothSchemes, launch, serveDir, startPeer, waitFor, viewFrame } from './browser.mjs';
+import { accessibilityViolationsInBothSchemes, launch, serveDir, startPeer, waitFor, viewFrame, SHOWN_VIEW } from './browser.mjs';
 
 const dist = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../dist');
 let browser, site, hostile, page;
@@ -189,7 +189,7 @@ test('an MCP App is shown while its call is under way, told when it is cancelled
   await page.locator('button.run').click();
   await waitFor(async () => (await told()).includes('ui/resource-teardown: the tool was called again'), 10_000, 'the teardown asked');
   assert.equal(await handle.evaluate((e) => e.isConnected && e.offsetParent === null), true, 'the first View kept, hidden, until it answers');
-  await page.locator('.mcp-app:not(.retiring) iframe.app-frame').waitFor({ timeout: 10_000 });
+  await page.locator(`${SHOWN_VIEW} iframe.app-frame`).waitFor({ timeout: 10_000 });
   await frame.evaluate(() => answerTeardown());
   await waitFor(async () => !(await handle.evaluate((e) => e.isConnected)), 1_000, 'the first View gone once it answered');
   await page.locator('.runner button.cancel').click();
@@ -202,12 +202,16 @@ test('an MCP App is shown while its call is under way, told when it is cancelled
   await waitFor(async () => (await toldSecond()).includes('ui/resource-teardown: the app asked to be closed'), 10_000, 'the teardown asked');
   await second.frame.evaluate(() => answerTeardown());
   await waitFor(async () => !(await second.handle.evaluate((e) => e.isConnected)), 1_000, 'the second View gone once it answered');
-  assert.equal(await page.locator('.mcp-app').count(), 0);
+  assert.equal(await page.locator('.mcp-app[aria-label="App of slow-app"]').count(), 0);
 });
+
+// The big View, kept for the next test (which chooses its tool again).
+let bigView;
 
 test('an MCP App too large for a data: URL (2.5 MB) is still shown, in the same sandbox', async () => {
   await runTool('big-app');
-  const { handle, frame } = await viewFrame(page);
+  bigView = await viewFrame(page);
+  const { frame } = bigView;
   await waitFor(async () => (await frame.locator('#report').innerText()) === 'big view got: the big one', 20_000, 'the big View fed');
   assert.equal(await frame.evaluate(() => origin), 'null');
   assert.match(await frame.evaluate(() => document.querySelector('meta[http-equiv="Content-Security-Policy"]').content), /^default-src 'none'/);
@@ -239,6 +243,20 @@ test('an MCP App that can be shown full screen is, when it asks at the person\'s
   assert.equal(await handle.evaluate((e) => e.isConnected), true);
   assert.deepEqual(await told(), ['initial inline', 'answered inline', 'told fullscreen', 'answered fullscreen', 'told inline']);
   assert.equal(await page.locator('.mcp-app.fullscreen').count(), 0);
+  // Another tool chosen, one whose View was kept from its call (the test before): that View
+  // is shown again as it was, the same document, and this one is hidden, still running.
+  await page.locator('button.tool[data-tool="big-app"]').click();
+  await page.locator('.runner .tool-name', { hasText: 'big-app' }).waitFor({ timeout: 5_000 });
+  const { handle: big } = await viewFrame(page);
+  assert.equal(await big.evaluate((e, kept) => e === kept, bigView.handle), true, 'the big View shown again, not made again');
+  assert.equal(await bigView.frame.locator('#report').innerText(), 'big view got: the big one');
+  assert.equal(await handle.evaluate((e) => e.isConnected && e.offsetParent === null), true, 'the wide View kept, hidden');
+  // Back to this tool: the same View, not asked anything again, still inline.
+  await page.locator('button.tool[data-tool="wide-app"]').click();
+  const { handle: again } = await viewFrame(page);
+  assert.equal(await again.evaluate((e, kept) => e === kept, handle), true, 'the wide View shown again');
+  assert.deepEqual(await told(), ['initial inline', 'answered inline', 'told fullscreen', 'answered fullscreen', 'told inline']);
+  assert.equal(await bigView.handle.evaluate((e) => e.isConnected && e.offsetParent === null), true, 'the big View kept, hidden');
 });
 
 test('an MCP App that floods the page with messages and then never stops running does not hold the page', async () => {
@@ -249,8 +267,18 @@ test('an MCP App that floods the page with messages and then never stops running
   // Its endless loop runs in the frame's own process (Chromium isolates sandboxed frames):
   // the page still answers and works.
   assert.equal(await page.evaluate(() => 1 + 1), 2);
+  // Another tool chosen: the View is kept, hidden, and still held to its budget.
+  const { handle } = await viewFrame(page);
   await page.locator('button.tool[data-tool="deep-json"]').click();
   await page.locator('.runner .tool-name', { hasText: 'deep-json' }).waitFor({ timeout: 5_000 });
-  assert.equal(await page.locator('.mcp-app').count(), 0, 'the View went with its tool');
+  assert.equal(await page.locator(SHOWN_VIEW).count(), 0, 'no View for a tool without one');
+  assert.equal(await handle.evaluate((e) => e.isConnected && e.offsetParent === null), true, 'the View kept, hidden');
+  assert.equal(await page.locator('.mcp-app .app-said li', { hasText: 'flood ' }).count(), 50);
+  // Its tool chosen again, the person closes it. It never answers the teardown (its loop
+  // never ends): it goes after the 3 s it is given.
+  await page.locator('button.tool[data-tool="flood-app"]').click();
+  await page.locator(`${SHOWN_VIEW} button.close-app`).click();
+  await waitFor(async () => !(await handle.evaluate((e) => e.isConnected)), 6_000, 'the View gone');
+  assert.equal(await page.evaluate(() => 1 + 1), 2);
 });
 

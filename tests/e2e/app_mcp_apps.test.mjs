@@ -43,7 +43,7 @@ test('a tool with a View shows it under its result, fed with the result', async 
   // measures in an animation frame, which headless Chromium draws for a frame of another
   // origin only when the page is captured: the first capture is for that.
   const viewHeight = await frame.evaluate(() => Math.ceil(document.documentElement.getBoundingClientRect().height));
-  await page.locator('.runner').screenshot();
+  await page.locator('.tools .detail').screenshot();
   const frameEl = page.locator('.mcp-app iframe.app-frame');
   await waitFor(async () => (await frameEl.evaluate((e) => e.style.height)) === `${viewHeight}px`, 5_000, `the frame ${viewHeight}px high`);
   assert.equal(await frameEl.evaluate((e) => e.clientHeight), viewHeight);

@@ -121,9 +121,13 @@ export async function appConnectedTo(script) {
 }
 
 /** The MCP App View shown now in `page` (inside `within`, e.g. 'mcp-client'), once its
- * frame has loaded: resolves to { handle (the iframe element), frame (its document) }. */
+ * frame has loaded: resolves to { handle (the iframe element), frame (its document) }. The
+ * Views of other tools, kept hidden, and those on their way out are not it. */
+/** The selector of the MCP App View shown (not retiring, not hidden). */
+export const SHOWN_VIEW = '.mcp-app:not(.retiring):not([hidden])';
+
 export async function viewFrame(page, within = '') {
-  const handle = await page.locator(`${within} .mcp-app:not(.retiring) iframe.app-frame`.trim()).elementHandle({ timeout: 20_000 });
+  const handle = await page.locator(`${within} ${SHOWN_VIEW} iframe.app-frame`.trim()).elementHandle({ timeout: 20_000 });
   const frame = await waitFor(() => handle.contentFrame(), 10_000, 'the View frame');
   return { handle, frame };
 }

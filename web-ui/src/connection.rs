@@ -165,6 +165,9 @@ pub struct Connection {
     /// count of `resources_changed` they were listed at (see
     /// [`crate::components::app_view`]).
     pub listed_view_settings: StoredValue<Option<(u32, BTreeMap<String, serde_json::Value>)>>,
+    /// The MCP App Views of the tools' last calls (see [`crate::mcp_app::kept`]): kept by the
+    /// connection, so that choosing another tool only hides a View.
+    pub app_views: RwSignal<crate::mcp_app::KeptViews>,
     /// The URIs of the resources subscribed to (through the resources tab), each once.
     pub subscribed: RwSignal<Vec<String>>,
     /// The URIs of subscribed resources the server said were updated since they were last
@@ -263,6 +266,7 @@ impl Connection {
             prompts_changed: RwSignal::new(0),
             resources_changed: RwSignal::new(0),
             listed_view_settings: StoredValue::new(None),
+            app_views: RwSignal::new(Default::default()),
             subscribed: RwSignal::new(Vec::new()),
             updated: RwSignal::new(Vec::new()),
             stale: RwSignal::new(StaleLists::default()),

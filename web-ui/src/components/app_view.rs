@@ -33,8 +33,9 @@ enum Shown {
     },
 }
 
-/// The View of `tool`'s app for a call made with `arguments`, shown from the moment it is
-/// made; `ending` is how it ended, once it has. Once `retiring` (the tool was called again),
+/// The View of `tool`'s app for a call made with `arguments`, from the moment it is made,
+/// shown while `visible` (else hidden, still running); `ending` is how the call ended, once it
+/// has. Once `retiring` (the tool was called again, or too many Views are kept),
 /// or closed (by the person, or at its own request), it is hidden and asked to tear down
 /// (`ui/resource-teardown`); `on_gone` runs when it has answered, or after
 /// [`mcp_app::TEARDOWN_WAIT_MS`], or at once if it was never ready.
@@ -44,7 +45,8 @@ pub fn AppView(
     tool: Tool,
     arguments: Value,
     ending: Signal<Option<Ending>>,
-    retiring: Signal<bool>,
+    retiring: Signal<Option<&'static str>>,
+    visible: Signal<bool>,
     /// Safe to call at any time, even after the View is gone (a timer may).
     on_gone: Rc<dyn Fn()>,
 ) -> impl IntoView {
@@ -62,7 +64,9 @@ pub fn AppView(
     let full = RwSignal::new(false);
     // Why the View was closed, if it was: by the person ("Close"), or at its own request.
     let closed_by = RwSignal::new(None::<&'static str>);
-    let leaving = move || retiring.get() || closed_by.with(Option::is_some);
+    // A memo: the teardown below is asked once, when the View starts to leave.
+    let leaving =
+        Memo::new(move |_| retiring.with(Option::is_some) || closed_by.with(Option::is_some));
     let frame = NodeRef::<leptos::html::Iframe>::new();
     let bridge = Rc::new(RefCell::new(None::<Bridge>));
     let bridge_kept = bridge.clone();
@@ -102,7 +106,9 @@ pub fn AppView(
                 let policy = mcp_app::content_security_policy(csp);
                 let mut bridge = Bridge::new(tool, arguments, mcp_app::approved_csp(csp));
                 // Ended already: the View is told once it is ready (not a later call's ending).
-                let current = !retiring.try_get_untracked().unwrap_or(true)
+                let current = retiring
+                    .try_with_untracked(Option::is_none)
+                    .unwrap_or(false)
                     && closed_by
                         .try_with_untracked(Option::is_none)
                         .unwrap_or(false);
@@ -310,7 +316,7 @@ pub fn AppView(
     let bridge_for_end = bridge_kept.clone();
     Effect::new(move |_| {
         let Some(end) = ending.get() else { return };
-        if !retiring.get_untracked() && closed_by.with_untracked(Option::is_none) {
+        if retiring.with_untracked(Option::is_none) && closed_by.with_untracked(Option::is_none) {
             tell(frame, &bridge_for_end, |b| b.end(end));
         }
     });
@@ -318,12 +324,12 @@ pub fn AppView(
     // after a while, or at once if it never said it was ready).
     let bridge_for_teardown = bridge_kept.clone();
     Effect::new(move |_| {
-        if !leaving() {
+        if !leaving.get() {
             return;
         }
-        let reason = closed_by
-            .get_untracked()
-            .unwrap_or("the tool was called again");
+        let Some(reason) = closed_by.get_untracked().or(retiring.get_untracked()) else {
+            return;
+        };
         let ask = bridge_for_teardown
             .borrow_mut()
             .as_mut()
@@ -348,7 +354,7 @@ pub fn AppView(
     };
     let frame_title = title.clone();
     view! {
-        <section class="mcp-app" class:retiring=leaving class:fullscreen=move || full.get() aria-label=title>
+        <section class="mcp-app" class:retiring=move || leaving.get() class:fullscreen=move || full.get() hidden=move || !visible.get() aria-label=title>
             <h4>"App " <span class="app-uri">{uri}</span> " "
                 <button type="button" class="close-app" on:click=move |_| closed_by.set(Some("closed by the person"))>"Close"</button>
                 {move || full.get().then(|| view! { " " <button type="button" class="exit-fullscreen" on:click=exit_full_screen.clone()>"Exit full screen"</button> })}

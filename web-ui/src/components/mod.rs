@@ -7,6 +7,7 @@ pub mod completing_input;
 pub mod connect_form;
 pub mod copy_button;
 pub mod history;
+pub mod kept_app_views;
 pub mod logs;
 pub mod long_text;
 pub mod prompts;

@@ -1,12 +1,10 @@
 //! Runs one tool: a form generated from its input schema (or raw JSON), progress, cancel,
 //! and the result.
 
-use crate::components::app_view::AppView;
 use crate::components::copy_button::CopyButton;
 use crate::components::long_text::LongText;
 use crate::components::result_view::{decode_tool_result, ResultView};
 use crate::connection::Connection;
-use crate::mcp_app::Ending;
 use crate::schema_check::{check, error_by_field, Verdict};
 use crate::schema_form::{build_arguments, fields_of, initial_values, Field, FieldKind};
 use crate::tool_runs::ToolRun;
@@ -50,6 +48,11 @@ pub fn ToolRunner(conn: Connection, tool: Tool) -> impl IntoView {
     let fields_for_run = fields.clone();
     let input_schema = tool.input_schema.clone();
     let conn_run = conn.clone();
+    // A tool with an MCP App shows it from the moment it is called: a new View for each call,
+    // kept by the connection (see `KeptAppViews`), the one before asked to tear down.
+    let app_tool = crate::mcp_app::resource_uri(&tool)
+        .is_some()
+        .then(|| tool.clone());
     // Makes the call with `args` (from the form, or the last call's for "Retry") and the
     // `_meta` entries typed, checked before (see `request_meta`).
     let call_with = move |args: serde_json::Value| {
@@ -69,6 +72,11 @@ pub fn ToolRunner(conn: Connection, tool: Tool) -> impl IntoView {
         took_ms.set(None);
         url_required.set(Vec::new());
         last_args.set(Some(args.clone()));
+        if let Some(tool) = &app_tool {
+            conn_run
+                .app_views
+                .update(|views| _ = views.called(tool.clone(), args.clone()));
+        }
         let opts = CallOptions {
             on_task: Some(Rc::new(move |t: &Task| {
                 task.set(Some((t.status.clone(), t.status_message.clone())));
@@ -283,30 +291,6 @@ pub fn ToolRunner(conn: Connection, tool: Tool) -> impl IntoView {
             {move || took_ms.get().filter(|_| result.with(Option::is_some)).map(|ms| view! {
                 <p class="took">{format!("Answered in {}", crate::call_history::duration(ms))}</p>
             })}
-            {
-                // A tool with an MCP App shows it from the moment it is called, a new View for
-                // each call, told how the call ended; the one before is asked to tear down.
-                let (app_conn, app_tool) = (conn.clone(), tool.clone());
-                crate::mcp_app::resource_uri(&tool).is_some().then(|| {
-                    let views = app_views(last_args);
-                    view! {
-                        <For each=move || views.get() key=|v| v.n let:v>
-                            {
-                                let ending = Signal::derive(move || result.with(|r| r.as_ref().map(|r| match r {
-                                    Ok((_, raw)) => Ending::Result(raw.clone()),
-                                    Err(why) => Ending::Cancelled(why.clone()),
-                                })));
-                                let n = v.n;
-                                // Runs from a timer too, maybe once the runner is gone.
-                                let on_gone: Rc<dyn Fn()> = Rc::new(move || {
-                                    views.try_update(|all| all.retain(|w| w.n != n));
-                                });
-                                view! { <AppView conn=app_conn.clone() tool=app_tool.clone() arguments=v.arguments ending=ending retiring=v.retiring.into() on_gone=on_gone /> }
-                            }
-                        </For>
-                    }
-                })
-            }
             {move || {
                 let pages = url_required.get();
                 let retry = retry.clone();
@@ -467,55 +451,6 @@ fn FieldView(
         </div>
     }
     .into_any()
-}
-
-/// One call's MCP App View in a runner: its arguments, and whether a later call retired it.
-#[derive(Clone)]
-struct AppCall {
-    n: u32,
-    arguments: serde_json::Value,
-    retiring: RwSignal<bool>,
-}
-
-/// The Views of a runner's calls: the last call's (if any) when the runner is built, then a
-/// new one at each call (`last_args` set), the ones before retiring.
-fn app_views(last_args: RwSignal<Option<serde_json::Value>>) -> RwSignal<Vec<AppCall>> {
-    let first = last_args.get_untracked().map(|arguments| AppCall {
-        n: 0,
-        arguments,
-        retiring: RwSignal::new(false),
-    });
-    let views = RwSignal::new(first.into_iter().collect::<Vec<_>>());
-    let next = StoredValue::new(1u32);
-    // A View's signal belongs to the runner, not to the effect run that made it (which the
-    // next run would dispose).
-    let runner = Owner::current();
-    Effect::watch(
-        move || last_args.get(),
-        move |args, _, _| {
-            let Some(arguments) = args.clone() else {
-                return;
-            };
-            let n = next.get_value();
-            next.set_value(n + 1);
-            let retiring = match &runner {
-                Some(owner) => owner.with(|| RwSignal::new(false)),
-                None => RwSignal::new(false),
-            };
-            views.update(|all| {
-                for v in all.iter() {
-                    v.retiring.set(true);
-                }
-                all.push(AppCall {
-                    n,
-                    arguments,
-                    retiring,
-                });
-            });
-        },
-        false,
-    );
-    views
 }
 
 /// The `_meta` entries typed for a call: nothing when the box is empty, else a JSON object

@@ -1,5 +1,6 @@
 //! The tool list with search; selecting a tool opens its runner.
 
+use crate::components::kept_app_views::KeptAppViews;
 use crate::components::tool_runner::ToolRunner;
 use crate::connection::Connection;
 use crate::search::{first_found, found_in, lowercase, SearchBox};
@@ -77,6 +78,8 @@ pub fn ToolsPanel(conn: Connection) -> impl IntoView {
         let name = selected.get()?;
         tools.with(|t| t.iter().find(|x| x.name == name).cloned())
     });
+    let chosen = Signal::derive(move || current.with(|t| t.as_ref().map(|t| t.name.clone())));
+    let views_conn = conn.clone();
     view! {
         <section class="tools split" aria-label="Tools">
             <div class="list">
@@ -107,6 +110,8 @@ pub fn ToolsPanel(conn: Connection) -> impl IntoView {
                     Some(tool) => view! { <ToolRunner conn=conn.clone() tool=tool /> }.into_any(),
                     None => view! { <p class="hint">"Choose a tool."</p> }.into_any(),
                 }}
+                // Under the runner: the chosen tool's View, and the others' kept, hidden.
+                <KeptAppViews conn=views_conn chosen=chosen />
             </div>
         </section>
     }

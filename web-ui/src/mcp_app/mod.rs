@@ -27,11 +27,13 @@ use serde_json::{json, Map, Value};
 pub mod bridge;
 pub mod budget;
 pub mod document;
+pub mod kept;
 pub mod styles;
 
 pub use bridge::*;
 pub use budget::*;
 pub use document::*;
+pub use kept::{KeptView, KeptViews};
 pub use styles::host_styles;
 
 /// The extension's identifier, declared in the client's capabilities.

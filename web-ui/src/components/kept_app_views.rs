@@ -1,0 +1,54 @@
+//! The MCP App Views a connection keeps (see [`crate::mcp_app::kept`]), under the tool's
+//! runner: the chosen tool's View shown, the others hidden but still running.
+
+use crate::components::app_view::AppView;
+use crate::connection::Connection;
+use crate::mcp_app::Ending;
+use leptos::prelude::*;
+use std::rc::Rc;
+
+/// The connection's Views, each shown while its tool is the `chosen` one.
+#[component]
+pub fn KeptAppViews(conn: Connection, chosen: Signal<Option<String>>) -> impl IntoView {
+    let views = conn.app_views;
+    let each = move || {
+        views.with(|kept| {
+            kept.all()
+                .iter()
+                .map(|v| (v.n, v.tool.clone(), v.arguments.clone()))
+                .collect::<Vec<_>>()
+        })
+    };
+    view! {
+        <For each=each key=|(n, _, _)| *n children=move |(n, tool, arguments)| {
+            let name = tool.name.clone();
+            let visible = Signal::derive(move || chosen.with(|c| c.as_deref() == Some(name.as_str())));
+            let retiring = Signal::derive(move || views.with(|kept| kept.retiring(n)));
+            let ending = ending_of(&conn, &tool.name);
+            // Runs from a timer too, maybe once the connection is gone.
+            let on_gone: Rc<dyn Fn()> = Rc::new(move || {
+                views.try_update(|kept| kept.gone(n));
+            });
+            view! { <AppView conn=conn.clone() tool=tool arguments=arguments ending=ending retiring=retiring visible=visible on_gone=on_gone /> }
+        } />
+    }
+}
+
+/// How the last call of `tool` ended, from its run (kept by the connection): its result, or
+/// why it failed. Nothing while it is under way, or once the run is no longer kept.
+fn ending_of(conn: &Connection, tool: &str) -> Signal<Option<Ending>> {
+    let run = conn
+        .tool_runs
+        .try_with_value(|runs| runs.find(tool))
+        .flatten();
+    Signal::derive(move || {
+        run?.result
+            .try_with(|r| {
+                r.as_ref().map(|r| match r {
+                    Ok((_, raw)) => Ending::Result(raw.clone()),
+                    Err(why) => Ending::Cancelled(why.clone()),
+                })
+            })
+            .flatten()
+    })
+}
