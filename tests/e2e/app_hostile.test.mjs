@@ -259,6 +259,52 @@ test('an MCP App that can be shown full screen is, when it asks at the person\'s
   assert.equal(await bigView.handle.evaluate((e) => e.isConnected && e.offsetParent === null), true, 'the big View kept, hidden');
 });
 
+test('an MCP App is asked to tear down when another server is chosen or its connection is closed, and its server view waits for the answer', async () => {
+  // A page of its own, with no other View kept.
+  const p = await browser.newPage();
+  try {
+    await p.goto(`${site.url}/?url=${encodeURIComponent(hostile.url)}`);
+    await p.locator('button.tool[data-tool="slow-app"]').click();
+    await p.locator('button.run').click();
+    const first = await viewFrame(p);
+    const told = async (view) => JSON.parse(await view.frame.locator('#report').innerText());
+    await waitFor(async () => (await told(first)).includes('ui/notifications/tool-input'), 10_000, 'the input told');
+    await p.locator('.runner button.cancel').click();
+    await waitFor(async () => (await told(first)).some((m) => m.startsWith('ui/notifications/tool-cancelled')), 10_000, 'the cancellation told');
+    // Another server chosen (a second connection, to the same server): the View is asked to
+    // tear down, and its server view is kept, hidden, until it answers.
+    const shownState = p.locator('.server-slot:not([hidden]) #connection-state');
+    await p.locator('#server-url').fill(hostile.url);
+    await p.locator('#connect').click();
+    await shownState.filter({ hasText: 'connected' }).waitFor({ timeout: 20_000 });
+    await waitFor(async () => (await told(first)).includes('ui/resource-teardown: another server was chosen'), 10_000, 'the teardown asked');
+    assert.equal(await first.handle.evaluate((e) => e.isConnected && e.offsetParent === null), true, 'kept, hidden, until it answers');
+    assert.equal(await p.locator('.server-slot').count(), 2);
+    await first.frame.evaluate(() => answerTeardown());
+    await waitFor(async () => !(await first.handle.evaluate((e) => e.isConnected)), 1_000, 'the View gone once it answered');
+    assert.equal(await p.locator('.server-slot').count(), 1, 'the server view left gone with it');
+    // The first server chosen again: its tool's View is made again, told the call again.
+    await p.locator('.connections .connection-tab').first().click();
+    await p.locator('.runner .tool-name', { hasText: 'slow-app' }).waitFor({ timeout: 5_000 });
+    const again = await viewFrame(p);
+    await waitFor(async () => (await told(again)).some((m) => m.startsWith('ui/notifications/tool-cancelled')), 10_000, 'the View made again told the call');
+    // Its connection closed: asked to tear down with that reason; the other connection is
+    // shown meanwhile.
+    await p.locator('.connections button.close-connection').first().click();
+    await waitFor(async () => (await told(again)).includes('ui/resource-teardown: the connection was closed'), 10_000, 'the teardown asked');
+    assert.equal(await p.locator('.connections .connection').count(), 1);
+    await shownState.filter({ hasText: 'connected' }).waitFor({ timeout: 5_000 });
+    assert.equal(await again.handle.evaluate((e) => e.isConnected && e.offsetParent === null), true, 'kept, hidden, until it answers');
+    await again.frame.evaluate(() => answerTeardown());
+    await waitFor(async () => !(await again.handle.evaluate((e) => e.isConnected)), 1_000, 'the View gone once it answered');
+    assert.equal(await p.locator('.server-slot').count(), 1, 'the closed server view gone with it');
+  } finally {
+    await p.close();
+  }
+});
+
+// Last: its endless loop goes on in the process that Chromium gives the page's sandboxed
+// frames (it cannot be stopped from the page), so no View made after it would run.
 test('an MCP App that floods the page with messages and then never stops running does not hold the page', async () => {
   await runTool('flood-app');
   // Said above what the View said (which shows the newest 50 of the 200 a second taken).

@@ -24,6 +24,54 @@ pub fn App(
     // An authorizer holding fresh tokens after a full-page login, for the next `open` of its URL.
     let returned =
         StoredValue::new_local(None::<(std::rc::Rc<client_browser::Authorizer>, Vec<String>)>);
+    // The server views on the page: the one shown, and those on their way out.
+    let mounted = RwSignal::new(Vec::<Mounted>::new());
+    let next_mount = StoredValue::new(0u32);
+    // Shows connection `next` (or none). The server view shown until then goes: hidden at
+    // once, and kept until its MCP App Views answered their teardown (asked for `reason`);
+    // with `closing`, its client is closed then (a View may still call a tool to save what
+    // it holds).
+    let show = move |next: Option<u32>, reason: &'static str, closing: bool| {
+        let now = mounted.with_untracked(|m| m.iter().find(|m| !m.leaving).cloned());
+        if !closing && now.as_ref().map(|m| m.conn.id) == next {
+            selected.set(next);
+            return;
+        }
+        if let Some(m) = now {
+            let key = m.key;
+            mounted.update(|all| {
+                for x in all.iter_mut().filter(|x| x.key == key) {
+                    x.leaving = true;
+                }
+            });
+            let client = closing.then(|| m.conn.client.get_value()).flatten();
+            m.conn.leave(reason, move || {
+                mounted.try_update(|all| all.retain(|x| x.key != key));
+                if let Some(client) = &client {
+                    client.close();
+                }
+            });
+        }
+        let conn = next
+            .and_then(|id| connections.with_untracked(|c| c.iter().find(|x| x.id == id).cloned()));
+        if let Some(conn) = conn {
+            let key = next_mount.get_value();
+            next_mount.set_value(key.wrapping_add(1));
+            // First on the page: where an id is on both views for a moment, the one shown
+            // has it (the first in the document wins).
+            mounted.update(|all| {
+                all.insert(
+                    0,
+                    Mounted {
+                        key,
+                        conn,
+                        leaving: false,
+                    },
+                )
+            });
+        }
+        selected.set(next);
+    };
     let open = Callback::new(move |req: ConnectRequest| {
         saved_servers.update(|s| {
             if !s.iter().any(|x| x.url == req.url) {
@@ -52,7 +100,7 @@ pub fn App(
             });
         }
         connections.update(|c| c.push(conn));
-        selected.set(Some(id));
+        show(Some(id), crate::mcp_app::kept::OTHER_SERVER, false);
     });
     let login_result = RwSignal::new(None::<String>);
     let login_trace = RwSignal::new(Vec::<String>::new());
@@ -91,21 +139,18 @@ pub fn App(
             connections.with_untracked(|c| c.last().map(|conn| conn.chosen_tool.set(Some(tool))));
         }
     }
-    let current = move || {
-        let id = selected.get()?;
-        connections.with(|c| c.iter().find(|x| x.id == id).cloned())
-    };
     // Closes a connection (its session ended on the server: a 2025-era session is deleted)
-    // and takes its tab away; the newest one left is shown if it was the one shown.
+    // and takes its tab away; the newest one left is shown if it was the one shown (the
+    // closed one's MCP App Views are asked to tear down first).
     let close = move |id: u32| {
         let gone = connections
             .try_update(|c| c.iter().position(|x| x.id == id).map(|i| c.remove(i)))
             .flatten();
-        if let Some(client) = gone.and_then(|conn| conn.client.get_value()) {
-            client.close();
-        }
         if selected.get_untracked() == Some(id) {
-            selected.set(connections.with_untracked(|c| c.last().map(|x| x.id)));
+            let next = connections.with_untracked(|c| c.last().map(|x| x.id));
+            show(next, crate::mcp_app::kept::CONNECTION_CLOSED, true);
+        } else if let Some(client) = gone.and_then(|conn| conn.client.get_value()) {
+            client.close();
         }
     };
     // Embedded for one server (no connect form), there would be no way back: no closing.
@@ -150,7 +195,7 @@ pub fn App(
                         view! {
                             <span class="connection">
                                 <button class="connection-tab" title=conn.url.clone() aria-current=move || (selected.get() == Some(id)).to_string()
-                                    on:click=move |_| selected.set(Some(id))>
+                                    on:click=move |_| show(Some(id), crate::mcp_app::kept::OTHER_SERVER, false)>
                                     {name} " · " {move || state_label(state.get())}
                                 </button>
                                 {closable.then(|| view! {
@@ -161,9 +206,23 @@ pub fn App(
                     }
                 </For>
             </nav>
-            {move || current().map(|c| view! { <ServerView conn=c /> })}
+            // The one shown, and those on their way out (hidden).
+            <For each=move || mounted.get() key=|m| m.key children=move |m| {
+                let key = m.key;
+                let leaving = move || mounted.with(|all| all.iter().any(|x| x.key == key && x.leaving));
+                view! { <div class="server-slot" hidden=leaving><ServerView conn=m.conn /></div> }
+            } />
         </main>
     }
+}
+
+/// A server view on the page: its connection, and whether it is on its way out (hidden, and
+/// kept until its MCP App Views answered their teardown).
+#[derive(Clone)]
+struct Mounted {
+    key: u32,
+    conn: Connection,
+    leaving: bool,
 }
 
 /// The colour scheme select of the top bar (see [`crate::theme`]).

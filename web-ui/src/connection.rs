@@ -168,6 +168,9 @@ pub struct Connection {
     /// The MCP App Views of the tools' last calls (see [`crate::mcp_app::kept`]): kept by the
     /// connection, so that choosing another tool only hides a View.
     pub app_views: RwSignal<crate::mcp_app::KeptViews>,
+    /// How each MCP App View shown now is asked to tear down when its server view goes (see
+    /// [`Connection::leave`]), by a number for each View shown.
+    pub view_leaves: StoredValue<Vec<(u32, OnLeave)>, LocalStorage>,
     /// The URIs of the resources subscribed to (through the resources tab), each once.
     pub subscribed: RwSignal<Vec<String>>,
     /// The URIs of subscribed resources the server said were updated since they were last
@@ -209,7 +212,41 @@ pub struct ConnectRequest {
     pub client_id: Option<String>,
 }
 
+/// Asks one MCP App View to tear down, for the reason given, because its server view is about
+/// to go; the callback runs once, when the View answered or was given up on. False when it
+/// was not asked (not ready yet, or asked already): nothing to wait for.
+pub type OnLeave = Rc<dyn Fn(&'static str, Rc<dyn Fn()>) -> bool>;
+
 impl Connection {
+    /// Asks each MCP App View of this connection shown now to tear down, for `reason`: its
+    /// server view is about to go (another server was chosen, or this connection closed).
+    /// `done` runs once they all answered or were given up on: at once if none was asked.
+    pub fn leave(&self, reason: &'static str, done: impl Fn() + 'static) {
+        let views: Vec<OnLeave> = self
+            .view_leaves
+            .try_with_value(|v| v.iter().map(|(_, ask)| ask.clone()).collect())
+            .unwrap_or_default();
+        // One more than the Views asked, until they all have been: none can end it early.
+        let pending = Rc::new(std::cell::Cell::new(1u32));
+        let done = Rc::new(done);
+        let one_done: Rc<dyn Fn()> = {
+            let (pending, done) = (pending.clone(), done.clone());
+            Rc::new(move || {
+                pending.set(pending.get().saturating_sub(1));
+                if pending.get() == 0 {
+                    done();
+                }
+            })
+        };
+        for ask in views {
+            pending.set(pending.get() + 1);
+            if !ask(reason, one_done.clone()) {
+                pending.set(pending.get() - 1);
+            }
+        }
+        one_done();
+    }
+
     /// Creates the connection and starts connecting.
     /// `authorizer`: one that already holds tokens (after a full-page login).
     pub fn open(
@@ -267,6 +304,7 @@ impl Connection {
             resources_changed: RwSignal::new(0),
             listed_view_settings: StoredValue::new(None),
             app_views: RwSignal::new(Default::default()),
+            view_leaves: StoredValue::new_local(Vec::new()),
             subscribed: RwSignal::new(Vec::new()),
             updated: RwSignal::new(Vec::new()),
             stale: RwSignal::new(StaleLists::default()),

@@ -5,7 +5,7 @@
 
 use crate::components::asks::UrlToOpen;
 use crate::components::result_view::ContentView;
-use crate::connection::{AskKind, Connection};
+use crate::connection::{AskKind, Connection, OnLeave};
 use crate::mcp_app::{self, Action, Bridge, Ending, Said, Surroundings};
 use client_browser::client_core::session::RequestError;
 use client_browser::client_core::types::{ContentBlock, KnownContent, Tool};
@@ -21,6 +21,10 @@ use wasm_bindgen::prelude::*;
 const SAID_SHOWN: usize = 50;
 /// The largest message of a View read, as JSON text; a larger one is dropped.
 const MAX_MESSAGE: u32 = 8 << 20;
+
+/// A number for each View shown, to tell them apart in their connection's
+/// [`Connection::view_leaves`].
+static NEXT_SHOWN: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::new(0);
 
 /// What the frame shows.
 #[derive(Clone)]
@@ -144,6 +148,11 @@ pub fn AppView(
     let waiting_kept = waiting.clone();
     // Messages of this View (and only this one: its frame's window is the source).
     let gone_by_answer = on_gone.clone();
+    // Set while the View is asked to tear down because its server view goes: what to run once
+    // it answered (see `Connection::leave`), instead of `on_gone` (the connection still
+    // keeps the View, to be shown again when its server is).
+    let leave_done = Rc::new(RefCell::new(None::<Rc<dyn Fn()>>));
+    let leave_answered = leave_done.clone();
     let budget = RefCell::new(mcp_app::MessageBudget::default());
     let on_message =
         Closure::<dyn Fn(web_sys::MessageEvent)>::new(move |ev: web_sys::MessageEvent| {
@@ -180,7 +189,13 @@ pub fn AppView(
             for action in actions {
                 match action {
                     Action::Post(m) => post(&window, &m),
-                    Action::TornDown => gone_by_answer(),
+                    Action::TornDown => {
+                        let left = leave_answered.borrow_mut().take();
+                        match left {
+                            Some(done) => done(),
+                            None => gone_by_answer(),
+                        }
+                    }
                     Action::Close => {
                         closed_by.try_update(|c| {
                             c.get_or_insert("the app asked to be closed");
@@ -245,6 +260,45 @@ pub fn AppView(
     }
     // The listener goes with the View (the closure is kept until then), and so do the
     // questions it asked the person.
+    // Its server view about to go: asked to tear down, and waited for (up to
+    // TEARDOWN_WAIT_MS) before that view goes.
+    let shown_as = NEXT_SHOWN.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let on_leave: OnLeave = {
+        let (bridge, leave_done) = (bridge_kept.clone(), leave_done.clone());
+        Rc::new(move |reason, done| {
+            let ask = bridge
+                .borrow_mut()
+                .as_mut()
+                .and_then(|b| b.teardown(reason));
+            let (Some(ask), Some(window)) = (ask, view_window(frame)) else {
+                return false;
+            };
+            post(&window, &ask);
+            *leave_done.borrow_mut() = Some(done);
+            let leave_done = leave_done.clone();
+            set_timeout(
+                move || {
+                    let left = leave_done.borrow_mut().take();
+                    if let Some(done) = left {
+                        done();
+                    }
+                },
+                std::time::Duration::from_millis(u64::from(mcp_app::TEARDOWN_WAIT_MS)),
+            );
+            true
+        })
+    };
+    let view_leaves = conn.view_leaves;
+    view_leaves.update_value(|v| v.push((shown_as, on_leave)));
+    let leave_done = send_wrapper::SendWrapper::new(leave_done);
+    on_cleanup(move || {
+        view_leaves.try_update_value(|v| v.retain(|(n, _)| *n != shown_as));
+        // Gone before it answered: nothing left to wait for.
+        let left = leave_done.borrow_mut().take();
+        if let Some(done) = left {
+            done();
+        }
+    });
     let on_message = send_wrapper::SendWrapper::new(on_message);
     let (asks, waiting) = (conn.asks, send_wrapper::SendWrapper::new(waiting_kept));
     on_cleanup(move || {

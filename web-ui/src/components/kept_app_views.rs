@@ -1,5 +1,6 @@
 //! The MCP App Views a connection keeps (see [`crate::mcp_app::kept`]), under the tool's
-//! runner: the chosen tool's View shown, the others hidden but still running.
+//! runner: the chosen tool's View shown, the others hidden but still running. A server view
+//! built again (its server chosen again) makes each View again when its tool is chosen.
 
 use crate::components::app_view::AppView;
 use crate::connection::Connection;
@@ -24,12 +25,24 @@ pub fn KeptAppViews(conn: Connection, chosen: Signal<Option<String>>) -> impl In
             let name = tool.name.clone();
             let visible = Signal::derive(move || chosen.with(|c| c.as_deref() == Some(name.as_str())));
             let retiring = Signal::derive(move || views.with(|kept| kept.retiring(n)));
-            let ending = ending_of(&conn, &tool.name);
-            // Runs from a timer too, maybe once the connection is gone.
-            let on_gone: Rc<dyn Fn()> = Rc::new(move || {
-                views.try_update(|kept| kept.gone(n));
+            // Made once first shown: the Views kept hidden are not all made again at once when
+            // their server is chosen again, only as their tools are.
+            let seen = Memo::new(move |before: Option<&bool>| before.copied().unwrap_or(false) || visible.get());
+            // One never made has nothing to tear down: asked to go, it goes at once.
+            Effect::new(move |_| {
+                if !seen.get() && retiring.with(Option::is_some) {
+                    views.try_update(|kept| kept.gone(n));
+                }
             });
-            view! { <AppView conn=conn.clone() tool=tool arguments=arguments ending=ending retiring=retiring visible=visible on_gone=on_gone /> }
+            let conn = conn.clone();
+            move || seen.get().then(|| {
+                let ending = ending_of(&conn, &tool.name);
+                // Runs from a timer too, maybe once the connection is gone.
+                let on_gone: Rc<dyn Fn()> = Rc::new(move || {
+                    views.try_update(|kept| kept.gone(n));
+                });
+                view! { <AppView conn=conn.clone() tool=tool.clone() arguments=arguments.clone() ending=ending retiring=retiring visible=visible on_gone=on_gone /> }
+            })
         } />
     }
 }

@@ -16,6 +16,12 @@ pub const CALLED_AGAIN: &str = "the tool was called again";
 /// Why a View was asked to tear down when too many tools have one.
 pub const TOO_MANY: &str = "more apps are open than the client keeps";
 
+/// Why the Views of a server were asked to tear down when another server was chosen (they
+/// are made again when it is chosen again).
+pub const OTHER_SERVER: &str = "another server was chosen";
+/// Why the Views of a server were asked to tear down when its connection was closed.
+pub const CONNECTION_CLOSED: &str = "the connection was closed";
+
 /// One call's View: its tool, the call's arguments, and whether it is on its way out.
 #[derive(Clone, Debug, PartialEq)]
 pub struct KeptView {
