@@ -259,6 +259,41 @@ test('an MCP App that can be shown full screen is, when it asks at the person\'s
   assert.equal(await bigView.handle.evaluate((e) => e.isConnected && e.offsetParent === null), true, 'the big View kept, hidden');
 });
 
+test('an MCP App can be shown in picture-in-picture, at the person\'s gesture: it stays in view while other tools are chosen, one View at a time', async () => {
+  // The wide View of the test before, its tool chosen.
+  const wide = await viewFrame(page);
+  const told = async (frame) => JSON.parse(await frame.locator('#report').innerText());
+  await wide.frame.locator('#pip').click();
+  await waitFor(async () => (await told(wide.frame)).includes('answered pip'), 10_000, 'picture-in-picture granted');
+  assert.deepEqual((await told(wide.frame)).slice(-2), ['told pip', 'answered pip']);
+  // In the window's bottom right corner, whole.
+  const pip = page.locator('.mcp-app.pip');
+  const box = await pip.boundingBox();
+  const viewport = page.viewportSize();
+  assert.ok(box.x > viewport.width / 3 && box.x + box.width <= viewport.width && box.y + box.height <= viewport.height, JSON.stringify(box));
+  // Another tool chosen: the View stays in view, the same document.
+  await page.locator('button.tool[data-tool="deep-json"]').click();
+  await page.locator('.runner .tool-name', { hasText: 'deep-json' }).waitFor({ timeout: 5_000 });
+  assert.equal(await wide.handle.isVisible(), true);
+  assert.equal(await pip.count(), 1);
+  // Another View goes into picture-in-picture: this one goes back inline (hidden, its tool
+  // not chosen), and is told.
+  await runTool('wide-app-too');
+  const tooHandle = await page.locator('.mcp-app[aria-label="App of wide-app-too"] iframe.app-frame').elementHandle({ timeout: 20_000 });
+  const too = await waitFor(() => tooHandle.contentFrame(), 10_000, 'the other View frame');
+  await waitFor(async () => (await told(too)).includes('answered inline'), 10_000, 'the other View ready');
+  await too.locator('#pip').click();
+  await waitFor(async () => (await told(too)).includes('answered pip'), 10_000, 'the other View in picture-in-picture');
+  await waitFor(async () => (await told(wide.frame)).at(-1) === 'told inline', 5_000, 'the first View told it is inline');
+  assert.equal(await wide.handle.isVisible(), false);
+  assert.equal(await pip.count(), 1);
+  // "Back inline": under its runner again, and told.
+  await pip.locator('button.exit-pip').click();
+  await waitFor(async () => (await told(too)).at(-1) === 'told inline', 5_000, 'told it is inline');
+  assert.equal(await pip.count(), 0);
+  assert.equal(await tooHandle.isVisible(), true);
+});
+
 test('an MCP App is asked to tear down when another server is chosen or its connection is closed, and its server view waits for the answer', async () => {
   // A page of its own, with no other View kept.
   const p = await browser.newPage();

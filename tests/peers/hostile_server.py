@@ -216,11 +216,12 @@ def flood_view() -> str:
 
 
 # A View that can be shown full screen: it asks to be at once (no gesture: refused), and again
-# when its button is clicked; it lists what it is answered and told of its mode.
-WIDE_VIEW = """<!doctype html><html><body><button id="full">Full screen</button><pre id="report">[]</pre><script>
+# when its button is clicked; it can also ask for picture-in-picture (its other button). It
+# lists what it is answered and told of its mode.
+WIDE_VIEW = """<!doctype html><html><body><button id="full">Full screen</button><button id="pip">Picture-in-picture</button><pre id="report">[]</pre><script>
 const got = [];
 const note = (s) => { got.push(s); document.getElementById('report').textContent = JSON.stringify(got); };
-const ask = (id) => parent.postMessage({ jsonrpc: '2.0', id, method: 'ui/request-display-mode', params: { mode: 'fullscreen' } }, '*');
+const ask = (id, mode = 'fullscreen') => parent.postMessage({ jsonrpc: '2.0', id, method: 'ui/request-display-mode', params: { mode } }, '*');
 addEventListener('message', (e) => {
   if (e.source !== parent || !e.data) return;
   const m = e.data;
@@ -228,14 +229,15 @@ addEventListener('message', (e) => {
     note('initial ' + m.result.hostContext.displayMode);
     parent.postMessage({ jsonrpc: '2.0', method: 'ui/notifications/initialized' }, '*');
     ask(2);
-  } else if (m.id === 2 || m.id === 3) {
+  } else if (m.id === 2 || m.id === 3 || m.id === 4) {
     note('answered ' + m.result.mode);
   } else if (m.method === 'ui/notifications/host-context-changed' && m.params.displayMode) {
     note('told ' + m.params.displayMode);
   }
 });
 document.getElementById('full').addEventListener('click', () => ask(3));
-parent.postMessage({ jsonrpc: '2.0', id: 1, method: 'ui/initialize', params: { appInfo: { name: 'wide', version: '1' }, appCapabilities: { availableDisplayModes: ['inline', 'fullscreen'] }, protocolVersion: '2026-01-26' } }, '*');
+document.getElementById('pip').addEventListener('click', () => ask(4, 'pip'));
+parent.postMessage({ jsonrpc: '2.0', id: 1, method: 'ui/initialize', params: { appInfo: { name: 'wide', version: '1' }, appCapabilities: { availableDisplayModes: ['inline', 'fullscreen', 'pip'] }, protocolVersion: '2026-01-26' } }, '*');
 </script></body></html>"""
 
 
@@ -243,6 +245,12 @@ parent.postMessage({ jsonrpc: '2.0', id: 1, method: 'ui/initialize', params: { a
 def wide_app() -> str:
     """A tool whose MCP App asks to be shown full screen."""
     return "wide"
+
+
+@server.tool(name="wide-app-too", meta={"ui": {"resourceUri": "ui://hostile/wide"}})
+def wide_app_too() -> str:
+    """Another tool with the same View (two of them can ask for picture-in-picture)."""
+    return "wide too"
 
 
 @server.resource("ui://hostile/wide", name="wide view", mime_type="text/html;profile=mcp-app")

@@ -171,6 +171,9 @@ pub struct Connection {
     /// How each MCP App View shown now is asked to tear down when its server view goes (see
     /// [`Connection::leave`]), by a number for each View shown.
     pub view_leaves: StoredValue<Vec<(u32, OnLeave)>, LocalStorage>,
+    /// The MCP App View in picture-in-picture, if one is (by its number in `view_leaves`):
+    /// one at a time.
+    pub pip_view: RwSignal<Option<u32>>,
     /// The URIs of the resources subscribed to (through the resources tab), each once.
     pub subscribed: RwSignal<Vec<String>>,
     /// The URIs of subscribed resources the server said were updated since they were last
@@ -305,6 +308,7 @@ impl Connection {
             listed_view_settings: StoredValue::new(None),
             app_views: RwSignal::new(Default::default()),
             view_leaves: StoredValue::new_local(Vec::new()),
+            pip_view: RwSignal::new(None),
             subscribed: RwSignal::new(Vec::new()),
             updated: RwSignal::new(Vec::new()),
             stale: RwSignal::new(StaleLists::default()),

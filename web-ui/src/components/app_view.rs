@@ -6,7 +6,7 @@
 use crate::components::asks::UrlToOpen;
 use crate::components::result_view::ContentView;
 use crate::connection::{AskKind, Connection, OnLeave};
-use crate::mcp_app::{self, Action, Bridge, Ending, Said, Surroundings};
+use crate::mcp_app::{self, Action, Bridge, DisplayMode, Ending, Said, Surroundings};
 use client_browser::client_core::session::RequestError;
 use client_browser::client_core::types::{ContentBlock, KnownContent, Tool};
 use client_browser::{Client, ClientError};
@@ -64,8 +64,12 @@ pub fn AppView(
     let said = RwSignal::new(Vec::<Said>::new());
     // Whether the View sent more messages than its budget (said once, above the list).
     let flooded = RwSignal::new(false);
-    // Whether the View is shown full screen (it asked; the person can always leave).
-    let full = RwSignal::new(false);
+    // How the View is shown: inline, or full screen or picture-in-picture (it asked; the
+    // person can always bring it back inline).
+    let mode = RwSignal::new(DisplayMode::Inline);
+    // Tells this View from the others of its connection (its leave, its picture-in-picture).
+    let shown_as = NEXT_SHOWN.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let pip_view = conn.pip_view;
     // Why the View was closed, if it was: by the person ("Close"), or at its own request.
     let closed_by = RwSignal::new(None::<&'static str>);
     // A memo: the teardown below is asked once, when the View starts to leave.
@@ -201,8 +205,13 @@ pub fn AppView(
                             c.get_or_insert("the app asked to be closed");
                         });
                     }
-                    Action::FullScreen(f) => {
-                        let _ = full.try_set(f);
+                    Action::Mode(m) => {
+                        let _ = mode.try_set(m);
+                        // One View of a connection in picture-in-picture: the one before
+                        // goes back inline (see below).
+                        if m == DisplayMode::Pip {
+                            let _ = pip_view.try_set(Some(shown_as));
+                        }
                     }
                     Action::Resize(h) => {
                         let _ = height.try_set(Some(h));
@@ -262,7 +271,6 @@ pub fn AppView(
     // questions it asked the person.
     // Its server view about to go: asked to tear down, and waited for (up to
     // TEARDOWN_WAIT_MS) before that view goes.
-    let shown_as = NEXT_SHOWN.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
     let on_leave: OnLeave = {
         let (bridge, leave_done) = (bridge_kept.clone(), leave_done.clone());
         Rc::new(move |reason, done| {
@@ -400,18 +408,40 @@ pub fn AppView(
             _ => on_gone(),
         }
     });
-    // "Exit full screen": back inline, and the View is told.
-    let bridge_for_exit = send_wrapper::SendWrapper::new(bridge_kept.clone());
-    let exit_full_screen = move |_| {
-        let _ = full.try_set(false);
-        tell(frame, &bridge_for_exit, |b| b.set_fullscreen(false));
+    // Back inline ("Exit full screen", "Back inline", or another View of the connection in
+    // picture-in-picture now), and the View is told.
+    let bridge_for_exit = bridge_kept.clone();
+    let back_inline = move || {
+        let _ = mode.try_set(DisplayMode::Inline);
+        tell(frame, &bridge_for_exit, |b| b.set_mode(DisplayMode::Inline));
     };
+    let other_in_pip = back_inline.clone();
+    Effect::new(move |_| {
+        let other = pip_view.with(|p| p.is_some_and(|n| n != shown_as));
+        if other && mode.get_untracked() == DisplayMode::Pip {
+            other_in_pip();
+        }
+    });
+    on_cleanup(move || {
+        if pip_view.try_get_untracked().flatten() == Some(shown_as) {
+            let _ = pip_view.try_set(None);
+        }
+    });
+    let back_inline = send_wrapper::SendWrapper::new(back_inline);
     let frame_title = title.clone();
     view! {
-        <section class="mcp-app" class:retiring=move || leaving.get() class:fullscreen=move || full.get() hidden=move || !visible.get() aria-label=title>
+        <section class="mcp-app" class:retiring=move || leaving.get() class:fullscreen=move || mode.get() == DisplayMode::Fullscreen class:pip=move || mode.get() == DisplayMode::Pip hidden=move || !visible.get() && mode.get() != DisplayMode::Pip aria-label=title>
             <h4>"App " <span class="app-uri">{uri}</span> " "
                 <button type="button" class="close-app" on:click=move |_| closed_by.set(Some("closed by the person"))>"Close"</button>
-                {move || full.get().then(|| view! { " " <button type="button" class="exit-fullscreen" on:click=exit_full_screen.clone()>"Exit full screen"</button> })}
+                {move || {
+                    let (class, label) = match mode.get() {
+                        DisplayMode::Inline => return None,
+                        DisplayMode::Fullscreen => ("exit-fullscreen", "Exit full screen"),
+                        DisplayMode::Pip => ("exit-pip", "Back inline"),
+                    };
+                    let back = back_inline.clone();
+                    Some(view! { " " <button type="button" class=class on:click=move |_| back()>{label}</button> })
+                }}
             </h4>
             {move || match shown.get() {
                 Shown::Reading => view! { <p class="hint" role="status">"Reading the app…"</p> }.into_any(),
@@ -431,7 +461,7 @@ pub fn AppView(
                         referrerpolicy="no-referrer"
                         src=src
                         srcdoc=srcdoc
-                        style:height=move || height.get().filter(|_| !full.get()).map(|h| format!("{h}px"))
+                        style:height=move || height.get().filter(|_| mode.get() != DisplayMode::Fullscreen).map(|h| format!("{h}px"))
                     ></iframe>
                     }.into_any()
                 }

@@ -102,10 +102,44 @@ pub enum Action {
     },
     /// Make the frame this tall (CSS pixels, already bounded).
     Resize(f64),
-    /// Show the View full screen (`true`) or inline.
-    FullScreen(bool),
+    /// Show the View in this display mode.
+    Mode(DisplayMode),
     /// Show what the View said.
     Show(Said),
+}
+
+/// How a View is shown (the extension's display modes).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum DisplayMode {
+    /// In the page, under its tool's runner.
+    #[default]
+    Inline,
+    /// Over the whole window.
+    Fullscreen,
+    /// Picture-in-picture: small, in a corner of the window, shown while other tools of its
+    /// server are chosen and the page scrolls.
+    Pip,
+}
+
+impl DisplayMode {
+    /// The mode's name in the extension's messages.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            DisplayMode::Inline => "inline",
+            DisplayMode::Fullscreen => "fullscreen",
+            DisplayMode::Pip => "pip",
+        }
+    }
+
+    /// The mode a View asks for by `name`, if this host offers it.
+    fn parse(name: &str) -> Option<Self> {
+        match name {
+            "inline" => Some(DisplayMode::Inline),
+            "fullscreen" => Some(DisplayMode::Fullscreen),
+            "pip" => Some(DisplayMode::Pip),
+            _ => None,
+        }
+    }
 }
 
 /// How the call behind a View ended, once it has.
@@ -125,7 +159,7 @@ pub struct Bridge {
     ending: Option<Ending>,
     told_ending: bool,
     theme: Option<&'static str>,
-    fullscreen: bool,
+    mode: DisplayMode,
     view_modes: Vec<String>,
     teardown_sent: bool,
     csp: Value,
@@ -217,7 +251,7 @@ impl Bridge {
             ending: None,
             told_ending: false,
             theme: None,
-            fullscreen: false,
+            mode: DisplayMode::Inline,
             view_modes: Vec::new(),
             teardown_sent: false,
             csp,
@@ -245,22 +279,18 @@ impl Bridge {
 
     /// The display mode the View is in.
     fn mode(&self) -> &'static str {
-        if self.fullscreen {
-            "fullscreen"
-        } else {
-            "inline"
-        }
+        self.mode.as_str()
     }
 
-    /// Shows the View full screen or inline, and tells a ready View
-    /// (`host-context-changed`). Used for the View's own requests and for the person's
-    /// "Exit full screen".
-    pub fn set_fullscreen(&mut self, full: bool) -> Vec<Action> {
-        if full == self.fullscreen {
+    /// Shows the View in `mode`, and tells a ready View (`host-context-changed`). Used for
+    /// the View's own requests and for the person's "Exit full screen" and "Back inline"
+    /// (and for a View taken out of picture-in-picture by another going into it).
+    pub fn set_mode(&mut self, mode: DisplayMode) -> Vec<Action> {
+        if mode == self.mode {
             return Vec::new();
         }
-        self.fullscreen = full;
-        let mut out = vec![Action::FullScreen(full)];
+        self.mode = mode;
+        let mut out = vec![Action::Mode(mode)];
         if self.initialized {
             out.push(Action::Post(json!({
                 "jsonrpc": "2.0",
@@ -426,21 +456,21 @@ impl Bridge {
             }
             "ping" => vec![Action::Post(answer(id, json!({})))],
             "ui/request-display-mode" => {
-                // Inline, or full screen for a View that declared it can be; anything else
-                // leaves the mode as it is.
-                let wanted = match param("mode").and_then(Value::as_str) {
-                    Some("fullscreen")
-                        if around().user_activated
-                            && self.view_modes.iter().any(|m| m == "fullscreen") =>
-                    {
-                        Some(true)
-                    }
-                    Some("inline") => Some(false),
-                    _ => None,
-                };
+                // Inline; or full screen or picture-in-picture, for a View that declared it
+                // can be shown so, asked at the person's gesture in it (either covers part of
+                // the page). Anything else leaves the mode as it is.
+                let wanted = param("mode")
+                    .and_then(Value::as_str)
+                    .and_then(|name| DisplayMode::parse(name).map(|m| (name, m)))
+                    .filter(|(name, mode)| {
+                        *mode == DisplayMode::Inline
+                            || (self.view_modes.iter().any(|m| m == name)
+                                && around().user_activated)
+                    })
+                    .map(|(_, mode)| mode);
                 let mut out = Vec::new();
-                if let Some(full) = wanted.filter(|f| *f != self.fullscreen) {
-                    out = self.set_fullscreen(full);
+                if let Some(mode) = wanted.filter(|m| *m != self.mode) {
+                    out = self.set_mode(mode);
                 }
                 out.push(Action::Post(answer(id, json!({ "mode": self.mode() }))));
                 out
@@ -638,7 +668,7 @@ impl Bridge {
                 "theme": around.theme,
                 "styles": around.styles,
                 "displayMode": self.mode(),
-                "availableDisplayModes": ["inline", "fullscreen"],
+                "availableDisplayModes": ["inline", "fullscreen", "pip"],
                 "containerDimensions": { "width": around.width, "maxHeight": MAX_HEIGHT },
                 "locale": around.locale,
                 "timeZone": around.time_zone,
@@ -1161,18 +1191,65 @@ mod tests {
         b.on_message(&ready(), &[], &around);
         let out = mode(&mut b, "fullscreen");
         assert!(
-            matches!(out.as_slice(), [Action::FullScreen(true), Action::Post(told), Action::Post(answer)]
+            matches!(out.as_slice(), [Action::Mode(DisplayMode::Fullscreen), Action::Post(told), Action::Post(answer)]
             if told["params"]["displayMode"] == "fullscreen" && answer["result"]["mode"] == "fullscreen")
         );
-        // Asked again: nothing changes. "pip" is not offered: the mode stays.
+        // Asked again: nothing changes. "pip", which it did not declare: the mode stays.
         assert_eq!(mode(&mut b, "fullscreen").len(), 1);
         assert!(
             matches!(mode(&mut b, "pip").as_slice(), [Action::Post(m)] if m["result"]["mode"] == "fullscreen")
         );
         // The person leaves full screen: the View is told.
-        let out = b.set_fullscreen(false);
+        let out = b.set_mode(DisplayMode::Inline);
         assert!(
-            matches!(out.as_slice(), [Action::FullScreen(false), Action::Post(told)] if told["params"]["displayMode"] == "inline")
+            matches!(out.as_slice(), [Action::Mode(DisplayMode::Inline), Action::Post(told)] if told["params"]["displayMode"] == "inline")
+        );
+    }
+
+    #[test]
+    fn picture_in_picture_for_a_view_that_declared_it_at_the_persons_gesture() {
+        let mut b = bridge();
+        let init = b.on_message(
+            &request(
+                json!(1),
+                "ui/initialize",
+                json!({"appCapabilities": {"availableDisplayModes": ["inline", "pip"]}}),
+            ),
+            &[],
+            &around,
+        );
+        let [Action::Post(answer)] = init.as_slice() else {
+            panic!("{init:?}")
+        };
+        assert_eq!(
+            answer["result"]["hostContext"]["availableDisplayModes"],
+            json!(["inline", "fullscreen", "pip"])
+        );
+        b.on_message(&ready(), &[], &around);
+        let ask = |m: &str| request(json!(7), "ui/request-display-mode", json!({"mode": m}));
+        let idle = Surroundings {
+            user_activated: false,
+            ..around()
+        };
+        // Without the person's gesture, and a mode it did not declare: it stays inline.
+        for (m, around) in [("pip", idle.clone()), ("fullscreen", around())] {
+            let out = b.on_message(&ask(m), &[], &|| around.clone());
+            assert!(
+                matches!(out.as_slice(), [Action::Post(a)] if a["result"]["mode"] == "inline"),
+                "{m}"
+            );
+        }
+        let out = b.on_message(&ask("pip"), &[], &around);
+        assert!(
+            matches!(out.as_slice(), [Action::Mode(DisplayMode::Pip), Action::Post(told), Action::Post(a)]
+            if told["params"]["displayMode"] == "pip" && a["result"]["mode"] == "pip")
+        );
+        // A mode no one knows leaves it as it is; inline needs no gesture.
+        let out = b.on_message(&ask("theatre"), &[], &around);
+        assert!(matches!(out.as_slice(), [Action::Post(a)] if a["result"]["mode"] == "pip"));
+        let out = b.on_message(&ask("inline"), &[], &|| idle.clone());
+        assert!(
+            matches!(out.as_slice(), [Action::Mode(DisplayMode::Inline), Action::Post(_), Action::Post(a)] if a["result"]["mode"] == "inline")
         );
     }
 
