@@ -267,8 +267,6 @@ pub fn AppView(
     if let Some(w) = web_sys::window() {
         let _ = w.add_event_listener_with_callback("message", on_message.as_ref().unchecked_ref());
     }
-    // The listener goes with the View (the closure is kept until then), and so do the
-    // questions it asked the person.
     // Its server view about to go: asked to tear down, and waited for (up to
     // TEARDOWN_WAIT_MS) before that view goes.
     let on_leave: OnLeave = {
@@ -307,6 +305,8 @@ pub fn AppView(
             done();
         }
     });
+    // The listener goes with the View (the closure is kept until then), and so do the
+    // questions it asked the person.
     let on_message = send_wrapper::SendWrapper::new(on_message);
     let (asks, waiting) = (conn.asks, send_wrapper::SendWrapper::new(waiting_kept));
     on_cleanup(move || {
