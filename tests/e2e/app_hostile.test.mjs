@@ -276,6 +276,14 @@ test('an MCP App can be shown in picture-in-picture, at the person\'s gesture: i
   await page.locator('.runner .tool-name', { hasText: 'deep-json' }).waitFor({ timeout: 5_000 });
   assert.equal(await wide.handle.isVisible(), true);
   assert.equal(await pip.count(), 1);
+  // And while another tab of the server is shown (the tools tab invisible but for it); "/"
+  // goes to that tab's search box, not to the tools'.
+  await page.locator('#tab-logs').click();
+  assert.equal(await wide.handle.isVisible(), true);
+  assert.equal(await page.locator('#tool-search').isVisible(), false);
+  await page.keyboard.press('/');
+  assert.equal(await page.evaluate(() => document.activeElement.id), 'wire-filter');
+  await page.locator('#tab-tools').click();
   // Another View goes into picture-in-picture: this one goes back inline (hidden, its tool
   // not chosen), and is told.
   await runTool('wide-app-too');

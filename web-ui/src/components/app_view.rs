@@ -413,6 +413,9 @@ pub fn AppView(
     let bridge_for_exit = bridge_kept.clone();
     let back_inline = move || {
         let _ = mode.try_set(DisplayMode::Inline);
+        if pip_view.try_get_untracked().flatten() == Some(shown_as) {
+            let _ = pip_view.try_set(None);
+        }
         tell(frame, &bridge_for_exit, |b| b.set_mode(DisplayMode::Inline));
     };
     let other_in_pip = back_inline.clone();

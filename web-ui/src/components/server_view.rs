@@ -99,7 +99,7 @@ impl Tab {
 #[component]
 fn Tabs(conn: Connection) -> impl IntoView {
     let tab = RwSignal::new(Tab::Tools);
-    let (details, stale) = (conn.details, conn.stale);
+    let (details, stale, pip) = (conn.details, conn.stale, conn.pip_view);
     let panels = use_context::<crate::embed::Panels>().unwrap_or_default();
     let button = move |t: Tab, label: &'static str| {
         let marked = move || stale.with(|s| s.among(t.lists()).is_some());
@@ -143,8 +143,12 @@ fn Tabs(conn: Connection) -> impl IntoView {
         })}
         // The tools tab is built once (after the handshake) and only hidden while another tab
         // is shown: an MCP App View keeps running with what it holds, and the list its
-        // scroll. The other tabs are built each time they are shown (cheap).
-        <div role="tabpanel" aria-labelledby=Tab::Tools.id() hidden=move || tab.get() != Tab::Tools>
+        // scroll. The other tabs are built each time they are shown (cheap). With a View in
+        // picture-in-picture, the tab is only made invisible ("away"), so that the View,
+        // which alone is visible in it, stays in view over the other tabs.
+        <div role="tabpanel" aria-labelledby=Tab::Tools.id()
+            hidden=move || tab.get() != Tab::Tools && pip.with(Option::is_none)
+            class:away=move || tab.get() != Tab::Tools && pip.with(Option::is_some)>
             {
                 let conn = conn.clone();
                 move || ready.get().then(|| view! { <ToolsPanel conn=conn.clone() /><HistoryPanel conn=conn.clone() /> })
