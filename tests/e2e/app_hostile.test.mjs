@@ -348,7 +348,7 @@ test('an MCP App is asked to tear down when another server is chosen or its conn
 
 // Last: its endless loop goes on in the process that Chromium gives the page's sandboxed
 // frames (it cannot be stopped from the page), so no View made after it would run.
-test('an MCP App that floods the page with messages and then never stops running does not hold the page', async () => {
+test('an MCP App that floods the page with messages and then never stops running does not hold the page, and the app says why a View shown after it does not start', async () => {
   await runTool('flood-app');
   // Said above what the View said (which shows the newest 50 of the 200 a second taken).
   await page.locator('.mcp-app .said-flood', { hasText: 'Sends more than 200 messages a second: the others are ignored' }).waitFor({ timeout: 20_000 });
@@ -369,5 +369,11 @@ test('an MCP App that floods the page with messages and then never stops running
   await page.locator(`${SHOWN_VIEW} button.close-app`).click();
   await waitFor(async () => !(await handle.evaluate((e) => e.isConnected)), 6_000, 'the View gone');
   assert.equal(await page.evaluate(() => 1 + 1), 2);
+  // Its loop goes on in the process the page's Views share: a View shown after it never
+  // starts, and the app says why.
+  await runTool('wide-app-too');
+  const silent = page.locator(`${SHOWN_VIEW} .app-silent`);
+  await silent.waitFor({ timeout: 15_000 });
+  assert.match(await silent.innerText(), /^The app has said nothing to this client in the 8 s since it was shown\. .*one that never stops running holds the others until the page is loaded again\.$/);
 });
 

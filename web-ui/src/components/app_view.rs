@@ -19,6 +19,8 @@ use wasm_bindgen::prelude::*;
 
 /// The most things a View said that are shown (the oldest go first).
 const SAID_SHOWN: usize = 50;
+/// How long a View shown may stay silent before the app says it has not started.
+const START_WAIT_MS: u64 = 8_000;
 /// The largest message of a View read, as JSON text; a larger one is dropped.
 const MAX_MESSAGE: u32 = 8 << 20;
 
@@ -76,6 +78,11 @@ pub fn AppView(
     let leaving =
         Memo::new(move |_| retiring.with(Option::is_some) || closed_by.with(Option::is_some));
     let frame = NodeRef::<leptos::html::Iframe>::new();
+    // Whether the View has sent anything; if not, START_WAIT_MS after it is shown, the app
+    // says so (a View that never stops running holds the others: they share a process).
+    let heard = Rc::new(Cell::new(false));
+    let silent = RwSignal::new(false);
+    let heard_by_timer = heard.clone();
     let bridge = Rc::new(RefCell::new(None::<Bridge>));
     let bridge_kept = bridge.clone();
     let (client, bridge_for_read) = (conn.client.get_value(), bridge.clone());
@@ -131,7 +138,18 @@ pub fn AppView(
             }
             Err(why) => Shown::Failed(why),
         };
+        let ready = matches!(next, Shown::Ready { .. });
         let _ = shown.try_set(next);
+        if ready {
+            set_timeout(
+                move || {
+                    if !heard_by_timer.get() {
+                        let _ = silent.try_set(true);
+                    }
+                },
+                std::time::Duration::from_millis(START_WAIT_MS),
+            );
+        }
     });
 
     // What the View said: the newest SAID_SHOWN are listed.
@@ -168,6 +186,9 @@ pub fn AppView(
                 .is_some_and(|s| js_sys::Object::is(&s, window.as_ref()));
             if !from_view {
                 return;
+            }
+            if !heard.replace(true) {
+                let _ = silent.try_set(false);
             }
             // Counted before its data is read: a flood costs the page little.
             match budget.borrow_mut().take(js_sys::Date::now()) {
@@ -469,6 +490,9 @@ pub fn AppView(
                     }.into_any()
                 }
             }}
+            {move || silent.get().then(|| view! {
+                <p class="app-silent" role="status">{format!("The app has said nothing to this client in the {} s since it was shown. If it should have: the apps of this page share one browser process, and one that never stops running holds the others until the page is loaded again.", START_WAIT_MS / 1000)}</p>
+            })}
             <p class="help">"The app runs in a sandbox: it cannot reach this page, and asks this client for any tool call, which is listed here."</p>
             {move || flooded.get().then(|| view! {
                 <p class="said-flood" role="status">{format!("Sends more than {} messages a second: the others are ignored", mcp_app::MAX_MESSAGES_PER_SECOND)}</p>
