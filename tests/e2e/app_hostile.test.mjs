@@ -224,10 +224,18 @@ test('an MCP App that can be shown full screen is, when it asks at the person\'s
   // Asked at once, with no gesture of the person: it stays inline.
   await waitFor(async () => (await told()).includes('answered inline'), 10_000, 'full screen refused');
   assert.equal(await page.locator('.mcp-app.fullscreen').count(), 0);
+  // Told its container's dimensions as it was shown, inline.
+  const dims = () => frame.evaluate(() => window.dims);
+  const inline = { width: await handle.evaluate((e) => e.clientWidth), maxHeight: 3000 };
+  assert.deepEqual(await dims(), [inline]);
   // Asked from a click in the View: granted.
   await frame.locator('#full').click();
   await waitFor(async () => (await told()).includes('answered fullscreen'), 10_000, 'full screen granted');
   assert.deepEqual(await told(), ['initial inline', 'answered inline', 'told fullscreen', 'answered fullscreen']);
+  // Then told the size it has full screen.
+  const frameSize = () => handle.evaluate((e) => ({ width: e.clientWidth, height: e.clientHeight }));
+  await waitFor(async () => JSON.stringify((await dims()).at(-1)) === JSON.stringify(await frameSize()), 5_000, 'told the full-screen frame\'s size');
+  assert.ok((await frameSize()).width > inline.width, 'wider than inline');
   const section = page.locator('.mcp-app.fullscreen');
   const box = await section.boundingBox();
   const viewport = page.viewportSize();
@@ -266,6 +274,10 @@ test('an MCP App can be shown in picture-in-picture, at the person\'s gesture: i
   await wide.frame.locator('#pip').click();
   await waitFor(async () => (await told(wide.frame)).includes('answered pip'), 10_000, 'picture-in-picture granted');
   assert.deepEqual((await told(wide.frame)).slice(-2), ['told pip', 'answered pip']);
+  // Told its new width (the corner's), with the height it may take.
+  const pipWidth = await wide.handle.evaluate((e) => e.clientWidth);
+  await waitFor(async () => JSON.stringify(await wide.frame.evaluate(() => window.dims.at(-1))) === JSON.stringify({ width: pipWidth, maxHeight: 3000 }), 5_000, 'told the corner\'s width');
+  assert.ok(pipWidth < (await wide.frame.evaluate(() => window.dims[0].width)), 'narrower than inline');
   // In the window's bottom right corner, whole.
   const pip = page.locator('.mcp-app.pip');
   const box = await pip.boundingBox();

@@ -217,9 +217,11 @@ def flood_view() -> str:
 
 # A View that can be shown full screen: it asks to be at once (no gesture: refused), and again
 # when its button is clicked; it can also ask for picture-in-picture (its other button). It
-# lists what it is answered and told of its mode.
+# lists what it is answered and told of its mode, and keeps the container dimensions it is
+# given in `dims`.
 WIDE_VIEW = """<!doctype html><html><body><button id="full">Full screen</button><button id="pip">Picture-in-picture</button><pre id="report">[]</pre><script>
 const got = [];
+window.dims = [];
 const note = (s) => { got.push(s); document.getElementById('report').textContent = JSON.stringify(got); };
 const ask = (id, mode = 'fullscreen') => parent.postMessage({ jsonrpc: '2.0', id, method: 'ui/request-display-mode', params: { mode } }, '*');
 addEventListener('message', (e) => {
@@ -227,12 +229,14 @@ addEventListener('message', (e) => {
   const m = e.data;
   if (m.id === 1) {
     note('initial ' + m.result.hostContext.displayMode);
+    dims.push(m.result.hostContext.containerDimensions);
     parent.postMessage({ jsonrpc: '2.0', method: 'ui/notifications/initialized' }, '*');
     ask(2);
   } else if (m.id === 2 || m.id === 3 || m.id === 4) {
     note('answered ' + m.result.mode);
-  } else if (m.method === 'ui/notifications/host-context-changed' && m.params.displayMode) {
-    note('told ' + m.params.displayMode);
+  } else if (m.method === 'ui/notifications/host-context-changed') {
+    if (m.params.displayMode) note('told ' + m.params.displayMode);
+    if (m.params.containerDimensions) dims.push(m.params.containerDimensions);
   }
 });
 document.getElementById('full').addEventListener('click', () => ask(3));

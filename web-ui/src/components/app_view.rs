@@ -376,6 +376,31 @@ pub fn AppView(
                 m.remove_event_listener_with_callback("change", on_theme.as_ref().unchecked_ref());
         }
     });
+    // The frame's size changes (the window resized, the View shown another way): a ready
+    // View is told its container's dimensions.
+    let bridge_for_size = bridge_kept.clone();
+    let on_resize = Closure::<dyn Fn()>::new(move || {
+        let Some(element) = frame.try_get_untracked().flatten() else {
+            return;
+        };
+        let (width, height) = (element.client_width(), element.client_height());
+        tell(frame, &bridge_for_size, |b| {
+            b.resized(f64::from(width), f64::from(height))
+        });
+    });
+    let observer = web_sys::ResizeObserver::new(on_resize.as_ref().unchecked_ref()).ok();
+    let observing = send_wrapper::SendWrapper::new(observer.clone());
+    Effect::new(move |_| {
+        if let (Some(element), Some(observer)) = (frame.get(), observing.as_ref()) {
+            observer.observe(&element);
+        }
+    });
+    let resize_kept = send_wrapper::SendWrapper::new((observer, on_resize));
+    on_cleanup(move || {
+        if let Some(observer) = &resize_kept.0 {
+            observer.disconnect();
+        }
+    });
     // The server's lists change while the View is shown (the tools listed again, or the
     // server said its resources or prompts changed): a ready View is told.
     let (tool_list, resources_changed, prompts_changed) =

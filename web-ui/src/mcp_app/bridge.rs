@@ -158,6 +158,8 @@ pub struct Bridge {
     arguments: Value,
     ending: Option<Ending>,
     told_ending: bool,
+    /// The container dimensions the View was last given.
+    told_dimensions: Option<Value>,
     theme: Option<&'static str>,
     mode: DisplayMode,
     view_modes: Vec<String>,
@@ -250,6 +252,7 @@ impl Bridge {
             arguments,
             ending: None,
             told_ending: false,
+            told_dimensions: None,
             theme: None,
             mode: DisplayMode::Inline,
             view_modes: Vec::new(),
@@ -299,6 +302,37 @@ impl Bridge {
             })));
         }
         out
+    }
+
+    /// The container dimensions of a frame `width` by `height` CSS pixels: the width, and the
+    /// height it may take (full screen: the height it has).
+    fn dimensions(&self, width: f64, height: f64) -> Value {
+        match self.mode {
+            DisplayMode::Fullscreen => json!({ "width": width, "height": height }),
+            DisplayMode::Inline | DisplayMode::Pip => {
+                json!({ "width": width, "maxHeight": MAX_HEIGHT })
+            }
+        }
+    }
+
+    /// The View's frame is now `width` by `height` CSS pixels (the window was resized, or
+    /// the View shown another way): a ready View is told its container's dimensions, when
+    /// they changed (`ui/notifications/host-context-changed`). Nothing of a hidden frame
+    /// (no width).
+    pub fn resized(&mut self, width: f64, height: f64) -> Vec<Action> {
+        if !self.initialized || width <= 0.0 {
+            return Vec::new();
+        }
+        let dimensions = self.dimensions(width, height);
+        if self.told_dimensions.as_ref() == Some(&dimensions) {
+            return Vec::new();
+        }
+        self.told_dimensions = Some(dimensions.clone());
+        vec![Action::Post(json!({
+            "jsonrpc": "2.0",
+            "method": "ui/notifications/host-context-changed",
+            "params": { "containerDimensions": dimensions },
+        }))]
     }
 
     /// The colours around the View became `theme` (`"light"` or `"dark"`) and `styles`: a
@@ -452,7 +486,12 @@ impl Bridge {
                     .and_then(Value::as_array)
                     .map(|m| m.iter().filter_map(Value::as_str).map(String::from).collect())
                     .unwrap_or_default();
-                vec![Action::Post(answer(id, self.initialize_result(&around)))]
+                let dimensions = self.dimensions(around.width, 0.0);
+                self.told_dimensions = Some(dimensions.clone());
+                vec![Action::Post(answer(
+                    id,
+                    self.initialize_result(&around, dimensions),
+                ))]
             }
             "ping" => vec![Action::Post(answer(id, json!({})))],
             "ui/request-display-mode" => {
@@ -648,7 +687,7 @@ impl Bridge {
         }
     }
 
-    fn initialize_result(&self, around: &Surroundings) -> Value {
+    fn initialize_result(&self, around: &Surroundings, dimensions: Value) -> Value {
         json!({
             "protocolVersion": PROTOCOL_VERSION,
             "hostInfo": { "name": "mcp-browser-client", "version": env!("CARGO_PKG_VERSION") },
@@ -669,7 +708,7 @@ impl Bridge {
                 "styles": around.styles,
                 "displayMode": self.mode(),
                 "availableDisplayModes": ["inline", "fullscreen", "pip"],
-                "containerDimensions": { "width": around.width, "maxHeight": MAX_HEIGHT },
+                "containerDimensions": dimensions,
                 "locale": around.locale,
                 "timeZone": around.time_zone,
                 "platform": "web",
@@ -1203,6 +1242,46 @@ mod tests {
         let out = b.set_mode(DisplayMode::Inline);
         assert!(
             matches!(out.as_slice(), [Action::Mode(DisplayMode::Inline), Action::Post(told)] if told["params"]["displayMode"] == "inline")
+        );
+    }
+
+    #[test]
+    fn a_ready_view_is_told_its_containers_new_dimensions_once_each() {
+        let mut b = bridge();
+        // Not ready yet: nothing.
+        assert!(b.resized(500.0, 300.0).is_empty());
+        b.on_message(
+            &request(
+                json!(1),
+                "ui/initialize",
+                json!({"appCapabilities": {"availableDisplayModes": ["fullscreen"]}}),
+            ),
+            &[],
+            &around,
+        );
+        b.on_message(&ready(), &[], &around);
+        // As at the handshake (640 wide): nothing; hidden (0 wide): nothing.
+        assert!(b.resized(640.0, 300.0).is_empty());
+        assert!(b.resized(0.0, 0.0).is_empty());
+        let told = |out: Vec<Action>| match out.as_slice() {
+            [Action::Post(m)] if m["method"] == "ui/notifications/host-context-changed" => {
+                m["params"]["containerDimensions"].clone()
+            }
+            _ => panic!("{out:?}"),
+        };
+        assert_eq!(
+            told(b.resized(416.0, 300.0)),
+            json!({"width": 416.0, "maxHeight": MAX_HEIGHT})
+        );
+        assert!(
+            b.resized(416.0, 280.0).is_empty(),
+            "only the height it has changed"
+        );
+        // Full screen: the height it has.
+        b.set_mode(DisplayMode::Fullscreen);
+        assert_eq!(
+            told(b.resized(1280.0, 700.0)),
+            json!({"width": 1280.0, "height": 700.0})
         );
     }
 
