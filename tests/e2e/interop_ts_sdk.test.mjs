@@ -133,10 +133,16 @@ test('an MCP App of the TypeScript SDK server in the modern era, its origins dec
   await frame.locator('#ask').click();
   await frame.locator('#reply', { hasText: /^refused: .*not answered this app's last sampling request yet/ }).waitFor({ timeout: 10_000 });
   assert.equal(await page.locator('.ask.sampling').count(), 1);
+  // Beside the View, a word that it waits, and a way to the question (the reply box).
+  const waiting = page.locator('.mcp-app .app-asks');
+  assert.match(await waiting.innerText(), /^Asks for a model reply: the question is shown above/);
+  await waiting.locator('button.show-question').click();
+  assert.equal(await page.evaluate(() => document.activeElement.classList.contains('sampling-reply')), true);
   await ask.locator('textarea.sampling-reply').fill('Noon <b>sharp</b>.');
   await ask.locator('button.approve').click();
   await frame.locator('#reply', { hasText: 'reply: Noon <b>sharp</b>. (human-in-the-loop)' }).waitFor({ timeout: 10_000 });
   assert.equal(await page.locator('.ask.sampling').count(), 0);
+  assert.equal(await waiting.count(), 0, 'the word goes with the question');
   await frame.locator('#ask').click();
   await page.locator('.ask.sampling button.reject').click();
   await frame.locator('#reply', { hasText: /^refused: .*rejected/ }).waitFor({ timeout: 10_000 });

@@ -166,8 +166,7 @@ pub fn AppView(
     // The sampling request of this View waiting for the person (its ask's id; the bridge
     // lets one through at a time): it goes with the View.
     let (asker, asking) = (conn.clone(), format!("The app of {label}"));
-    let waiting = Rc::new(Cell::new(None::<u32>));
-    let waiting_kept = waiting.clone();
+    let waiting = RwSignal::new(None::<u32>);
     // Messages of this View (and only this one: its frame's window is the source).
     let gone_by_answer = on_gone.clone();
     // Set while the View is asked to tear down because its server view goes: what to run once
@@ -262,12 +261,11 @@ pub fn AppView(
                     Action::Sample { id, params } => {
                         let (ask, reply) =
                             asker.ask(AskKind::Sampling(*params), Some(asking.clone()));
-                        waiting.set(Some(ask));
-                        let (bridge, window, waiting) =
-                            (bridge.clone(), window.clone(), waiting.clone());
+                        let _ = waiting.try_set(Some(ask));
+                        let (bridge, window) = (bridge.clone(), window.clone());
                         leptos::task::spawn_local(async move {
                             let outcome = reply.await.map_err(|e| (e.code, e.message));
-                            waiting.set(None);
+                            let _ = waiting.try_set(None);
                             answer(&bridge, &window, &id, outcome);
                         });
                     }
@@ -329,9 +327,9 @@ pub fn AppView(
     // The listener goes with the View (the closure is kept until then), and so do the
     // questions it asked the person.
     let on_message = send_wrapper::SendWrapper::new(on_message);
-    let (asks, waiting) = (conn.asks, send_wrapper::SendWrapper::new(waiting_kept));
+    let asks = conn.asks;
     on_cleanup(move || {
-        if let Some(gone) = waiting.get() {
+        if let Some(gone) = waiting.try_get_untracked().flatten() {
             asks.try_update(|a| a.retain(|x| x.id != gone));
         }
         if let Some(w) = web_sys::window() {
@@ -477,6 +475,7 @@ pub fn AppView(
         }
     });
     let back_inline = send_wrapper::SendWrapper::new(back_inline);
+    let go_inline = back_inline.clone();
     let frame_title = title.clone();
     view! {
         <section class="mcp-app" class:retiring=move || leaving.get() class:fullscreen=move || mode.get() == DisplayMode::Fullscreen class:pip=move || mode.get() == DisplayMode::Pip hidden=move || !visible.get() && mode.get() != DisplayMode::Pip aria-label=title>
@@ -515,6 +514,22 @@ pub fn AppView(
                     }.into_any()
                 }
             }}
+            // Its question is shown above, with the server's: out of sight from here, and
+            // behind a View shown full screen.
+            {move || waiting.get().map(|ask| {
+                let back = go_inline.clone();
+                let go = move |_| {
+                    if mode.get_untracked() == DisplayMode::Fullscreen {
+                        back();
+                    }
+                    focus_reply(ask);
+                };
+                view! {
+                    <p class="app-asks" role="status">"Asks for a model reply: the question is shown above, with the server's. "
+                        <button type="button" class="show-question" on:click=go>"Go to it"</button>
+                    </p>
+                }
+            })}
             {move || silent.get().then(|| view! {
                 <p class="app-silent" role="status">{format!("The app has said nothing to this client in the {} s since it was shown. If it should have: the apps of this page share one browser process, and one that never stops running holds the others until the page is loaded again.", START_WAIT_MS / 1000)}</p>
             })}
@@ -578,6 +593,15 @@ fn OfferedFile(block: ContentBlock) -> impl IntoView {
         <button type="button" class="download-file" on:click=save>"Download"</button>
     }
     .into_any()
+}
+
+/// Puts the focus (and so the page's scroll) on the reply box of the person's open sampling
+/// question `ask`.
+fn focus_reply(ask: u32) {
+    let reply = leptos::prelude::document().get_element_by_id(&format!("sampling-reply-{ask}"));
+    if let Some(reply) = reply.and_then(|e| e.dyn_into::<web_sys::HtmlElement>().ok()) {
+        let _ = reply.focus();
+    }
 }
 
 /// A View's message as JSON, unless it is too large or not JSON at all.
