@@ -12,6 +12,21 @@ use std::rc::Rc;
 #[component]
 pub fn KeptAppViews(conn: Connection, chosen: Signal<Option<String>>) -> impl IntoView {
     let views = conn.app_views;
+    // The tools listed again: the Views of tools no longer listed go.
+    let tools = conn.tools;
+    Effect::new(move |_| {
+        tools.with(|listed| {
+            // Untracked: a new View is no reason to look again.
+            let unlisted = views.with_untracked(|kept| {
+                kept.all()
+                    .iter()
+                    .any(|v| v.retiring.is_none() && !listed.iter().any(|t| t.name == v.tool.name))
+            });
+            if unlisted {
+                views.update(|kept| kept.listed(listed));
+            }
+        });
+    });
     let each = move || {
         views.with(|kept| {
             kept.all()

@@ -16,6 +16,8 @@ pub const CALLED_AGAIN: &str = "the tool was called again";
 /// Why a View was asked to tear down when too many tools have one.
 pub const TOO_MANY: &str = "more apps are open than the client keeps";
 
+/// Why a View was asked to tear down when the server stopped listing its tool.
+pub const UNLISTED: &str = "the server no longer lists the tool";
 /// Why the Views of a server were asked to tear down when another server was chosen (they
 /// are made again when it is chosen again).
 pub const OTHER_SERVER: &str = "another server was chosen";
@@ -64,6 +66,16 @@ impl KeptViews {
             }
         }
         n
+    }
+
+    /// The server lists these tools now: the Views of tools it no longer lists retire (a
+    /// View outlives its tool's listing only until then).
+    pub fn listed(&mut self, tools: &[Tool]) {
+        for v in self.views.iter_mut() {
+            if v.retiring.is_none() && !tools.iter().any(|t| t.name == v.tool.name) {
+                v.retiring = Some(UNLISTED);
+            }
+        }
     }
 
     /// View `n` has gone (it answered its teardown, or was given up on).
@@ -118,6 +130,21 @@ mod tests {
         assert_eq!(kept.all().len(), 2);
         assert!(kept.retiring(a).is_some(), "a View gone counts as retiring");
         assert_eq!(kept.all()[1].arguments, json!({ "x": 2 }));
+    }
+
+    #[test]
+    fn the_view_of_a_tool_no_longer_listed_retires() {
+        let mut kept = KeptViews::default();
+        let a = kept.called(tool("a"), json!({}));
+        let b = kept.called(tool("b"), json!({}));
+        kept.listed(&[tool("b"), tool("c")]);
+        assert_eq!(kept.retiring(a), Some(UNLISTED));
+        assert_eq!(kept.retiring(b), None);
+        // One already retiring keeps its reason.
+        let b2 = kept.called(tool("b"), json!({}));
+        kept.listed(&[]);
+        assert_eq!(kept.retiring(b), Some(CALLED_AGAIN));
+        assert_eq!(kept.retiring(b2), Some(UNLISTED));
     }
 
     #[test]
