@@ -136,7 +136,8 @@ test('an MCP App of the TypeScript SDK server in the modern era, its origins dec
   // Beside the View, a word that it waits, and a way to the question (the reply box).
   const waiting = page.locator('.mcp-app .app-asks');
   assert.match(await waiting.innerText(), /^Asks for a model reply: the question is shown above/);
-  await waiting.locator('button.show-question').click();
+  // By the keyboard: the View may still be changing its height, moving the button.
+  await waiting.locator('button.show-question').press('Enter');
   assert.equal(await page.evaluate(() => document.activeElement.classList.contains('sampling-reply')), true);
   await ask.locator('textarea.sampling-reply').fill('Noon <b>sharp</b>.');
   await ask.locator('button.approve').click();
