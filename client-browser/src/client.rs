@@ -299,6 +299,15 @@ impl Client {
         self.inner.session.borrow().server_details().cloned()
     }
 
+    /// The JSON-RPC id request `handle` went out with, while it is under way (see
+    /// [`client_core::Session::wire_id`]); e.g. for an MCP App View, told the id of the call
+    /// it shows.
+    pub fn wire_id(&self, handle: RequestHandle) -> Option<Value> {
+        let session = self.inner.session.borrow();
+        let id = session.wire_id(handle)?;
+        serde_json::to_value(id).ok()
+    }
+
     /// The connection state.
     pub fn state(&self) -> ConnectionState {
         self.inner.session.borrow().state()

@@ -1462,3 +1462,23 @@ fn connected_with(cfg: SessionConfig, server: Legacy) -> Harness<Legacy> {
     );
     h
 }
+
+#[test]
+fn the_wire_id_of_a_request_is_known_while_it_is_under_way_only() {
+    let mut h = connected_with(config(), Legacy::new(ProbeAnswer::NotInitialized));
+    let c = call(&mut h, "slow");
+    let sent_id = h.posted_method("tools/call")[0]["id"].clone();
+    let known = h
+        .session
+        .wire_id(c)
+        .map(|id| serde_json::to_value(id).expect("an id"));
+    assert_eq!(known, Some(sent_id));
+    // Answered: no longer under way.
+    let quick = call(&mut h, "echo");
+    assert!(matches!(response(&h, quick), Some(Ok(_))));
+    assert_eq!(h.session.wire_id(quick), None);
+    // Not sent yet (no session): none.
+    let mut idle = Session::new(config());
+    let queued = idle.request("tools/call", None, RequestOptions::default(), h.now);
+    assert_eq!(idle.wire_id(queued), None);
+}

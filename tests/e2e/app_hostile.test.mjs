@@ -218,8 +218,21 @@ test('an MCP App too large for a data: URL (2.5 MB) is still shown, in the same 
 });
 
 test('an MCP App that can be shown full screen is, when it asks at the person\'s gesture, until the person leaves it', async () => {
+  const sent = [];
+  const onRequest = (r) => {
+    try {
+      const m = r.postDataJSON();
+      if (m?.method === 'tools/call' && m.params?.name === 'wide-app') sent.push(m.id);
+    } catch { /* not JSON */ }
+  };
+  page.on('request', onRequest);
   await runTool('wide-app');
   const { handle, frame } = await viewFrame(page);
+  page.off('request', onRequest);
+  // Told the JSON-RPC id its call went out with.
+  await waitFor(async () => (await frame.evaluate(() => window.callId)) !== undefined, 10_000, 'the View initialized');
+  assert.equal(sent.length, 1);
+  assert.equal(await frame.evaluate(() => window.callId), sent[0]);
   const told = async () => JSON.parse(await frame.locator('#report').innerText());
   // Asked at once, with no gesture of the person: it stays inline.
   await waitFor(async () => (await told()).includes('answered inline'), 10_000, 'full screen refused');

@@ -230,6 +230,7 @@ addEventListener('message', (e) => {
   if (m.id === 1) {
     note('initial ' + m.result.hostContext.displayMode);
     dims.push(m.result.hostContext.containerDimensions);
+    window.callId = m.result.hostContext.toolInfo.id;
     parent.postMessage({ jsonrpc: '2.0', method: 'ui/notifications/initialized' }, '*');
     ask(2);
   } else if (m.id === 2 || m.id === 3 || m.id === 4) {

@@ -506,6 +506,16 @@ impl Session {
         self.request("subscriptions/listen", Some(params), opts, now)
     }
 
+    /// The JSON-RPC id that request `handle` went out with, once it has been sent and while it
+    /// is under way (a request sent again gets a new one: this is the latest). `None` while
+    /// it waits to be sent, and once it has ended.
+    pub fn wire_id(&self, handle: RequestHandle) -> Option<&RequestId> {
+        self.pending
+            .get(&handle.0)
+            .filter(|p| !matches!(p.state, PendingState::Queued))
+            .map(|p| &p.rpc_id)
+    }
+
     /// Sends a notification (fire and forget).
     pub fn notify(&mut self, method: &str, params: Option<Value>) {
         let msg = Message::notification(method, params);

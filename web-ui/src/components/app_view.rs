@@ -50,6 +50,8 @@ pub fn AppView(
     conn: Connection,
     tool: Tool,
     arguments: Value,
+    /// The JSON-RPC id the call went out with, if known.
+    call_id: Option<Value>,
     ending: Signal<Option<Ending>>,
     retiring: Signal<Option<&'static str>>,
     visible: Signal<bool>,
@@ -119,7 +121,8 @@ pub fn AppView(
                     .and_then(Value::as_bool)
                     .unwrap_or(true);
                 let policy = mcp_app::content_security_policy(csp);
-                let mut bridge = Bridge::new(tool, arguments, mcp_app::approved_csp(csp));
+                let mut bridge =
+                    Bridge::new(tool, arguments, mcp_app::approved_csp(csp)).with_call_id(call_id);
                 // Ended already: the View is told once it is ready (not a later call's ending).
                 let current = retiring
                     .try_with_untracked(Option::is_none)

@@ -31,12 +31,18 @@ pub fn KeptAppViews(conn: Connection, chosen: Signal<Option<String>>) -> impl In
         views.with(|kept| {
             kept.all()
                 .iter()
-                .map(|v| (v.n, v.tool.clone(), v.arguments.clone()))
+                .map(|v| {
+                    (
+                        v.n,
+                        v.tool.clone(),
+                        (v.arguments.clone(), v.call_id.clone()),
+                    )
+                })
                 .collect::<Vec<_>>()
         })
     };
     view! {
-        <For each=each key=|(n, _, _)| *n children=move |(n, tool, arguments)| {
+        <For each=each key=|(n, _, _)| *n children=move |(n, tool, (arguments, call_id))| {
             let name = tool.name.clone();
             let visible = Signal::derive(move || chosen.with(|c| c.as_deref() == Some(name.as_str())));
             let retiring = Signal::derive(move || views.with(|kept| kept.retiring(n)));
@@ -56,7 +62,7 @@ pub fn KeptAppViews(conn: Connection, chosen: Signal<Option<String>>) -> impl In
                 let on_gone: Rc<dyn Fn()> = Rc::new(move || {
                     views.try_update(|kept| kept.gone(n));
                 });
-                view! { <AppView conn=conn.clone() tool=tool.clone() arguments=arguments.clone() ending=ending retiring=retiring visible=visible on_gone=on_gone /> }
+                view! { <AppView conn=conn.clone() tool=tool.clone() arguments=arguments.clone() call_id=call_id.clone() ending=ending retiring=retiring visible=visible on_gone=on_gone /> }
             })
         } />
     }

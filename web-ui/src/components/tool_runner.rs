@@ -72,11 +72,6 @@ pub fn ToolRunner(conn: Connection, tool: Tool) -> impl IntoView {
         took_ms.set(None);
         url_required.set(Vec::new());
         last_args.set(Some(args.clone()));
-        if let Some(tool) = &app_tool {
-            conn_run
-                .app_views
-                .update(|views| _ = views.called(tool.clone(), args.clone()));
-        }
         let opts = CallOptions {
             on_task: Some(Rc::new(move |t: &Task| {
                 task.set(Some((t.status.clone(), t.status_message.clone())));
@@ -93,6 +88,13 @@ pub fn ToolRunner(conn: Connection, tool: Tool) -> impl IntoView {
         };
         let call = client.start_tool_call(&name, args.clone(), opts);
         running.set(Some(call.handle));
+        if let Some(tool) = &app_tool {
+            // The id it went out with, if it went out at once (its View is told it).
+            let id = client.wire_id(call.handle);
+            conn_run
+                .app_views
+                .update(|views| _ = views.called(tool.clone(), args.clone(), id));
+        }
         let name = name.clone();
         let sink = sink.clone();
         let record = record.clone();

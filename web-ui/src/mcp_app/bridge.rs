@@ -165,6 +165,8 @@ pub struct Bridge {
     view_modes: Vec<String>,
     teardown_sent: bool,
     csp: Value,
+    /// The JSON-RPC id the call went out with, if known (`toolInfo.id`).
+    call_id: Option<Value>,
     initialized: bool,
     /// The id of the View's sampling request the person is asked, if one is open: one at a
     /// time, so that a View cannot stack questions on the page.
@@ -248,6 +250,7 @@ impl Bridge {
     /// [`approved_csp`](super::approved_csp)).
     pub fn new(tool: Tool, arguments: Value, csp: Value) -> Self {
         Bridge {
+            call_id: None,
             tool,
             arguments,
             ending: None,
@@ -302,6 +305,12 @@ impl Bridge {
             })));
         }
         out
+    }
+
+    /// The JSON-RPC id the call went out with, told to the View (`toolInfo.id`).
+    pub fn with_call_id(mut self, id: Option<Value>) -> Self {
+        self.call_id = id;
+        self
     }
 
     /// The container dimensions of a frame `width` by `height` CSS pixels: the width, and the
@@ -703,7 +712,10 @@ impl Bridge {
                 "sandbox": { "permissions": {}, "csp": self.csp },
             },
             "hostContext": {
-                "toolInfo": { "tool": self.tool },
+                "toolInfo": match &self.call_id {
+                    Some(id) => json!({ "id": id, "tool": self.tool }),
+                    None => json!({ "tool": self.tool }),
+                },
                 "theme": around.theme,
                 "styles": around.styles,
                 "displayMode": self.mode(),
@@ -784,6 +796,9 @@ mod tests {
             reply["result"]["hostContext"]["toolInfo"]["tool"]["name"],
             "get-time"
         );
+        assert!(reply["result"]["hostContext"]["toolInfo"]
+            .get("id")
+            .is_none());
         assert_eq!(reply["result"]["hostContext"]["theme"], "dark");
         assert!(reply["result"]["hostCapabilities"]["serverTools"].is_object());
         assert!(!b.initialized());
@@ -1242,6 +1257,20 @@ mod tests {
         let out = b.set_mode(DisplayMode::Inline);
         assert!(
             matches!(out.as_slice(), [Action::Mode(DisplayMode::Inline), Action::Post(told)] if told["params"]["displayMode"] == "inline")
+        );
+    }
+
+    #[test]
+    fn the_view_is_told_the_id_its_call_went_out_with() {
+        let mut b = bridge().with_call_id(Some(json!(7)));
+        let out = b.on_message(&request(json!(1), "ui/initialize", json!({})), &[], &around);
+        let [Action::Post(reply)] = out.as_slice() else {
+            panic!("{out:?}")
+        };
+        assert_eq!(reply["result"]["hostContext"]["toolInfo"]["id"], 7);
+        assert_eq!(
+            reply["result"]["hostContext"]["toolInfo"]["tool"]["name"],
+            "get-time"
         );
     }
 

@@ -33,6 +33,8 @@ pub struct KeptView {
     pub tool: Tool,
     /// The call's arguments (the View is told them).
     pub arguments: Value,
+    /// The JSON-RPC id the call went out with, if it went out at once (the View is told it).
+    pub call_id: Option<Value>,
     /// Asked to tear down, and why: hidden, and gone once it answered (or after a while).
     pub retiring: Option<&'static str>,
 }
@@ -45,9 +47,10 @@ pub struct KeptViews {
 }
 
 impl KeptViews {
-    /// A View for a new call of `tool` with `arguments`: the one before of the same tool
-    /// retires, and so does the oldest running View past [`KEPT_VIEWS`]. Returns its number.
-    pub fn called(&mut self, tool: Tool, arguments: Value) -> u32 {
+    /// A View for a new call of `tool` with `arguments` (sent with the JSON-RPC id
+    /// `call_id`, if known): the one before of the same tool retires, and so does the oldest
+    /// running View past [`KEPT_VIEWS`]. Returns its number.
+    pub fn called(&mut self, tool: Tool, arguments: Value, call_id: Option<Value>) -> u32 {
         let n = self.next;
         self.next = self.next.wrapping_add(1);
         for v in self.views.iter_mut().filter(|v| v.tool.name == tool.name) {
@@ -57,6 +60,7 @@ impl KeptViews {
             n,
             tool,
             arguments,
+            call_id,
             retiring: None,
         });
         let running = self.views.iter().filter(|v| v.retiring.is_none()).count();
@@ -118,9 +122,9 @@ mod tests {
     #[test]
     fn a_new_call_retires_the_view_of_the_same_tool_only() {
         let mut kept = KeptViews::default();
-        let a = kept.called(tool("a"), json!({ "x": 1 }));
-        let b = kept.called(tool("b"), json!({}));
-        let a2 = kept.called(tool("a"), json!({ "x": 2 }));
+        let a = kept.called(tool("a"), json!({ "x": 1 }), None);
+        let b = kept.called(tool("b"), json!({}), None);
+        let a2 = kept.called(tool("a"), json!({ "x": 2 }), None);
         assert_eq!(running(&kept), [("b", b), ("a", a2)]);
         // The one before stays, retiring, until it has gone.
         assert_eq!(kept.retiring(a), Some(CALLED_AGAIN));
@@ -135,13 +139,13 @@ mod tests {
     #[test]
     fn the_view_of_a_tool_no_longer_listed_retires() {
         let mut kept = KeptViews::default();
-        let a = kept.called(tool("a"), json!({}));
-        let b = kept.called(tool("b"), json!({}));
+        let a = kept.called(tool("a"), json!({}), None);
+        let b = kept.called(tool("b"), json!({}), None);
         kept.listed(&[tool("b"), tool("c")]);
         assert_eq!(kept.retiring(a), Some(UNLISTED));
         assert_eq!(kept.retiring(b), None);
         // One already retiring keeps its reason.
-        let b2 = kept.called(tool("b"), json!({}));
+        let b2 = kept.called(tool("b"), json!({}), None);
         kept.listed(&[]);
         assert_eq!(kept.retiring(b), Some(CALLED_AGAIN));
         assert_eq!(kept.retiring(b2), Some(UNLISTED));
@@ -150,15 +154,15 @@ mod tests {
     #[test]
     fn past_the_bound_the_view_of_the_tool_called_longest_ago_retires() {
         let mut kept = KeptViews::default();
-        let first = kept.called(tool("t0"), json!({}));
+        let first = kept.called(tool("t0"), json!({}), None);
         for i in 1..KEPT_VIEWS {
-            kept.called(tool(&format!("t{i}")), json!({}));
+            kept.called(tool(&format!("t{i}")), json!({}), None);
         }
         assert_eq!(kept.retiring(first), None);
         // Called again, t0 is the newest: t1 is now the oldest.
-        let again = kept.called(tool("t0"), json!({}));
+        let again = kept.called(tool("t0"), json!({}), None);
         assert_eq!(running(&kept).len(), KEPT_VIEWS);
-        let newest = kept.called(tool("new"), json!({}));
+        let newest = kept.called(tool("new"), json!({}), None);
         assert_eq!(running(&kept).len(), KEPT_VIEWS);
         assert_eq!((kept.retiring(again), kept.retiring(newest)), (None, None));
         let names: Vec<&str> = running(&kept).into_iter().map(|(t, _)| t).collect();
