@@ -767,6 +767,14 @@ mod tests {
         b
     }
 
+    /// A bridge whose View declared the display `modes` it can be shown in.
+    fn declaring(modes: Value) -> Bridge {
+        let mut b = bridge();
+        let init = json!({"appCapabilities": {"availableDisplayModes": modes}});
+        b.on_message(&request(json!(1), "ui/initialize", init), &[], &around);
+        b
+    }
+
     fn ready() -> Value {
         json!({"jsonrpc": "2.0", "method": "ui/notifications/initialized"})
     }
@@ -1197,16 +1205,7 @@ mod tests {
             )
         };
         // Not without the person's gesture.
-        let mut b = bridge();
-        b.on_message(
-            &request(
-                json!(1),
-                "ui/initialize",
-                json!({"appCapabilities": {"availableDisplayModes": ["fullscreen"]}}),
-            ),
-            &[],
-            &around,
-        );
+        let mut b = declaring(json!(["fullscreen"]));
         let idle = Surroundings {
             user_activated: false,
             ..around()
@@ -1232,16 +1231,7 @@ mod tests {
             matches!(mode(&mut b, "fullscreen").as_slice(), [Action::Post(m)] if m["result"]["mode"] == "inline")
         );
         // One that did goes full screen, and is told.
-        let mut b = bridge();
-        b.on_message(
-            &request(
-                json!(1),
-                "ui/initialize",
-                json!({"appCapabilities": {"availableDisplayModes": ["inline", "fullscreen"]}}),
-            ),
-            &[],
-            &around,
-        );
+        let mut b = declaring(json!(["inline", "fullscreen"]));
         b.on_message(&ready(), &[], &around);
         let out = mode(&mut b, "fullscreen");
         assert!(
