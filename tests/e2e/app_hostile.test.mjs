@@ -329,6 +329,25 @@ test('an MCP App can be shown in picture-in-picture, at the person\'s gesture: i
   assert.equal(await tooHandle.isVisible(), true);
 });
 
+test('an MCP App shown full screen that asks for a model reply: "Go to it" brings it back inline, to the question', async () => {
+  // The second wide View of the test before, its tool chosen, inline.
+  const { frame } = await viewFrame(page);
+  const told = async () => JSON.parse(await frame.locator('#report').innerText());
+  await frame.locator('#full').click();
+  await waitFor(async () => (await told()).at(-1) === 'answered fullscreen', 10_000, 'full screen granted');
+  await frame.evaluate(() => parent.postMessage({ jsonrpc: '2.0', id: 9, method: 'sampling/createMessage', params: { messages: [{ role: 'user', content: { type: 'text', text: 'Which way is up?' } }], maxTokens: 10 } }, '*'));
+  // The question is shown above, behind the View; the View says so.
+  const notice = page.locator('.mcp-app.fullscreen .app-asks');
+  await notice.waitFor({ timeout: 10_000 });
+  await notice.locator('button.show-question').press('Enter');
+  await waitFor(async () => (await told()).at(-1) === 'told inline', 5_000, 'told it is inline');
+  assert.equal(await page.locator('.mcp-app.fullscreen').count(), 0);
+  assert.equal(await page.evaluate(() => document.activeElement.classList.contains('sampling-reply')), true);
+  assert.match(await page.locator('.ask.sampling .messages').innerText(), /Which way is up\?/);
+  await page.locator('.ask.sampling button.reject').click();
+  await waitFor(async () => (await page.locator('.mcp-app .app-asks').count()) === 0, 5_000, 'the word gone with the question');
+});
+
 test('an MCP App is asked to tear down when another server is chosen or its connection is closed, and its server view waits for the answer', async () => {
   // A page of its own, with no other View kept.
   const p = await browser.newPage();
