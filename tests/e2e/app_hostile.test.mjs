@@ -272,6 +272,9 @@ test('an MCP App that can be shown full screen is, when it asks at the person\'s
   assert.equal(await big.evaluate((e, kept) => e === kept, bigView.handle), true, 'the big View shown again, not made again');
   assert.equal(await bigView.frame.locator('#report').innerText(), 'big view got: the big one');
   assert.equal(await handle.evaluate((e) => e.isConnected && e.offsetParent === null), true, 'the wide View kept, hidden');
+  // The tool list says which tools have their app open.
+  assert.equal(await page.locator('button.tool[data-tool="wide-app"] .app-open').innerText(), 'open');
+  assert.equal(await page.locator('button.tool[data-tool="deep-json"] .app-open').count(), 0);
   // Back to this tool: the same View, not asked anything again, still inline.
   await page.locator('button.tool[data-tool="wide-app"]').click();
   const { handle: again } = await viewFrame(page);
@@ -415,6 +418,7 @@ test('an MCP App that floods the page with messages and then never stops running
   await page.locator(`${SHOWN_VIEW} button.close-app`).click();
   await waitFor(async () => !(await handle.evaluate((e) => e.isConnected)), 6_000, 'the View gone');
   assert.equal(await page.evaluate(() => 1 + 1), 2);
+  assert.equal(await page.locator('button.tool[data-tool="flood-app"] .app-open').count(), 0, 'its app no longer marked open');
   // Its loop goes on in the process the page's Views share: a View shown after it never
   // starts, and the app says why.
   await runTool('wide-app-too');

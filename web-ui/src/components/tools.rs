@@ -68,6 +68,7 @@ pub fn ToolsPanel(conn: Connection) -> impl IntoView {
     let selected = conn.chosen_tool;
     let query = conn.searches.tools;
     let tools = conn.tools;
+    let views = conn.app_views;
     let haystacks = Memo::new(move |_| tools.with(|t| t.iter().map(haystack).collect::<Vec<_>>()));
     // Indices of the tools that match the query.
     let found = found_in(haystacks, query);
@@ -97,6 +98,11 @@ pub fn ToolsPanel(conn: Connection) -> impl IntoView {
                                         <span class="name">{tool.title.clone().unwrap_or_else(|| tool.name.clone())}</span>
                                         {hint_labels(&tool).into_iter().map(|h| view! { <span class="hint" title="claimed by the server">{h}</span> }).collect_view()}
                                         {crate::mcp_app::resource_uri(&tool).map(|_| view! { <span class="hint app-mark" title="shows its result in an MCP App">{if crate::mcp_app::for_views_only(&tool) { "app only" } else { "app" }}</span> })}
+                                        {
+                                            // Its View is kept running (shown when the tool is chosen).
+                                            let name = tool.name.clone();
+                                            move || views.with(|kept| kept.open(&name)).then(|| view! { <span class="hint app-open" title="its app is open: choose the tool to see it">"open"</span> })
+                                        }
                                         {tool.description.clone().map(|d| view! { <span class="help">{d}</span> })}
                                     </button>
                                 </li>

@@ -95,6 +95,13 @@ impl KeptViews {
         }
     }
 
+    /// Whether `tool` has a View running (not on its way out).
+    pub fn open(&self, tool: &str) -> bool {
+        self.views
+            .iter()
+            .any(|v| v.retiring.is_none() && v.tool.name == tool)
+    }
+
     /// All the Views, running or retiring, in the order of their calls.
     pub fn all(&self) -> &[KeptView] {
         &self.views
@@ -126,6 +133,7 @@ mod tests {
         let b = kept.called(tool("b"), json!({}), None);
         let a2 = kept.called(tool("a"), json!({ "x": 2 }), None);
         assert_eq!(running(&kept), [("b", b), ("a", a2)]);
+        assert!(kept.open("a") && kept.open("b") && !kept.open("c"));
         // The one before stays, retiring, until it has gone.
         assert_eq!(kept.retiring(a), Some(CALLED_AGAIN));
         assert_eq!(kept.retiring(b), None);
