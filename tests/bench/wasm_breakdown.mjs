@@ -146,7 +146,8 @@ const OURS = ['web_ui', 'client_element', 'client_js', 'client_browser', 'client
 
 /** The part of the client a function (by its demangled name) belongs to. */
 export function partOf(name) {
-  const crates = [...name.matchAll(/([a-z_][a-z0-9_]*)\[[0-9a-f]{16}\]((?:::[A-Za-z_][A-Za-z0-9_]*)*)/g)]
+  // A crate is named with its hash in hex, without leading zeros: up to 16 digits.
+  const crates = [...name.matchAll(/([a-z_][a-z0-9_]*)\[[0-9a-f]{1,16}\]((?:::[A-Za-z_][A-Za-z0-9_]*)*)/g)]
     .map((m) => ({ crate: m[1], path: m[2] }));
   const ours = crates.find((c) => OURS.includes(c.crate));
   if (ours) {
