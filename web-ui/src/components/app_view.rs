@@ -294,26 +294,17 @@ pub fn AppView(
     let on_leave: OnLeave = {
         let (bridge, leave_done) = (bridge_kept.clone(), leave_done.clone());
         Rc::new(move |reason, done| {
-            let ask = bridge
-                .borrow_mut()
-                .as_mut()
-                .and_then(|b| b.teardown(reason));
-            let (Some(ask), Some(window)) = (ask, view_window(frame)) else {
-                return false;
-            };
-            post(&window, &ask);
-            *leave_done.borrow_mut() = Some(done);
-            let leave_done = leave_done.clone();
-            set_timeout(
-                move || {
-                    let left = leave_done.borrow_mut().take();
-                    if let Some(done) = left {
-                        done();
-                    }
-                },
-                std::time::Duration::from_millis(u64::from(mcp_app::TEARDOWN_WAIT_MS)),
-            );
-            true
+            let waited = leave_done.clone();
+            let asked = ask_teardown(frame, &bridge, reason, move || {
+                let left = waited.borrow_mut().take();
+                if let Some(done) = left {
+                    done();
+                }
+            });
+            if asked {
+                *leave_done.borrow_mut() = Some(done);
+            }
+            asked
         })
     };
     let view_leaves = conn.view_leaves;
@@ -439,20 +430,9 @@ pub fn AppView(
         let Some(reason) = closed_by.get_untracked().or(retiring.get_untracked()) else {
             return;
         };
-        let ask = bridge_for_teardown
-            .borrow_mut()
-            .as_mut()
-            .and_then(|b| b.teardown(reason));
-        match (ask, view_window(frame)) {
-            (Some(ask), Some(window)) => {
-                post(&window, &ask);
-                let on_gone = on_gone.clone();
-                set_timeout(
-                    move || on_gone(),
-                    std::time::Duration::from_millis(u64::from(mcp_app::TEARDOWN_WAIT_MS)),
-                );
-            }
-            _ => on_gone(),
+        let gone = on_gone.clone();
+        if !ask_teardown(frame, &bridge_for_teardown, reason, move || gone()) {
+            on_gone();
         }
     });
     // Back inline ("Exit full screen", "Back inline", or another View of the connection in
@@ -643,6 +623,30 @@ fn tell(
             }
         }
     }
+}
+
+/// Asks the View to tear down (`ui/resource-teardown`, for `reason`) and runs `after_wait`
+/// once it has had [`mcp_app::TEARDOWN_WAIT_MS`] to answer. False when it was not asked (not
+/// ready, asked already, or its frame gone): there is nothing to wait for.
+fn ask_teardown(
+    frame: NodeRef<leptos::html::Iframe>,
+    bridge: &Rc<RefCell<Option<Bridge>>>,
+    reason: &str,
+    after_wait: impl FnOnce() + 'static,
+) -> bool {
+    let ask = bridge
+        .borrow_mut()
+        .as_mut()
+        .and_then(|b| b.teardown(reason));
+    let (Some(ask), Some(window)) = (ask, view_window(frame)) else {
+        return false;
+    };
+    post(&window, &ask);
+    set_timeout(
+        after_wait,
+        std::time::Duration::from_millis(u64::from(mcp_app::TEARDOWN_WAIT_MS)),
+    );
+    true
 }
 
 /// Posts `message` to the View. Its origin is opaque, so the target origin is `*`.
