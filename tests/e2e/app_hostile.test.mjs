@@ -351,6 +351,53 @@ test('an MCP App shown full screen that asks for a model reply: "Go to it" bring
   await waitFor(async () => (await page.locator('.mcp-app .app-asks').count()) === 0, 5_000, 'the word gone with the question');
 });
 
+test('an MCP App that asks for the location and the clipboard gets them only once the person allows it, asked once per View resource; never the camera', async () => {
+  // The browser's own answers, for this page: yes to the location (at Paris) and to the
+  // clipboard. What the View gets is then the app's doing alone.
+  await page.context().grantPermissions(['geolocation', 'clipboard-read', 'clipboard-write'], { origin: site.url });
+  await page.context().setGeolocation({ latitude: 48.85, longitude: 2.35 });
+  const section = (name) => page.locator(`${SHOWN_VIEW}[aria-label="App of ${name}"]`);
+  const got = (view, what) => waitFor(() => view.frame.evaluate((w) => window[w], what), 20_000, `the View's ${what}`);
+  // Asked before the View is loaded: no frame yet. The camera and the microphone are not
+  // asked about: the person is told why.
+  await runTool('device-app');
+  const asking = section('device-app').locator('.app-permissions');
+  await asking.waitFor({ timeout: 20_000 });
+  assert.match(await asking.innerText(), /The app asks to use your location and the clipboard \(to write to it\)\./);
+  assert.match(await asking.locator('.app-cannot-have').innerText(), /no app shown here can have it: the camera and the microphone\./);
+  assert.equal(await section('device-app').locator('iframe').count(), 0, 'loaded before the person answered');
+  await asking.locator('button.allow-permissions').press('Enter');
+  let view = await viewFrame(page);
+  assert.equal(await view.handle.getAttribute('allow'), 'geolocation *; clipboard-write *');
+  assert.equal(await view.frame.evaluate(() => origin), 'null', 'still sandboxed');
+  assert.deepEqual(await got(view, 'granted'), { geolocation: {}, clipboardWrite: {} });
+  assert.equal(await got(view, 'place'), 'ok 48.85');
+  await view.frame.locator('#copy').click();
+  assert.equal(await got(view, 'copied'), 'ok');
+  assert.equal(await page.evaluate(() => navigator.clipboard.readText()), 'from the View');
+  assert.notEqual(await got(view, 'media'), 'ok');
+  assert.match(await section('device-app').locator('.app-granted').innerText(), /Allowed to use your location and the clipboard/);
+  // Called again: the answer holds, the new View is loaded at once.
+  await page.locator('button.run').press('Enter');
+  await waitFor(async () => (await page.locator('.mcp-app[aria-label="App of device-app"]').count()) === 1, 10_000, 'the View before gone');
+  view = await viewFrame(page);
+  assert.equal(await got(view, 'place'), 'ok 48.85');
+  assert.equal(await section('device-app').locator('.app-permissions').count(), 0, 'asked again');
+  // Another View resource asks on its own; shown without them, it cannot have them.
+  await runTool('device-app-too');
+  const asked = section('device-app-too').locator('.app-permissions');
+  await asked.waitFor({ timeout: 20_000 });
+  await asked.locator('button.deny-permissions').press('Enter');
+  view = await viewFrame(page);
+  assert.equal(await view.handle.getAttribute('allow'), null);
+  assert.deepEqual(await got(view, 'granted'), {});
+  assert.match(await got(view, 'place'), /^(none|error 1)$/);
+  await view.frame.locator('#copy').click();
+  assert.notEqual(await got(view, 'copied'), 'ok');
+  assert.match(await section('device-app-too').locator('.app-granted').innerText(), /Asked to use your location and the clipboard \(to write to it\): not allowed/);
+  await assertNothingRan();
+});
+
 test('an MCP App is asked to tear down when another server is chosen or its connection is closed, and its server view waits for the answer', async () => {
   // A page of its own, with no other View kept.
   const p = await browser.newPage();

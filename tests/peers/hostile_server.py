@@ -264,6 +264,54 @@ def wide_view() -> str:
     return WIDE_VIEW
 
 
+# A View that asks for the camera, the microphone, the location and the clipboard
+# (`_meta.ui.permissions`). It keeps what it was told it was granted (`granted`), the location
+# it gets (`place`: "ok" and the latitude, or the error's code), what writing to the clipboard
+# at a click on its button came to (`copied`), and what asking for the camera came to
+# (`media`).
+DEVICE_VIEW = """<!doctype html><html><body><button id="copy">Copy</button><pre id="report">waiting</pre><script>
+addEventListener('message', (e) => {
+  if (e.source !== parent || !e.data || e.data.id !== 1) return;
+  window.granted = e.data.result.hostCapabilities.sandbox.permissions;
+  parent.postMessage({ jsonrpc: '2.0', method: 'ui/notifications/initialized' }, '*');
+  if (!navigator.geolocation) window.place = 'none';
+  else navigator.geolocation.getCurrentPosition((p) => { window.place = 'ok ' + p.coords.latitude; }, (err) => { window.place = 'error ' + err.code; }, { timeout: 5000 });
+  if (!navigator.mediaDevices) window.media = 'none';
+  else navigator.mediaDevices.getUserMedia({ video: true }).then(() => { window.media = 'ok'; }, (err) => { window.media = err.name; });
+});
+document.getElementById('copy').addEventListener('click', () => {
+  if (!navigator.clipboard) { window.copied = 'none'; return; }
+  navigator.clipboard.writeText('from the View').then(() => { window.copied = 'ok'; }, (err) => { window.copied = err.name; });
+});
+parent.postMessage({ jsonrpc: '2.0', id: 1, method: 'ui/initialize', params: { appInfo: { name: 'devices', version: '1' }, appCapabilities: {}, protocolVersion: '2026-01-26' } }, '*');
+</script></body></html>"""
+DEVICES = {"ui": {"permissions": {"camera": {}, "microphone": {}, "geolocation": {}, "clipboardWrite": {}}}}
+
+
+@server.tool(name="device-app", meta={"ui": {"resourceUri": "ui://hostile/devices"}})
+def device_app() -> str:
+    """A tool whose MCP App asks for the camera, the microphone, the location and the clipboard."""
+    return "smile"
+
+
+@server.tool(name="device-app-too", meta={"ui": {"resourceUri": "ui://hostile/devices-too"}})
+def device_app_too() -> str:
+    """Another View resource asking the same (the person says no to this one)."""
+    return "smile again"
+
+
+@server.resource("ui://hostile/devices", name="device view", mime_type="text/html;profile=mcp-app", meta=DEVICES)
+def device_view() -> str:
+    """The View that asks for devices."""
+    return DEVICE_VIEW
+
+
+@server.resource("ui://hostile/devices-too", name="device view too", mime_type="text/html;profile=mcp-app", meta=DEVICES)
+def device_view_too() -> str:
+    """The same View under another resource."""
+    return DEVICE_VIEW
+
+
 @server.tool(name="hostile-app", meta={"ui": {"resourceUri": "ui://hostile/view"}})
 def hostile_app() -> str:
     """A tool whose MCP App misbehaves."""

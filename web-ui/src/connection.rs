@@ -174,6 +174,10 @@ pub struct Connection {
     /// The MCP App View in picture-in-picture, if one is (by its number in `view_leaves`):
     /// one at a time.
     pub pip_view: RwSignal<Option<u32>>,
+    /// The person's answers to the MCP App Views' requests for browser capabilities (camera,
+    /// microphone, …), by View resource: asked once per connection (see
+    /// [`crate::mcp_app::permissions`]).
+    pub app_permissions: StoredValue<crate::mcp_app::PermissionAnswers>,
     /// The URIs of the resources subscribed to (through the resources tab), each once.
     pub subscribed: RwSignal<Vec<String>>,
     /// The URIs of subscribed resources the server said were updated since they were last
@@ -309,6 +313,7 @@ impl Connection {
             app_views: RwSignal::new(Default::default()),
             view_leaves: StoredValue::new_local(Vec::new()),
             pip_view: RwSignal::new(None),
+            app_permissions: StoredValue::new(Default::default()),
             subscribed: RwSignal::new(Vec::new()),
             updated: RwSignal::new(Vec::new()),
             stale: RwSignal::new(StaleLists::default()),

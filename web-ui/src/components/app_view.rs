@@ -6,7 +6,7 @@
 use crate::components::asks::UrlToOpen;
 use crate::components::result_view::ContentView;
 use crate::connection::{AskKind, Connection, OnLeave};
-use crate::mcp_app::{self, Action, Bridge, DisplayMode, Ending, Said, Surroundings};
+use crate::mcp_app::{self, Action, Bridge, DisplayMode, Ending, Permission, Said, Surroundings};
 use client_browser::client_core::session::RequestError;
 use client_browser::client_core::types::{ContentBlock, KnownContent, Tool};
 use client_browser::{Client, ClientError};
@@ -28,14 +28,55 @@ const MAX_MESSAGE: u32 = 8 << 20;
 /// [`Connection::view_leaves`].
 static NEXT_SHOWN: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::new(0);
 
+/// The View's page, read and ready to be loaded in its frame.
+#[derive(Clone)]
+struct Page {
+    /// Its HTML, with the policy it is shown with.
+    document: String,
+    border: bool,
+    /// What its settings ask for (`_meta.ui.permissions`), whether it can be given or not.
+    asked: Vec<Permission>,
+}
+
+impl Page {
+    /// What the person is asked about: what of `asked` a View here can have.
+    fn to_ask(&self) -> Vec<Permission> {
+        mcp_app::permissions::grantable(&self.asked)
+    }
+
+    /// What its frame gets, the person having `allowed` it or not.
+    fn granted(&self, allowed: bool) -> Vec<Permission> {
+        if allowed {
+            self.to_ask()
+        } else {
+            Vec::new()
+        }
+    }
+
+    /// Where its frame loads it from: as `srcdoc` once granted something (a `data:` document
+    /// is no secure context: see [`mcp_app::permissions`]), else as usual.
+    fn source(self, granted: &[Permission]) -> mcp_app::FrameSource {
+        if granted.is_empty() {
+            mcp_app::frame_source(self.document)
+        } else {
+            mcp_app::FrameSource::Document(self.document)
+        }
+    }
+}
+
 /// What the frame shows.
 #[derive(Clone)]
 enum Shown {
     Reading,
     Failed(String),
+    /// The page asks for browser capabilities it can have that the person has not answered
+    /// for yet on this connection: the frame waits for their answer (its policy is fixed when
+    /// it loads).
+    Asking(Page),
+    /// Loaded, its frame allowed `granted`.
     Ready {
-        source: mcp_app::FrameSource,
-        border: bool,
+        page: Page,
+        granted: Vec<Permission>,
     },
 }
 
@@ -93,6 +134,7 @@ pub fn AppView(
         kept: conn.listed_view_settings,
         changed: conn.resources_changed,
     };
+    let answers = conn.app_permissions;
     leptos::task::spawn_local(async move {
         let Some(client) = client else {
             return;
@@ -121,6 +163,7 @@ pub fn AppView(
                     .and_then(Value::as_bool)
                     .unwrap_or(true);
                 let policy = mcp_app::content_security_policy(csp);
+                let asked = mcp_app::permissions::requested(ui);
                 let mut bridge =
                     Bridge::new(tool, arguments, mcp_app::approved_csp(csp)).with_call_id(call_id);
                 // Ended already: the View is told once it is ready (not a later call's ending).
@@ -133,10 +176,28 @@ pub fn AppView(
                 if let Some(end) = ending.try_get_untracked().flatten().filter(|_| current) {
                     bridge.end(end);
                 }
-                *bridge_for_read.borrow_mut() = Some(bridge);
-                Shown::Ready {
-                    source: mcp_app::frame_source(mcp_app::with_policy(&html, &policy)),
+                let page = Page {
+                    document: mcp_app::with_policy(&html, &policy),
                     border,
+                    asked,
+                };
+                // Answered before on this connection (or nothing to ask): loaded at once.
+                let to_ask = page.to_ask();
+                let answered = answers
+                    .try_with_value(|a| a.answer_for(&read_uri, &to_ask))
+                    .flatten();
+                let answered = answered.or(to_ask.is_empty().then_some(false));
+                match answered {
+                    Some(allowed) => {
+                        let granted = page.granted(allowed);
+                        bridge.grant(granted.clone());
+                        *bridge_for_read.borrow_mut() = Some(bridge);
+                        Shown::Ready { page, granted }
+                    }
+                    None => {
+                        *bridge_for_read.borrow_mut() = Some(bridge);
+                        Shown::Asking(page)
+                    }
                 }
             }
             Err(why) => Shown::Failed(why),
@@ -144,16 +205,27 @@ pub fn AppView(
         let ready = matches!(next, Shown::Ready { .. });
         let _ = shown.try_set(next);
         if ready {
-            set_timeout(
-                move || {
-                    if !heard_by_timer.get() {
-                        let _ = silent.try_set(true);
-                    }
-                },
-                std::time::Duration::from_millis(START_WAIT_MS),
-            );
+            watch_silence(heard_by_timer, silent);
         }
     });
+    // The person's answer to what the page asks for: kept for the connection, and the
+    // frame loaded with it.
+    let bridge_for_answer = bridge.clone();
+    let heard_for_answer = heard.clone();
+    let answered_uri = uri.clone();
+    let answer_asked = move |allowed: bool| {
+        let Some(Shown::Asking(page)) = shown.try_get_untracked() else {
+            return;
+        };
+        answers.try_update_value(|a| a.record(&answered_uri, &page.to_ask(), allowed));
+        let granted = page.granted(allowed);
+        if let Some(b) = bridge_for_answer.borrow_mut().as_mut() {
+            b.grant(granted.clone());
+        }
+        let _ = shown.try_set(Shown::Ready { page, granted });
+        watch_silence(heard_for_answer.clone(), silent);
+    };
+    let answer_asked = send_wrapper::SendWrapper::new(answer_asked);
 
     // What the View said: the newest SAID_SHOWN are listed.
     let show = move |s: Said| {
@@ -477,18 +549,46 @@ pub fn AppView(
             {move || match shown.get() {
                 Shown::Reading => view! { <p class="hint" role="status">"Reading the app…"</p> }.into_any(),
                 Shown::Failed(why) => view! { <p class="call-error" role="alert">"The app cannot be shown: " {why}</p> }.into_any(),
-                Shown::Ready { source, border } => {
-                    let (src, srcdoc) = match source {
+                Shown::Asking(page) => {
+                    let (allow, deny) = (answer_asked.clone(), answer_asked.clone());
+                    view! {
+                        <div class="app-permissions" role="group" aria-label="What the app asks for">
+                            <p>"The app asks to use " {mcp_app::permissions::listed(&page.to_ask())} ". "
+                                "If you allow it, the browser may ask you too, in this page's name."</p>
+                            {cannot_have(&page.asked)}
+                            <button type="button" class="allow-permissions" on:click=move |_| allow(true)>"Allow"</button> " "
+                            <button type="button" class="deny-permissions" on:click=move |_| deny(false)>"Show it without"</button>
+                        </div>
+                    }.into_any()
+                }
+                Shown::Ready { page, granted } => {
+                    let allow = mcp_app::permissions::allow_attribute(&granted);
+                    let to_ask = page.to_ask();
+                    let note = (!to_ask.is_empty()).then(|| {
+                        let what = mcp_app::permissions::listed(&to_ask);
+                        let note = if granted.is_empty() {
+                            format!("Asked to use {what}: not allowed (your answer, for this connection).")
+                        } else {
+                            format!("Allowed to use {what} (your answer, for this connection).")
+                        };
+                        view! { <p class="app-granted" role="status">{note}</p> }
+                    });
+                    let cannot = cannot_have(&page.asked);
+                    let border = page.border;
+                    let (src, srcdoc) = match page.source(&granted) {
                         mcp_app::FrameSource::Url(url) => (Some(url), None),
                         mcp_app::FrameSource::Document(document) => (None, Some(document)),
                     };
                     view! {
+                    {note}
+                    {cannot}
                     <iframe
                         class="app-frame"
                         class:bordered=border
                         node_ref=frame
                         title=frame_title.clone()
                         sandbox="allow-scripts allow-forms"
+                        allow=allow
                         referrerpolicy="no-referrer"
                         src=src
                         srcdoc=srcdoc
@@ -526,6 +626,32 @@ pub fn AppView(
         </section>
     }
     .into_any()
+}
+
+/// What of `asked` a View shown here cannot have, said to the person, if any.
+fn cannot_have(asked: &[Permission]) -> Option<impl IntoView> {
+    let cannot = mcp_app::permissions::not_grantable(asked);
+    (!cannot.is_empty()).then(|| {
+        view! {
+            <p class="app-cannot-have">{format!(
+                "Asked for, but no app shown here can have it: {}. The browser gives a camera or a microphone only to a frame with an origin of its own, and this client, with no server, has none to give.",
+                mcp_app::permissions::listed(&cannot)
+            )}</p>
+        }
+    })
+}
+
+/// Marks the View `silent` if it has not been `heard` from [`START_WAIT_MS`] from now (it was
+/// just loaded).
+fn watch_silence(heard: Rc<Cell<bool>>, silent: RwSignal<bool>) {
+    set_timeout(
+        move || {
+            if !heard.get() {
+                let _ = silent.try_set(true);
+            }
+        },
+        std::time::Duration::from_millis(START_WAIT_MS),
+    );
 }
 
 /// One thing the View said, as shown.

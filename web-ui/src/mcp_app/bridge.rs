@@ -6,6 +6,7 @@ use client_browser::client_core::types::{ContentBlock, CreateMessageParams, Know
 use serde::Deserialize;
 use serde_json::{json, Value};
 
+use super::permissions::{granted_capability, Permission};
 use super::{callable_by_view, PROTOCOL_VERSION};
 
 /// The most requests of a View the host works on at once; more are refused.
@@ -165,6 +166,9 @@ pub struct Bridge {
     view_modes: Vec<String>,
     teardown_sent: bool,
     csp: Value,
+    /// What the View's frame was allowed of what it asked for (see
+    /// [`super::permissions`]).
+    granted: Vec<Permission>,
     /// The JSON-RPC id the call went out with, if known (`toolInfo.id`).
     call_id: Option<Value>,
     initialized: bool,
@@ -261,6 +265,7 @@ impl Bridge {
             view_modes: Vec::new(),
             teardown_sent: false,
             csp,
+            granted: Vec::new(),
             initialized: false,
             sampling: None,
             in_flight: 0,
@@ -305,6 +310,12 @@ impl Bridge {
             })));
         }
         out
+    }
+
+    /// What the View's frame is allowed (its `allow` attribute), as the View is told
+    /// (`hostCapabilities.sandbox.permissions`). Set before the frame loads.
+    pub fn grant(&mut self, granted: Vec<Permission>) {
+        self.granted = granted;
     }
 
     /// The JSON-RPC id the call went out with, told to the View (`toolInfo.id`).
@@ -709,7 +720,10 @@ impl Bridge {
                 "logging": {},
                 "message": { "text": {} },
                 "updateModelContext": { "text": {}, "structuredContent": {} },
-                "sandbox": { "permissions": {}, "csp": self.csp },
+                "sandbox": {
+                    "permissions": granted_capability(&self.granted),
+                    "csp": self.csp,
+                },
             },
             "hostContext": {
                 "toolInfo": match &self.call_id {
@@ -820,6 +834,24 @@ mod tests {
         );
         // Said twice, sent once.
         assert!(b.on_message(&ready(), &[], &around).is_empty());
+    }
+
+    #[test]
+    fn the_view_is_told_what_its_frame_was_granted() {
+        let granted = |g: Vec<Permission>| {
+            let mut b = bridge();
+            b.grant(g);
+            let out = b.on_message(&request(json!(1), "ui/initialize", json!({})), &[], &around);
+            let [Action::Post(reply)] = out.as_slice() else {
+                panic!("{out:?}")
+            };
+            reply["result"]["hostCapabilities"]["sandbox"]["permissions"].clone()
+        };
+        assert_eq!(granted(Vec::new()), json!({}));
+        assert_eq!(
+            granted(vec![Permission::Camera, Permission::Microphone]),
+            json!({"camera": {}, "microphone": {}})
+        );
     }
 
     #[test]

@@ -6,7 +6,8 @@
 //! This module is the host's side of that conversation with no browser in it: which tools
 //! have a View (here), the HTML and the Content-Security-Policy it is shown with
 //! ([`document`]), how many of its messages are taken ([`budget`]), the app's colours and
-//! fonts it is given ([`styles`]), and a [`Bridge`] that
+//! fonts it is given ([`styles`]), the browser capabilities its frame may ask for
+//! ([`permissions`]), and a [`Bridge`] that
 //! turns each message of the View into what to do ([`Action`]): answer it, call a tool or
 //! read a resource on the server for it, resize its frame, show what it said. The component
 //! (`components::app_view`) does the I/O.
@@ -28,12 +29,14 @@ pub mod bridge;
 pub mod budget;
 pub mod document;
 pub mod kept;
+pub mod permissions;
 pub mod styles;
 
 pub use bridge::*;
 pub use budget::*;
 pub use document::*;
 pub use kept::{KeptView, KeptViews};
+pub use permissions::{Permission, PermissionAnswers};
 pub use styles::host_styles;
 
 /// The extension's identifier, declared in the client's capabilities.
