@@ -366,6 +366,7 @@ test('an MCP App that asks for the location and the clipboard gets them only onc
   assert.match(await asking.innerText(), /The app asks to use your location and the clipboard \(to write to it\)\./);
   assert.match(await asking.locator('.app-cannot-have').innerText(), /no app shown here can have it: the camera and the microphone\./);
   assert.equal(await section('device-app').locator('iframe').count(), 0, 'loaded before the person answered');
+  assert.deepEqual(await accessibilityViolationsInBothSchemes(page, 'an app asking for the location'), []);
   await asking.locator('button.allow-permissions').press('Enter');
   let view = await viewFrame(page);
   assert.equal(await view.handle.getAttribute('allow'), 'geolocation *; clipboard-write *');
