@@ -399,6 +399,22 @@ test('an MCP App that asks for the location and the clipboard gets them only onc
   await assertNothingRan();
 });
 
+test('an MCP App of a tool the server no longer lists is asked to tear down and goes', async () => {
+  await runTool('vanishing-app');
+  const { frame } = await viewFrame(page);
+  const told = async () => JSON.parse(await frame.locator('#report').innerText());
+  await waitFor(async () => (await told()).includes('ui/notifications/tool-result'), 20_000, 'the View fed');
+  // Another tool makes the server drop it and say so: the list follows, and the View kept
+  // (hidden, its tool no longer chosen) is asked to tear down, with the reason.
+  await runTool('drop-vanishing-app');
+  await page.locator('.runner .result', { hasText: 'vanishing-app is gone' }).waitFor({ timeout: 20_000 });
+  await waitFor(async () => (await page.locator('button.tool[data-tool="vanishing-app"]').count()) === 0, 20_000, 'the tool list without it');
+  await waitFor(async () => (await told()).includes('ui/resource-teardown: the server no longer lists the tool'), 10_000, 'the teardown asked');
+  // Once it answers, it goes.
+  await frame.evaluate(() => window.answerTeardown());
+  await waitFor(async () => (await page.locator('.mcp-app[aria-label="App of vanishing-app"]').count()) === 0, 10_000, 'its View gone');
+});
+
 test('an MCP App is asked to tear down when another server is chosen or its connection is closed, and its server view waits for the answer', async () => {
   // A page of its own, with no other View kept.
   const p = await browser.newPage();

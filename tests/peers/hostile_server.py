@@ -10,7 +10,8 @@ from typing import Annotated
 
 import anyio
 import uvicorn
-from mcp.server.mcpserver import MCPServer
+from mcp.server.mcpserver import Context, MCPServer
+from mcp.server.mcpserver.exceptions import ToolError
 from mcp.shared.exceptions import UrlElicitationRequiredError
 from mcp_types import CallToolResult, ElicitRequestURLParams, ImageContent, ResourceLink, TextContent
 from pydantic import BaseModel, Field
@@ -310,6 +311,23 @@ def device_view() -> str:
 def device_view_too() -> str:
     """The same View under another resource."""
     return DEVICE_VIEW
+
+
+@server.tool(name="vanishing-app", meta={"ui": {"resourceUri": "ui://hostile/patient"}})
+def vanishing_app() -> str:
+    """A tool with an MCP App that the server stops listing once `drop-vanishing-app` runs."""
+    return "here for now"
+
+
+@server.tool(name="drop-vanishing-app")
+async def drop_vanishing_app(ctx: Context) -> str:
+    """Stops listing `vanishing-app`, and tells `subscriptions/listen` streams the tool list changed."""
+    try:
+        server.remove_tool("vanishing-app")
+    except ToolError:
+        pass  # gone already
+    await ctx.notify_tools_changed()
+    return "vanishing-app is gone"
 
 
 @server.tool(name="hostile-app", meta={"ui": {"resourceUri": "ui://hostile/view"}})
