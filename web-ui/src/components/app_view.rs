@@ -53,6 +53,17 @@ impl Page {
         }
     }
 
+    /// Shown, loaded in its frame, with what the person `allowed` (told to the View's
+    /// `bridge`).
+    fn load(self, allowed: bool, bridge: &mut Bridge) -> Shown {
+        let granted = self.granted(allowed);
+        bridge.grant(granted.clone());
+        Shown::Ready {
+            page: self,
+            granted,
+        }
+    }
+
     /// Where its frame loads it from: as `srcdoc` once granted something (a `data:` document
     /// is no secure context: see [`mcp_app::permissions`]), else as usual.
     fn source(self, granted: &[Permission]) -> mcp_app::FrameSource {
@@ -187,18 +198,12 @@ pub fn AppView(
                     .try_with_value(|a| a.answer_for(&read_uri, &to_ask))
                     .flatten();
                 let answered = answered.or(to_ask.is_empty().then_some(false));
-                match answered {
-                    Some(allowed) => {
-                        let granted = page.granted(allowed);
-                        bridge.grant(granted.clone());
-                        *bridge_for_read.borrow_mut() = Some(bridge);
-                        Shown::Ready { page, granted }
-                    }
-                    None => {
-                        *bridge_for_read.borrow_mut() = Some(bridge);
-                        Shown::Asking(page)
-                    }
-                }
+                let next = match answered {
+                    Some(allowed) => page.load(allowed, &mut bridge),
+                    None => Shown::Asking(page),
+                };
+                *bridge_for_read.borrow_mut() = Some(bridge);
+                next
             }
             Err(why) => Shown::Failed(why),
         };
@@ -218,12 +223,15 @@ pub fn AppView(
             return;
         };
         answers.try_update_value(|a| a.record(&answered_uri, &page.to_ask(), allowed));
-        let granted = page.granted(allowed);
-        if let Some(b) = bridge_for_answer.borrow_mut().as_mut() {
-            b.grant(granted.clone());
+        // The bridge is made before the question is shown.
+        let next = bridge_for_answer
+            .borrow_mut()
+            .as_mut()
+            .map(|b| page.load(allowed, b));
+        if let Some(next) = next {
+            let _ = shown.try_set(next);
+            watch_silence(heard_for_answer.clone(), silent);
         }
-        let _ = shown.try_set(Shown::Ready { page, granted });
-        watch_silence(heard_for_answer.clone(), silent);
     };
     let answer_asked = send_wrapper::SendWrapper::new(answer_asked);
 

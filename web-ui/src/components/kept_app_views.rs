@@ -15,17 +15,9 @@ pub fn KeptAppViews(conn: Connection, chosen: Signal<Option<String>>) -> impl In
     // The tools listed again: the Views of tools no longer listed go.
     let tools = conn.tools;
     Effect::new(move |_| {
-        tools.with(|listed| {
-            // Untracked: a new View is no reason to look again.
-            let unlisted = views.with_untracked(|kept| {
-                kept.all()
-                    .iter()
-                    .any(|v| v.retiring.is_none() && !listed.iter().any(|t| t.name == v.tool.name))
-            });
-            if unlisted {
-                views.update(|kept| kept.listed(listed));
-            }
-        });
+        // Not a read of the Views (a new View is no reason to look again); they are told of a
+        // change only when one retired.
+        tools.with(|listed| views.maybe_update(|kept| kept.listed(listed)));
     });
     let each = move || {
         views.with(|kept| {

@@ -73,13 +73,16 @@ impl KeptViews {
     }
 
     /// The server lists these tools now: the Views of tools it no longer lists retire (a
-    /// View outlives its tool's listing only until then).
-    pub fn listed(&mut self, tools: &[Tool]) {
+    /// View outlives its tool's listing only until then). Whether any did.
+    pub fn listed(&mut self, tools: &[Tool]) -> bool {
+        let mut any = false;
         for v in self.views.iter_mut() {
             if v.retiring.is_none() && !tools.iter().any(|t| t.name == v.tool.name) {
                 v.retiring = Some(UNLISTED);
+                any = true;
             }
         }
+        any
     }
 
     /// View `n` has gone (it answered its teardown, or was given up on).

@@ -19,8 +19,9 @@
 //! `allow-same-origin` its origin is opaque: it cannot reach this page, its storage or its
 //! cookies, and the `data:` document does not inherit this page's policy. (A View too large
 //! for a URL, or one given browser capabilities (see [`permissions`]), is given as `srcdoc`,
-//! with the same sandbox; it inherits the page's policy, if any.) The policy the specification asks for is put into the document itself, as its
-//! first `<meta http-equiv>`, ahead of anything of the server's.
+//! with the same sandbox; it inherits the page's policy, if any.) The policy the
+//! specification asks for is put into the document itself, as its first
+//! `<meta http-equiv>`, ahead of anything of the server's.
 
 use client_browser::client_core::types::Tool;
 use serde_json::{json, Map, Value};
