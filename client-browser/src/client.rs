@@ -125,7 +125,11 @@ impl Client {
         cfg.wire_log = options.wire_log;
         let h = &options.handlers;
         if h.sampling.is_some() {
-            cfg.capabilities.sampling = Some(json!({}));
+            cfg.capabilities.sampling = Some(if h.sampling_tools {
+                json!({"tools": {}})
+            } else {
+                json!({})
+            });
         }
         if h.elicitation.is_some() {
             cfg.capabilities.elicitation = Some(json!({"form": {}, "url": {}}));

@@ -285,14 +285,26 @@ impl Inner {
             .borrow()
             .server_details()
             .is_some_and(|d| d.era == client_core::types::Era::Legacy);
+        let h = &self.options.handlers;
+        // Tools offered to a client that did not declare `sampling.tools`: the specification
+        // asks for an error, not a reply without them.
+        let refused = !h.sampling_tools && request.offers_tools();
         let as_task = match &request {
-            ServerRequest::Sampling(p) | ServerRequest::Elicitation(p) if legacy => {
+            ServerRequest::Sampling(p) | ServerRequest::Elicitation(p) if legacy && !refused => {
                 TaskReceiver::wants_task(p).then(|| p.clone())
             }
             _ => None,
         };
-        let h = &self.options.handlers;
         let fut = match request {
+            ServerRequest::Sampling(_) if refused && h.sampling.is_some() => {
+                let e = ErrorObject::new(
+                    client_core::jsonrpc::codes::INVALID_PARAMS,
+                    "this client did not declare sampling.tools: it takes no sampling request \
+                     that offers tools",
+                );
+                Some(Box::pin(async move { Err(e) })
+                    as futures_util::future::LocalBoxFuture<'static, _>)
+            }
             ServerRequest::Sampling(p) => h.sampling.as_ref().map(|f| f(p)),
             ServerRequest::Elicitation(p) => h.elicitation.as_ref().map(|f| f(p)),
             ServerRequest::ListRoots => h.roots.as_ref().map(|f| f()),

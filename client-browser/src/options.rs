@@ -60,6 +60,10 @@ pub type RootsHandler = Rc<dyn Fn() -> LocalBoxFuture<'static, Answer>>;
 pub struct Handlers {
     /// `sampling/createMessage`.
     pub sampling: Option<SamplingHandler>,
+    /// The sampling handler can answer with tool uses (`tool_use` content, `stopReason`
+    /// `"toolUse"`): declares `sampling.tools`, so that servers may offer tools in their
+    /// sampling requests. Only with a `sampling` handler.
+    pub sampling_tools: bool,
     /// `elicitation/create`.
     pub elicitation: Option<ElicitationHandler>,
     /// `roots/list`.

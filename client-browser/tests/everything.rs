@@ -52,6 +52,7 @@ fn handlers() -> Handlers {
             async { Ok(json!({"roots": [{"uri": "file:///workspace/demo", "name": "demo"}]})) }
                 .boxed_local()
         })),
+        sampling_tools: false,
     }
 }
 

@@ -43,6 +43,7 @@ async fn connect() -> (Client, Rc<RefCell<Vec<ClientEvent>>>) {
             async { Ok(json!({"roots": [{"uri": "file:///home/demo", "name": "demo"}]})) }
                 .boxed_local()
         })),
+        sampling_tools: false,
     };
     o.log_level = Some(LoggingLevel::Debug);
     o.headers = vec![("X-Team".into(), "blue".into())];
@@ -610,4 +611,73 @@ async fn concurrent_resource_subscriptions_both_wait_for_the_acknowledgment_that
         })
         .await;
     }
+}
+
+#[wasm_bindgen_test]
+async fn sampling_offers_tools_only_to_a_client_that_declared_them() {
+    // This client declared plain sampling: it is not offered tools, and a request that
+    // offers them anyway (`force`) is refused with an error, as the specification asks.
+    let (client, _) = connect().await;
+    let r = within(10_000, "weather", client.call_tool("weather", json!({})))
+        .await
+        .unwrap();
+    assert_eq!(
+        text(&r),
+        "refused: the client did not declare sampling.tools"
+    );
+    let r = within(
+        10_000,
+        "weather (forced)",
+        client.call_tool("weather", json!({"force": true})),
+    )
+    .await;
+    match r {
+        Err(ClientError::Request(RequestError::InputRefused(e))) => {
+            assert_eq!(e.code, -32602);
+            assert!(e.message.contains("sampling.tools"), "{}", e.message);
+        }
+        other => panic!("expected the request refused, got {other:?}"),
+    }
+
+    // This one declared `sampling.tools`: its handler calls the offered tool, and answers in
+    // words once the tool's result comes back (where the tool may no longer be called).
+    let Some(url) = MODERN else {
+        panic!("MCP_MODERN_URL was not set at build time")
+    };
+    let mut o = ClientOptions::new(url);
+    let asked = Rc::new(RefCell::new(Vec::<Value>::new()));
+    let a = asked.clone();
+    o.handlers = Handlers {
+        sampling: Some(Rc::new(move |p: Value| {
+            a.borrow_mut().push(p.clone());
+            let answer = if p["toolChoice"]["mode"] == "none" {
+                json!({"role": "assistant", "model": "m", "stopReason": "endTurn",
+                       "content": {"type": "text", "text": "Mild."}})
+            } else {
+                json!({"role": "assistant", "model": "m", "stopReason": "toolUse",
+                       "content": [{"type": "tool_use", "id": "u1", "name": "get_weather",
+                                    "input": {"city": "Paris"}}]})
+            };
+            async move { Ok(answer) }.boxed_local()
+        })),
+        sampling_tools: true,
+        ..Default::default()
+    };
+    let (client, _) = connect_with(o).await;
+    let r = within(10_000, "weather", client.call_tool("weather", json!({})))
+        .await
+        .unwrap();
+    assert_eq!(text(&r), "answer: Mild. (after tool calls for Paris)");
+    let asked = asked.borrow();
+    assert_eq!(asked.len(), 2, "{asked:?}");
+    assert_eq!(asked[0]["tools"][0]["name"], "get_weather");
+    assert_eq!(asked[0]["toolChoice"]["mode"], "auto");
+    // The second round carries the call and its result.
+    let messages = asked[1]["messages"].as_array().cloned().unwrap_or_default();
+    assert_eq!(messages[1]["content"][0]["id"], "u1");
+    assert_eq!(messages[2]["content"][0]["toolUseId"], "u1");
+    assert_eq!(
+        messages[2]["content"][0]["content"][0]["text"],
+        "Weather in Paris: 18°C, partly cloudy"
+    );
 }

@@ -56,6 +56,10 @@ export interface McpClientOptions {
   rememberEra?: boolean;
   /** Answers sampling/createMessage; resolve to a CreateMessageResult. */
   onSampling?: (params: any) => Promise<any>;
+  /** `onSampling` can answer with tool uses (`tool_use` content, `stopReason: "toolUse"`):
+   * declares the `sampling.tools` capability, so that a server may offer tools (`tools`,
+   * `toolChoice`) in its sampling requests. Default false. */
+  samplingTools?: boolean;
   /** Answers elicitation/create; resolve to an ElicitResult. */
   onElicitation?: (params: any) => Promise<any>;
   /** Answers roots/list; resolve to { roots: [...] }. */
@@ -456,6 +460,7 @@ impl McpClient {
                     async move { call_handler(&f, JsValue::UNDEFINED).await }.boxed_local()
                 }) as client_browser::options::RootsHandler
             }),
+            sampling_tools: get(&options, "samplingTools").and_then(|v| v.as_bool()) == Some(true),
         };
         o.auth = oauth_options::authorizer(&o.url, &options)?;
         // Listeners first, so that they hear the connection from its start.

@@ -166,6 +166,90 @@ async def interview(ctx: Context) -> str | InputRequiredResult:
     return f"name={name} capital={text}"
 
 
+WEATHER_TOOL = {
+    "name": "get_weather",
+    "description": "Current weather of a city",
+    "inputSchema": {
+        "type": "object",
+        "properties": {"city": {"type": "string", "description": "City name"}},
+        "required": ["city"],
+    },
+}
+WEATHER = {"Paris": "18°C, partly cloudy", "London": "15°C, rainy"}
+WEATHER_QUESTION = {"role": "user", "content": {"type": "text", "text": "What is the weather in Paris?"}}
+
+
+def _plain(value):
+    """An answer as JSON (the SDK may hand it over as a model or as a dict)."""
+    if hasattr(value, "model_dump"):
+        return value.model_dump(by_alias=True, exclude_none=True, mode="json")
+    return value
+
+
+def _blocks(reply) -> list:
+    content = reply.get("content", [])
+    return content if isinstance(content, list) else [content]
+
+
+def _weather_turn(messages, choice: str) -> CreateMessageRequest:
+    return CreateMessageRequest.model_validate({
+        "method": "sampling/createMessage",
+        "params": {
+            "messages": messages,
+            "maxTokens": 200,
+            "tools": [WEATHER_TOOL],
+            "toolChoice": {"mode": choice},
+        },
+    })
+
+
+@server.tool()
+async def weather(ctx: Context, choice: str = "auto", force: bool = False) -> str | InputRequiredResult:
+    """Asks the model about the weather, offering it a get_weather tool (sampling with tools,
+    MRTR). Its tool calls are run and their results sent back in a second round, where the
+    tool may no longer be called (toolChoice none). Asks only a client that declared
+    sampling.tools, unless `force`."""
+    caps = ctx.client_capabilities
+    sampling = getattr(caps, "sampling", None) if caps else None
+    if not force and (sampling is None or getattr(sampling, "tools", None) is None):
+        return "refused: the client did not declare sampling.tools"
+    answers = ctx.input_responses
+    state = ctx.request_state or ""
+    if not answers:
+        return InputRequiredResult(
+            input_requests={"turn1": _weather_turn([WEATHER_QUESTION], choice)},
+            request_state="weather-1",
+        )
+    if state == "weather-1":
+        reply = _plain(answers["turn1"])
+        blocks = _blocks(reply)
+        uses = [b for b in blocks if b.get("type") == "tool_use"]
+        if not uses:
+            text = " ".join(b.get("text", "") for b in blocks if b.get("type") == "text")
+            return f"answer: {text} (no tool calls; stopReason {reply.get('stopReason')})"
+        if reply.get("stopReason") != "toolUse":
+            return f"bad stopReason {reply.get('stopReason')!r} with tool calls"
+        results = []
+        for use in uses:
+            city = (use.get("input") or {}).get("city", "?")
+            results.append({
+                "type": "tool_result",
+                "toolUseId": use["id"],
+                "content": [{"type": "text", "text": f"Weather in {city}: {WEATHER.get(city, 'unknown')}"}],
+            })
+        messages = [WEATHER_QUESTION, {"role": "assistant", "content": blocks}, {"role": "user", "content": results}]
+        cities = ",".join(str((u.get("input") or {}).get("city", "?")) for u in uses)
+        return InputRequiredResult(
+            input_requests={"turn2": _weather_turn(messages, "none")},
+            request_state=f"weather-2:{cities}",
+        )
+    if state.startswith("weather-2:"):
+        reply = _plain(answers["turn2"])
+        text = " ".join(b.get("text", "") for b in _blocks(reply) if b.get("type") == "text")
+        return f"answer: {text} (after tool calls for {state[len('weather-2:'):]})"
+    return f"bad request state {state!r}"
+
+
 @server.tool()
 async def roots(ctx: Context) -> str | InputRequiredResult:
     """Asks for the client's roots (MRTR) and lists their URIs."""

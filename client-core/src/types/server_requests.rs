@@ -248,6 +248,13 @@ impl ServerRequest {
         })
     }
 
+    /// Whether this is a sampling request that offers the model tools (`tools` or
+    /// `toolChoice`). Only a client that declared `sampling.tools` may take one: the
+    /// specification asks any other to answer it with an error.
+    pub fn offers_tools(&self) -> bool {
+        matches!(self, ServerRequest::Sampling(p) if p.get("tools").is_some() || p.get("toolChoice").is_some())
+    }
+
     /// The method name.
     pub fn method(&self) -> &str {
         match self {
@@ -326,6 +333,23 @@ mod tests {
         let mut none_valid = error.clone();
         none_valid.data = Some(json!({"elicitations": [{"mode": "form", "message": "m"}]}));
         assert_eq!(url_elicitations_required(&none_valid), None);
+    }
+
+    #[test]
+    fn a_sampling_request_offers_tools_with_tools_or_a_tool_choice() {
+        let sampling = |extra: Value| {
+            let mut p = json!({"messages": [], "maxTokens": 10});
+            if let (Some(p), Some(extra)) = (p.as_object_mut(), extra.as_object()) {
+                p.extend(extra.clone());
+            }
+            ServerRequest::Sampling(p)
+        };
+        assert!(!sampling(json!({})).offers_tools());
+        assert!(sampling(json!({"tools": []})).offers_tools());
+        assert!(sampling(json!({"toolChoice": {"mode": "none"}})).offers_tools());
+        let elicitation = ServerRequest::Elicitation(json!({"message": "m", "tools": []}));
+        assert!(!elicitation.offers_tools());
+        assert!(!ServerRequest::ListRoots.offers_tools());
     }
 
     #[test]
