@@ -64,6 +64,68 @@ test('answers a tool\'s elicitation and sampling questions (one MRTR round) in t
   assert.match(text, /capital=.*Paris/);
 });
 
+test('answers a sampling request that offers tools with a tool call, then in words once its result is back', async () => {
+  await openTool('weather');
+  await page.locator('button.run').click();
+  const first = page.locator('.ask.sampling');
+  await first.waitFor({ timeout: 10_000 });
+  const asked = await first.innerText();
+  assert.match(asked, /What is the weather in Paris\?/);
+  assert.match(asked, /Tools the model may call\s+get_weather/);
+  const calls = first.locator('.sampling-tool-calls');
+  assert.match(await calls.locator('legend').innerText(), /optional/);
+  // The tool's input form is made from its schema: the required city is asked for.
+  await calls.locator('button.add-tool-call').click();
+  await calls.locator('.field-error').first().waitFor();
+  assert.equal(await calls.locator('li.tool-call').count(), 0);
+  const city = calls.locator('input[id$="-arg-city"]');
+  await city.fill('Paris');
+  await calls.locator('button.add-tool-call').click();
+  await city.fill('London');
+  await calls.locator('button.add-tool-call').click();
+  await calls.locator('li.tool-call').nth(1).waitFor();
+  assert.match(await calls.locator('li.tool-call').nth(0).innerText(), /get_weather\s+\{"city":"Paris"\}/);
+  // A call added by mistake is taken out again.
+  await calls.locator('li.tool-call', { hasText: 'London' }).locator('button.remove-tool-call').click();
+  await waitFor(async () => (await calls.locator('li.tool-call').count()) === 1, 5_000, 'the London call removed');
+  assert.deepEqual(await accessibilityViolationsInBothSchemes(page, 'a sampling request with tool calls', '.ask.sampling'), []);
+  await first.locator('button.approve').click();
+  // The second round: the call and its result are in the conversation, and the tool may
+  // no longer be called.
+  const second = page.locator('.ask.sampling', { hasText: 'Weather in Paris: 18°C' });
+  await second.waitFor({ timeout: 10_000 });
+  const conversation = await second.innerText();
+  assert.match(conversation, /calls tool get_weather with \{"city":"Paris"\}/);
+  assert.match(conversation, /Tool choice\s+none/);
+  assert.equal(await second.locator('.sampling-tool-calls').count(), 0);
+  await second.locator('textarea').fill('Mild in Paris.');
+  await second.locator('button.approve').click();
+  await page.locator('.runner .result', { hasText: 'answer: Mild in Paris. (after tool calls for Paris)' }).waitFor({ timeout: 10_000 });
+});
+
+test('a reply without a tool call is not sent where the server requires one', async () => {
+  await openTool('weather');
+  await page.locator('#arg-choice').fill('required');
+  await page.locator('button.run').click();
+  const ask = page.locator('.ask.sampling');
+  await ask.waitFor({ timeout: 10_000 });
+  assert.match(await ask.locator('.sampling-tool-calls legend').innerText(), /requires at least one/);
+  await ask.locator('textarea').fill('No tools for me.');
+  await ask.locator('button.approve').click();
+  await ask.locator('.sampling-problem', { hasText: 'at least one tool call' }).waitFor({ timeout: 5_000 });
+  // Nothing went out: the question is still open and the call still runs.
+  assert.equal(await ask.count(), 1);
+  assert.equal(await page.locator('.runner .result').count(), 0);
+  await ask.locator('input[id$="-arg-city"]').fill('London');
+  await ask.locator('button.add-tool-call').click();
+  await ask.locator('button.approve').click();
+  const second = page.locator('.ask.sampling', { hasText: 'Weather in London: 15°C' });
+  await second.waitFor({ timeout: 10_000 });
+  await second.locator('textarea').fill('Rainy.');
+  await second.locator('button.approve').click();
+  await page.locator('.runner .result', { hasText: 'answer: Rainy. (after tool calls for London)' }).waitFor({ timeout: 10_000 });
+});
+
 test('shows progress while a tool counts', async () => {
   await openTool('count');
   await page.locator('#arg-steps').fill('5');

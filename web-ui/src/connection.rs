@@ -744,6 +744,8 @@ impl Connection {
                     .collect();
                 async move { Ok(json!({ "roots": list })) }.boxed_local()
             })),
+            // The person can answer a sampling request with tool calls (see asks.rs).
+            sampling_tools: true,
         }
     }
 }

@@ -1,8 +1,11 @@
-//! Questions from the server: sampling requests to approve or reject (with an editable reply),
+//! Questions from the server: sampling requests to approve or reject (with an editable reply,
+//! and calls of the tools the request offers),
 //! elicitation forms rendered from the requested schema, and URL elicitations that show the
 //! full URL and ask for explicit consent (never prefetched).
 
+use crate::components::sampling_tool_calls::SamplingToolCalls;
 use crate::connection::{Ask, AskKind, Connection};
+use crate::sampling_reply::{self, callable_tools, ToolCall, ToolChoice};
 use crate::sampling_summary::{message_line, settings};
 use crate::schema_check::{check, error_by_field, Verdict};
 use crate::schema_form::{build_arguments, fields_of, initial_values};
@@ -28,12 +31,28 @@ fn AskView(ask: Ask) -> impl IntoView {
             let prompt: Vec<String> = p.messages.iter().map(message_line).collect();
             let facts = settings(&p);
             let reply = RwSignal::new(String::new());
+            let choice = ToolChoice::of(&p);
+            let tools = callable_tools(&p);
+            let calls = RwSignal::new(Vec::<ToolCall>::new());
+            let problem = RwSignal::new(None::<String>);
             let a1 = ask.clone();
             let a2 = ask.clone();
             let asks = format!(
                 "{} asks for a model reply",
                 ask.from.as_deref().unwrap_or("The server")
             );
+            let offered = tools.clone();
+            let approve = move |_| {
+                let text = reply.get_untracked();
+                match calls.with_untracked(|c| sampling_reply::reply(&text, c, choice, &offered)) {
+                    Ok(answer) => a1.answer(Ok(answer)),
+                    Err(e) => problem.set(Some(e.to_string())),
+                }
+            };
+            let tool_calls = (!tools.is_empty()).then(|| {
+                let required = choice == ToolChoice::Required;
+                view! { <SamplingToolCalls ask=ask.id tools=tools calls=calls required=required /> }
+            });
             view! {
                 <section class="ask sampling" role="dialog" aria-label=asks.clone()>
                     <h3>{asks.clone()}</h3>
@@ -44,9 +63,9 @@ fn AskView(ask: Ask) -> impl IntoView {
                     </dl>
                     <label for=format!("sampling-reply-{}", ask.id)>"Reply to send"</label>
                     <textarea id=format!("sampling-reply-{}", ask.id) class="sampling-reply" rows="3" prop:value=reply on:input=move |ev| reply.set(event_target_value(&ev))></textarea>
-                    <button class="approve" on:click=move |_| a1.answer(Ok(json!({
-                        "role": "assistant", "model": "human-in-the-loop", "stopReason": "endTurn",
-                        "content": {"type": "text", "text": reply.get_untracked()}})))>"Approve and send"</button>
+                    {tool_calls}
+                    {move || problem.get().map(|p| view! { <p class="field-error sampling-problem" role="alert">{p}</p> })}
+                    <button class="approve" on:click=approve>"Approve and send"</button>
                     <button class="reject" on:click=move |_| a2.answer(Err(client_browser::client_core::ErrorObject::new(-1, "the user rejected the sampling request")))>"Reject"</button>
                 </section>
             }

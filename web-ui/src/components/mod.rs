@@ -13,6 +13,7 @@ pub mod long_text;
 pub mod prompts;
 pub mod resources;
 pub mod result_view;
+pub mod sampling_tool_calls;
 pub mod saved_servers;
 pub mod send_request;
 pub mod server_about;

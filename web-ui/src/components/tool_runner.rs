@@ -259,7 +259,7 @@ pub fn ToolRunner(conn: Connection, tool: Tool) -> impl IntoView {
             }
             <label class="raw-toggle"><input type="checkbox" prop:checked=raw_mode on:change=move |ev| raw_mode.set(event_target_checked(&ev)) /> "Raw JSON (sent as typed, not checked)"</label>
             <Show when=move || raw_mode.get() fallback=move || view! {
-                <FieldsView fields=fields.clone() values=values errors=errors />
+                <FieldsView fields=fields.clone() values=values errors=errors prefix="arg" />
                 {move || errors.with(|e| e.get("").cloned()).map(|m| view! { <p class="field-error" role="alert">{m}</p> })}
             }>
                 <textarea class="raw" aria-label="Arguments as JSON" rows="8" prop:value=raw on:input=move |ev| raw.set(event_target_value(&ev))></textarea>
@@ -337,14 +337,17 @@ fn UrlRequired(
     }
 }
 
-/// The generated form fields (also used for elicitation forms).
+/// The generated form fields (also used for elicitation forms and for a tool call answering
+/// a sampling request). Each input's id is `{prefix}-{path}` (`arg-city` by default): a form
+/// that can be on the page beside a tool's own gives another prefix.
 #[component]
 pub fn FieldsForm(
     fields: Vec<Field>,
     values: RwSignal<BTreeMap<String, String>>,
     errors: RwSignal<BTreeMap<String, String>>,
+    #[prop(into, default = "arg".into())] prefix: String,
 ) -> impl IntoView {
-    view! { <FieldsView fields=fields values=values errors=errors /> }
+    view! { <FieldsView fields=fields values=values errors=errors prefix=prefix /> }
 }
 
 /// The generated form fields.
@@ -353,10 +356,11 @@ fn FieldsView(
     fields: Vec<Field>,
     values: RwSignal<BTreeMap<String, String>>,
     errors: RwSignal<BTreeMap<String, String>>,
+    #[prop(into)] prefix: String,
 ) -> impl IntoView {
     fields
         .into_iter()
-        .map(|f| view! { <FieldView field=f values=values errors=errors /> })
+        .map(|f| view! { <FieldView field=f values=values errors=errors prefix=prefix.clone() /> })
         .collect_view()
 }
 
@@ -366,9 +370,10 @@ fn FieldView(
     field: Field,
     values: RwSignal<BTreeMap<String, String>>,
     errors: RwSignal<BTreeMap<String, String>>,
+    prefix: String,
 ) -> impl IntoView {
     let path = field.path.clone();
-    let id = format!("arg-{}", field.path.replace('.', "-"));
+    let id = format!("{prefix}-{}", field.path.replace('.', "-"));
     let p1 = path.clone();
     let value = move || values.with(|v| v.get(&p1).cloned().unwrap_or_default());
     let p2 = path.clone();
@@ -384,7 +389,7 @@ fn FieldView(
         FieldKind::Object(inner) => {
             return view! {
                 <fieldset class="object"><legend>{label}</legend>
-                    <FieldsView fields=inner values=values errors=errors />
+                    <FieldsView fields=inner values=values errors=errors prefix=prefix />
                 </fieldset>
             }
             .into_any()
