@@ -351,6 +351,26 @@ test('an MCP App shown full screen that asks for a model reply: "Go to it" bring
   await waitFor(async () => (await page.locator('.mcp-app .app-asks').count()) === 0, 5_000, 'the word gone with the question');
 });
 
+test('an MCP App that asks for a model reply offering tools gets the person\'s tool calls', async () => {
+  // The same View, inline again after the test before.
+  const { frame } = await viewFrame(page);
+  await frame.evaluate(() => parent.postMessage({ jsonrpc: '2.0', id: 10, method: 'sampling/createMessage', params: {
+    messages: [{ role: 'user', content: { type: 'text', text: 'Weather in Oslo?' } }], maxTokens: 50,
+    tools: [{ name: 'get_weather', inputSchema: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] } }],
+    toolChoice: { mode: 'required' } } }, '*'));
+  const ask = page.locator('.ask.sampling', { hasText: 'Weather in Oslo?' });
+  await ask.waitFor({ timeout: 10_000 });
+  assert.match(await ask.locator('h3').innerText(), /^The app of .+ asks for a model reply$/);
+  await ask.locator('input[id$="-arg-city"]').fill('Oslo');
+  await ask.locator('button.add-tool-call').press('Enter');
+  await ask.locator('li.tool-call').waitFor();
+  await ask.locator('button.approve').press('Enter');
+  const answer = await waitFor(() => frame.evaluate(() => window.answers?.[10]), 10_000, 'the View answered');
+  assert.equal(answer.result?.stopReason, 'toolUse', JSON.stringify(answer));
+  assert.deepEqual(answer.result.content.map((c) => [c.type, c.name, c.input]), [['tool_use', 'get_weather', { city: 'Oslo' }]]);
+  assert.match(answer.result.content[0].id, /^call_\d+_1$/);
+});
+
 test('an MCP App that asks for the location and the clipboard gets them only once the person allows it, asked once per View resource; never the camera', async () => {
   // The browser's own answers, for this page: yes to the location (at Paris) and to the
   // clipboard. What the View gets is then the app's doing alone.

@@ -253,6 +253,36 @@ test('a host script sends any request with request(method, params, options), to 
   assert.match(JSON.stringify(out.echoed.content), /over request\(\)/);
 });
 
+test('a host script answers sampling with tool calls once it sets samplingTools; without it, a request offering tools is refused', async () => {
+  const out = await page.evaluate(async ({ pkgUrl, urlModern }) => {
+    const m = await import(`${pkgUrl}/mcp_client.js`);
+    await m.default();
+    const asked = [];
+    const onSampling = async (p) => {
+      asked.push(p);
+      return p.toolChoice?.mode === 'none'
+        ? { role: 'assistant', model: 'script', stopReason: 'endTurn', content: { type: 'text', text: 'Mild.' } }
+        : { role: 'assistant', model: 'script', stopReason: 'toolUse',
+            content: [{ type: 'tool_use', id: 'js1', name: 'get_weather', input: { city: 'London' } }] };
+    };
+    const plain = await m.McpClient.connect({ url: urlModern, onSampling });
+    const notOffered = (await plain.callTool('weather', {})).content[0].text;
+    let refused = null;
+    try { await plain.callTool('weather', { force: true }); } catch (e) { refused = { kind: e.kind, code: e.code, message: e.message }; }
+    plain.close();
+    const withTools = await m.McpClient.connect({ url: urlModern, onSampling, samplingTools: true });
+    const answered = (await withTools.callTool('weather', {})).content[0].text;
+    withTools.close();
+    return { notOffered, refused, answered, asked: asked.length };
+  }, { pkgUrl: pkg.url, urlModern: modern.url });
+  assert.equal(out.notOffered, 'refused: the client did not declare sampling.tools');
+  assert.equal(out.refused?.code, -32602, JSON.stringify(out.refused));
+  assert.match(out.refused.message, /sampling\.tools/);
+  assert.equal(out.answered, 'answer: Mild. (after tool calls for London)');
+  // The plain client's handler was never asked: the refusal came before it.
+  assert.equal(out.asked, 2);
+});
+
 test('a host script sends W3C trace context in a request\'s _meta (options.meta) to the PyPI server; a bad one is refused before anything is sent', async () => {
   const out = await page.evaluate(async ({ pkgUrl, urlModern }) => {
     const m = await import(`${pkgUrl}/mcp_client.js`);

@@ -219,7 +219,8 @@ def flood_view() -> str:
 # A View that can be shown full screen: it asks to be at once (no gesture: refused), and again
 # when its button is clicked; it can also ask for picture-in-picture (its other button). It
 # lists what it is answered and told of its mode, and keeps the container dimensions it is
-# given in `dims`.
+# given in `dims`, and the answers to the requests a test makes it send (ids from 9) in
+# `answers`.
 WIDE_VIEW = """<!doctype html><html><body><button id="full">Full screen</button><button id="pip">Picture-in-picture</button><pre id="report">[]</pre><script>
 const got = [];
 window.dims = [];
@@ -236,6 +237,8 @@ addEventListener('message', (e) => {
     ask(2);
   } else if (m.id === 2 || m.id === 3 || m.id === 4) {
     note('answered ' + m.result.mode);
+  } else if (m.id >= 9) {
+    window.answers = { ...window.answers, [m.id]: m };
   } else if (m.method === 'ui/notifications/host-context-changed') {
     if (m.params.displayMode) note('told ' + m.params.displayMode);
     if (m.params.containerDimensions) dims.push(m.params.containerDimensions);

@@ -714,7 +714,8 @@ impl Bridge {
             "hostCapabilities": {
                 "openLinks": {},
                 "downloadFile": {},
-                "sampling": {},
+                // The person can answer with calls of the tools a request offers.
+                "sampling": { "tools": {} },
                 "serverTools": { "listChanged": true },
                 "serverResources": { "listChanged": true },
                 "logging": {},
@@ -996,7 +997,7 @@ mod tests {
         // Declared to the View.
         let init = b.on_message(&request(json!(4), "ui/initialize", json!({})), &[], &around);
         assert!(
-            matches!(init.as_slice(), [Action::Post(m)] if m["result"]["hostCapabilities"]["sampling"] == json!({}))
+            matches!(init.as_slice(), [Action::Post(m)] if m["result"]["hostCapabilities"]["sampling"] == json!({"tools": {}}))
         );
     }
 
