@@ -663,13 +663,32 @@ async fn sampling_offers_tools_only_to_a_client_that_declared_them() {
         sampling_tools: true,
         ..Default::default()
     };
+    let handlers = o.handlers.clone();
     let (client, _) = connect_with(o).await;
     let r = within(10_000, "weather", client.call_tool("weather", json!({})))
         .await
         .unwrap();
     assert_eq!(text(&r), "answer: Mild. (after tool calls for Paris)");
+    client.close();
+
+    // The same loop in a 2025-era session (the server speaks both): the capability goes in
+    // `initialize`, and the requests come on the call's stream.
+    let mut o = ClientOptions::new(url);
+    o.era_hint = Some(Era::Legacy);
+    o.handlers = handlers;
+    let (legacy, _) = connect_with(o).await;
+    assert_eq!(legacy.server().map(|d| d.era), Some(Era::Legacy));
+    let r = within(
+        10_000,
+        "weather_legacy",
+        legacy.call_tool("weather_legacy", json!({})),
+    )
+    .await
+    .unwrap();
+    assert_eq!(text(&r), "answer: Mild. (after tool calls for Paris)");
     let asked = asked.borrow();
-    assert_eq!(asked.len(), 2, "{asked:?}");
+    assert_eq!(asked.len(), 4, "{asked:?}");
+    assert_eq!(asked[3]["toolChoice"]["mode"], "none");
     assert_eq!(asked[0]["tools"][0]["name"], "get_weather");
     assert_eq!(asked[0]["toolChoice"]["mode"], "auto");
     // The second round carries the call and its result.

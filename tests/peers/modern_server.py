@@ -39,6 +39,8 @@ from mcp_types import (
     ListRootsRequest,
     SamplingMessage,
     TextContent,
+    Tool,
+    ToolChoice,
 )
 from enum import Enum
 
@@ -248,6 +250,34 @@ async def weather(ctx: Context, choice: str = "auto", force: bool = False) -> st
         text = " ".join(b.get("text", "") for b in _blocks(reply) if b.get("type") == "text")
         return f"answer: {text} (after tool calls for {state[len('weather-2:'):]})"
     return f"bad request state {state!r}"
+
+
+@server.tool()
+async def weather_legacy(ctx: Context) -> str:
+    """The weather tool's loop for a 2025-era session: the two sampling requests go to the
+    client on the call's stream (the SDK checks that the client declared sampling.tools)."""
+    question = SamplingMessage.model_validate(WEATHER_QUESTION)
+    tool = Tool.model_validate(WEATHER_TOOL)
+    first = _plain(await ctx.session.create_message(
+        [question], max_tokens=200, tools=[tool], tool_choice=ToolChoice(mode="auto")))
+    uses = [b for b in _blocks(first) if b.get("type") == "tool_use"]
+    if first.get("stopReason") != "toolUse" or not uses:
+        return f"no tool calls (stopReason {first.get('stopReason')})"
+    results = [{
+        "type": "tool_result",
+        "toolUseId": u["id"],
+        "content": [{"type": "text", "text": f"Weather in {u['input'].get('city')}: {WEATHER.get(u['input'].get('city'), 'unknown')}"}],
+    } for u in uses]
+    messages = [
+        question,
+        SamplingMessage.model_validate({"role": "assistant", "content": _blocks(first)}),
+        SamplingMessage.model_validate({"role": "user", "content": results}),
+    ]
+    second = _plain(await ctx.session.create_message(
+        messages, max_tokens=200, tools=[tool], tool_choice=ToolChoice(mode="none")))
+    text = " ".join(b.get("text", "") for b in _blocks(second) if b.get("type") == "text")
+    cities = ",".join(str(u["input"].get("city")) for u in uses)
+    return f"answer: {text} (after tool calls for {cities})"
 
 
 @server.tool()
