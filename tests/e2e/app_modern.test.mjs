@@ -126,6 +126,27 @@ test('a reply without a tool call is not sent where the server requires one', as
   await page.locator('.runner .result', { hasText: 'answer: Rainy. (after tool calls for London)' }).waitFor({ timeout: 10_000 });
 });
 
+test('a sampling result typed as JSON goes as typed, once it is a JSON object', async () => {
+  await openTool('weather');
+  await page.locator('#arg-choice').fill('auto');
+  await page.locator('button.run').click();
+  const ask = page.locator('.ask.sampling');
+  await ask.waitFor({ timeout: 10_000 });
+  await ask.locator('textarea.sampling-reply').fill('Sunny.');
+  await ask.locator('input.sampling-typed-toggle').check();
+  // It starts from the answer the dialog held.
+  const typed = ask.locator('textarea.sampling-typed');
+  assert.deepEqual(JSON.parse(await typed.inputValue()).content, { type: 'text', text: 'Sunny.' });
+  assert.equal(await ask.locator('textarea.sampling-reply').isVisible(), false);
+  await typed.fill('{"role": "assistant", "content": ');
+  await ask.locator('button.approve').click();
+  await ask.locator('.sampling-problem', { hasText: 'as a JSON object' }).waitFor({ timeout: 5_000 });
+  assert.equal(await page.locator('.runner .result').count(), 0, 'nothing sent');
+  await typed.fill(JSON.stringify({ role: 'assistant', model: 'typed', stopReason: 'maxTokens', content: { type: 'text', text: 'Cut sh' } }));
+  await ask.locator('button.approve').click();
+  await page.locator('.runner .result', { hasText: 'answer: Cut sh (no tool calls; stopReason maxTokens)' }).waitFor({ timeout: 10_000 });
+});
+
 test('shows progress while a tool counts', async () => {
   await openTool('count');
   await page.locator('#arg-steps').fill('5');

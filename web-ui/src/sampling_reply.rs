@@ -103,6 +103,8 @@ pub enum ReplyError {
     NotOffered(String),
     /// More calls than [`MAX_TOOL_CALLS`].
     TooManyCalls,
+    /// A result typed as JSON that is not a JSON object.
+    NotAnObject,
 }
 
 impl fmt::Display for ReplyError {
@@ -122,6 +124,10 @@ impl fmt::Display for ReplyError {
             ReplyError::TooManyCalls => {
                 write!(f, "A reply holds at most {MAX_TOOL_CALLS} tool calls.")
             }
+            ReplyError::NotAnObject => f.write_str(
+                "Enter the result to send as a JSON object (a CreateMessageResult: role, \
+                 content, model).",
+            ),
         }
     }
 }
@@ -164,6 +170,28 @@ pub fn reply(
             .map(|c| json!({"type": "tool_use", "id": c.id, "name": c.name, "input": c.input})),
     );
     Ok(answer(Value::Array(content), "toolUse"))
+}
+
+/// The result typed by the person as JSON, sent as typed (to try a server's own checks):
+/// only a JSON object is taken.
+pub fn typed_reply(typed: &str) -> Result<Value, ReplyError> {
+    match serde_json::from_str::<Value>(typed) {
+        Ok(v) if v.is_object() => Ok(v),
+        _ => Err(ReplyError::NotAnObject),
+    }
+}
+
+/// The JSON a person starts from when they switch to typing the result: the answer the
+/// dialog holds, indented, or, where it could not be sent as it is, its text alone.
+pub fn typed_draft(
+    text: &str,
+    calls: &[ToolCall],
+    choice: ToolChoice,
+    offered: &[OfferedTool],
+) -> String {
+    let value = reply(text, calls, choice, offered)
+        .unwrap_or_else(|_| answer(json!({"type": "text", "text": text}), "endTurn"));
+    serde_json::to_string_pretty(&value).unwrap_or_default()
 }
 
 fn answer(content: Value, stop_reason: &str) -> Value {
@@ -306,6 +334,36 @@ mod tests {
             Err(ReplyError::TooManyCalls)
         );
         assert!(reply("", &many[..MAX_TOOL_CALLS], ToolChoice::Auto, &offered).is_ok());
+    }
+
+    #[test]
+    fn a_typed_result_goes_as_typed_if_it_is_an_object() {
+        let typed = r#"{"role": "assistant", "model": "x", "stopReason": "maxTokens",
+                        "content": {"type": "text", "text": "Cut"}, "extra": 1}"#;
+        assert_eq!(
+            typed_reply(typed).map(|v| v["stopReason"].clone()),
+            Ok(json!("maxTokens"))
+        );
+        for bad in ["", "[]", "\"text\"", "{\"role\": ", "null"] {
+            assert_eq!(typed_reply(bad), Err(ReplyError::NotAnObject), "{bad}");
+        }
+    }
+
+    #[test]
+    fn the_typed_draft_starts_from_the_answer_held() {
+        let offered = callable_tools(&params(json!({"tools": [weather()]})));
+        let calls = [call(1, "get_weather", "Paris")];
+        let draft = typed_draft("", &calls, ToolChoice::Auto, &offered);
+        assert_eq!(
+            typed_reply(&draft).map(|v| v["content"][0]["input"]["city"].clone()),
+            Ok(json!("Paris"))
+        );
+        // Not sendable as it is (a call required): the text alone, to be edited.
+        let draft = typed_draft("Hm.", &[], ToolChoice::Required, &offered);
+        assert_eq!(
+            typed_reply(&draft).map(|v| v["content"].clone()),
+            Ok(json!({"type": "text", "text": "Hm."}))
+        );
     }
 
     #[test]

@@ -34,6 +34,9 @@ fn AskView(ask: Ask) -> impl IntoView {
             let choice = ToolChoice::of(&p);
             let tools = callable_tools(&p);
             let calls = RwSignal::new(Vec::<ToolCall>::new());
+            // The whole result typed as JSON instead, sent as typed.
+            let typed_mode = RwSignal::new(false);
+            let typed = RwSignal::new(String::new());
             let problem = RwSignal::new(None::<String>);
             let a1 = ask.clone();
             let a2 = ask.clone();
@@ -41,18 +44,37 @@ fn AskView(ask: Ask) -> impl IntoView {
                 "{} asks for a model reply",
                 ask.from.as_deref().unwrap_or("The server")
             );
-            let offered = tools.clone();
+            let offered = StoredValue::new(tools.clone());
             let approve = move |_| {
-                let text = reply.get_untracked();
-                match calls.with_untracked(|c| sampling_reply::reply(&text, c, choice, &offered)) {
+                let answer = if typed_mode.get_untracked() {
+                    sampling_reply::typed_reply(&typed.get_untracked())
+                } else {
+                    let text = reply.get_untracked();
+                    offered.with_value(|o| {
+                        calls.with_untracked(|c| sampling_reply::reply(&text, c, choice, o))
+                    })
+                };
+                match answer {
                     Ok(answer) => a1.answer(Ok(answer)),
                     Err(e) => problem.set(Some(e.to_string())),
                 }
+            };
+            let switch = move |ev| {
+                let on = event_target_checked(&ev);
+                if on {
+                    let text = reply.get_untracked();
+                    typed.set(offered.with_value(|o| {
+                        calls.with_untracked(|c| sampling_reply::typed_draft(&text, c, choice, o))
+                    }));
+                }
+                problem.set(None);
+                typed_mode.set(on);
             };
             let tool_calls = (!tools.is_empty()).then(|| {
                 let required = choice == ToolChoice::Required;
                 view! { <SamplingToolCalls ask=ask.id tools=tools calls=calls required=required /> }
             });
+            let reply_id = format!("sampling-reply-{}", ask.id);
             view! {
                 <section class="ask sampling" role="dialog" aria-label=asks.clone()>
                     <h3>{asks.clone()}</h3>
@@ -61,9 +83,15 @@ fn AskView(ask: Ask) -> impl IntoView {
                     <dl class="sampling-settings">
                         {facts.into_iter().map(|(k, v)| view! { <dt>{k}</dt><dd>{v}</dd> }).collect_view()}
                     </dl>
-                    <label for=format!("sampling-reply-{}", ask.id)>"Reply to send"</label>
-                    <textarea id=format!("sampling-reply-{}", ask.id) class="sampling-reply" rows="3" prop:value=reply on:input=move |ev| reply.set(event_target_value(&ev))></textarea>
-                    {tool_calls}
+                    <div class="sampling-answer" hidden=move || typed_mode.get()>
+                        <label for=reply_id.clone()>"Reply to send"</label>
+                        <textarea id=reply_id class="sampling-reply" rows="3" prop:value=reply on:input=move |ev| reply.set(event_target_value(&ev))></textarea>
+                        {tool_calls}
+                    </div>
+                    <label class="raw-toggle"><input type="checkbox" class="sampling-typed-toggle" prop:checked=typed_mode on:change=switch /> "Type the whole result as JSON (sent as typed, not checked)"</label>
+                    {move || typed_mode.get().then(|| view! {
+                        <textarea class="sampling-typed" aria-label="The result to send, as JSON" rows="8" prop:value=typed on:input=move |ev| typed.set(event_target_value(&ev))></textarea>
+                    })}
                     {move || problem.get().map(|p| view! { <p class="field-error sampling-problem" role="alert">{p}</p> })}
                     <button class="approve" on:click=approve>"Approve and send"</button>
                     <button class="reject" on:click=move |_| a2.answer(Err(client_browser::client_core::ErrorObject::new(-1, "the user rejected the sampling request")))>"Reject"</button>
