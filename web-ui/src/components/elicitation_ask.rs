@@ -1,0 +1,81 @@
+//! A server's elicitation request in form mode put to the person: a form made from the
+//! requested schema (the answer checked against it), or the content typed as JSON; sent,
+//! declined or cancelled.
+
+use crate::connection::Ask;
+use crate::schema_check::{check, error_by_field, Verdict};
+use crate::schema_form::{build_arguments, fields_of, initial_values};
+use client_core::types::ElicitParams;
+use leptos::prelude::*;
+use serde_json::json;
+use std::collections::BTreeMap;
+
+/// The form of elicitation request `p`, answered through `ask`.
+#[component]
+pub fn ElicitationAsk(ask: Ask, p: ElicitParams) -> impl IntoView {
+    let schema = p
+        .requested_schema
+        .clone()
+        .unwrap_or(json!({"type": "object"}));
+    let fields = fields_of(&schema);
+    let values = RwSignal::new(initial_values(&fields));
+    let errors = RwSignal::new(BTreeMap::<String, String>::new());
+    // The content typed as JSON instead, sent as typed (to try the server's own checks).
+    let typed_mode = RwSignal::new(false);
+    let typed = RwSignal::new(String::new());
+    let (a1, a2, a3) = (ask.clone(), ask.clone(), ask.clone());
+    let f2 = fields.clone();
+    let f3 = fields.clone();
+    let checked = schema.clone();
+    let submit = move |ev: leptos::ev::SubmitEvent| {
+        ev.prevent_default();
+        if typed_mode.get_untracked() {
+            match serde_json::from_str::<serde_json::Value>(&typed.get_untracked()) {
+                Ok(content) if content.is_object() => {
+                    a1.answer(Ok(json!({"action": "accept", "content": content})))
+                }
+                _ => errors.set(BTreeMap::from([(
+                    String::new(),
+                    "Enter the content to send as a JSON object.".to_string(),
+                )])),
+            }
+            return;
+        }
+        match build_arguments(&f2, &values.get_untracked()) {
+            // The specification asks clients to validate the answer against the schema.
+            Ok(content) => match check(&checked, &content) {
+                Verdict::Invalid(m) => errors.set(BTreeMap::from([error_by_field(&m)])),
+                _ => a1.answer(Ok(json!({"action": "accept", "content": content}))),
+            },
+            Err(e) => errors.set(e),
+        }
+    };
+    let switch = move |ev| {
+        let on = event_target_checked(&ev);
+        if on {
+            // It starts from what the form holds.
+            let content =
+                build_arguments(&f3, &values.get_untracked()).unwrap_or_else(|_| json!({}));
+            typed.set(serde_json::to_string_pretty(&content).unwrap_or_default());
+        }
+        errors.set(BTreeMap::new());
+        typed_mode.set(on);
+    };
+    view! {
+        <form class="ask elicitation" aria-label="The server asks for information" on:submit=submit>
+            <h3>"The server asks for information"</h3>
+            <p>{p.message.clone()}</p>
+            <div class="elicitation-fields" hidden=move || typed_mode.get()>
+                <crate::components::tool_runner::FieldsForm fields=fields values=values errors=errors />
+            </div>
+            <label class="raw-toggle"><input type="checkbox" class="elicitation-typed-toggle" prop:checked=typed_mode on:change=switch /> "Type the content as JSON (sent as typed, not checked)"</label>
+            {move || typed_mode.get().then(|| view! {
+                <textarea class="elicitation-typed" aria-label="The content to send, as JSON" rows="6" prop:value=typed on:input=move |ev| typed.set(event_target_value(&ev))></textarea>
+            })}
+            {move || errors.with(|e| e.get("").cloned()).map(|e| view! { <p class="field-error" role="alert">{e}</p> })}
+            <button type="submit" class="accept">"Send"</button>
+            <button type="button" class="decline" on:click=move |_| a2.answer(Ok(json!({"action": "decline"})))>"Decline"</button>
+            <button type="button" class="cancel" on:click=move |_| a3.answer(Ok(json!({"action": "cancel"})))>"Cancel"</button>
+        </form>
+    }
+}
