@@ -273,6 +273,21 @@ mod tests {
     }
 
     #[test]
+    fn malformed_offered_tools_are_left_out_or_given_an_object_schema() {
+        let hostile = json!({"tools": ["get_weather", {"name": 5}, null,
+            {"name": "<b>x</b>", "inputSchema": "nope", "description": 7}]});
+        let tools = callable_tools(&params(hostile));
+        assert_eq!(
+            tools,
+            [OfferedTool {
+                name: "<b>x</b>".into(),
+                description: None,
+                input_schema: json!({"type": "object"}),
+            }]
+        );
+    }
+
+    #[test]
     fn a_text_reply_ends_the_turn() {
         let r = reply("Paris.", &[], ToolChoice::Auto, &[]);
         assert_eq!(
