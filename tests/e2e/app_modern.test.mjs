@@ -118,6 +118,8 @@ test('a reply without a tool call is not sent where the server requires one', as
   assert.equal(await page.locator('.runner .result').count(), 0);
   await ask.locator('input[id$="-arg-city"]').fill('London');
   await ask.locator('button.add-tool-call').click();
+  // The refusal goes with the call added.
+  await waitFor(async () => (await ask.locator('.sampling-problem').count()) === 0, 5_000, 'the refusal gone');
   await ask.locator('button.approve').click();
   const second = page.locator('.ask.sampling', { hasText: 'Weather in London: 15°C' });
   await second.waitFor({ timeout: 10_000 });

@@ -29,6 +29,12 @@ pub fn SamplingAsk(ask: Ask, p: CreateMessageParams) -> impl IntoView {
         ask.from.as_deref().unwrap_or("The server")
     );
     let offered = StoredValue::new(tools.clone());
+    // A refusal said goes once the answer changes (a call added or removed, the text edited).
+    Effect::new(move |_| {
+        calls.track();
+        reply.track();
+        problem.set(None);
+    });
     let approve = move |_| {
         let answer = if typed_mode.get_untracked() {
             sampling_reply::typed_reply(&typed.get_untracked())
