@@ -81,6 +81,22 @@ pub fn check(schema: &Value, value: &Value) -> Verdict {
     }
 }
 
+/// The arguments a form holds, as they would be sent: the form's own errors, or else the
+/// first mismatch with `schema` under the field it names (a schema this checker does not
+/// evaluate lets them through). Tool runs, elicitation answers and a sampling answer's tool
+/// calls are all checked this way.
+pub fn checked_arguments(
+    fields: &[crate::schema_form::Field],
+    values: &std::collections::BTreeMap<String, String>,
+    schema: &Value,
+) -> Result<Value, std::collections::BTreeMap<String, String>> {
+    let arguments = crate::schema_form::build_arguments(fields, values)?;
+    match check(schema, &arguments) {
+        Verdict::Invalid(m) => Err(std::collections::BTreeMap::from([error_by_field(&m)])),
+        _ => Ok(arguments),
+    }
+}
+
 /// An [`Verdict::Invalid`] message keyed the way forms key their fields: `"$.a.b: too short"`
 /// becomes `a.b` → `too short`; a message about the whole value is keyed by `""`.
 pub fn error_by_field(message: &str) -> (String, String) {

@@ -3,7 +3,7 @@
 //! declined or cancelled.
 
 use crate::connection::Ask;
-use crate::schema_check::{check, error_by_field, Verdict};
+use crate::schema_check::checked_arguments;
 use crate::schema_form::{build_arguments, fields_of, initial_values};
 use client_core::types::ElicitParams;
 use leptos::prelude::*;
@@ -41,12 +41,9 @@ pub fn ElicitationAsk(ask: Ask, p: ElicitParams) -> impl IntoView {
             }
             return;
         }
-        match build_arguments(&f2, &values.get_untracked()) {
-            // The specification asks clients to validate the answer against the schema.
-            Ok(content) => match check(&checked, &content) {
-                Verdict::Invalid(m) => errors.set(BTreeMap::from([error_by_field(&m)])),
-                _ => a1.answer(Ok(json!({"action": "accept", "content": content}))),
-            },
+        // The specification asks clients to validate the answer against the schema.
+        match checked_arguments(&f2, &values.get_untracked(), &checked) {
+            Ok(content) => a1.answer(Ok(json!({"action": "accept", "content": content}))),
             Err(e) => errors.set(e),
         }
     };

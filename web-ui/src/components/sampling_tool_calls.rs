@@ -4,8 +4,8 @@
 //! (see [`crate::sampling_reply`]).
 
 use crate::sampling_reply::{call_id, OfferedTool, ToolCall, MAX_TOOL_CALLS};
-use crate::schema_check::{check, error_by_field, Verdict};
-use crate::schema_form::{build_arguments, fields_of, initial_values};
+use crate::schema_check::checked_arguments;
+use crate::schema_form::{fields_of, initial_values};
 use leptos::prelude::*;
 use std::collections::BTreeMap;
 
@@ -51,21 +51,18 @@ pub fn SamplingToolCalls(
                 )]));
                 return;
             }
-            match build_arguments(&f2, &values.get_untracked()) {
-                Ok(input) => match check(&tool.input_schema, &input) {
-                    Verdict::Invalid(m) => errors.set(BTreeMap::from([error_by_field(&m)])),
-                    _ => {
-                        errors.set(BTreeMap::new());
-                        let n = added.get_value() + 1;
-                        added.set_value(n);
-                        let call = ToolCall {
-                            id: call_id(ask, n),
-                            name: tool.name.clone(),
-                            input,
-                        };
-                        calls.update(|c| c.push(call));
-                    }
-                },
+            match checked_arguments(&f2, &values.get_untracked(), &tool.input_schema) {
+                Ok(input) => {
+                    errors.set(BTreeMap::new());
+                    let n = added.get_value() + 1;
+                    added.set_value(n);
+                    let call = ToolCall {
+                        id: call_id(ask, n),
+                        name: tool.name.clone(),
+                        input,
+                    };
+                    calls.update(|c| c.push(call));
+                }
                 Err(e) => errors.set(e),
             }
         };

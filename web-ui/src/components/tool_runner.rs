@@ -5,8 +5,8 @@ use crate::components::copy_button::CopyButton;
 use crate::components::long_text::LongText;
 use crate::components::result_view::{decode_tool_result, ResultView};
 use crate::connection::Connection;
-use crate::schema_check::{check, error_by_field, Verdict};
-use crate::schema_form::{build_arguments, fields_of, initial_values, Field, FieldKind};
+use crate::schema_check::checked_arguments;
+use crate::schema_form::{fields_of, initial_values, Field, FieldKind};
 use crate::tool_runs::ToolRun;
 use client_browser::client_core::types::{
     check_request_meta, ElicitParams, ProgressParams, Task, Tool,
@@ -184,14 +184,8 @@ pub fn ToolRunner(conn: Connection, tool: Tool) -> impl IntoView {
         } else {
             // Form arguments are checked against the input schema before they are sent (raw
             // JSON goes as typed, to let a server's own validation be tried).
-            match build_arguments(&fields_for_run, &values.get_untracked()) {
-                Ok(a) => match check(&input_schema, &a) {
-                    Verdict::Invalid(m) => {
-                        errors.set(BTreeMap::from([error_by_field(&m)]));
-                        return;
-                    }
-                    _ => a,
-                },
+            match checked_arguments(&fields_for_run, &values.get_untracked(), &input_schema) {
+                Ok(a) => a,
                 Err(e) => {
                     errors.set(e);
                     return;
