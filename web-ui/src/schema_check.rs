@@ -1,5 +1,6 @@
 //! Checks a JSON value against a JSON Schema: a tool's `structuredContent` against its
-//! `outputSchema`, for the visible verdict.
+//! `outputSchema`, for the visible verdict, and a form's arguments against the schema it was
+//! made from, before they are sent ([`checked_arguments`]).
 //!
 //! MCP schemas are JSON Schema 2020-12 unless `$schema` names another dialect
 //! (`basic/index`, "JSON Schema Usage"); draft-07 (and drafts 04/06, which share its
@@ -99,7 +100,7 @@ pub fn checked_arguments(
 
 /// An [`Verdict::Invalid`] message keyed the way forms key their fields: `"$.a.b: too short"`
 /// becomes `a.b` → `too short`; a message about the whole value is keyed by `""`.
-pub fn error_by_field(message: &str) -> (String, String) {
+fn error_by_field(message: &str) -> (String, String) {
     match message.split_once(": ") {
         Some(("$", what)) => (String::new(), what.to_string()),
         Some((path, what)) if path.starts_with("$.") => (path[2..].to_string(), what.to_string()),
