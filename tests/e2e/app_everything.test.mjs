@@ -377,7 +377,7 @@ test('sends any request typed in the logs tab, checks it first, and shows the an
   await box.locator('#raw-method').fill('tasks/list');
   await box.locator('#raw-params').fill('[1]');
   await box.locator('button.send-raw').click();
-  await box.locator('.call-error', { hasText: 'must be a JSON object' }).waitFor({ timeout: 5_000 });
+  await box.locator('.call-error', { hasText: 'must be a JSON object, or left empty: this is an array' }).waitFor({ timeout: 5_000 });
   // Sent (Ctrl+Enter in the params) and answered: the server's tasks, as JSON.
   await box.locator('#raw-params').fill('{}');
   await box.locator('#raw-params').press('Control+Enter');
@@ -537,6 +537,14 @@ test('keeps a call history that can be run again', async () => {
   // Arguments the form cannot say (a key it has no field for) come back as raw JSON.
   await openTool('echo');
   await page.locator('.raw-toggle input').check();
+  // JSON that breaks is not sent (every call made goes into the history): the message says
+  // where it breaks.
+  const calls = await page.locator('.history-list li').count();
+  await page.locator('textarea.raw').fill('{"message": "raw",\n "extra": 1,}');
+  await page.locator('button.run').click();
+  await page.locator('.runner .field-error', { hasText: 'Enter the arguments as a JSON object: this is not valid JSON' })
+    .filter({ hasText: 'line 2 column' }).waitFor({ timeout: 5_000 });
+  assert.equal(await page.locator('.history-list li').count(), calls, 'nothing sent');
   await page.locator('textarea.raw').fill('{"message": "raw", "extra": 1}');
   await page.locator('button.run').click();
   await page.locator('.runner .result', { hasText: 'Echo: raw' }).waitFor({ timeout: 10_000 });

@@ -142,7 +142,7 @@ test('a sampling result typed as JSON goes as typed, once it is a JSON object', 
   assert.equal(await ask.locator('textarea.sampling-reply').isVisible(), false);
   await typed.fill('{"role": "assistant", "content": ');
   await ask.locator('button.approve').click();
-  await ask.locator('.sampling-problem', { hasText: 'as a JSON object' }).waitFor({ timeout: 5_000 });
+  await ask.locator('.sampling-problem', { hasText: 'as a JSON object (a CreateMessageResult: role, content, model): this is not valid JSON (EOF while parsing a value at line 1 column 33)' }).waitFor({ timeout: 5_000 });
   assert.equal(await page.locator('.runner .result').count(), 0, 'nothing sent');
   await typed.fill(JSON.stringify({ role: 'assistant', model: 'typed', stopReason: 'maxTokens', content: { type: 'text', text: 'Cut sh' } }));
   await ask.locator('button.approve').click();
@@ -161,7 +161,7 @@ test('an elicitation\'s content typed as JSON goes as typed, once it is a JSON o
   assert.deepEqual(JSON.parse(await typed.inputValue()), { name: 'Ada' });
   await typed.fill('{"name": ');
   await form.locator('button.accept').click();
-  await form.locator('.field-error', { hasText: 'as a JSON object' }).waitFor({ timeout: 5_000 });
+  await form.locator('.field-error', { hasText: 'as a JSON object: this is not valid JSON (EOF while parsing a value at line 1 column 9)' }).waitFor({ timeout: 5_000 });
   // Not checked against the schema: a field it does not have goes too.
   await typed.fill('{"name": "Typed Ada", "unasked": 1}');
   await form.locator('button.accept').click();

@@ -28,5 +28,6 @@ pub mod stale_lists;
 pub mod theme;
 pub mod time_limit;
 pub mod tool_runs;
+pub mod typed_json;
 pub mod uri_template;
 pub mod wire_log;

@@ -1,6 +1,7 @@
 //! What the logs tab's "Send a request" box sends: a method and its params as typed, checked
 //! before anything goes out.
 
+use crate::typed_json::typed_object;
 use leptos::prelude::*;
 use serde_json::Value;
 
@@ -88,10 +89,11 @@ pub fn parse(
     if params.is_empty() {
         return Ok((method.to_string(), None));
     }
-    match serde_json::from_str::<Value>(params) {
-        Ok(v @ Value::Object(_)) => Ok((method.to_string(), Some(v))),
-        Ok(_) => Err("The params must be a JSON object ({…}), or left empty.".into()),
-        Err(e) => Err(format!("The params are not valid JSON: {e}.")),
+    match typed_object(params) {
+        Ok(entries) => Ok((method.to_string(), Some(Value::Object(entries)))),
+        Err(e) => Err(format!(
+            "The params must be a JSON object, or left empty: this is {e}."
+        )),
     }
 }
 

@@ -3,6 +3,7 @@
 //! request's `toolChoice` says which it may be, and the answer is built into a
 //! `CreateMessageResult`: `stopReason` `"toolUse"` when it calls tools, else `"endTurn"`.
 
+use crate::typed_json::{typed_object, NotAnObject};
 use client_core::types::CreateMessageParams;
 use serde_json::{json, Value};
 use std::fmt;
@@ -104,7 +105,7 @@ pub enum ReplyError {
     /// More calls than [`MAX_TOOL_CALLS`].
     TooManyCalls,
     /// A result typed as JSON that is not a JSON object.
-    NotAnObject,
+    NotAnObject(NotAnObject),
 }
 
 impl fmt::Display for ReplyError {
@@ -124,9 +125,10 @@ impl fmt::Display for ReplyError {
             ReplyError::TooManyCalls => {
                 write!(f, "A reply holds at most {MAX_TOOL_CALLS} tool calls.")
             }
-            ReplyError::NotAnObject => f.write_str(
+            ReplyError::NotAnObject(e) => write!(
+                f,
                 "Enter the result to send as a JSON object (a CreateMessageResult: role, \
-                 content, model).",
+                 content, model): this is {e}."
             ),
         }
     }
@@ -175,10 +177,9 @@ pub fn reply(
 /// The result typed by the person as JSON, sent as typed (to try a server's own checks):
 /// only a JSON object is taken.
 pub fn typed_reply(typed: &str) -> Result<Value, ReplyError> {
-    match serde_json::from_str::<Value>(typed) {
-        Ok(v) if v.is_object() => Ok(v),
-        _ => Err(ReplyError::NotAnObject),
-    }
+    typed_object(typed)
+        .map(Value::Object)
+        .map_err(ReplyError::NotAnObject)
 }
 
 /// The JSON a person starts from when they switch to typing the result: the answer the
@@ -360,8 +361,19 @@ mod tests {
             Ok(json!("maxTokens"))
         );
         for bad in ["", "[]", "\"text\"", "{\"role\": ", "null"] {
-            assert_eq!(typed_reply(bad), Err(ReplyError::NotAnObject), "{bad}");
+            assert!(
+                matches!(typed_reply(bad), Err(ReplyError::NotAnObject(_))),
+                "{bad}"
+            );
         }
+        // It says where the typed text breaks.
+        let why = typed_reply("{\"role\": ")
+            .expect_err("cut short")
+            .to_string();
+        assert!(
+            why.contains("not valid JSON") && why.contains("column"),
+            "{why}"
+        );
     }
 
     #[test]

@@ -5,6 +5,7 @@
 use crate::connection::Ask;
 use crate::schema_check::checked_arguments;
 use crate::schema_form::{build_arguments, fields_of, initial_values};
+use crate::typed_json::typed_object;
 use client_core::types::ElicitParams;
 use leptos::prelude::*;
 use serde_json::json;
@@ -30,13 +31,11 @@ pub fn ElicitationAsk(ask: Ask, p: ElicitParams) -> impl IntoView {
     let submit = move |ev: leptos::ev::SubmitEvent| {
         ev.prevent_default();
         if typed_mode.get_untracked() {
-            match serde_json::from_str::<serde_json::Value>(&typed.get_untracked()) {
-                Ok(content) if content.is_object() => {
-                    a1.answer(Ok(json!({"action": "accept", "content": content})))
-                }
-                _ => errors.set(BTreeMap::from([(
+            match typed_object(&typed.get_untracked()) {
+                Ok(content) => a1.answer(Ok(json!({"action": "accept", "content": content}))),
+                Err(e) => errors.set(BTreeMap::from([(
                     String::new(),
-                    "Enter the content to send as a JSON object.".to_string(),
+                    format!("Enter the content to send as a JSON object: this is {e}."),
                 )])),
             }
             return;

@@ -8,6 +8,7 @@ use crate::connection::Connection;
 use crate::schema_check::checked_arguments;
 use crate::schema_form::{fields_of, initial_values, Field, FieldKind};
 use crate::tool_runs::ToolRun;
+use crate::typed_json::typed_object;
 use client_browser::client_core::types::{
     check_request_meta, ElicitParams, ProgressParams, Task, Tool,
 };
@@ -171,12 +172,12 @@ pub fn ToolRunner(conn: Connection, tool: Tool) -> impl IntoView {
         // Run: the notice about the form put back after a login has done its work.
         restored.set(None);
         let args = if raw_mode.get_untracked() {
-            match serde_json::from_slice::<serde_json::Value>(raw.get_untracked().as_bytes()) {
-                Ok(v) if v.is_object() => v,
-                _ => {
+            match typed_object(&raw.get_untracked()) {
+                Ok(entries) => serde_json::Value::Object(entries),
+                Err(e) => {
                     errors.set(BTreeMap::from([(
                         "raw".to_string(),
-                        "enter a JSON object".to_string(),
+                        format!("Enter the arguments as a JSON object: this is {e}."),
                     )]));
                     return;
                 }
@@ -257,7 +258,7 @@ pub fn ToolRunner(conn: Connection, tool: Tool) -> impl IntoView {
                 {move || errors.with(|e| e.get("").cloned()).map(|m| view! { <p class="field-error" role="alert">{m}</p> })}
             }>
                 <textarea class="raw" aria-label="Arguments as JSON" rows="8" prop:value=raw on:input=move |ev| raw.set(event_target_value(&ev))></textarea>
-                {move || errors.with(|e| e.get("raw").cloned()).map(|m| view! { <p class="field-error">{m}</p> })}
+                {move || errors.with(|e| e.get("raw").cloned()).map(|m| view! { <p class="field-error" role="alert">{m}</p> })}
             </Show>
             <details class="call-meta" open=!meta.get_untracked().trim().is_empty()>
                 <summary>"_meta of the call"</summary>
@@ -462,11 +463,13 @@ pub fn request_meta(
     if typed.trim().is_empty() {
         return Ok(None);
     }
-    match serde_json::from_str::<serde_json::Value>(typed) {
-        Ok(serde_json::Value::Object(entries)) => check_request_meta(&entries)
+    match typed_object(typed) {
+        Ok(entries) => check_request_meta(&entries)
             .map(|()| Some(entries))
             .map_err(|e| format!("Not sent: {e}.")),
-        _ => Err("Not sent: the _meta of the call must be a JSON object.".into()),
+        Err(e) => Err(format!(
+            "Not sent: the _meta of the call must be a JSON object: this is {e}."
+        )),
     }
 }
 
