@@ -711,8 +711,20 @@ test('reads a resource and a template, beside the list, and searches the list', 
   await page.locator('.resource-contents .uri', { hasText: '/3' }).first().waitFor({ timeout: 10_000 });
   assert.equal(await page.locator('button.read-resource[aria-current="true"]').count(), 0);
   assert.equal(await page.locator('.resource-view h3').count(), 0);
+  // A one-line text holds its Copy button, whose corner the text keeps clear of (even once
+  // it says "Copied").
+  const clear = async () => page.locator('.resource-contents .copyable').first().evaluate((box) => {
+    const pre = box.querySelector('pre').getBoundingClientRect();
+    const copy = box.querySelector('button.copy').getBoundingClientRect();
+    const textRight = pre.right - parseFloat(getComputedStyle(box.querySelector('pre')).paddingRight);
+    return { inside: copy.bottom <= pre.bottom + 0.5 && copy.right <= pre.right + 0.5, clear: textRight <= copy.left };
+  });
+  assert.deepEqual(await clear(), { inside: true, clear: true });
   await page.locator('.tabs').evaluate((e) => e.scrollIntoView());
   await page.screenshot({ path: path.join(shots, 'resources.png') });
+  await page.locator('.resource-contents .copyable button.copy').first().click();
+  await page.locator('.resource-contents .copyable button.copy', { hasText: 'Copied' }).waitFor({ timeout: 5_000 });
+  assert.deepEqual(await clear(), { inside: true, clear: true });
   // What was typed in a template is still there after another tab was open.
   await page.locator('#tab-prompts').click();
   await page.locator('#tab-resources').click();
