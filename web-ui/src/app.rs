@@ -1,6 +1,7 @@
 //! The application shell: the connect form, the open connections, and the selected one.
 
 use crate::components::connect_form::ConnectForm;
+use crate::components::keyed_list::KeyedList;
 use crate::components::server_view::{state_label, ServerView};
 use crate::connection::{ConnectRequest, Connection};
 use leptos::prelude::*;
@@ -179,7 +180,7 @@ pub fn App(
                 </section>
             })}
             <nav class="connections" aria-label="Connections">
-                <For each=move || connections.get() key=|c| c.id let:conn>
+                <KeyedList each=move || connections.get() key=|c| c.id let:conn>
                     {
                         let id = conn.id;
                         let (state, details) = (conn.state, conn.details);
@@ -204,10 +205,10 @@ pub fn App(
                             </span>
                         }
                     }
-                </For>
+                </KeyedList>
             </nav>
             // The one shown, and those on their way out (hidden).
-            <For each=move || mounted.get() key=|m| m.key children=move |m| {
+            <KeyedList each=move || mounted.get() key=|m| m.key children=move |m| {
                 let key = m.key;
                 let leaving = move || mounted.with(|all| all.iter().any(|x| x.key == key && x.leaving));
                 view! { <div class="server-slot" hidden=leaving><ServerView conn=m.conn /></div> }

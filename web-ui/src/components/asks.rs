@@ -3,6 +3,7 @@
 //! consent (never prefetched).
 
 use crate::components::elicitation_ask::ElicitationAsk;
+use crate::components::keyed_list::KeyedList;
 use crate::components::sampling_ask::SamplingAsk;
 use crate::connection::{Ask, AskKind, Connection};
 use leptos::prelude::*;
@@ -13,9 +14,9 @@ use serde_json::json;
 pub fn AsksPanel(conn: Connection) -> impl IntoView {
     let asks = conn.asks;
     view! {
-        <For each=move || asks.get() key=|a| a.id let:ask>
+        <KeyedList each=move || asks.get() key=|a| a.id let:ask>
             <AskView ask=ask />
-        </For>
+        </KeyedList>
     }
 }
 

@@ -3,6 +3,7 @@
 //! built again (its server chosen again) makes each View again when its tool is chosen.
 
 use crate::components::app_view::AppView;
+use crate::components::keyed_list::KeyedList;
 use crate::connection::Connection;
 use crate::mcp_app::Ending;
 use leptos::prelude::*;
@@ -34,7 +35,7 @@ pub fn KeptAppViews(conn: Connection, chosen: Signal<Option<String>>) -> impl In
         })
     };
     view! {
-        <For each=each key=|(n, _, _)| *n children=move |(n, tool, (arguments, call_id))| {
+        <KeyedList each=each key=|(n, _, _)| *n children=move |(n, tool, (arguments, call_id))| {
             let name = tool.name.clone();
             let visible = Signal::derive(move || chosen.with(|c| c.as_deref() == Some(name.as_str())));
             let retiring = Signal::derive(move || views.with(|kept| kept.retiring(n)));

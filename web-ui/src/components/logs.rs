@@ -2,6 +2,7 @@
 //! filter and export to a file.
 
 use crate::components::copy_button::CopyButton;
+use crate::components::keyed_list::KeyedList;
 use crate::components::long_text::{human_bytes, prefix};
 use crate::components::send_request::SendRequest;
 use crate::connection::Connection;
@@ -154,9 +155,9 @@ pub fn LogsPanel(conn: Connection) -> impl IntoView {
             <h3>"Notifications and log messages"</h3>
             <button class="clear-notes" on:click=move |_| log.update(Notes::clear)>"Clear"</button>
             <ul class="notifications">
-                <For each=move || log.with(|l| l.newest(SHOWN_NOTES)) key=|(seq, _)| *seq let:((_, text))>
+                <KeyedList each=move || log.with(|l| l.newest(SHOWN_NOTES)) key=|(seq, _)| *seq let:((_, text))>
                     <li>{text}</li>
-                </For>
+                </KeyedList>
             </ul>
             <SendRequest conn=conn.clone() />
             <h3>"Wire"</h3>
@@ -166,9 +167,9 @@ pub fn LogsPanel(conn: Connection) -> impl IntoView {
             <button class="clear-wire" on:click=move |_| wire.update(WireLog::clear)>"Clear"</button>
             {dropped}
             <ol class="wire">
-                <For each=shown key=|l| l.seq let:line>
+                <KeyedList each=shown key=|l| l.seq let:line>
                     <WireRow line=line post_url=post_url />
-                </For>
+                </KeyedList>
             </ol>
         </section>
     }

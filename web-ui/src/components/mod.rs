@@ -9,6 +9,7 @@ pub mod copy_button;
 pub mod elicitation_ask;
 pub mod history;
 pub mod kept_app_views;
+pub mod keyed_list;
 pub mod logs;
 pub mod long_text;
 pub mod prompts;

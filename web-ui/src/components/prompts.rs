@@ -1,6 +1,7 @@
 //! Prompts: the list, an argument form with completions, and the returned messages.
 
 use crate::components::completing_input::CompletingInput;
+use crate::components::keyed_list::KeyedList;
 use crate::components::result_view::ContentView;
 use crate::connection::Connection;
 use crate::in_flight::InFlight;
@@ -46,7 +47,7 @@ pub fn PromptsPanel(conn: Connection) -> impl IntoView {
                 {move || error.get().map(|e| view! { <p class="call-error" role="alert">{e}</p> })}
                 <p class="count">{move || format!("{} prompts", prompts.with(Vec::len))}</p>
                 <ul class="prompt-list" aria-label="Prompt list" on:keydown=move |ev| { crate::keys::move_focus(&ev, "button.prompt", crate::keys::Layout::Column); }>
-                    <For each=move || prompts.get() key=|p| p.name.clone() let:p>
+                    <KeyedList each=move || prompts.get() key=|p| p.name.clone() let:p>
                         {
                             let (name, n2) = (p.name.clone(), p.name.clone());
                             let is_current = move || selected.with(|s| s.as_deref() == Some(n2.as_str()));
@@ -57,7 +58,7 @@ pub fn PromptsPanel(conn: Connection) -> impl IntoView {
                                 </li>
                             }
                         }
-                    </For>
+                    </KeyedList>
                 </ul>
             </div>
             <div class="detail">

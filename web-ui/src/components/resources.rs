@@ -2,6 +2,7 @@
 //! reading text and binary contents with preview and download, and subscriptions.
 
 use crate::components::completing_input::CompletingInput;
+use crate::components::keyed_list::KeyedList;
 use crate::components::long_text::{human_bytes, LongText};
 use crate::components::result_view::safe_data_url;
 use crate::connection::{add_once, note, Connection};
@@ -234,7 +235,7 @@ pub fn ResourcesPanel(conn: Connection) -> impl IntoView {
                 {move || error.get().map(|e| view! { <p class="call-error" role="alert">{e}</p> })}
                 <SearchBox id="resource-search" noun="resources" query=query total=Signal::derive(move || resources.with(Vec::len)) found=found shown=SHOWN />
                 <ul class="resource-list" aria-label="Resource list" on:keydown=move |ev| { crate::keys::move_focus(&ev, "button.read-resource", crate::keys::Layout::Column); }>
-                    <For each=visible key=|r| r.uri.clone() let:r>
+                    <KeyedList each=visible key=|r| r.uri.clone() let:r>
                         {
                             let uri = r.uri.clone();
                             let (u_read, u_sub) = (uri.clone(), uri.clone());
@@ -261,12 +262,12 @@ pub fn ResourcesPanel(conn: Connection) -> impl IntoView {
                                 </li>
                             }
                         }
-                    </For>
+                    </KeyedList>
                 </ul>
                 {move || templates.with(|t| !t.is_empty()).then(|| view! { <h3>"Templates"</h3> })}
-                <For each=move || templates.get() key=|t| t.uri_template.clone() let:t>
+                <KeyedList each=move || templates.get() key=|t| t.uri_template.clone() let:t>
                     <TemplateForm conn=conn.clone() template=t on_read=Callback::new(move |u: String| read(u, false)) />
-                </For>
+                </KeyedList>
             </div>
             <div class="detail resource-view">
                 {move || shown_resource.get().map(|r| view! {

@@ -3,6 +3,7 @@
 //! added are listed and can be removed. What the answer may hold is checked when it is sent
 //! (see [`crate::sampling_reply`]).
 
+use crate::components::keyed_list::KeyedList;
 use crate::sampling_reply::{call_id, OfferedTool, ToolCall, MAX_TOOL_CALLS};
 use crate::schema_check::checked_arguments;
 use crate::schema_form::{fields_of, initial_values};
@@ -78,9 +79,9 @@ pub fn SamplingToolCalls(
         <fieldset class="sampling-tool-calls">
             <legend>{legend}</legend>
             <ol class="tool-calls" aria-label="Tool calls added">
-                <For each=move || calls.get() key=|c| c.id.clone() let:call>
+                <KeyedList each=move || calls.get() key=|c| c.id.clone() let:call>
                     <AddedCall call=call calls=calls />
-                </For>
+                </KeyedList>
             </ol>
             <label for=select_id.clone()>"Tool to call"</label>
             <select id=select_id class="sampling-tool" on:change=move |ev| {

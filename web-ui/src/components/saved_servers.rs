@@ -1,5 +1,6 @@
 //! The saved servers: connect with one click, remove, export and import.
 
+use crate::components::keyed_list::KeyedList;
 use crate::connection::ConnectRequest;
 use crate::saved::{self, SavedServer};
 use leptos::prelude::*;
@@ -38,7 +39,7 @@ pub fn SavedServers(
         <details class="saved">
             <summary>{move || format!("Saved servers ({})", servers.with(Vec::len))}</summary>
             <ul class="saved-list">
-                <For each=move || servers.get() key=|s| s.name.clone() let:s>
+                <KeyedList each=move || servers.get() key=|s| s.name.clone() let:s>
                     {
                         let (s1, name) = (s.clone(), s.name.clone());
                         view! {
@@ -58,7 +59,7 @@ pub fn SavedServers(
                             </li>
                         }
                     }
-                </For>
+                </KeyedList>
             </ul>
             <button class="export-servers" on:click=move |_| crate::components::logs::download_text("mcp-servers.json", "application/json", &saved::export(&servers.get_untracked()))>"Export"</button>
             <label for="import-servers">"Import (paste a config with \"mcpServers\")"</label>

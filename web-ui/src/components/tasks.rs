@@ -1,6 +1,7 @@
 //! The tasks tab: the server's tasks (2025-11-25 tasks, where the server declares
 //! `tasks.list`), their states as they change, cancelling one, and what one came to.
 
+use crate::components::keyed_list::KeyedList;
 use crate::components::long_text::LongText;
 use crate::components::result_view::{decode_tool_result, ResultView};
 use crate::connection::Connection;
@@ -121,9 +122,9 @@ pub fn TasksPanel(conn: Connection) -> impl IntoView {
                     <tr><th>"Task"</th><th>"State"</th><th>"Created"</th><th>"Updated"</th><th>"Kept for"</th><th><span class="visually-hidden">"Actions"</span></th></tr>
                 </thead>
                 <tbody>
-                    <For each=rows key=|t| format!("{}\n{}\n{}", t.task_id, t.status, t.last_updated_at.as_deref().unwrap_or_default()) let:t>
+                    <KeyedList each=rows key=|t| format!("{}\n{}\n{}", t.task_id, t.status, t.last_updated_at.as_deref().unwrap_or_default()) let:t>
                         <TaskRow task=t can_cancel=can_cancel cancelling=cancelling on_cancel=cancel on_result=show_result />
-                    </For>
+                    </KeyedList>
                 </tbody>
             </table>
             </div>

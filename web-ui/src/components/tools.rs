@@ -1,6 +1,7 @@
 //! The tool list with search; selecting a tool opens its runner.
 
 use crate::components::kept_app_views::KeptAppViews;
+use crate::components::keyed_list::KeyedList;
 use crate::components::tool_runner::ToolRunner;
 use crate::connection::Connection;
 use crate::search::{first_found, found_in, lowercase, SearchBox};
@@ -86,7 +87,7 @@ pub fn ToolsPanel(conn: Connection) -> impl IntoView {
             <div class="list">
                 <SearchBox id="tool-search" noun="tools" query=query total=Signal::derive(move || tools.with(Vec::len)) found=found shown=SHOWN />
                 <ul class="tool-list" aria-label="Tool list" on:keydown=move |ev| { crate::keys::move_focus(&ev, "button.tool", crate::keys::Layout::Column); }>
-                    <For each=shown key=|t| t.name.clone() let:tool>
+                    <KeyedList each=shown key=|t| t.name.clone() let:tool>
                         {
                             let name = tool.name.clone();
                             let n2 = name.clone();
@@ -108,7 +109,7 @@ pub fn ToolsPanel(conn: Connection) -> impl IntoView {
                                 </li>
                             }
                         }
-                    </For>
+                    </KeyedList>
                 </ul>
             </div>
             <div class="detail">
