@@ -8,6 +8,8 @@
 //! "make the row" function; the one `<For>` behind it always sees the same types.
 
 use leptos::prelude::*;
+use send_wrapper::SendWrapper;
+use std::sync::Arc;
 
 /// A row's key: a number or a text, so that every list's keys fit the one type.
 #[derive(Clone, PartialEq, Eq, Hash, Debug)]
@@ -58,9 +60,13 @@ where
     T: Send + 'static,
     KF: Fn(&T) -> K + Send + 'static,
     K: Into<RowKey>,
-    EF: Fn(T) -> N + Send + Clone + 'static,
+    EF: Fn(T) -> N + Send + 'static,
     N: IntoView + 'static,
 {
+    // Shared by the rows, not cloned for each item on each update (a list of 5,000 tools is
+    // mapped again at every keystroke of its search). The wrapper only makes it `Send`, which
+    // `<For>` asks of its items: the app runs on one thread.
+    let children = Arc::new(SendWrapper::new(children));
     let rows = move || {
         each()
             .into_iter()
@@ -69,7 +75,7 @@ where
                 let children = children.clone();
                 Row {
                     key,
-                    make: Box::new(move || children(item).into_any()),
+                    make: Box::new(move || (**children)(item).into_any()),
                 }
             })
             .collect()
