@@ -123,6 +123,8 @@ impl Client {
         cfg.request_timeout = options.timeout;
         cfg.log_level = options.log_level;
         cfg.wire_log = options.wire_log;
+        // Tool calls answered with a task are followed to their result (task_extension.rs).
+        cfg.tasks_extension = true;
         let h = &options.handlers;
         if h.sampling.is_some() {
             cfg.capabilities.sampling = Some(if h.sampling_tools {
@@ -544,7 +546,7 @@ impl Client {
     ) -> PendingCall {
         let params = json!({ "name": name, "arguments": arguments });
         if !self.runs_as_task(name) {
-            return self.start("tools/call", Some(params), opts);
+            return self.plain_tool_call(params, opts);
         }
         let first = self.start(
             "tools/call",

@@ -286,30 +286,15 @@ impl Inner {
             .server_details()
             .is_some_and(|d| d.era == client_core::types::Era::Legacy);
         let h = &self.options.handlers;
-        // Tools offered to a client that did not declare `sampling.tools`: the specification
-        // asks for an error, not a reply without them.
-        let refused = !h.sampling_tools && request.offers_tools();
+        // Not one that offers tools to a client without `sampling.tools` (refused at once).
+        let takes_it = h.sampling_tools || !request.offers_tools();
         let as_task = match &request {
-            ServerRequest::Sampling(p) | ServerRequest::Elicitation(p) if legacy && !refused => {
+            ServerRequest::Sampling(p) | ServerRequest::Elicitation(p) if legacy && takes_it => {
                 TaskReceiver::wants_task(p).then(|| p.clone())
             }
             _ => None,
         };
-        let fut = match request {
-            ServerRequest::Sampling(_) if refused && h.sampling.is_some() => {
-                let e = ErrorObject::new(
-                    client_core::jsonrpc::codes::INVALID_PARAMS,
-                    "this client did not declare sampling.tools: it takes no sampling request \
-                     that offers tools",
-                );
-                Some(Box::pin(async move { Err(e) })
-                    as futures_util::future::LocalBoxFuture<'static, _>)
-            }
-            ServerRequest::Sampling(p) => h.sampling.as_ref().map(|f| f(p)),
-            ServerRequest::Elicitation(p) => h.elicitation.as_ref().map(|f| f(p)),
-            ServerRequest::ListRoots => h.roots.as_ref().map(|f| f()),
-            ServerRequest::Other { .. } => None,
-        };
+        let fut = self.handler_for(request);
         let fut = match (as_task, fut) {
             (Some(params), Some(handler)) => return self.run_as_task(id, &params, handler),
             (_, fut) => fut,
@@ -318,16 +303,41 @@ impl Inner {
         wasm_bindgen_futures::spawn_local(async move {
             let answer = match fut {
                 Some(f) => f.await,
-                None => Err(ErrorObject::new(
-                    client_core::jsonrpc::codes::METHOD_NOT_FOUND,
-                    "this client does not handle that request",
-                )),
+                None => Err(not_handled()),
             };
             if let Some(inner) = weak.upgrade() {
                 inner.session.borrow_mut().answer(id, answer, now());
                 inner.drive();
             }
         });
+    }
+
+    /// The application's handler run for a request the server made (the answer it will give),
+    /// or `None` when the application has no handler for it. Used for the requests of the
+    /// server's own JSON-RPC messages, of MRTR rounds and of tasks waiting for input.
+    pub(crate) fn handler_for(
+        &self,
+        request: ServerRequest,
+    ) -> Option<futures_util::future::LocalBoxFuture<'static, crate::options::Answer>> {
+        let h = &self.options.handlers;
+        match request {
+            // Tools offered to a client that did not declare `sampling.tools`: the
+            // specification asks for an error, not a reply without them.
+            ServerRequest::Sampling(_)
+                if !h.sampling_tools && request.offers_tools() && h.sampling.is_some() =>
+            {
+                let e = ErrorObject::new(
+                    client_core::jsonrpc::codes::INVALID_PARAMS,
+                    "this client did not declare sampling.tools: it takes no sampling request \
+                     that offers tools",
+                );
+                Some(Box::pin(async move { Err(e) }))
+            }
+            ServerRequest::Sampling(p) => h.sampling.as_ref().map(|f| f(p)),
+            ServerRequest::Elicitation(p) => h.elicitation.as_ref().map(|f| f(p)),
+            ServerRequest::ListRoots => h.roots.as_ref().map(|f| f()),
+            ServerRequest::Other { .. } => None,
+        }
     }
 
     /// A task-augmented request (2025-11-25 tasks): answered at once with the task, while the
@@ -401,6 +411,14 @@ impl Inner {
             session.answer(id, answer, now());
         }
     }
+}
+
+/// The answer to a request the application has no handler for.
+pub(crate) fn not_handled() -> ErrorObject {
+    ErrorObject::new(
+        client_core::jsonrpc::codes::METHOD_NOT_FOUND,
+        "this client does not handle that request",
+    )
 }
 
 /// The wall-clock time as ISO 8601 (for tasks' `createdAt` and `lastUpdatedAt`).

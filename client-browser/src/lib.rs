@@ -25,6 +25,7 @@ mod listing;
 pub mod options;
 mod spawn;
 mod subscriptions;
+mod task_extension;
 mod tasks;
 mod websocket;
 

@@ -43,6 +43,9 @@ pub(crate) struct Tasks {
     /// Tasks now followed that the server announces the states of: polled at the longest
     /// interval only (the specification still asks to poll; the announcements tell sooner).
     notified: Vec<String>,
+    /// Tool calls following a task of the Tasks extension (2026-07-28): what stops following
+    /// it when the call is cancelled (the extension lets a client stop polling at once).
+    stops: LiteMap<RequestHandle, futures_channel::oneshot::Sender<()>>,
     /// States the server announced (`notifications/tasks/status`) of tasks not followed (yet):
     /// the announcement may come before the answer that creates the task. The newest few.
     announced: Vec<Task>,
@@ -66,6 +69,42 @@ impl Tasks {
             told.clone_from(&task.last_updated_at);
         }
         Some(listener.clone())
+    }
+
+    /// Starts following task `task_id` for call `handle` (a task of the Tasks extension):
+    /// `on_task` is told its states; the receiver fires when the call is cancelled.
+    pub(crate) fn follow(
+        &mut self,
+        handle: RequestHandle,
+        task_id: &str,
+        on_task: Option<TaskListener>,
+    ) -> futures_channel::oneshot::Receiver<()> {
+        self.running.insert(handle, task_id.to_string());
+        if let Some(listener) = on_task {
+            self.followed.insert(task_id.to_string(), (listener, None));
+        }
+        let (stop, stopped) = futures_channel::oneshot::channel();
+        self.stops.insert(handle, stop);
+        stopped
+    }
+
+    /// Ends what [`Tasks::follow`] started; true when the call was cancelled meanwhile.
+    pub(crate) fn unfollow(&mut self, handle: RequestHandle, task_id: &str) -> bool {
+        self.running.remove(&handle);
+        self.stops.remove(&handle);
+        self.followed.remove(task_id);
+        let before = self.cancelled.len();
+        self.cancelled.retain(|h| *h != handle);
+        self.cancelled.len() < before
+    }
+
+    /// Marks call `handle` cancelled: it ends as cancelled, and stops following its task of
+    /// the Tasks extension at once (if it follows one).
+    fn mark_cancelled(&mut self, handle: RequestHandle) {
+        self.cancelled.push(handle);
+        if let Some(stop) = self.stops.remove(&handle) {
+            let _ = stop.send(());
+        }
     }
 
     /// Takes a state the server announced: whom to tell of it now, or kept until its task
@@ -100,7 +139,7 @@ impl Client {
     pub(crate) fn cancel_call_task(&self, handle: RequestHandle) -> bool {
         let task = self.tasks.borrow().running.get(&handle).cloned();
         if let Some(task_id) = task {
-            self.tasks.borrow_mut().cancelled.push(handle);
+            self.tasks.borrow_mut().mark_cancelled(handle);
             let client = self.clone();
             wasm_bindgen_futures::spawn_local(async move {
                 let params = json!({ "taskId": task_id });
@@ -141,7 +180,9 @@ impl Client {
                 .filter(|(_, id)| id.as_str() == task_id)
                 .map(|(handle, _)| *handle)
                 .collect();
-            tasks.cancelled.extend(calls.iter().copied());
+            for handle in &calls {
+                tasks.mark_cancelled(*handle);
+            }
             calls
         };
         let answer = self
@@ -308,6 +349,10 @@ impl Client {
         created: Value,
         opts: CallOptions,
     ) -> Result<Value, ClientError> {
+        // A task of the Tasks extension (2026-07-28): the task's fields inlined.
+        if created.get("resultType").and_then(Value::as_str) == Some("task") {
+            return self.follow_extension_task(handle, created, &opts).await;
+        }
         // A server may also answer a task-augmented call with the plain result.
         let Some(task) = created.get("task") else {
             return Ok(created);

@@ -47,11 +47,14 @@ pub fn decode_header_value(value: &str) -> Option<String> {
 }
 
 /// The `Mcp-Name` source value of a request: `params.name` for `tools/call` and
-/// `prompts/get`, `params.uri` for `resources/read`.
+/// `prompts/get`, `params.uri` for `resources/read`, `params.taskId` for the Tasks
+/// extension's `tasks/get`, `tasks/update` and `tasks/cancel` (so that a server's front can
+/// route them to the instance holding the task).
 pub fn mcp_name_source<'a>(method: &str, params: Option<&'a Value>) -> Option<&'a str> {
     let key = match method {
         "tools/call" | "prompts/get" => "name",
         "resources/read" => "uri",
+        "tasks/get" | "tasks/update" | "tasks/cancel" => "taskId",
         _ => return None,
     };
     params?.get(key)?.as_str()
@@ -230,6 +233,10 @@ mod tests {
             Some("file:///x")
         );
         assert_eq!(mcp_name_source("tools/list", Some(&p)), None);
+        let t = json!({"taskId": "786512e2"});
+        for m in ["tasks/get", "tasks/update", "tasks/cancel"] {
+            assert_eq!(mcp_name_source(m, Some(&t)), Some("786512e2"), "{m}");
+        }
     }
 
     #[test]

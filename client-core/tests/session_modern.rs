@@ -112,6 +112,27 @@ impl Server for Modern {
                 Reply::Json(200, json_ct(), result(id, page))
             }
             "tools/call" => self.call(req, id, &body["params"]),
+            "tasks/get" => {
+                let task = body["params"]["taskId"].as_str().unwrap_or("");
+                assert_eq!(
+                    req.header("mcp-name"),
+                    Some(task),
+                    "Mcp-Name carries the task id"
+                );
+                let r = json!({"resultType": "complete", "taskId": task, "status": "completed",
+                    "ttlMs": null, "pollIntervalMs": 250,
+                    "result": {"content": [{"type": "text", "text": "done"}]}});
+                Reply::Json(200, json_ct(), result(id, r))
+            }
+            // Not a method that may run as a task: a task answer to it is a protocol error.
+            "prompts/get" if body["params"]["name"] == "as-task" => Reply::Json(
+                200,
+                json_ct(),
+                result(
+                    id,
+                    json!({"resultType": "task", "taskId": "t-2", "status": "working"}),
+                ),
+            ),
             "subscriptions/listen" => Reply::Sse(
                 vec![],
                 vec![
@@ -170,6 +191,18 @@ impl Modern {
                 Reply::Json(200, json_ct(), result(id, text(&format!("{region}|{n}"))))
             }
             "slow" => Reply::Hang,
+            // The Tasks extension: a task instead of the result, when the call declared it.
+            "report" => {
+                let caps = &params["_meta"]["io.modelcontextprotocol/clientCapabilities"];
+                let declared = caps["extensions"].get(TASKS_EXTENSION).is_some();
+                let r = match declared {
+                    true => json!({"resultType": "task", "taskId": "t-1", "status": "working",
+                        "createdAt": "2026-11-27T10:00:00Z", "lastUpdatedAt": "2026-11-27T10:00:00Z",
+                        "ttlMs": 60000, "pollIntervalMs": 500}),
+                    false => text("report, at once"),
+                };
+                Reply::Json(200, json_ct(), result(id, r))
+            }
             "strict" => match req.header("mcp-param-zone") {
                 Some(z) if Some(z) == params["arguments"]["zone"].as_str() => {
                     Reply::Json(200, json_ct(), result(id, text("zone ok")))
@@ -1595,5 +1628,82 @@ fn an_unusable_kept_discover_result_is_ignored_and_the_server_probed() {
         h.connect();
         assert_eq!(h.posted_method("server/discover").len(), 1, "{kept}");
         assert_eq!(h.session.state(), ConnectionState::Connected);
+    }
+}
+
+#[test]
+fn with_the_tasks_extension_declared_a_tool_call_may_be_answered_with_a_task() {
+    let mut cfg = config();
+    cfg.tasks_extension = true;
+    let mut h = Harness::new(Session::new(cfg), Modern::default());
+    h.connect();
+    h.take_events();
+    let c = call(&mut h, "report", json!({}), RequestOptions::default());
+    let sent = h.posted_method("tools/call").pop().unwrap();
+    let caps = &sent["params"]["_meta"]["io.modelcontextprotocol/clientCapabilities"];
+    assert_eq!(caps["extensions"][TASKS_EXTENSION], json!({}), "{caps}");
+    // The task is the answer: the caller follows it.
+    let Some(Ok(value)) = h.events.iter().find_map(|e| match e {
+        Event::Response { handle, result } if *handle == c => Some(result.clone()),
+        _ => None,
+    }) else {
+        panic!("no answer: {:?}", h.events)
+    };
+    let task: Task = serde_json::from_value(value).unwrap();
+    assert_eq!(
+        (task.task_id.as_str(), task.status.as_str()),
+        ("t-1", "working")
+    );
+    assert_eq!(
+        (task.poll_interval, task.ttl_ms()),
+        (Some(500), Some(60_000))
+    );
+    // Followed with tasks/get, routed by the task id; the task then carries the result.
+    let get = h.session.request(
+        "tasks/get",
+        Some(json!({"taskId": "t-1"})),
+        RequestOptions::default(),
+        h.now,
+    );
+    h.pump();
+    let Some(Ok(state)) = h.events.iter().find_map(|e| match e {
+        Event::Response { handle, result } if *handle == get => Some(result.clone()),
+        _ => None,
+    }) else {
+        panic!("no state")
+    };
+    let state: Task = serde_json::from_value(state).unwrap();
+    assert!(state.is_terminal());
+    assert_eq!(state.ttl_ms(), None, "null: kept without limit");
+    assert_eq!(state.result().unwrap()["content"][0]["text"], "done");
+}
+
+#[test]
+fn a_task_answer_is_refused_where_the_extension_was_not_declared_or_cannot_apply() {
+    // Not declared: the server must not answer with a task (this one does not).
+    let mut h = connected(Modern::default());
+    let c = call(&mut h, "report", json!({}), RequestOptions::default());
+    let sent = h.posted_method("tools/call").pop().unwrap();
+    let caps = &sent["params"]["_meta"]["io.modelcontextprotocol/clientCapabilities"];
+    assert!(caps.get("extensions").is_none(), "{caps}");
+    assert_eq!(text_of(&response(&h, c)), "report, at once");
+    // A task answer to something that cannot run as one is a protocol error.
+    let mut cfg = config();
+    cfg.tasks_extension = true;
+    let mut h = Harness::new(Session::new(cfg), Modern::default());
+    h.connect();
+    h.take_events();
+    let p = h.session.request(
+        "prompts/get",
+        Some(json!({"name": "as-task"})),
+        RequestOptions::default(),
+        h.now,
+    );
+    h.pump();
+    match response(&h, p) {
+        Some(Err(RequestError::Protocol(m))) => {
+            assert!(m.contains("only tools/call may run as one"), "{m}")
+        }
+        other => panic!("expected a protocol error, got {other:?}"),
     }
 }

@@ -67,6 +67,11 @@ pub struct SessionConfig {
     pub probe_timeout: Duration,
     /// Emit [`super::Event::Wire`] for every message sent and received.
     pub wire_log: bool,
+    /// Declare the Tasks extension (`io.modelcontextprotocol/tasks`) to modern (2026-07-28)
+    /// servers: a `tools/call` may then be answered with a task (`resultType: "task"`), which
+    /// the caller follows with `tasks/get` (see [`crate::types::Task`]). Off, such an answer is
+    /// refused as the protocol error it then is.
+    pub tasks_extension: bool,
 }
 
 impl SessionConfig {
@@ -96,6 +101,7 @@ impl SessionConfig {
             log_level: None,
             probe_timeout: Duration::from_secs(5),
             wire_log: false,
+            tasks_extension: false,
         }
     }
 }

@@ -28,7 +28,7 @@ use crate::headers;
 use crate::http::{HttpMethod, HttpRequest, ResponseHead, TransmitId, TransportFailure};
 use crate::jsonrpc::{ErrorObject, Message, RequestId};
 use crate::time::{Duration, Instant};
-use crate::types::{meta_keys, Era, SubscriptionFilter};
+use crate::types::{meta_keys, Era, SubscriptionFilter, TASKS_EXTENSION};
 use alloc::collections::VecDeque;
 use alloc::string::{String, ToString};
 use alloc::vec::Vec;
@@ -693,6 +693,14 @@ impl Session {
                 if let Value::Object(c) = &mut caps {
                     // Tasks are a 2025-11-25 capability (an extension from 2026-07-28 on).
                     c.remove("tasks");
+                    if self.config.tasks_extension {
+                        let ext = c
+                            .entry("extensions")
+                            .or_insert_with(|| Value::Object(Map::new()));
+                        if let Value::Object(ext) = ext {
+                            ext.insert(TASKS_EXTENSION.into(), Value::Object(Map::new()));
+                        }
+                    }
                 }
                 meta.insert(meta_keys::CLIENT_CAPABILITIES.into(), caps);
                 if let Some(level) = self.config.log_level {
@@ -1036,7 +1044,9 @@ impl Session {
                             self.note_subscription(&method, p.params.as_ref());
                         }
                         let mut value = value;
-                        let result = if value.is_object() {
+                        let result = if let Some(refused) = self.refused_task(&method, &value) {
+                            Err(RequestError::Protocol(refused))
+                        } else if value.is_object() {
                             if method == "tools/list" {
                                 self.filter_tools(&mut value);
                             }
@@ -1208,6 +1218,27 @@ impl Session {
         for (name, reason) in rejected {
             self.emit(Event::ToolRejected { name, reason });
         }
+    }
+
+    /// Why a result that is a task (`resultType: "task"`, the Tasks extension) cannot be
+    /// taken as the answer to `method`; `None` for any other result, or a task this session
+    /// may be given (a `tools/call` of a modern session that declared the extension).
+    fn refused_task(&self, method: &str, value: &Value) -> Option<String> {
+        if value.get("resultType").and_then(Value::as_str) != Some("task") {
+            return None;
+        }
+        if !(self.config.tasks_extension && self.modern_version().is_some()) {
+            return Some(alloc::format!(
+                "the server answered {method} with a task, but this client did not declare \
+                 the tasks extension ({TASKS_EXTENSION})"
+            ));
+        }
+        if method != "tools/call" {
+            return Some(alloc::format!(
+                "the server answered {method} with a task: only tools/call may run as one"
+            ));
+        }
+        None
     }
 
     // ----- MRTR -----

@@ -24,8 +24,13 @@ pub struct Task {
     /// ISO 8601 time of the last update.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub last_updated_at: Option<String>,
-    /// Suggested polling interval in milliseconds.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    /// Suggested polling interval in milliseconds (`pollInterval`; `pollIntervalMs` in the
+    /// 2026-07-28 Tasks extension).
+    #[serde(
+        default,
+        alias = "pollIntervalMs",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub poll_interval: Option<u64>,
     /// Unknown fields.
     #[serde(flatten)]
@@ -36,7 +41,27 @@ impl Task {
     /// How long the server keeps the task in milliseconds; `None` when unlimited (`null`) or
     /// not given. Kept in `extra` so that an explicit `null` survives re-encoding.
     pub fn ttl_ms(&self) -> Option<u64> {
-        self.extra.get("ttl").and_then(serde_json::Value::as_u64)
+        ["ttl", "ttlMs"]
+            .iter()
+            .find_map(|k| self.extra.get(*k))
+            .and_then(serde_json::Value::as_u64)
+    }
+
+    /// What a `completed` task of the Tasks extension (2026-07-28) came to: the result the
+    /// request itself would have had (a `tools/call` result), inlined in the task.
+    pub fn result(&self) -> Option<&serde_json::Value> {
+        self.extra.get("result")
+    }
+
+    /// The JSON-RPC error a `failed` task of the Tasks extension ended with.
+    pub fn error(&self) -> Option<&serde_json::Value> {
+        self.extra.get("error")
+    }
+
+    /// The requests an `input_required` task of the Tasks extension waits on (`inputRequests`:
+    /// key → request, each key used once in the task's life), answered with `tasks/update`.
+    pub fn input_requests(&self) -> Option<&serde_json::Map<String, serde_json::Value>> {
+        self.extra.get("inputRequests")?.as_object()
     }
 
     /// True once the task can no longer change.
@@ -44,6 +69,11 @@ impl Task {
         matches!(self.status.as_str(), "completed" | "failed" | "cancelled")
     }
 }
+
+/// The identifier of the Tasks extension (2026-07-28): declared in the client's capabilities,
+/// a server may answer a `tools/call` with a task (`resultType: "task"`, the task's fields
+/// inlined), followed with `tasks/get`, `tasks/update` and `tasks/cancel`.
+pub const TASKS_EXTENSION: &str = "io.modelcontextprotocol/tasks";
 
 /// Result of a task-augmented request (`CreateTaskResult`).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

@@ -150,6 +150,12 @@ impl<S: Server> Harness<S> {
         } else {
             "JSONRPCResponse"
         };
+        // The Tasks extension's methods are not in the core schema (their shapes are checked
+        // by the tests that use them).
+        let method = body.get("method").and_then(Value::as_str).unwrap_or("");
+        if modern && matches!(method, "tasks/get" | "tasks/update" | "tasks/cancel") {
+            return;
+        }
         let errs = schema.errors(def, body);
         assert!(
             errs.is_empty(),

@@ -1,0 +1,234 @@
+//! Tool calls a 2026-07-28 server answered with a task (the Tasks extension,
+//! `io.modelcontextprotocol/tasks`): the client follows the task with `tasks/get` until it
+//! ends, answers what it waits on with `tasks/update`, and gives the caller the result the call
+//! came to, as if the server had answered it at once.
+
+use crate::client::{decode, Client, PendingCall};
+use crate::error::ClientError;
+use crate::options::CallOptions;
+use client_core::session::{RequestError, RequestHandle};
+use client_core::types::{ServerRequest, Task};
+use client_core::ErrorObject;
+use futures_util::future::{self, Either, LocalBoxFuture};
+use futures_util::{FutureExt, StreamExt};
+use serde_json::{json, Value};
+
+/// Bounds on the `tasks/get` polling interval the server suggests (milliseconds).
+const POLL_MS: (u64, u64) = (250, 5_000);
+/// The interval when the server suggests none (milliseconds).
+const POLL_DEFAULT_MS: u64 = 1_000;
+
+/// Why following a task stopped before the task ended.
+#[derive(Clone)]
+enum Stop {
+    /// The application cancelled the call.
+    Cancelled,
+    /// Answering what the task waits on failed (refused by the person, or `tasks/update`
+    /// failed).
+    Input(ClientError),
+}
+
+impl Client {
+    /// A tool call as sent: its answer, or, where the server answered with a task, what the
+    /// task came to.
+    pub(crate) fn plain_tool_call(&self, params: Value, opts: CallOptions) -> PendingCall {
+        let call = self.start("tools/call", Some(params), opts.clone());
+        let handle = call.handle;
+        let client = self.clone();
+        PendingCall {
+            handle,
+            fut: async move {
+                let answer = call.await?;
+                if answer.get("resultType").and_then(Value::as_str) != Some("task") {
+                    return Ok(answer);
+                }
+                client.follow_extension_task(handle, answer, &opts).await
+            }
+            .boxed_local(),
+        }
+    }
+
+    /// Follows the task `created` (a `tools/call` answered with `resultType: "task"`) to its
+    /// end; `handle` is the call's, which the caller cancels with (the task is then cancelled
+    /// with `tasks/cancel`, and following it stops at once, as the extension allows).
+    pub(crate) async fn follow_extension_task(
+        &self,
+        handle: RequestHandle,
+        created: Value,
+        opts: &CallOptions,
+    ) -> Result<Value, ClientError> {
+        let task: Task = decode("tools/call", created)?;
+        let stopped = self
+            .tasks
+            .borrow_mut()
+            .follow(handle, &task.task_id, opts.on_task.clone());
+        let task_id = task.task_id.clone();
+        let outcome = self.drive_extension_task(task, opts, stopped).await;
+        if self.tasks.borrow_mut().unfollow(handle, &task_id) {
+            return Err(ClientError::Request(RequestError::Cancelled));
+        }
+        outcome
+    }
+
+    async fn drive_extension_task(
+        &self,
+        mut task: Task,
+        opts: &CallOptions,
+        stopped: futures_channel::oneshot::Receiver<()>,
+    ) -> Result<Value, ClientError> {
+        // `inputRequests` keys handed to the application: a key names one request for the
+        // task's whole life, and polls repeat it until it is answered.
+        let mut asked: Vec<String> = Vec::new();
+        let (input_failed, failures) = futures_channel::mpsc::unbounded::<ClientError>();
+        let cancelled = stopped.map(|_| Stop::Cancelled).boxed_local().shared();
+        let mut failures = failures.map(Stop::Input);
+        loop {
+            self.report_task(&task);
+            match task.status.as_str() {
+                "completed" => return completed_result(&task),
+                "failed" => return Err(failed_error(&task)),
+                "cancelled" => return Err(ClientError::Request(RequestError::Cancelled)),
+                "input_required" => self.ask_for_input(&task, &mut asked, opts, &input_failed),
+                _ => {}
+            }
+            let every = task
+                .poll_interval
+                .unwrap_or(POLL_DEFAULT_MS)
+                .clamp(POLL_MS.0, POLL_MS.1);
+            let params = json!({ "taskId": task.task_id });
+            let poll = async move {
+                gloo_timers::future::TimeoutFuture::new(every as u32).await;
+                let get = CallOptions {
+                    meta: opts.meta.clone(),
+                    ..CallOptions::default()
+                };
+                self.start("tasks/get", Some(params), get).await
+            }
+            .boxed_local();
+            let stop: LocalBoxFuture<'_, Stop> = future::select(
+                cancelled.clone(),
+                failures.next().map(|f| f.unwrap_or(Stop::Cancelled)),
+            )
+            .map(|either| either.factor_first().0)
+            .boxed_local();
+            let next = match future::select(poll, stop).await {
+                Either::Left((state, _)) => state,
+                Either::Right((Stop::Cancelled, _)) => {
+                    return Err(ClientError::Request(RequestError::Cancelled))
+                }
+                Either::Right((Stop::Input(e), _)) => {
+                    // The task cannot go on without what was refused: it is cancelled.
+                    self.cancel_task_quietly(&task.task_id);
+                    return Err(e);
+                }
+            };
+            task = decode("tasks/get", next?)?;
+        }
+    }
+
+    /// Hands each request the task waits on that was not handed over yet to the application's
+    /// handler; each answer goes to the server at once with `tasks/update` (the server may
+    /// take a part of them). A refusal, or an update that fails, is sent to `failed`.
+    fn ask_for_input(
+        &self,
+        task: &Task,
+        asked: &mut Vec<String>,
+        opts: &CallOptions,
+        failed: &futures_channel::mpsc::UnboundedSender<ClientError>,
+    ) {
+        let Some(requests) = task.input_requests() else {
+            return;
+        };
+        for (key, request) in requests {
+            if asked.contains(key) {
+                continue;
+            }
+            asked.push(key.clone());
+            let method = request.get("method").and_then(Value::as_str).unwrap_or("");
+            let handler = match ServerRequest::decode(method, request.get("params").cloned()) {
+                Ok(request) => self.inner.handler_for(request),
+                Err(e) => {
+                    let _ = failed.unbounded_send(ClientError::Request(RequestError::Protocol(
+                        format!(
+                            "malformed input request {key:?} of task {}: {e}",
+                            task.task_id
+                        ),
+                    )));
+                    return;
+                }
+            };
+            let client = self.clone();
+            let failed = failed.clone();
+            let key = key.clone();
+            let task_id = task.task_id.clone();
+            let meta = opts.meta.clone();
+            wasm_bindgen_futures::spawn_local(async move {
+                let answer = match handler {
+                    Some(handler) => handler.await,
+                    None => Err(crate::driver::not_handled()),
+                };
+                let outcome = match answer {
+                    Ok(answer) => {
+                        let update = CallOptions {
+                            meta,
+                            ..CallOptions::default()
+                        };
+                        let params =
+                            json!({ "taskId": task_id, "inputResponses": { key: answer } });
+                        client
+                            .start("tasks/update", Some(params), update)
+                            .await
+                            .map(|_| ())
+                    }
+                    Err(e) => Err(ClientError::Request(RequestError::InputRefused(e))),
+                };
+                if let Err(e) = outcome {
+                    // Ignored once the call is over (its receiver is gone).
+                    let _ = failed.unbounded_send(e);
+                }
+            });
+        }
+    }
+
+    /// Asks the server to cancel a task, telling the listeners if that fails.
+    pub(crate) fn cancel_task_quietly(&self, task_id: &str) {
+        let client = self.clone();
+        let params = json!({ "taskId": task_id });
+        wasm_bindgen_futures::spawn_local(async move {
+            if let Err(e) = client.request("tasks/cancel", Some(params)).await {
+                client
+                    .inner
+                    .emit(crate::options::ClientEvent::Warning(format!(
+                        "could not cancel the task: {e}"
+                    )));
+            }
+        });
+    }
+}
+
+/// The result a completed task came to (what the call would have answered at once).
+fn completed_result(task: &Task) -> Result<Value, ClientError> {
+    match task.result() {
+        Some(result @ Value::Object(_)) => Ok(result.clone()),
+        _ => Err(ClientError::UnexpectedResult(format!(
+            "task {} completed without its result",
+            task.task_id
+        ))),
+    }
+}
+
+/// The error a failed task ended with (the JSON-RPC error the call would have had).
+fn failed_error(task: &Task) -> ClientError {
+    let error = task
+        .error()
+        .and_then(|e| serde_json::from_value::<ErrorObject>(e.clone()).ok())
+        .unwrap_or_else(|| {
+            ErrorObject::new(
+                client_core::jsonrpc::codes::INTERNAL_ERROR,
+                task.status_message
+                    .clone()
+                    .unwrap_or_else(|| format!("task {} failed", task.task_id)),
+            )
+        });
+    ClientError::Request(RequestError::Rpc(error))
+}

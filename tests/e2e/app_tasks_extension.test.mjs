@@ -1,0 +1,114 @@
+// The app against a 2026-07-28 server that answers tool calls with tasks (the Tasks extension,
+// `io.modelcontextprotocol/tasks`; tests/peers/tasks_server.py, on the PyPI `mcp` 2.x SDK):
+// the call shows the task's state while it works and then its result; a task that waits for
+// the person shows their question and goes on with the answer; a failed task shows its error;
+// cancelling the call cancels the task on the server.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { launch, serveDir, startPeer } from './browser.mjs';
+
+const dist = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../dist');
+let browser, site, server, page;
+
+before(async () => {
+  site = await serveDir(dist);
+  server = await startPeer('tasks.sh');
+  browser = await launch();
+  page = await browser.newPage({ viewport: { width: 1200, height: 900 } });
+  page.on('pageerror', (e) => { throw e; });
+  await page.goto(`${site.url}/?url=${encodeURIComponent(server.url)}`);
+  await page.locator('#connection-state', { hasText: 'connected' }).waitFor({ timeout: 30_000 });
+});
+after(async () => {
+  await browser?.close();
+  server?.stop();
+  await site?.close();
+});
+
+async function run(name, fill = async () => {}) {
+  await page.locator('#tab-tools').click();
+  await page.locator(`button.tool[data-tool="${name}"]`).click();
+  await page.locator('.runner .tool-name', { hasText: name }).waitFor();
+  await fill();
+  await page.locator('button.run').click();
+}
+
+const wire = (text) => page.locator('.logs .wire li', { hasText: text });
+
+test('the client declares the extension, and the server advertises it', async () => {
+  await page.locator('#tab-logs').click();
+  // Every request of the modern era carries the client's capabilities.
+  await wire('"io.modelcontextprotocol/tasks":{}').first().waitFor({ timeout: 10_000 });
+  await page.locator('#tab-tools').click();
+});
+
+test('a tool call answered with a task shows the task working, then the result it came to', async () => {
+  await run('report', () => page.locator('.runner input#arg-seconds').fill('2'));
+  await page.locator('.runner .task-status', { hasText: /^Task working: step \d of 4$/ }).waitFor({ timeout: 10_000 });
+  const result = page.locator('.runner .result');
+  await result.waitFor({ timeout: 15_000 });
+  assert.match(await result.innerText(), /report ready after 2 s/);
+  assert.equal(await page.locator('.runner .task-status').count(), 0, 'the state goes once the result is in');
+  // It was followed with tasks/get (never tasks/result, which the extension does not have).
+  await page.locator('#tab-logs').click();
+  assert.ok(await wire('"method":"tasks/get"').count() >= 1);
+  assert.equal(await wire('"method":"tasks/result"').count(), 0);
+  await page.locator('#tab-tools').click();
+});
+
+test('a task waiting for the person shows the question; the answer goes with tasks/update and the task completes', async () => {
+  await run('approve', () => page.locator('.runner input#arg-item').fill('the budget'));
+  const form = page.locator('form.ask.elicitation');
+  await form.waitFor({ timeout: 10_000 });
+  assert.match(await form.innerText(), /Approve the budget\?/);
+  await page.locator('.runner .task-status', { hasText: 'Task input_required: waiting for approval' }).waitFor({ timeout: 10_000 });
+  await form.locator('#arg-approved').check();
+  await form.locator('button.accept').click();
+  const result = page.locator('.runner .result');
+  await result.waitFor({ timeout: 15_000 });
+  assert.match(await result.innerText(), /the budget: approved/);
+  // Asked once, although every poll repeated the request until it was answered.
+  assert.equal(await page.locator('form.ask.elicitation').count(), 0);
+  await page.locator('#tab-logs').click();
+  await wire('"method":"tasks/update"').first().waitFor({ timeout: 5_000 });
+  assert.equal(await wire('"method":"tasks/update"').count(), 1);
+  await page.locator('#tab-tools').click();
+});
+
+test('a failed task shows the JSON-RPC error it ended with', async () => {
+  await run('fail');
+  const error = page.locator('.runner .call-error');
+  await error.waitFor({ timeout: 15_000 });
+  assert.match(await error.innerText(), /the report service is down/);
+});
+
+test('cancelling the call cancels its task on the server, and the call ends at once', async () => {
+  await run('forever');
+  await page.locator('.runner .task-status', { hasText: /^Task working/ }).waitFor({ timeout: 10_000 });
+  await page.locator('.runner button.cancel').click();
+  await page.locator('.runner .task-status').waitFor({ state: 'detached', timeout: 5_000 });
+  await page.locator('#tab-logs').click();
+  await wire('"method":"tasks/cancel"').first().waitFor({ timeout: 5_000 });
+  // The server's answer: the task is cancelled there.
+  const id = (await wire('"method":"tasks/cancel"').first().innerText()).match(/"taskId":"([^"]+)"/)[1];
+  await page.locator('#tab-tools').click();
+  const state = await page.evaluate(async ([url, taskId]) => {
+    const meta = {
+      'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+      'io.modelcontextprotocol/clientInfo': { name: 'test', version: '1' },
+      'io.modelcontextprotocol/clientCapabilities': { extensions: { 'io.modelcontextprotocol/tasks': {} } },
+    };
+    const r = await fetch(url, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json', accept: 'application/json, text/event-stream',
+        'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tasks/get', 'mcp-name': taskId,
+      },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tasks/get', params: { taskId, _meta: meta } }),
+    });
+    return (await r.json()).result.status;
+  }, [server.url, id]);
+  assert.equal(state, 'cancelled');
+});

@@ -1,0 +1,237 @@
+"""A 2026-07-28 MCP server with the Tasks extension (`io.modelcontextprotocol/tasks`), for the
+browser tests.
+
+Built on PyPI `mcp` 2.x: MCPServer serves the transport, `server/discover` (which advertises
+the extension), the tools and the per-request checks. No published server implements the
+extension yet, so the extension itself is this file's, written from its specification: a task
+store in memory, `tasks/get`, `tasks/update` and `tasks/cancel` (the SDK's extension methods),
+and a `tools/call` interceptor that answers the tools below with a task (`resultType: "task"`)
+when the call declared the extension. CORS as in modern_server.py. Binds 127.0.0.1.
+
+Tools answered with a task:
+- `report(seconds)`: works for `seconds`, saying how far it got, then completes;
+- `approve(item)`: waits for the person (an elicitation in `inputRequests`, answered with
+  `tasks/update`), then completes with their answer;
+- `fail`: fails with a JSON-RPC error;
+- `forever`: works until it is cancelled.
+`echo` is answered at once.
+
+Usage: python tasks_server.py PORT  (or PORT in the environment)
+"""
+
+import asyncio
+import os
+import sys
+import uuid
+from datetime import datetime, timezone
+from typing import Any
+
+import uvicorn
+from mcp.server.extension import Extension, MethodBinding
+from mcp.server.mcpserver import MCPServer
+from mcp.shared.exceptions import MCPError
+from mcp_types import INVALID_PARAMS, RequestParams
+from pydantic import Field
+from starlette.middleware.cors import CORSMiddleware
+
+TASKS = "io.modelcontextprotocol/tasks"
+TASK_TOOLS = {"report", "approve", "fail", "forever"}
+POLL_MS = 250
+
+
+def _now() -> str:
+    return datetime.now(timezone.utc).isoformat().replace("+00:00", "Z")
+
+
+class TaskParams(RequestParams):
+    task_id: str = Field(alias="taskId")
+
+
+class UpdateParams(TaskParams):
+    input_responses: dict[str, Any] = Field(alias="inputResponses", default_factory=dict)
+
+
+class TaskStore:
+    """Tasks by id: each a dict in the wire shape, plus the work running it."""
+
+    def __init__(self) -> None:
+        self.tasks: dict[str, dict[str, Any]] = {}
+        self.answers: dict[str, asyncio.Queue] = {}
+        self.work: dict[str, asyncio.Task] = {}
+
+    def create(self, message: str) -> dict[str, Any]:
+        task_id = str(uuid.uuid4())
+        now = _now()
+        task = {
+            "taskId": task_id,
+            "status": "working",
+            "statusMessage": message,
+            "createdAt": now,
+            "lastUpdatedAt": now,
+            "ttlMs": 60_000,
+            "pollIntervalMs": POLL_MS,
+        }
+        self.tasks[task_id] = task
+        self.answers[task_id] = asyncio.Queue()
+        return task
+
+    def get(self, task_id: str) -> dict[str, Any]:
+        task = self.tasks.get(task_id)
+        if task is None:
+            raise MCPError(code=INVALID_PARAMS, message=f"Failed to retrieve task: no task {task_id}")
+        return task
+
+    def set(self, task_id: str, status: str, message: str | None = None, **fields: Any) -> None:
+        task = self.tasks[task_id]
+        if task["status"] in ("completed", "failed", "cancelled"):
+            return
+        for key in ("result", "error", "inputRequests"):
+            task.pop(key, None)
+        task.update(status=status, lastUpdatedAt=_now(), **fields)
+        if message is not None:
+            task["statusMessage"] = message
+
+
+store = TaskStore()
+
+
+async def _report(task_id: str, seconds: float) -> None:
+    steps = 4
+    for step in range(1, steps + 1):
+        await asyncio.sleep(seconds / steps)
+        store.set(task_id, "working", f"step {step} of {steps}")
+    text = f"report ready after {seconds:g} s"
+    store.set(task_id, "completed", "done", result={"content": [{"type": "text", "text": text}]})
+
+
+async def _approve(task_id: str, item: str) -> None:
+    request = {
+        "method": "elicitation/create",
+        "params": {
+            "mode": "form",
+            "message": f"Approve {item}?",
+            "requestedSchema": {
+                "type": "object",
+                "properties": {"approved": {"type": "boolean", "title": "Approved"}},
+                "required": ["approved"],
+            },
+        },
+    }
+    store.set(task_id, "input_required", "waiting for approval", inputRequests={"approval-1": request})
+    answer = await store.answers[task_id].get()
+    approved = answer.get("action") == "accept" and (answer.get("content") or {}).get("approved") is True
+    text = f"{item}: {'approved' if approved else 'not approved'}"
+    store.set(task_id, "completed", "done", result={"content": [{"type": "text", "text": text}]})
+
+
+async def _fail(task_id: str) -> None:
+    await asyncio.sleep(0.3)
+    error = {"code": -32603, "message": "the report service is down"}
+    store.set(task_id, "failed", "the report service is down", error=error)
+
+
+async def _forever(task_id: str) -> None:
+    while True:
+        await asyncio.sleep(0.5)
+        store.set(task_id, "working", "still working")
+
+
+class TasksExtension(Extension):
+    identifier = TASKS
+
+    def methods(self):
+        return (
+            MethodBinding("tasks/get", TaskParams, self.get),
+            MethodBinding("tasks/update", UpdateParams, self.update),
+            MethodBinding("tasks/cancel", TaskParams, self.cancel),
+        )
+
+    async def intercept_tool_call(self, params, ctx, call_next):
+        caps = ctx.session.client_capabilities
+        declared = bool(caps and caps.extensions and TASKS in caps.extensions)
+        if params.name not in TASK_TOOLS or not declared:
+            return await call_next(ctx)
+        args = params.arguments or {}
+        task = store.create("started")
+        task_id = task["taskId"]
+        if params.name == "report":
+            work = _report(task_id, float(args.get("seconds", 1.0)))
+        elif params.name == "approve":
+            work = _approve(task_id, str(args.get("item", "it")))
+        elif params.name == "fail":
+            work = _fail(task_id)
+        else:
+            work = _forever(task_id)
+        store.work[task_id] = asyncio.get_running_loop().create_task(work)
+        return {"resultType": "task", **task}
+
+    async def get(self, ctx, params: TaskParams):
+        return {"resultType": "complete", **store.get(params.task_id)}
+
+    async def update(self, ctx, params: UpdateParams):
+        task = store.get(params.task_id)
+        outstanding = task.get("inputRequests") or {}
+        for key, answer in params.input_responses.items():
+            # Keys not outstanding are ignored, as the extension asks.
+            if key in outstanding:
+                await store.answers[params.task_id].put(answer)
+                store.set(params.task_id, "working", "answer received")
+        return {"resultType": "complete"}
+
+    async def cancel(self, ctx, params: TaskParams):
+        store.get(params.task_id)
+        work = store.work.pop(params.task_id, None)
+        if work is not None:
+            work.cancel()
+        store.set(params.task_id, "cancelled", "cancelled at the client's request")
+        return {"resultType": "complete"}
+
+
+server = MCPServer("tasks-test-server", extensions=[TasksExtension()])
+
+
+@server.tool()
+def echo(message: str) -> str:
+    """Returns the message at once."""
+    return f"Echo: {message}"
+
+
+@server.tool()
+def report(seconds: float = 1.0) -> str:
+    """Writes a report (runs as a task: it takes `seconds`)."""
+    return "report written at once (the client did not declare tasks)"
+
+
+@server.tool()
+def approve(item: str) -> str:
+    """Asks the person to approve `item` (runs as a task that waits for the answer)."""
+    return "cannot ask without tasks"
+
+
+@server.tool()
+def fail() -> str:
+    """A task that fails."""
+    return "no failure without tasks"
+
+
+@server.tool()
+def forever() -> str:
+    """A task that works until it is cancelled."""
+    return "nothing to do without tasks"
+
+
+def main() -> None:
+    port = int(sys.argv[1]) if len(sys.argv) > 1 else int(os.environ["PORT"])
+    app = server.streamable_http_app(host="127.0.0.1")
+    app = CORSMiddleware(
+        app,
+        allow_origins=["*"],
+        allow_methods=["GET", "POST", "DELETE"],
+        allow_headers=["*"],
+        expose_headers=["Mcp-Session-Id", "Mcp-Protocol-Version", "WWW-Authenticate"],
+    )
+    uvicorn.run(app, host="127.0.0.1", port=port, log_level="warning")
+
+
+if __name__ == "__main__":
+    main()
