@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { launch, serveDir, startPeer, startProtected, waitFor } from './browser.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
-let browser, pkg, host, a, b, modern, page;
+let browser, pkg, host, a, b, modern, tasks, page;
 
 before(async () => {
   pkg = await serveDir(path.resolve(here, '../../dist-pkg'));
@@ -16,6 +16,7 @@ before(async () => {
   b = await startPeer('everything.sh', ['streamableHttp']);
   process.env.MANY_TOOLS = '0';
   modern = await startPeer('many_tools.sh'); // PyPI mcp 2.x, 2026-07-28, caching hints
+  tasks = await startPeer('tasks.sh'); // PyPI mcp 2.x with the Tasks extension (2026-07-28)
   browser = await launch();
   page = await browser.newPage();
   await page.goto(`${host.url}/index.html`);
@@ -25,6 +26,7 @@ after(async () => {
   a?.stop();
   b?.stop();
   modern?.stop();
+  tasks?.stop();
   await pkg?.close();
   await host?.close();
 });
@@ -362,6 +364,46 @@ test('a tool that must run as a task works without listing tools first, and abor
   assert.match(out.text, /tides/i);
   assert.equal(out.seen[0], 'working');
   assert.match(out.aborted, /cancel/i);
+});
+
+test('a 2026-07-28 server answers calls with tasks (Tasks extension): callTool resolves with what each came to, onTask hears the states', async () => {
+  const out = await page.evaluate(async ({ pkgUrl, url }) => {
+    const m = await import(`${pkgUrl}/mcp_client.js`);
+    await m.default();
+    const caught = async (f) => {
+      try { await f(); return null; } catch (e) { return { kind: e.kind, code: e.code, message: e.message }; }
+    };
+    const asked = [];
+    const client = await m.McpClient.connect({
+      url,
+      onElicitation: async (params) => {
+        asked.push(params.message);
+        // A person takes their time: the task's polls meanwhile repeat the same request.
+        await new Promise((r) => setTimeout(r, 800));
+        if (params.message.includes('refused')) throw new Error('not now');
+        return { action: 'accept', content: { approved: true } };
+      },
+    });
+    const states = [];
+    const report = await client.callTool('report', { seconds: 0.6 }, { onTask: (t) => states.push(t.status) });
+    const approved = await client.callTool('approve', { item: 'the plan' });
+    const failed = await caught(() => client.callTool('fail', {}));
+    const refused = await caught(() => client.callTool('approve', { item: 'refused thing' }));
+    const abort = new AbortController();
+    const aborted = await caught(() => client.callTool('forever', {}, { signal: abort.signal, onTask: () => abort.abort() }));
+    client.close();
+    return { report: report.content[0].text, states, approved: approved.content[0].text, asked, failed, refused, aborted };
+  }, { pkgUrl: pkg.url, url: tasks.url });
+  assert.equal(out.report, 'report ready after 0.6 s');
+  assert.equal(out.states[0], 'working');
+  assert.equal(out.states.at(-1), 'completed');
+  assert.equal(out.approved, 'the plan: approved');
+  assert.deepEqual(out.asked, ['Approve the plan?', 'Approve refused thing?'], 'each question asked once');
+  assert.equal(out.failed.kind, 'rpc');
+  assert.equal(out.failed.code, -32603);
+  assert.match(out.failed.message, /the report service is down/);
+  assert.equal(out.refused.kind, 'input-refused', out.refused.message);
+  assert.equal(out.aborted.kind, 'cancelled');
 });
 
 test('thousands of calls leave no wasm memory behind', async () => {
