@@ -127,9 +127,9 @@ export interface McpTask {
 
 /** Options of callTool and request. */
 export interface McpCallOptions extends McpRequestOptions {
-  /** The state of a tool that runs as a task (2025-11-25 tasks): when it is created, at each
-   * poll, and as the server announces it (`notifications/tasks/status`); never a state older
-   * than one already given. */
+  /** The state of a tool that runs as a task (2025-11-25 tasks, or a 2026-07-28 server's
+   * Tasks extension): when it is created, at each poll, and as the server announces it
+   * (`notifications/tasks/status`); never a state older than one already given. */
   onTask?: (task: McpTask) => void;
 }
 
@@ -619,7 +619,8 @@ impl McpClient {
         to_js(&state.map_err(client_error)?)
     }
 
-    /// Calls a tool by its MCP name; resolves to the CallToolResult. The `approve` hook runs
+    /// Calls a tool by its MCP name; resolves to the CallToolResult (where the server answers
+    /// with a task, what the task came to: the client follows it). The `approve` hook runs
     /// first and may refuse. `options` (all optional): `onProgress(params)` for progress
     /// notifications, `onTask(task)` for the state of a tool that runs as a task,
     /// `timeoutMs`, and `signal` (an `AbortSignal`: aborting cancels the call).
