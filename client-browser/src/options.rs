@@ -197,8 +197,8 @@ pub struct CallOptions {
     pub timeout: Option<Duration>,
     /// Called with each progress notification (the timeout restarts on progress).
     pub on_progress: Option<Rc<dyn Fn(ProgressParams)>>,
-    /// Called with the task's state while a tool runs as a task (2025-11-25 tasks): when the
-    /// server creates it and at each poll.
+    /// Called with the task's state while a tool runs as a task (2025-11-25 tasks, or a
+    /// 2026-07-28 server's Tasks extension): when the server creates it and at each poll.
     pub on_task: Option<TaskListener>,
     /// How a cacheable request (a page of a list, `resources/read`) uses the response
     /// cache: by default a result a 2026-07-28 server said is still fresh (`ttlMs`) is

@@ -82,6 +82,14 @@ impl Client {
         let (input_failed, failures) = futures_channel::mpsc::unbounded::<ClientError>();
         let cancelled = stopped.map(|_| Stop::Cancelled).boxed_local().shared();
         let mut failures = failures.map(Stop::Input);
+        // A backstop, as the extension allows: the task's time to live (or, unlimited, ten
+        // minutes), or the call's own time limit if longer; then the task is given up on.
+        let limit_ms = task.ttl_ms().unwrap_or(crate::tasks::TASK_TTL_MS).max(
+            opts.timeout
+                .unwrap_or(self.inner.options.timeout)
+                .as_millis(),
+        );
+        let given_up_at = js_sys::Date::now() + limit_ms as f64;
         loop {
             self.report_task(&task);
             match task.status.as_str() {
@@ -90,6 +98,12 @@ impl Client {
                 "cancelled" => return Err(ClientError::Request(RequestError::Cancelled)),
                 "input_required" => self.ask_for_input(&task, &mut asked, opts, &input_failed),
                 _ => {}
+            }
+            if js_sys::Date::now() >= given_up_at {
+                self.cancel_task_quietly(&task.task_id);
+                return Err(ClientError::Request(RequestError::Timeout {
+                    after_ms: limit_ms,
+                }));
             }
             let every = task
                 .poll_interval

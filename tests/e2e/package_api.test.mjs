@@ -371,7 +371,7 @@ test('a 2026-07-28 server answers calls with tasks (Tasks extension): callTool r
     const m = await import(`${pkgUrl}/mcp_client.js`);
     await m.default();
     const caught = async (f) => {
-      try { await f(); return null; } catch (e) { return { kind: e.kind, code: e.code, message: e.message }; }
+      try { await f(); return null; } catch (e) { return { kind: e.kind, code: e.code, afterMs: e.afterMs, message: e.message }; }
     };
     const asked = [];
     const client = await m.McpClient.connect({
@@ -391,8 +391,12 @@ test('a 2026-07-28 server answers calls with tasks (Tasks extension): callTool r
     const refused = await caught(() => client.callTool('approve', { item: 'refused thing' }));
     const abort = new AbortController();
     const aborted = await caught(() => client.callTool('forever', {}, { signal: abort.signal, onTask: () => abort.abort() }));
+    // A task that never ends is given up on once its time to live (longer than the call's
+    // own time limit here) has passed.
+    const ids = [];
+    const given = await caught(() => client.callTool('forever', { ttl_ms: 1500 }, { timeoutMs: 500, onTask: (t) => ids.push(t.taskId) }));
     client.close();
-    return { report: report.content[0].text, states, approved: approved.content[0].text, asked, failed, refused, aborted };
+    return { report: report.content[0].text, states, approved: approved.content[0].text, asked, failed, refused, aborted, given, id: ids[0] };
   }, { pkgUrl: pkg.url, url: tasks.url });
   assert.equal(out.report, 'report ready after 0.6 s');
   assert.equal(out.states[0], 'working');
@@ -404,6 +408,32 @@ test('a 2026-07-28 server answers calls with tasks (Tasks extension): callTool r
   assert.match(out.failed.message, /the report service is down/);
   assert.equal(out.refused.kind, 'input-refused', out.refused.message);
   assert.equal(out.aborted.kind, 'cancelled');
+  assert.equal(out.given.kind, 'timeout', out.given.message);
+  assert.equal(out.given.afterMs, 1500);
+  // ... and cancelled on the server.
+  const state = await page.evaluate(async ([url, taskId]) => {
+    const meta = {
+      'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+      'io.modelcontextprotocol/clientInfo': { name: 'test', version: '1' },
+      'io.modelcontextprotocol/clientCapabilities': { extensions: { 'io.modelcontextprotocol/tasks': {} } },
+    };
+    const deadline = Date.now() + 5000;
+    for (;;) {
+      const r = await fetch(url, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json', accept: 'application/json, text/event-stream',
+          'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tasks/get', 'mcp-name': taskId,
+        },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tasks/get', params: { taskId, _meta: meta } }),
+      });
+      const status = (await r.json()).result.status;
+      // The cancel is sent as the call gives up: wait for it to land, within a deadline.
+      if (status === 'cancelled' || Date.now() > deadline) return status;
+      await new Promise((res) => setTimeout(res, 100));
+    }
+  }, [tasks.url, out.id]);
+  assert.equal(state, 'cancelled');
 });
 
 test('thousands of calls leave no wasm memory behind', async () => {

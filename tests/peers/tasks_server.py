@@ -13,7 +13,7 @@ Tools answered with a task:
 - `approve(item)`: waits for the person (an elicitation in `inputRequests`, answered with
   `tasks/update`), then completes with their answer;
 - `fail`: fails with a JSON-RPC error;
-- `forever`: works until it is cancelled.
+- `forever(ttl_ms)`: works until it is cancelled.
 `echo` is answered at once.
 
 Usage: python tasks_server.py PORT  (or PORT in the environment)
@@ -59,7 +59,7 @@ class TaskStore:
         self.answers: dict[str, asyncio.Queue] = {}
         self.work: dict[str, asyncio.Task] = {}
 
-    def create(self, message: str) -> dict[str, Any]:
+    def create(self, message: str, ttl_ms: int = 60_000) -> dict[str, Any]:
         task_id = str(uuid.uuid4())
         now = _now()
         task = {
@@ -68,7 +68,7 @@ class TaskStore:
             "statusMessage": message,
             "createdAt": now,
             "lastUpdatedAt": now,
-            "ttlMs": 60_000,
+            "ttlMs": ttl_ms,
             "pollIntervalMs": POLL_MS,
         }
         self.tasks[task_id] = task
@@ -152,7 +152,7 @@ class TasksExtension(Extension):
         if params.name not in TASK_TOOLS or not declared:
             return await call_next(ctx)
         args = params.arguments or {}
-        task = store.create("started")
+        task = store.create("started", int(args.get("ttl_ms", 60_000)))
         task_id = task["taskId"]
         if params.name == "report":
             work = _report(task_id, float(args.get("seconds", 1.0)))
@@ -215,8 +215,8 @@ def fail() -> str:
 
 
 @server.tool()
-def forever() -> str:
-    """A task that works until it is cancelled."""
+def forever(ttl_ms: int = 60_000) -> str:
+    """A task that works until it is cancelled (kept for `ttl_ms`)."""
     return "nothing to do without tasks"
 
 

@@ -87,7 +87,10 @@ fn result_for(request: &Value, pick: u8) -> Value {
         [(pick >> 3 & 3) as usize]
         .clone();
     let mut r = json!({
-        "resultType": if pick >> 5 & 3 == 3 { "input_required" } else { "complete" },
+        // A task (the Tasks extension, declared below) for any request: refused but for
+        // `tools/call`.
+        "resultType": ["complete", "complete", "task", "input_required"][(pick >> 5 & 3) as usize],
+        "taskId": "t", "status": "working", "pollIntervalMs": 250,
         "tools": [{"name": "echo", "inputSchema": {"type": "object",
             "properties": {"r": {"type": "string", "x-mcp-header": "Region"}}}}],
         "prompts": [], "resources": [], "resourceTemplates": [],
@@ -118,6 +121,7 @@ const NOTIFICATIONS: [&str; 5] = [
 fuzz_target!(|data: &[u8]| {
     let mut cfg = SessionConfig::new("http://127.0.0.1:1/mcp");
     cfg.max_message_bytes = 1 << 16;
+    cfg.tasks_extension = true;
     let mut run = Run {
         session: Session::new(cfg),
         now: Instant(0),
