@@ -17,6 +17,9 @@ use serde_json::{json, Value};
 const POLL_MS: (u64, u64) = (250, 5_000);
 /// The interval when the server suggests none (milliseconds).
 const POLL_DEFAULT_MS: u64 = 1_000;
+/// Most requests one task may wait on over its life (a server that keeps asking is refused,
+/// as the core bounds MRTR rounds).
+const MAX_INPUTS: usize = 64;
 
 /// Why following a task stopped before the task ended.
 #[derive(Clone)]
@@ -136,7 +139,15 @@ impl Client {
                     return Err(e);
                 }
             };
-            task = decode("tasks/get", next?)?;
+            let state: Task = decode("tasks/get", next?)?;
+            if state.task_id != task.task_id {
+                self.cancel_task_quietly(&task.task_id);
+                return Err(ClientError::Request(RequestError::Protocol(format!(
+                    "asked for task {}, the server answered with task {}",
+                    task.task_id, state.task_id
+                ))));
+            }
+            task = state;
         }
     }
 
@@ -156,6 +167,14 @@ impl Client {
         for (key, request) in requests {
             if asked.contains(key) {
                 continue;
+            }
+            if asked.len() == MAX_INPUTS {
+                let _ =
+                    failed.unbounded_send(ClientError::Request(RequestError::Protocol(format!(
+                        "task {} asked for input more than {MAX_INPUTS} times",
+                        task.task_id
+                    ))));
+                return;
             }
             asked.push(key.clone());
             let method = request.get("method").and_then(Value::as_str).unwrap_or("");

@@ -89,7 +89,7 @@ fn result_for(request: &Value, pick: u8) -> Value {
     let mut r = json!({
         // A task (the Tasks extension, declared below) for any request: refused but for
         // `tools/call`.
-        "resultType": ["complete", "complete", "task", "input_required"][(pick >> 5 & 3) as usize],
+        "resultType": (["complete", "complete", "task", "input_required"][(pick >> 5 & 3) as usize]),
         "taskId": "t", "status": "working", "pollIntervalMs": 250,
         "tools": [{"name": "echo", "inputSchema": {"type": "object",
             "properties": {"r": {"type": "string", "x-mcp-header": "Region"}}}}],
