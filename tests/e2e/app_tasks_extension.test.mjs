@@ -7,7 +7,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { launch, serveDir, startPeer } from './browser.mjs';
+import { launch, serveDir, startPeer, taskStatusOnServer } from './browser.mjs';
 
 const dist = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../dist');
 let browser, site, server, page;
@@ -94,21 +94,6 @@ test('cancelling the call cancels its task on the server, and the call ends at o
   // The server's answer: the task is cancelled there.
   const id = (await wire('"method":"tasks/cancel"').first().innerText()).match(/"taskId":"([^"]+)"/)[1];
   await page.locator('#tab-tools').click();
-  const state = await page.evaluate(async ([url, taskId]) => {
-    const meta = {
-      'io.modelcontextprotocol/protocolVersion': '2026-07-28',
-      'io.modelcontextprotocol/clientInfo': { name: 'test', version: '1' },
-      'io.modelcontextprotocol/clientCapabilities': { extensions: { 'io.modelcontextprotocol/tasks': {} } },
-    };
-    const r = await fetch(url, {
-      method: 'POST',
-      headers: {
-        'content-type': 'application/json', accept: 'application/json, text/event-stream',
-        'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tasks/get', 'mcp-name': taskId,
-      },
-      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tasks/get', params: { taskId, _meta: meta } }),
-    });
-    return (await r.json()).result.status;
-  }, [server.url, id]);
+  const state = await taskStatusOnServer(page, server.url, id, 'cancelled');
   assert.equal(state, 'cancelled');
 });

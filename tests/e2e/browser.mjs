@@ -185,3 +185,30 @@ export async function accessibilityViolationsInBothSchemes(page, label, within) 
   }
   return found;
 }
+
+/** The status of task `taskId` on the 2026-07-28 server at `url` (the Tasks extension), asked
+ * from `page` as another client would (`tasks/get`): once it is `want`, or as it is after
+ * `ms`. */
+export function taskStatusOnServer(page, url, taskId, want, ms = 5_000) {
+  return page.evaluate(async ([url, taskId, want, ms]) => {
+    const meta = {
+      'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+      'io.modelcontextprotocol/clientInfo': { name: 'test', version: '1' },
+      'io.modelcontextprotocol/clientCapabilities': { extensions: { 'io.modelcontextprotocol/tasks': {} } },
+    };
+    const deadline = Date.now() + ms;
+    for (;;) {
+      const r = await fetch(url, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json', accept: 'application/json, text/event-stream',
+          'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tasks/get', 'mcp-name': taskId,
+        },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tasks/get', params: { taskId, _meta: meta } }),
+      });
+      const status = (await r.json()).result?.status;
+      if (status === want || Date.now() > deadline) return status;
+      await new Promise((res) => setTimeout(res, 100));
+    }
+  }, [url, taskId, want, ms]);
+}

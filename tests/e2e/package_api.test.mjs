@@ -4,7 +4,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { launch, serveDir, startPeer, startProtected, waitFor } from './browser.mjs';
+import { launch, serveDir, startPeer, startProtected, taskStatusOnServer, waitFor } from './browser.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 let browser, pkg, host, a, b, modern, tasks, page;
@@ -411,28 +411,7 @@ test('a 2026-07-28 server answers calls with tasks (Tasks extension): callTool r
   assert.equal(out.given.kind, 'timeout', out.given.message);
   assert.equal(out.given.afterMs, 1500);
   // ... and cancelled on the server.
-  const state = await page.evaluate(async ([url, taskId]) => {
-    const meta = {
-      'io.modelcontextprotocol/protocolVersion': '2026-07-28',
-      'io.modelcontextprotocol/clientInfo': { name: 'test', version: '1' },
-      'io.modelcontextprotocol/clientCapabilities': { extensions: { 'io.modelcontextprotocol/tasks': {} } },
-    };
-    const deadline = Date.now() + 5000;
-    for (;;) {
-      const r = await fetch(url, {
-        method: 'POST',
-        headers: {
-          'content-type': 'application/json', accept: 'application/json, text/event-stream',
-          'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tasks/get', 'mcp-name': taskId,
-        },
-        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tasks/get', params: { taskId, _meta: meta } }),
-      });
-      const status = (await r.json()).result.status;
-      // The cancel is sent as the call gives up: wait for it to land, within a deadline.
-      if (status === 'cancelled' || Date.now() > deadline) return status;
-      await new Promise((res) => setTimeout(res, 100));
-    }
-  }, [tasks.url, out.id]);
+  const state = await taskStatusOnServer(page, tasks.url, out.id, 'cancelled');
   assert.equal(state, 'cancelled');
 });
 

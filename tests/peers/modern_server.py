@@ -11,11 +11,9 @@ Usage: python modern_server.py PORT  (or PORT in the environment)
 
 import asyncio
 import os
-import sys
 from typing import Annotated
 
 import anyio
-import uvicorn
 from mcp.server.caching import CacheHint
 from mcp.shared.exceptions import MCPError
 from mcp.server.mcpserver import Context, MCPServer
@@ -45,7 +43,7 @@ from mcp_types import (
 from enum import Enum
 
 from pydantic import BaseModel, Field
-from starlette.middleware.cors import CORSMiddleware
+from serve_loopback import serve
 
 class MemoryEventStore(EventStore):
     """Keeps every SSE event so that legacy-era clients can resume a cut stream with
@@ -455,16 +453,7 @@ def greet(name: str) -> str:
 
 
 def main() -> None:
-    port = int(sys.argv[1]) if len(sys.argv) > 1 else int(os.environ["PORT"])
-    app = server.streamable_http_app(host="127.0.0.1", event_store=MemoryEventStore())
-    app = CORSMiddleware(
-        app,
-        allow_origins=["*"],
-        allow_methods=["GET", "POST", "DELETE"],
-        allow_headers=["*"],
-        expose_headers=["Mcp-Session-Id", "Mcp-Protocol-Version", "WWW-Authenticate"],
-    )
-    uvicorn.run(app, host="127.0.0.1", port=port, log_level="warning")
+    serve(server, event_store=MemoryEventStore())
 
 
 if __name__ == "__main__":

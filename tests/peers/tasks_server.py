@@ -6,7 +6,7 @@ the extension), the tools and the per-request checks. No published server implem
 extension yet, so the extension itself is this file's, written from its specification: a task
 store in memory, `tasks/get`, `tasks/update` and `tasks/cancel` (the SDK's extension methods),
 and a `tools/call` interceptor that answers the tools below with a task (`resultType: "task"`)
-when the call declared the extension. CORS as in modern_server.py. Binds 127.0.0.1.
+when the call declared the extension. Served on 127.0.0.1 with CORS by serve_loopback.py.
 
 Tools answered with a task:
 - `report(seconds)`: works for `seconds`, saying how far it got, then completes;
@@ -20,19 +20,16 @@ Usage: python tasks_server.py PORT  (or PORT in the environment)
 """
 
 import asyncio
-import os
-import sys
 import uuid
 from datetime import datetime, timezone
 from typing import Any
 
-import uvicorn
 from mcp.server.extension import Extension, MethodBinding
 from mcp.server.mcpserver import MCPServer
 from mcp.shared.exceptions import MCPError
 from mcp_types import INVALID_PARAMS, RequestParams
 from pydantic import Field
-from starlette.middleware.cors import CORSMiddleware
+from serve_loopback import serve
 
 TASKS = "io.modelcontextprotocol/tasks"
 TASK_TOOLS = {"report", "approve", "fail", "forever"}
@@ -221,16 +218,7 @@ def forever(ttl_ms: int = 60_000) -> str:
 
 
 def main() -> None:
-    port = int(sys.argv[1]) if len(sys.argv) > 1 else int(os.environ["PORT"])
-    app = server.streamable_http_app(host="127.0.0.1")
-    app = CORSMiddleware(
-        app,
-        allow_origins=["*"],
-        allow_methods=["GET", "POST", "DELETE"],
-        allow_headers=["*"],
-        expose_headers=["Mcp-Session-Id", "Mcp-Protocol-Version", "WWW-Authenticate"],
-    )
-    uvicorn.run(app, host="127.0.0.1", port=port, log_level="warning")
+    serve(server)
 
 
 if __name__ == "__main__":
