@@ -5,26 +5,16 @@
 // cancelling the call cancels the task on the server.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { launch, serveDir, startPeer, taskStatusOnServer } from './browser.mjs';
+import { appConnectedTo, taskStatusOnServer } from './browser.mjs';
 
-const dist = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../dist');
-let browser, site, server, page;
+let app, page;
 
 before(async () => {
-  site = await serveDir(dist);
-  server = await startPeer('tasks.sh');
-  browser = await launch();
-  page = await browser.newPage({ viewport: { width: 1200, height: 900 } });
-  page.on('pageerror', (e) => { throw e; });
-  await page.goto(`${site.url}/?url=${encodeURIComponent(server.url)}`);
-  await page.locator('#connection-state', { hasText: 'connected' }).waitFor({ timeout: 30_000 });
+  app = await appConnectedTo('tasks.sh');
+  page = app.page;
 });
 after(async () => {
-  await browser?.close();
-  server?.stop();
-  await site?.close();
+  await app?.close();
 });
 
 async function run(name, fill = async () => {}) {
@@ -40,7 +30,9 @@ const wire = (text) => page.locator('.logs .wire li', { hasText: text });
 test('the client declares the extension, and the server advertises it', async () => {
   await page.locator('#tab-logs').click();
   // Every request of the modern era carries the client's capabilities.
-  await wire('"io.modelcontextprotocol/tasks":{}').first().waitFor({ timeout: 10_000 });
+  await wire(/"io\.modelcontextprotocol\/clientCapabilities":\{.*"extensions":\{.*"io\.modelcontextprotocol\/tasks":\{\}/).first().waitFor({ timeout: 10_000 });
+  // The server/discover answer.
+  await wire('"capabilities":{"extensions":{"io.modelcontextprotocol/tasks":{}}').first().waitFor({ timeout: 10_000 });
   await page.locator('#tab-tools').click();
 });
 
@@ -94,6 +86,6 @@ test('cancelling the call cancels its task on the server, and the call ends at o
   // The server's answer: the task is cancelled there.
   const id = (await wire('"method":"tasks/cancel"').first().innerText()).match(/"taskId":"([^"]+)"/)[1];
   await page.locator('#tab-tools').click();
-  const state = await taskStatusOnServer(page, server.url, id, 'cancelled');
+  const state = await taskStatusOnServer(page, app.peer.url, id, 'cancelled');
   assert.equal(state, 'cancelled');
 });
