@@ -546,6 +546,16 @@ impl Client {
     ) -> PendingCall {
         let params = json!({ "name": name, "arguments": arguments });
         if !self.runs_as_task(name) {
+            // Only a 2026-07-28 server answers with a task of the Tasks extension.
+            let legacy = self
+                .inner
+                .session
+                .borrow()
+                .server_details()
+                .is_some_and(|d| d.era == Era::Legacy);
+            if legacy {
+                return self.start("tools/call", Some(params), opts);
+            }
             return self.plain_tool_call(params, opts);
         }
         let first = self.start(

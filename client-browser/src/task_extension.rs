@@ -9,9 +9,11 @@ use crate::options::CallOptions;
 use client_core::session::{RequestError, RequestHandle};
 use client_core::types::{ServerRequest, Task};
 use client_core::ErrorObject;
-use futures_util::future::{self, Either, LocalBoxFuture};
-use futures_util::{FutureExt, StreamExt};
+use futures_util::future::{self, Either};
+use futures_util::FutureExt;
 use serde_json::{json, Value};
+use std::cell::RefCell;
+use std::rc::Rc;
 
 /// Bounds on the `tasks/get` polling interval the server suggests (milliseconds).
 const POLL_MS: (u64, u64) = (250, 5_000);
@@ -21,14 +23,12 @@ const POLL_DEFAULT_MS: u64 = 1_000;
 /// as the core bounds MRTR rounds).
 const MAX_INPUTS: usize = 64;
 
-/// Why following a task stopped before the task ended.
-#[derive(Clone)]
-enum Stop {
-    /// The application cancelled the call.
-    Cancelled,
-    /// Answering what the task waits on failed (refused by the person, or `tasks/update`
-    /// failed).
-    Input(ClientError),
+/// The first failure answering what a task waits on, shared with the handlers running.
+type InputFailure = Rc<RefCell<Option<ClientError>>>;
+
+/// Keeps `e` unless a failure is kept already.
+fn note_failure(failed: &InputFailure, e: ClientError) {
+    failed.borrow_mut().get_or_insert(e);
 }
 
 impl Client {
@@ -77,14 +77,14 @@ impl Client {
         &self,
         mut task: Task,
         opts: &CallOptions,
-        stopped: futures_channel::oneshot::Receiver<()>,
+        mut stopped: futures_channel::oneshot::Receiver<()>,
     ) -> Result<Value, ClientError> {
         // `inputRequests` keys handed to the application: a key names one request for the
         // task's whole life, and polls repeat it until it is answered.
         let mut asked: Vec<String> = Vec::new();
-        let (input_failed, failures) = futures_channel::mpsc::unbounded::<ClientError>();
-        let cancelled = stopped.map(|_| Stop::Cancelled).boxed_local().shared();
-        let mut failures = failures.map(Stop::Input);
+        // The first failure answering what the task waits on (a refusal, an update that
+        // failed): the task cannot go on. Seen at the next poll.
+        let failed: InputFailure = Rc::default();
         // A backstop, as the extension allows: the task's time to live (or, unlimited, ten
         // minutes), or the call's own time limit if longer; then the task is given up on.
         let limit_ms = task.ttl_ms().unwrap_or(crate::tasks::TASK_TTL_MS).max(
@@ -99,45 +99,41 @@ impl Client {
                 "completed" => return completed_result(&task),
                 "failed" => return Err(failed_error(&task)),
                 "cancelled" => return Err(ClientError::Request(RequestError::Cancelled)),
-                "input_required" => self.ask_for_input(&task, &mut asked, opts, &input_failed),
+                "input_required" => self.ask_for_input(&task, &mut asked, opts, &failed),
                 _ => {}
             }
-            if js_sys::Date::now() >= given_up_at {
+            let failure = failed.borrow_mut().take();
+            let outcome = match failure {
+                Some(e) => Err(e),
+                None if js_sys::Date::now() >= given_up_at => {
+                    Err(ClientError::Request(RequestError::Timeout {
+                        after_ms: limit_ms,
+                    }))
+                }
+                None => Ok(()),
+            };
+            if let Err(e) = outcome {
+                // The task cannot go on without what was refused, or is given up on.
                 self.cancel_task_quietly(&task.task_id);
-                return Err(ClientError::Request(RequestError::Timeout {
-                    after_ms: limit_ms,
-                }));
+                return Err(e);
             }
             let every = task
                 .poll_interval
                 .unwrap_or(POLL_DEFAULT_MS)
                 .clamp(POLL_MS.0, POLL_MS.1);
             let params = json!({ "taskId": task.task_id });
-            let poll = async move {
+            let poll = Box::pin(async move {
                 gloo_timers::future::TimeoutFuture::new(every as u32).await;
                 let get = CallOptions {
                     meta: opts.meta.clone(),
                     ..CallOptions::default()
                 };
                 self.start("tasks/get", Some(params), get).await
-            }
-            .boxed_local();
-            let stop: LocalBoxFuture<'_, Stop> = future::select(
-                cancelled.clone(),
-                failures.next().map(|f| f.unwrap_or(Stop::Cancelled)),
-            )
-            .map(|either| either.factor_first().0)
-            .boxed_local();
-            let next = match future::select(poll, stop).await {
+            });
+            let next = match future::select(poll, &mut stopped).await {
                 Either::Left((state, _)) => state,
-                Either::Right((Stop::Cancelled, _)) => {
-                    return Err(ClientError::Request(RequestError::Cancelled))
-                }
-                Either::Right((Stop::Input(e), _)) => {
-                    // The task cannot go on without what was refused: it is cancelled.
-                    self.cancel_task_quietly(&task.task_id);
-                    return Err(e);
-                }
+                // The call was cancelled.
+                Either::Right(_) => return Err(ClientError::Request(RequestError::Cancelled)),
             };
             let state: Task = decode("tasks/get", next?)?;
             if state.task_id != task.task_id {
@@ -153,13 +149,13 @@ impl Client {
 
     /// Hands each request the task waits on that was not handed over yet to the application's
     /// handler; each answer goes to the server at once with `tasks/update` (the server may
-    /// take a part of them). A refusal, or an update that fails, is sent to `failed`.
+    /// take a part of them). A refusal, or an update that fails, is kept in `failed`.
     fn ask_for_input(
         &self,
         task: &Task,
         asked: &mut Vec<String>,
         opts: &CallOptions,
-        failed: &futures_channel::mpsc::UnboundedSender<ClientError>,
+        failed: &InputFailure,
     ) {
         let Some(requests) = task.input_requests() else {
             return;
@@ -169,11 +165,13 @@ impl Client {
                 continue;
             }
             if asked.len() == MAX_INPUTS {
-                let _ =
-                    failed.unbounded_send(ClientError::Request(RequestError::Protocol(format!(
+                note_failure(
+                    failed,
+                    ClientError::Request(RequestError::Protocol(format!(
                         "task {} asked for input more than {MAX_INPUTS} times",
                         task.task_id
-                    ))));
+                    ))),
+                );
                 return;
             }
             asked.push(key.clone());
@@ -181,12 +179,13 @@ impl Client {
             let handler = match ServerRequest::decode(method, request.get("params").cloned()) {
                 Ok(request) => self.inner.handler_for(request),
                 Err(e) => {
-                    let _ = failed.unbounded_send(ClientError::Request(RequestError::Protocol(
-                        format!(
+                    note_failure(
+                        failed,
+                        ClientError::Request(RequestError::Protocol(format!(
                             "malformed input request {key:?} of task {}: {e}",
                             task.task_id
-                        ),
-                    )));
+                        ))),
+                    );
                     return;
                 }
             };
@@ -216,8 +215,8 @@ impl Client {
                     Err(e) => Err(ClientError::Request(RequestError::InputRefused(e))),
                 };
                 if let Err(e) = outcome {
-                    // Ignored once the call is over (its receiver is gone).
-                    let _ = failed.unbounded_send(e);
+                    // Unread once the call is over.
+                    note_failure(&failed, e);
                 }
             });
         }
