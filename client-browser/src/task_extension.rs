@@ -26,6 +26,11 @@ const MAX_INPUTS: usize = 64;
 /// The first failure answering what a task waits on, shared with the handlers running.
 type InputFailure = Rc<RefCell<Option<ClientError>>>;
 
+/// The server broke the extension's rules.
+fn protocol(why: String) -> ClientError {
+    ClientError::Request(RequestError::Protocol(why))
+}
+
 /// Keeps `e` unless a failure is kept already.
 fn note_failure(failed: &InputFailure, e: ClientError) {
     failed.borrow_mut().get_or_insert(e);
@@ -138,10 +143,10 @@ impl Client {
             let state: Task = decode("tasks/get", next?)?;
             if state.task_id != task.task_id {
                 self.cancel_task_quietly(&task.task_id);
-                return Err(ClientError::Request(RequestError::Protocol(format!(
+                return Err(protocol(format!(
                     "asked for task {}, the server answered with task {}",
                     task.task_id, state.task_id
-                ))));
+                )));
             }
             task = state;
         }
@@ -165,13 +170,11 @@ impl Client {
                 continue;
             }
             if asked.len() == MAX_INPUTS {
-                note_failure(
-                    failed,
-                    ClientError::Request(RequestError::Protocol(format!(
-                        "task {} asked for input more than {MAX_INPUTS} times",
-                        task.task_id
-                    ))),
+                let why = format!(
+                    "task {} asked for input more than {MAX_INPUTS} times",
+                    task.task_id
                 );
+                note_failure(failed, protocol(why));
                 return;
             }
             asked.push(key.clone());
@@ -179,13 +182,11 @@ impl Client {
             let handler = match ServerRequest::decode(method, request.get("params").cloned()) {
                 Ok(request) => self.inner.handler_for(request),
                 Err(e) => {
-                    note_failure(
-                        failed,
-                        ClientError::Request(RequestError::Protocol(format!(
-                            "malformed input request {key:?} of task {}: {e}",
-                            task.task_id
-                        ))),
+                    let why = format!(
+                        "malformed input request {key:?} of task {}: {e}",
+                        task.task_id
                     );
+                    note_failure(failed, protocol(why));
                     return;
                 }
             };
@@ -220,21 +221,6 @@ impl Client {
                 }
             });
         }
-    }
-
-    /// Asks the server to cancel a task, telling the listeners if that fails.
-    pub(crate) fn cancel_task_quietly(&self, task_id: &str) {
-        let client = self.clone();
-        let params = json!({ "taskId": task_id });
-        wasm_bindgen_futures::spawn_local(async move {
-            if let Err(e) = client.request("tasks/cancel", Some(params)).await {
-                client
-                    .inner
-                    .emit(crate::options::ClientEvent::Warning(format!(
-                        "could not cancel the task: {e}"
-                    )));
-            }
-        });
     }
 }
 

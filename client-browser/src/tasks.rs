@@ -140,18 +140,24 @@ impl Client {
         let task = self.tasks.borrow().running.get(&handle).cloned();
         if let Some(task_id) = task {
             self.tasks.borrow_mut().mark_cancelled(handle);
-            let client = self.clone();
-            wasm_bindgen_futures::spawn_local(async move {
-                let params = json!({ "taskId": task_id });
-                if let Err(e) = client.request("tasks/cancel", Some(params)).await {
-                    client.inner.emit(ClientEvent::Warning(format!(
-                        "could not cancel the task: {e}"
-                    )));
-                }
-            });
+            self.cancel_task_quietly(&task_id);
             return true;
         }
         false
+    }
+
+    /// Asks the server to cancel a task without waiting for its answer; the listeners are
+    /// told if that fails.
+    pub(crate) fn cancel_task_quietly(&self, task_id: &str) {
+        let client = self.clone();
+        let params = json!({ "taskId": task_id });
+        wasm_bindgen_futures::spawn_local(async move {
+            if let Err(e) = client.request("tasks/cancel", Some(params)).await {
+                client.inner.emit(ClientEvent::Warning(format!(
+                    "could not cancel the task: {e}"
+                )));
+            }
+        });
     }
 
     /// Lists the server's tasks (`tasks/list`, every page; offered where the server declares
