@@ -6,6 +6,7 @@ use crate::error::ClientError;
 use crate::options::{CallOptions, ClientEvent, TaskListener};
 use client_core::session::{RequestError, RequestHandle};
 use client_core::time::Duration;
+use client_core::types::Era;
 use client_core::types::Task;
 use futures_util::future::{Either, FutureExt, LocalBoxFuture, Shared};
 use litemap::LiteMap;
@@ -90,9 +91,14 @@ impl Tasks {
 
     /// Ends what [`Tasks::follow`] started; true when the call was cancelled meanwhile.
     pub(crate) fn unfollow(&mut self, handle: RequestHandle, task_id: &str) -> bool {
-        self.running.remove(&handle);
         self.stops.remove(&handle);
         self.followed.remove(task_id);
+        self.end(handle)
+    }
+
+    /// Forgets call `handle`'s task; true when the call was cancelled meanwhile.
+    fn end(&mut self, handle: RequestHandle) -> bool {
+        self.running.remove(&handle);
         let before = self.cancelled.len();
         self.cancelled.retain(|h| *h != handle);
         self.cancelled.len() < before
@@ -336,15 +342,73 @@ impl Client {
         opts: CallOptions,
     ) -> Result<Value, ClientError> {
         let created = first.await?;
+        self.follow_task_to_end(handle, created, opts).await
+    }
+
+    /// [`Client::follow_task`], then the end of following: a call cancelled meanwhile ends
+    /// as cancelled, whatever the server answered.
+    async fn follow_task_to_end(
+        self,
+        handle: RequestHandle,
+        created: Value,
+        opts: CallOptions,
+    ) -> Result<Value, ClientError> {
         let outcome = self.follow_task(handle, created, opts).await;
-        let mut tasks = self.tasks.borrow_mut();
-        tasks.running.remove(&handle);
-        let before = tasks.cancelled.len();
-        tasks.cancelled.retain(|h| *h != handle);
-        if tasks.cancelled.len() < before {
+        if self.tasks.borrow_mut().end(handle) {
             return Err(ClientError::Request(RequestError::Cancelled));
         }
         outcome
+    }
+
+    /// Follows a task a tool call of an earlier connection created (its id kept, say, across
+    /// a reload of the page, as the Tasks extension recommends) to what it comes to, as the
+    /// call itself would have: its states go to [`CallOptions::on_task`], requests it waits
+    /// on to the handlers, and cancelling the returned call (its handle) cancels the task.
+    /// The server must still know the task: a 2026-07-28 server keeps it for its time to
+    /// live; a 2025-11-25 server may tie it to the session it was created in.
+    pub fn resume_task(&self, task_id: &str, opts: CallOptions) -> PendingCall {
+        let get = CallOptions {
+            meta: opts.meta.clone(),
+            ..CallOptions::default()
+        };
+        let first = self.start("tasks/get", Some(json!({ "taskId": task_id })), get);
+        let handle = first.handle;
+        // Cancelled before the server answers, the task is cancelled too.
+        let task_id = task_id.to_string();
+        self.tasks
+            .borrow_mut()
+            .running
+            .insert(handle, task_id.clone());
+        let client = self.clone();
+        let fut = async move {
+            let first = first.await;
+            if client.tasks.borrow_mut().end(handle) {
+                return Err(ClientError::Request(RequestError::Cancelled));
+            }
+            let mut state = first?;
+            let told = state.get("taskId").and_then(Value::as_str);
+            if told != Some(task_id.as_str()) {
+                return Err(ClientError::Request(RequestError::Protocol(format!(
+                    "asked for task {task_id}, the server answered with task {}",
+                    told.unwrap_or("(none)")
+                ))));
+            }
+            let modern = client.server().is_some_and(|d| d.era == Era::Modern);
+            // Followed as the answer that created it would be, in the session's era.
+            let created = if modern {
+                if let Value::Object(fields) = &mut state {
+                    fields.insert("resultType".into(), json!("task"));
+                }
+                state
+            } else {
+                json!({ "task": state })
+            };
+            client.follow_task_to_end(handle, created, opts).await
+        };
+        PendingCall {
+            handle,
+            fut: fut.boxed_local(),
+        }
     }
 
     /// Follows the task a task-augmented call created to its result: `tasks/result` (which

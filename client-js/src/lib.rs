@@ -637,6 +637,28 @@ impl McpClient {
         to_js(&self.call(&name, args, &options).await?)
     }
 
+    /// Follows a task a `callTool` of an earlier page or connection created (its `taskId`,
+    /// given to `onTask`, kept meanwhile: the Tasks extension asks clients to keep task ids
+    /// so that a task outlives a reload) and resolves to what the call comes to, as
+    /// `callTool` would have; `options` as for `callTool`: `onTask`, `timeoutMs`, `signal`
+    /// (aborting cancels the task). The server must still know the task: a 2026-07-28
+    /// server keeps it for its time to live, a 2025-era server may tie it to its session
+    /// (then it rejects, kind "rpc").
+    #[wasm_bindgen(js_name = resumeTask, unchecked_return_type = "McpCallToolResult")]
+    pub async fn resume_task(
+        &self,
+        task_id: String,
+        #[wasm_bindgen(unchecked_optional_param_type = "McpCallOptions")] options: Option<JsValue>,
+    ) -> Result<JsValue, JsError> {
+        let options = options.unwrap_or_default();
+        let opts = call_options(&options)?;
+        let what = format!("following task {task_id}");
+        let result = self
+            .follow(&what, &options, || self.client.resume_task(&task_id, opts))
+            .await?;
+        to_js(&result)
+    }
+
     /// Reads a resource; `options.cache` as for the lists, and `onProgress`, `timeoutMs`,
     /// `signal` as for `callTool`.
     #[wasm_bindgen(js_name = readResource, unchecked_return_type = "McpReadResourceResult")]

@@ -314,6 +314,9 @@ test('runs a tool that requires a task: its status while it works, an elicitatio
   await page.locator('button.run').click();
   // Called as a task (the plain call is refused with -32601), followed with tasks/get.
   await page.locator('.runner .task-status', { hasText: /^Task working/ }).waitFor({ timeout: 10_000 });
+  // Not kept for a reload: server-everything ties its tasks to the session, which a reload
+  // ends (a 2026-07-28 server's tasks are kept: app_tasks_extension).
+  assert.equal(await page.evaluate(() => localStorage.getItem('mcp-browser-client.tasks')), null);
   // The server asks for a clarification through the task (tasks/result stream).
   const form = page.locator('form.ask.elicitation');
   await form.waitFor({ timeout: 20_000 });

@@ -5,7 +5,7 @@
 // cancelling the call cancels the task on the server.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { appConnectedTo, taskStatusOnServer } from './browser.mjs';
+import { appConnectedTo, taskStatusOnServer, waitFor } from './browser.mjs';
 
 let app, page;
 
@@ -88,4 +88,47 @@ test('cancelling the call cancels its task on the server, and the call ends at o
   await page.locator('#tab-tools').click();
   const state = await taskStatusOnServer(page, app.peer.url, id, 'cancelled');
   assert.equal(state, 'cancelled');
+});
+
+test('a call still running as a task when the page is reloaded is followed again to its result; a kept task the server forgot says so', async () => {
+  await run('report', () => page.locator('.runner input#arg-seconds').fill('3'));
+  await page.locator('.runner .task-status', { hasText: /^Task working: step/ }).waitFor({ timeout: 10_000 });
+  // The task is kept in the browser while it runs (under the server's URL).
+  const kept = await waitFor(async () => {
+    const doc = JSON.parse(await page.evaluate(() => localStorage.getItem('mcp-browser-client.tasks')) || '{}');
+    const [url, entry] = Object.entries(doc)[0] || [];
+    return entry?.tasks?.length ? { url, tasks: entry.tasks } : null;
+  }, 5_000, 'the task kept in the browser');
+  assert.equal(kept.tasks.length, 1);
+  assert.equal(kept.tasks[0].tool, 'report');
+  assert.deepEqual(kept.tasks[0].arguments, { seconds: 3 });
+  // A task of an earlier visit that the server no longer knows.
+  await page.evaluate(({ url, tasks }) => {
+    const gone = { taskId: 'gone-since', tool: 'echo', arguments: { message: 'hi' }, at: Date.now() };
+    localStorage.setItem('mcp-browser-client.tasks', JSON.stringify({ [url]: { used: Date.now(), tasks: [...tasks, gone] } }));
+  }, kept);
+  await page.reload();
+  await page.locator('#connection-state', { hasText: 'connected' }).waitFor({ timeout: 20_000 });
+  await page.locator('#tab-tools').click();
+  await page.locator('button.tool[data-tool="report"]').click();
+  // Under way again: its state, a Cancel button, and then the result it came to.
+  const result = page.locator('.runner .result');
+  await page.locator('.runner .task-status', { hasText: /^Task working/ }).or(result).first().waitFor({ timeout: 10_000 });
+  await result.waitFor({ timeout: 15_000 });
+  assert.match(await result.innerText(), /report ready after 3 s/);
+  // The forgotten one ends with the server's refusal, in its tool's run.
+  await page.locator('button.tool[data-tool="echo"]').click();
+  const error = page.locator('.runner .call-error');
+  await error.waitFor({ timeout: 10_000 });
+  assert.match(await error.innerText(), /no task gone-since/);
+  // Both are in the history (the report's time from the first Run), and neither is kept
+  // any longer.
+  const report = page.locator('.history-list li', { hasText: 'report {"seconds":3} → ok' });
+  await report.waitFor({ timeout: 5_000 });
+  await page.locator('.history-list li', { hasText: 'echo {"message":"hi"}' }).waitFor({ timeout: 5_000 });
+  const took = await report.locator('.took').innerText();
+  const secs = took.match(/(\d+\.\d) s/);
+  assert.ok(secs && parseFloat(secs[1]) >= 3, `from the first Run: ${took}`);
+  const left = await page.evaluate(() => localStorage.getItem('mcp-browser-client.tasks'));
+  assert.equal(left, '{}');
 });

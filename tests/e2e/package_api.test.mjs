@@ -415,6 +415,51 @@ test('a 2026-07-28 server answers calls with tasks (Tasks extension): callTool r
   assert.equal(state, 'cancelled');
 });
 
+test('a task outlives its page: resumeTask on the reloaded page follows it to its result, asks what it waits on, and cancels it on abort', async () => {
+  // The first page starts two calls that become tasks and keeps their ids; one will wait for
+  // the person, whom this page never asks.
+  const ids = await page.evaluate(async ({ pkgUrl, url }) => {
+    const m = await import(`${pkgUrl}/mcp_client.js`);
+    await m.default();
+    const client = await m.McpClient.connect({ url, onElicitation: () => new Promise(() => {}) });
+    const idOf = (name, args) => new Promise((resolve, reject) => {
+      client.callTool(name, args, { onTask: (t) => resolve(t.taskId) }).catch(reject);
+    });
+    return { report: await idOf('report', { seconds: 2 }), approve: await idOf('approve', { item: 'the trip' }), forever: await idOf('forever', {}) };
+  }, { pkgUrl: pkg.url, url: tasks.url });
+  await page.reload();
+  const out = await page.evaluate(async ({ pkgUrl, url, ids }) => {
+    const m = await import(`${pkgUrl}/mcp_client.js`);
+    await m.default();
+    const caught = async (f) => {
+      try { await f(); return null; } catch (e) { return { kind: e.kind, code: e.code, message: e.message }; }
+    };
+    const asked = [];
+    const client = await m.McpClient.connect({
+      url,
+      onElicitation: async (params) => { asked.push(params.message); return { action: 'accept', content: { approved: true } }; },
+    });
+    const states = [];
+    const report = await client.resumeTask(ids.report, { onTask: (t) => states.push(t.status) });
+    const approved = await client.resumeTask(ids.approve);
+    const unknown = await caught(() => client.resumeTask('no-such-task'));
+    const abort = new AbortController();
+    const aborted = await caught(() => client.resumeTask(ids.forever, { signal: abort.signal, onTask: () => abort.abort() }));
+    client.close();
+    return { report: report.content[0].text, states, approved: approved.content[0].text, asked, unknown, aborted };
+  }, { pkgUrl: pkg.url, url: tasks.url, ids });
+  assert.equal(out.report, 'report ready after 2 s');
+  assert.equal(out.states[0], 'working');
+  assert.equal(out.states.at(-1), 'completed');
+  assert.equal(out.approved, 'the trip: approved');
+  assert.deepEqual(out.asked, ['Approve the trip?']);
+  assert.equal(out.unknown.kind, 'rpc');
+  assert.match(out.unknown.message, /no task no-such-task/);
+  assert.equal(out.aborted.kind, 'cancelled');
+  const state = await taskStatusOnServer(page, tasks.url, ids.forever, 'cancelled');
+  assert.equal(state, 'cancelled');
+});
+
 test('thousands of calls leave no wasm memory behind', async () => {
   const out = await page.evaluate(async ({ pkgUrl, urlA }) => {
     const m = await import(`${pkgUrl}/mcp_client.js`);

@@ -31,6 +31,7 @@ export async function usage(): Promise<void> {
   });
   const tasks: McpTask[] = await client.listTasks({ timeoutMs: 5_000 });
   const over: boolean = (await client.cancelTask(tasks[0].taskId)).status === 'cancelled';
+  const resumed: McpContent[] = (await client.resumeTask(tasks[0].taskId, { onTask: (t) => console.log(t.status), signal: stop.signal })).content;
   const read = await client.readResource('docs://index');
   const text: string | undefined = read.contents[0]?.text;
   await client.readResource('docs://index', { cache: 'bypass', timeoutMs: 5_000, signal: stop.signal });
@@ -58,7 +59,7 @@ export async function usage(): Promise<void> {
   await client.subscribeResource('docs://index');
   client.rootsChanged();
   client.close();
-  console.log(names, shown, text, role, values, era, anything, defs, modelText, over);
+  console.log(names, shown, text, role, values, era, anything, defs, modelText, over, resumed);
 
   // Misuse the types refuse:
   // @ts-expect-error: not a cache mode

@@ -154,7 +154,7 @@ pub struct Connection {
     /// Whether we hold tokens for this server.
     pub logged_in: RwSignal<bool>,
     /// Where DOM events go when embedded.
-    sink: StoredValue<Option<crate::embed::EventSink>, LocalStorage>,
+    pub(crate) sink: StoredValue<Option<crate::embed::EventSink>, LocalStorage>,
     /// Listing the tools again after the server said they changed.
     relist: StoredValue<Relist>,
     /// Counts the server's `prompts/list_changed` (the prompts tab lists again on each).
@@ -508,6 +508,8 @@ impl Connection {
                         c.show_connected(details, sink.as_ref());
                     };
                     futures_util::join!(c.refresh_tools(), show);
+                    // Calls of an earlier page still running as tasks are followed again.
+                    crate::tool_call::resume_kept_tasks(&c);
                 }
                 Err(e) => {
                     // A refusal for want of a login was announced (`login_needed`) already.

@@ -1,6 +1,6 @@
 //! Per-server settings: the log level asked of the server, the roots offered to it, how long
-//! a request may take, a check that the server answers, and whether the call history is kept
-//! in the browser.
+//! a request may take, a check that the server answers, and whether the call history (and
+//! the calls still running as tasks) is kept in the browser.
 
 use crate::connection::Connection;
 use client_browser::client_core::types::LoggingLevel;
@@ -106,6 +106,9 @@ pub fn SettingsPanel(conn: Connection) -> impl IntoView {
                 let toggle = move |ev| {
                     let on = event_target_checked(&ev);
                     crate::call_history::keep_in_browser(on);
+                    if !on {
+                        crate::kept_tasks::forget_all();
+                    }
                     kept.set(on);
                     if on {
                         conn.save_history();
@@ -118,7 +121,7 @@ pub fn SettingsPanel(conn: Connection) -> impl IntoView {
                 };
                 view! {
                     <label class="inline"><input type="checkbox" id="keep-history" prop:checked=kept on:change=toggle />
-                        " Keep the call history in this browser (with the arguments typed, for every server)"</label>
+                        " Keep the call history in this browser, and calls still running as tasks so that a reload follows them (with the arguments typed, for every server)"</label>
                 }
             })}
             <label for="roots">"Roots offered to the server (one file:// URI per line)"</label>

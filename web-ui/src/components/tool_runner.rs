@@ -3,19 +3,17 @@
 
 use crate::components::copy_button::CopyButton;
 use crate::components::long_text::LongText;
-use crate::components::result_view::{decode_tool_result, ResultView};
+use crate::components::result_view::ResultView;
 use crate::connection::Connection;
 use crate::schema_check::checked_arguments;
 use crate::schema_form::{fields_of, initial_values, Field, FieldKind};
+use crate::tool_call;
 use crate::tool_runs::ToolRun;
 use crate::typed_json::typed_object;
-use client_browser::client_core::types::{
-    check_request_meta, ElicitParams, ProgressParams, Task, Tool,
-};
+use client_browser::client_core::types::{check_request_meta, ElicitParams, Tool};
 use client_browser::CallOptions;
 use leptos::prelude::*;
 use std::collections::BTreeMap;
-use std::rc::Rc;
 
 /// One tool's form and run state. The state is the connection's (see
 /// [`crate::tool_runs`]): what was typed, a call under way and the last result are still
@@ -23,6 +21,10 @@ use std::rc::Rc;
 #[component]
 pub fn ToolRunner(conn: Connection, tool: Tool) -> impl IntoView {
     let fields = fields_of(&tool.input_schema);
+    let this_run = conn
+        .tool_runs
+        .try_update_value(|runs| runs.of(&tool.name, || initial_values(&fields)))
+        .unwrap_or_else(|| ToolRun::detached(initial_values(&fields)));
     let ToolRun {
         values,
         raw_mode,
@@ -37,15 +39,10 @@ pub fn ToolRunner(conn: Connection, tool: Tool) -> impl IntoView {
         last_args,
         url_required,
         auto_retried,
-    } = conn
-        .tool_runs
-        .try_update_value(|runs| runs.of(&tool.name, || initial_values(&fields)))
-        .unwrap_or_else(|| ToolRun::detached(initial_values(&fields)));
+    } = this_run;
     let errors = RwSignal::new(BTreeMap::<String, String>::new());
     let name = tool.name.clone();
     let output_schema = tool.output_schema.clone();
-    let record = conn.clone();
-    let sink = use_context::<Option<crate::embed::EventSink>>().flatten();
     let fields_for_run = fields.clone();
     let input_schema = tool.input_schema.clone();
     let conn_run = conn.clone();
@@ -73,22 +70,13 @@ pub fn ToolRunner(conn: Connection, tool: Tool) -> impl IntoView {
         took_ms.set(None);
         url_required.set(Vec::new());
         last_args.set(Some(args.clone()));
-        let opts = CallOptions {
-            on_task: Some(Rc::new(move |t: &Task| {
-                task.set(Some((t.status.clone(), t.status_message.clone())));
-            })),
-            on_progress: Some(Rc::new(move |p: ProgressParams| {
-                progress.set(Some((
-                    p.progress.as_f64().unwrap_or(0.0),
-                    p.total.and_then(|t| t.as_f64()),
-                    p.message,
-                )));
-            })),
+        let at_ms = js_sys::Date::now();
+        let base = CallOptions {
             meta: entries,
             ..crate::time_limit::call_options(conn_run.time_limit.get_untracked())
         };
+        let (opts, kept) = tool_call::options(&conn_run, this_run, &name, &args, at_ms, base);
         let call = client.start_tool_call(&name, args.clone(), opts);
-        running.set(Some(call.handle));
         if let Some(tool) = &app_tool {
             // The id it went out with, if it went out at once (its View is told it).
             let id = client.wire_id(call.handle);
@@ -96,35 +84,7 @@ pub fn ToolRunner(conn: Connection, tool: Tool) -> impl IntoView {
                 .app_views
                 .update(|views| _ = views.called(tool.clone(), args.clone(), id));
         }
-        let name = name.clone();
-        let sink = sink.clone();
-        let record = record.clone();
-        let at_ms = js_sys::Date::now();
-        leptos::task::spawn_local(async move {
-            let r = call.await;
-            running.set(None);
-            // The result (or error) now says how the task ended.
-            task.set(None);
-            // Web pages to open before the call is made again (-32042).
-            let required = r
-                .as_ref()
-                .err()
-                .and_then(client_browser::ClientError::url_elicitations_required);
-            let outcome = r
-                .and_then(decode_tool_result)
-                .map_err(|e| crate::doctor::explain(&e));
-            // The result as the server sent it.
-            if let (Some(sink), Ok((_, raw))) = (&sink, &outcome) {
-                (sink.0)(
-                    "tool-result",
-                    serde_json::json!({ "tool": name, "result": raw }),
-                );
-            }
-            let took = record.record_call(name, args, &outcome, at_ms);
-            took_ms.set(Some(took));
-            url_required.set(required.unwrap_or_default());
-            result.set(Some(outcome));
-        });
+        tool_call::follow(&conn_run, this_run, name.clone(), args, call, at_ms, kept);
     };
     let call_again = call_with.clone();
     // The last call made again (after the web pages the server asked for were opened).

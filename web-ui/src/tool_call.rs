@@ -1,0 +1,208 @@
+//! A tool call as the tools tab shows it, made from the tool's form or followed again after
+//! a reload (a task kept in the browser, see [`crate::kept_tasks`]): its progress and task
+//! states go to the tool's run, a task is kept in the browser while it runs, and its end is
+//! shown, added to the history and told to an embedding page.
+
+use crate::components::result_view::decode_tool_result;
+use crate::connection::Connection;
+use crate::kept_tasks::{self, KeptTask};
+use crate::tool_runs::ToolRun;
+use client_browser::client_core::session::RequestError;
+use client_browser::client_core::types::{Era, ProgressParams, Task};
+use client_browser::{CallOptions, ClientError, PendingCall};
+use leptos::prelude::*;
+use serde_json::Value;
+use std::cell::RefCell;
+use std::rc::Rc;
+
+/// The id of the task a call's run keeps in the browser, if any (forgotten when it ends).
+pub type KeptId = Rc<RefCell<Option<String>>>;
+
+/// What a call of tool `name` with `args`, made at `at_ms`, reports to `run`: progress, and
+/// its task's states (a task of a 2026-07-28 server kept in the browser from its first state
+/// until the call ends, where the connection keeps history). `base` holds the time limit and
+/// `_meta`.
+pub fn options(
+    conn: &Connection,
+    run: ToolRun,
+    name: &str,
+    args: &Value,
+    at_ms: f64,
+    base: CallOptions,
+) -> (CallOptions, KeptId) {
+    let kept = KeptId::default();
+    // Only a 2026-07-28 server's tasks (the Tasks extension) outlive the connection; a
+    // 2025-era server may tie its tasks to the session (server-everything does), which a
+    // reload ends.
+    let modern = conn
+        .details
+        .with_untracked(|d| d.as_ref().is_some_and(|d| d.era == Era::Modern));
+    let keeps = conn.keeps_history() && modern;
+    let (url, tool, arguments) = (conn.url.clone(), name.to_string(), args.clone());
+    let kept_here = kept.clone();
+    let opts = CallOptions {
+        on_task: Some(Rc::new(move |t: &Task| {
+            run.task
+                .set(Some((t.status.clone(), t.status_message.clone())));
+            if keeps && !t.is_terminal() && kept_here.borrow().is_none() {
+                kept_here.replace(Some(t.task_id.clone()));
+                let task = KeptTask {
+                    task_id: t.task_id.clone(),
+                    tool: tool.clone(),
+                    arguments: arguments.clone(),
+                    at_ms,
+                };
+                kept_tasks::keep(&url, task);
+            }
+        })),
+        on_progress: Some(Rc::new(move |p: ProgressParams| {
+            run.progress.set(Some((
+                p.progress.as_f64().unwrap_or(0.0),
+                p.total.and_then(|t| t.as_f64()),
+                p.message,
+            )));
+        })),
+        ..base
+    };
+    (opts, kept)
+}
+
+/// True when a call that ended with `outcome` may still have a task running on the server
+/// that a later page can follow: the page closed the client, the network or the login
+/// failed. Any other end (a result, the server's error, a cancel) settles it.
+fn task_outlives(outcome: &Result<Value, ClientError>) -> bool {
+    matches!(
+        outcome,
+        Err(ClientError::Closed
+            | ClientError::AuthRequired { .. }
+            | ClientError::Auth(_)
+            | ClientError::Request(RequestError::Closed | RequestError::Transport(_)))
+    )
+}
+
+/// Shows `call` (of tool `name` with `args`, made at `at_ms`) under way in `run`, and its end
+/// when it comes: the result or why it failed, how long it took, pages the server asks to
+/// open first; the history and an embedding page (`tool-result`) are told.
+pub fn follow(
+    conn: &Connection,
+    run: ToolRun,
+    name: String,
+    args: Value,
+    call: PendingCall,
+    at_ms: f64,
+    kept: KeptId,
+) {
+    run.running.set(Some(call.handle));
+    let conn = conn.clone();
+    leptos::task::spawn_local(async move {
+        let r = call.await;
+        let kept_id = kept.borrow_mut().take();
+        if let Some(id) = kept_id.filter(|_| !task_outlives(&r)) {
+            kept_tasks::forget(&conn.url, &id);
+        }
+        run.running.set(None);
+        // The result (or error) now says how the task ended.
+        run.task.set(None);
+        // Web pages to open before the call is made again (-32042).
+        let required = r
+            .as_ref()
+            .err()
+            .and_then(ClientError::url_elicitations_required);
+        let outcome = r
+            .and_then(decode_tool_result)
+            .map_err(|e| crate::doctor::explain(&e));
+        // The result as the server sent it.
+        if let (Some(sink), Ok((_, raw))) = (conn.sink.get_value(), &outcome) {
+            (sink.0)(
+                "tool-result",
+                serde_json::json!({ "tool": name, "result": raw }),
+            );
+        }
+        let took = conn.record_call(name, args, &outcome, at_ms);
+        run.took_ms.set(Some(took));
+        run.url_required.set(required.unwrap_or_default());
+        run.result.set(Some(outcome));
+    });
+}
+
+/// Follows each task this browser kept for `conn`'s server (calls of an earlier page that
+/// were still running) to its end, shown in its tool's run as if the call were still under
+/// way; once the tools are listed (a tool's form gets its defaults from its schema).
+pub fn resume_kept_tasks(conn: &Connection) {
+    if !conn.keeps_history() {
+        return;
+    }
+    let Some(client) = conn.client.get_value() else {
+        return;
+    };
+    for kept in kept_tasks::load(&conn.url) {
+        let fields = conn.tools.with_untracked(|tools| {
+            tools
+                .iter()
+                .find(|t| t.name == kept.tool)
+                .map(|t| crate::schema_form::fields_of(&t.input_schema))
+        });
+        let initial = || {
+            fields
+                .as_deref()
+                .map(crate::schema_form::initial_values)
+                .unwrap_or_default()
+        };
+        let Some(run) = conn
+            .tool_runs
+            .try_update_value(|runs| runs.of(&kept.tool, initial))
+        else {
+            return;
+        };
+        if run.running.with_untracked(Option::is_some) {
+            continue;
+        }
+        run.progress.set(None);
+        run.result.set(None);
+        run.took_ms.set(None);
+        run.url_required.set(Vec::new());
+        run.last_args.set(Some(kept.arguments.clone()));
+        run.task
+            .set(Some(("working".into(), Some("followed again".into()))));
+        let base = crate::time_limit::call_options(conn.time_limit.get_untracked());
+        let (opts, kept_id) = options(conn, run, &kept.tool, &kept.arguments, kept.at_ms, base);
+        kept_id.replace(Some(kept.task_id.clone()));
+        let call = client.resume_task(&kept.task_id, opts);
+        follow(
+            conn,
+            run,
+            kept.tool,
+            kept.arguments,
+            call,
+            kept.at_ms,
+            kept_id,
+        );
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use client_browser::client_core::http::TransportFailure;
+
+    #[test]
+    fn a_task_outlives_a_closed_page_or_a_lost_network_but_not_an_answer() {
+        let lost = Err(ClientError::Request(RequestError::Transport(
+            TransportFailure::Network("down".into()),
+        )));
+        assert!(task_outlives(&lost));
+        assert!(task_outlives(&Err(ClientError::Request(
+            RequestError::Closed
+        ))));
+        assert!(task_outlives(&Err(ClientError::Closed)));
+        assert!(!task_outlives(&Ok(Value::Null)));
+        assert!(!task_outlives(&Err(ClientError::Request(
+            RequestError::Cancelled
+        ))));
+        let refused =
+            client_browser::client_core::ErrorObject::new(-32602, String::from("no task"));
+        assert!(!task_outlives(&Err(ClientError::Request(
+            RequestError::Rpc(refused)
+        ))));
+    }
+}
