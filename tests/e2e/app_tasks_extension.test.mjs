@@ -2,10 +2,11 @@
 // `io.modelcontextprotocol/tasks`; tests/peers/tasks_server.py, on the PyPI `mcp` 2.x SDK):
 // the call shows the task's state while it works and then its result; a task that waits for
 // the person shows their question and goes on with the answer; a failed task shows its error;
-// cancelling the call cancels the task on the server.
+// cancelling the call cancels the task on the server; calls still running as tasks are
+// followed again after a reload.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { appConnectedTo, taskStatusOnServer, waitFor } from './browser.mjs';
+import { appConnectedTo, taskStatusOnServer, viewFrame, waitFor } from './browser.mjs';
 
 let app, page;
 
@@ -90,18 +91,19 @@ test('cancelling the call cancels its task on the server, and the call ends at o
   assert.equal(state, 'cancelled');
 });
 
-test('a call still running as a task when the page is reloaded is followed again to its result; a kept task the server forgot says so', async () => {
-  await run('report', () => page.locator('.runner input#arg-seconds').fill('3'));
-  await page.locator('.runner .task-status', { hasText: /^Task working: step/ }).waitFor({ timeout: 10_000 });
-  // The task is kept in the browser while it runs (under the server's URL).
+test('calls still running as tasks when the page is reloaded are followed again to their results (a View too); a kept task the server forgot says so', async () => {
+  await run('report', () => page.locator('.runner input#arg-seconds').fill('4'));
+  await page.locator('.runner .task-status', { hasText: /^Task working/ }).waitFor({ timeout: 10_000 });
+  await run('chart', () => page.locator('.runner input#arg-seconds').fill('4'));
+  await page.locator('.runner .task-status', { hasText: /^Task working/ }).waitFor({ timeout: 10_000 });
+  await viewFrame(page);
+  // The tasks are kept in the browser while they run (under the server's URL).
   const kept = await waitFor(async () => {
     const doc = JSON.parse(await page.evaluate(() => localStorage.getItem('mcp-browser-client.tasks')) || '{}');
     const [url, entry] = Object.entries(doc)[0] || [];
-    return entry?.tasks?.length ? { url, tasks: entry.tasks } : null;
-  }, 5_000, 'the task kept in the browser');
-  assert.equal(kept.tasks.length, 1);
-  assert.equal(kept.tasks[0].tool, 'report');
-  assert.deepEqual(kept.tasks[0].arguments, { seconds: 3 });
+    return entry?.tasks?.length === 2 ? { url, tasks: entry.tasks } : null;
+  }, 5_000, 'the tasks kept in the browser');
+  assert.deepEqual(kept.tasks.map((t) => [t.tool, t.arguments]), [['report', { seconds: 4 }], ['chart', { seconds: 4 }]]);
   // A task of an earlier visit that the server no longer knows.
   await page.evaluate(({ url, tasks }) => {
     const gone = { taskId: 'gone-since', tool: 'echo', arguments: { message: 'hi' }, at: Date.now() };
@@ -111,24 +113,28 @@ test('a call still running as a task when the page is reloaded is followed again
   await page.locator('#connection-state', { hasText: 'connected' }).waitFor({ timeout: 20_000 });
   await page.locator('#tab-tools').click();
   await page.locator('button.tool[data-tool="report"]').click();
-  // Under way again: its state, a Cancel button, and then the result it came to.
+  // Under way again (its state, unless it is over already), then the result it came to.
   const result = page.locator('.runner .result');
   await page.locator('.runner .task-status', { hasText: /^Task working/ }).or(result).first().waitFor({ timeout: 10_000 });
   await result.waitFor({ timeout: 15_000 });
-  assert.match(await result.innerText(), /report ready after 3 s/);
+  assert.match(await result.innerText(), /report ready after 4 s/);
+  // The tool with an MCP App shows the result in a new View.
+  await page.locator('button.tool[data-tool="chart"]').click();
+  const { frame } = await viewFrame(page);
+  await waitFor(async () => (await frame.locator('#chart').innerText()) === 'view got: chart ready after 4 s', 15_000, 'the View fed the result');
   // The forgotten one ends with the server's refusal, in its tool's run.
   await page.locator('button.tool[data-tool="echo"]').click();
   const error = page.locator('.runner .call-error');
   await error.waitFor({ timeout: 10_000 });
   assert.match(await error.innerText(), /no task gone-since/);
-  // Both are in the history (the report's time from the first Run), and neither is kept
-  // any longer.
-  const report = page.locator('.history-list li', { hasText: 'report {"seconds":3} → ok' });
+  // All are in the history (the report's time from the first Run), and none is kept any
+  // longer.
+  const report = page.locator('.history-list li', { hasText: 'report {"seconds":4} → ok' });
   await report.waitFor({ timeout: 5_000 });
   await page.locator('.history-list li', { hasText: 'echo {"message":"hi"}' }).waitFor({ timeout: 5_000 });
   const took = await report.locator('.took').innerText();
   const secs = took.match(/(\d+\.\d) s/);
-  assert.ok(secs && parseFloat(secs[1]) >= 3, `from the first Run: ${took}`);
+  assert.ok(secs && parseFloat(secs[1]) >= 4, `from the first Run: ${took}`);
   const left = await page.evaluate(() => localStorage.getItem('mcp-browser-client.tasks'));
   assert.equal(left, '{}');
 });

@@ -13,7 +13,9 @@ Tools answered with a task:
 - `approve(item)`: waits for the person (an elicitation in `inputRequests`, answered with
   `tasks/update`), then completes with their answer;
 - `fail`: fails with a JSON-RPC error;
-- `forever(ttl_ms)`: works until it is cancelled.
+- `forever(ttl_ms)`: works until it is cancelled;
+- `chart(seconds)`: as `report`, for a tool with an MCP App View (`ui://tasks/chart`, which
+  shows the tool result it is told).
 `echo` is answered at once.
 
 Usage: python tasks_server.py PORT  (or PORT in the environment)
@@ -32,7 +34,7 @@ from pydantic import Field
 from serve_loopback import serve
 
 TASKS = "io.modelcontextprotocol/tasks"
-TASK_TOOLS = {"report", "approve", "fail", "forever"}
+TASK_TOOLS = {"report", "approve", "fail", "forever", "chart"}
 POLL_MS = 250
 
 
@@ -92,12 +94,12 @@ class TaskStore:
 store = TaskStore()
 
 
-async def _report(task_id: str, seconds: float) -> None:
+async def _report(task_id: str, seconds: float, what: str = "report") -> None:
     steps = 4
     for step in range(1, steps + 1):
         await asyncio.sleep(seconds / steps)
         store.set(task_id, "working", f"step {step} of {steps}")
-    text = f"report ready after {seconds:g} s"
+    text = f"{what} ready after {seconds:g} s"
     store.set(task_id, "completed", "done", result={"content": [{"type": "text", "text": text}]})
 
 
@@ -151,8 +153,8 @@ class TasksExtension(Extension):
         args = params.arguments or {}
         task = store.create("started", int(args.get("ttl_ms", 60_000)))
         task_id = task["taskId"]
-        if params.name == "report":
-            work = _report(task_id, float(args.get("seconds", 1.0)))
+        if params.name in ("report", "chart"):
+            work = _report(task_id, float(args.get("seconds", 1.0)), params.name)
         elif params.name == "approve":
             work = _approve(task_id, str(args.get("item", "it")))
         elif params.name == "fail":
@@ -215,6 +217,31 @@ def fail() -> str:
 def forever(ttl_ms: int = 60_000) -> str:
     """A task that works until it is cancelled (kept for `ttl_ms`)."""
     return "nothing to do without tasks"
+
+
+@server.tool(meta={"ui": {"resourceUri": "ui://tasks/chart"}})
+def chart(seconds: float = 1.0) -> str:
+    """Draws a chart, shown in its View (runs as a task: it takes `seconds`)."""
+    return "chart drawn at once (the client did not declare tasks)"
+
+
+# The chart's View: it shows the tool result the host tells it.
+CHART_VIEW = """<!doctype html><html><body><pre id="chart">waiting</pre><script>
+addEventListener('message', (e) => {
+  if (e.source !== parent || !e.data) return;
+  if (e.data.id === 1) parent.postMessage({ jsonrpc: '2.0', method: 'ui/notifications/initialized' }, '*');
+  if (e.data.method === 'ui/notifications/tool-result') {
+    document.getElementById('chart').textContent = 'view got: ' + e.data.params.content[0].text;
+  }
+});
+parent.postMessage({ jsonrpc: '2.0', id: 1, method: 'ui/initialize', params: { appInfo: { name: 'chart', version: '1' }, appCapabilities: {}, protocolVersion: '2026-01-26' } }, '*');
+</script></body></html>"""
+
+
+@server.resource("ui://tasks/chart", name="chart view", mime_type="text/html;profile=mcp-app")
+def chart_view() -> str:
+    """The chart's View."""
+    return CHART_VIEW
 
 
 def main() -> None:

@@ -126,8 +126,9 @@ pub fn follow(
 }
 
 /// Follows each task this browser kept for `conn`'s server (calls of an earlier page that
-/// were still running) to its end, shown in its tool's run as if the call were still under
-/// way; once the tools are listed (a tool's form gets its defaults from its schema).
+/// were still running) to its end, shown in its tool's run (and a tool's MCP App in a new
+/// View) as if the call were still under way; once the tools are listed (a tool's form gets
+/// its defaults from its schema).
 pub fn resume_kept_tasks(conn: &Connection) {
     if !conn.keeps_history() {
         return;
@@ -136,12 +137,12 @@ pub fn resume_kept_tasks(conn: &Connection) {
         return;
     };
     for kept in kept_tasks::load(&conn.url) {
-        let fields = conn.tools.with_untracked(|tools| {
-            tools
-                .iter()
-                .find(|t| t.name == kept.tool)
-                .map(|t| crate::schema_form::fields_of(&t.input_schema))
-        });
+        let tool = conn
+            .tools
+            .with_untracked(|tools| tools.iter().find(|t| t.name == kept.tool).cloned());
+        let fields = tool
+            .as_ref()
+            .map(|t| crate::schema_form::fields_of(&t.input_schema));
         let initial = || {
             fields
                 .as_deref()
@@ -168,6 +169,12 @@ pub fn resume_kept_tasks(conn: &Connection) {
         let (opts, kept_id) = options(conn, run, &kept.tool, &kept.arguments, kept.at_ms, base);
         kept_id.replace(Some(kept.task_id.clone()));
         let call = client.resume_task(&kept.task_id, opts);
+        // A tool with an MCP App shows the call in a new View, as when it was called.
+        if let Some(tool) = tool.filter(|t| crate::mcp_app::resource_uri(t).is_some()) {
+            let args = kept.arguments.clone();
+            conn.app_views
+                .update(|views| _ = views.called(tool, args, None));
+        }
         follow(
             conn,
             run,
