@@ -40,9 +40,13 @@ test('the client declares the extension, and the server advertises it', async ()
 test('a tool call answered with a task shows the task working, then the result it came to', async () => {
   await run('report', () => page.locator('.runner input#arg-seconds').fill('2'));
   await page.locator('.runner .task-status', { hasText: /^Task working: step \d of 4$/ }).waitFor({ timeout: 10_000 });
+  // The tool list marks the tool while its call is under way.
+  const hint = page.locator('button.tool[data-tool="report"] .hint.running');
+  await hint.waitFor({ timeout: 5_000 });
   const result = page.locator('.runner .result');
   await result.waitFor({ timeout: 15_000 });
   assert.match(await result.innerText(), /report ready after 2 s/);
+  await hint.waitFor({ state: 'detached', timeout: 5_000 });
   assert.equal(await page.locator('.runner .task-status').count(), 0, 'the state goes once the result is in');
   // It was followed with tasks/get (never tasks/result, which the extension does not have).
   await page.locator('#tab-logs').click();
@@ -111,8 +115,11 @@ test('calls still running as tasks when the page is reloaded are followed again 
   }, kept);
   await page.reload();
   await page.locator('#connection-state', { hasText: 'connected' }).waitFor({ timeout: 20_000 });
+  // Said in the log, and the first of them chosen, so that it shows at once.
+  await page.locator('#tab-logs').click();
+  await page.locator('ul.notifications li', { hasText: 'following again the calls of an earlier visit still running as tasks: report, chart, echo' }).waitFor({ timeout: 10_000 });
   await page.locator('#tab-tools').click();
-  await page.locator('button.tool[data-tool="report"]').click();
+  await page.locator('button.tool[data-tool="report"][aria-current="true"]').waitFor({ timeout: 5_000 });
   // Under way again (its state, unless it is over already), then the result it came to.
   const result = page.locator('.runner .result');
   await page.locator('.runner .task-status', { hasText: /^Task working/ }).or(result).first().waitFor({ timeout: 10_000 });

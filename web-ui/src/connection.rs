@@ -185,6 +185,8 @@ pub struct Connection {
     pub updated: RwSignal<Vec<String>>,
     /// Lists shown from answers kept from before, because asking the server again failed.
     pub stale: RwSignal<StaleLists>,
+    /// The tools with a call under way (marked in the tool list, whichever tool is chosen).
+    pub running_tools: RwSignal<Vec<String>>,
 }
 
 /// Listing the tools again after `notifications/tools/list_changed`.
@@ -317,6 +319,7 @@ impl Connection {
             subscribed: RwSignal::new(Vec::new()),
             updated: RwSignal::new(Vec::new()),
             stale: RwSignal::new(StaleLists::default()),
+            running_tools: RwSignal::new(Vec::new()),
         };
         let mut o = ClientOptions::new(req.url.clone());
         o.transport = req.transport;

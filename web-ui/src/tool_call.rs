@@ -93,9 +93,12 @@ pub fn follow(
     kept: KeptId,
 ) {
     run.running.set(Some(call.handle));
+    conn.running_tools
+        .update(|r| crate::connection::add_once(r, name.clone()));
     let conn = conn.clone();
     leptos::task::spawn_local(async move {
         let r = call.await;
+        let _ = conn.running_tools.try_update(|r| r.retain(|t| *t != name));
         let kept_id = kept.borrow_mut().take();
         if let Some(id) = kept_id.filter(|_| !task_outlives(&r)) {
             kept_tasks::forget(&conn.url, &id);
@@ -136,7 +139,23 @@ pub fn resume_kept_tasks(conn: &Connection) {
     let Some(client) = conn.client.get_value() else {
         return;
     };
-    for kept in kept_tasks::load(&conn.url) {
+    let kept = kept_tasks::load(&conn.url);
+    if kept.is_empty() {
+        return;
+    }
+    let tools: Vec<&str> = kept.iter().map(|k| k.tool.as_str()).collect();
+    crate::connection::note(
+        conn.log,
+        format!(
+            "following again the calls of an earlier visit still running as tasks: {}",
+            tools.join(", ")
+        ),
+    );
+    // Shown at once where no tool is chosen yet (a reload): the first of them.
+    if conn.chosen_tool.with_untracked(Option::is_none) {
+        conn.chosen_tool.set(Some(kept[0].tool.clone()));
+    }
+    for kept in kept {
         let tool = conn
             .tools
             .with_untracked(|tools| tools.iter().find(|t| t.name == kept.tool).cloned());

@@ -70,6 +70,7 @@ pub fn ToolsPanel(conn: Connection) -> impl IntoView {
     let query = conn.searches.tools;
     let tools = conn.tools;
     let views = conn.app_views;
+    let running = conn.running_tools;
     let haystacks = Memo::new(move |_| tools.with(|t| t.iter().map(haystack).collect::<Vec<_>>()));
     // Indices of the tools that match the query.
     let found = found_in(haystacks, query);
@@ -99,6 +100,11 @@ pub fn ToolsPanel(conn: Connection) -> impl IntoView {
                                         <span class="name">{tool.title.clone().unwrap_or_else(|| tool.name.clone())}</span>
                                         {hint_labels(&tool).into_iter().map(|h| view! { <span class="hint" title="claimed by the server">{h}</span> }).collect_view()}
                                         {crate::mcp_app::resource_uri(&tool).map(|_| view! { <span class="hint app-mark" title="shows its result in an MCP App">{if crate::mcp_app::for_views_only(&tool) { "app only" } else { "app" }}</span> })}
+                                        {
+                                            // A call of it is under way (maybe while another tool is chosen).
+                                            let name = tool.name.clone();
+                                            move || running.with(|r| r.contains(&name)).then(|| view! { <span class="hint running" title="a call of this tool is under way">"running"</span> })
+                                        }
                                         {
                                             // Its View is kept running (shown when the tool is chosen).
                                             let name = tool.name.clone();
