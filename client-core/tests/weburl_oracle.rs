@@ -38,7 +38,15 @@ fn compare(input: &str, base: Option<&str>) -> Result<(), TestCaseError> {
         let b = seg.as_bytes();
         b.len() == 2 && b[0].is_ascii_alphabetic() && (b[1] == b':' || b[1] == b'|')
     };
-    if input.split(['/', '\\']).any(drive_letter) {
+    // The same after a scheme that makes the input relative (`Http:a|/..` against an http
+    // base: the browser gives the base's root, the `url` crate keeps `a|`).
+    let after_scheme = input
+        .split_once(':')
+        .filter(|(scheme, _)| scheme.len() > 1 && scheme.chars().all(|c| c.is_ascii_alphabetic()))
+        .map_or(input, |(_, rest)| rest);
+    if input.split(['/', '\\']).any(drive_letter)
+        || after_scheme.split(['/', '\\']).any(drive_letter)
+    {
         return Ok(());
     }
     let ours = match base {
@@ -149,5 +157,20 @@ fn hosts_the_core_cannot_take_are_refused() {
             Err(weburl::ParseError::UnsupportedHost),
             "{bad}"
         );
+    }
+}
+
+#[test]
+fn a_drive_letter_like_segment_of_a_relative_http_reference_is_an_ordinary_segment() {
+    // The URL Standard keeps a Windows drive letter before `..` for file: URLs only (the
+    // browser: `new URL("Http:a|/..", "http://10.0.0.1/x")` is `http://10.0.0.1/`).
+    let base = weburl::parse("http://10.0.0.1/x").expect("a valid base");
+    for (input, want) in [
+        ("Http:a|/..", "http://10.0.0.1/"),
+        ("a|/..", "http://10.0.0.1/"),
+        ("http:b:/../c", "http://10.0.0.1/c"),
+    ] {
+        let got = weburl::join(&base, input).map(|u| u.as_str().to_string());
+        assert_eq!(got.as_deref(), Ok(want), "{input:?}");
     }
 }
