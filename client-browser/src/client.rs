@@ -192,6 +192,10 @@ impl Client {
                             listener(task);
                         }
                     }
+                    // A task of the Tasks extension: to the call following it.
+                    ClientEvent::Notification(ServerNotification::TaskUpdated(task)) => {
+                        changes.borrow_mut().pushed(task);
+                    }
                     _ => {}
                 }
             }));

@@ -84,9 +84,17 @@ impl ListenAcks {
         }
     }
 
+    /// What the server agreed to send on `stream`, if it acknowledged it already.
+    fn honoured(&self, stream: RequestHandle) -> Option<&Value> {
+        self.acknowledged
+            .iter()
+            .find(|(s, _)| *s == stream)
+            .map(|(_, honoured)| honoured)
+    }
+
     /// The acknowledgment of `stream` if it came already, else a receiver for it.
     fn wait(&mut self, stream: RequestHandle) -> Result<Value, oneshot::Receiver<Reply>> {
-        if let Some((_, honoured)) = self.acknowledged.iter().find(|(s, _)| *s == stream) {
+        if let Some(honoured) = self.honoured(stream) {
             return Ok(honoured.clone());
         }
         let (tx, rx) = oneshot::channel();
@@ -158,7 +166,7 @@ impl Client {
         if let Some(old) = subs.listen.take() {
             self.inner.session.borrow_mut().cancel(old, now());
         }
-        let filter = SubscriptionFilter {
+        let mut filter = SubscriptionFilter {
             tools_list_changed: caps.tools_list_changed().then_some(true),
             prompts_list_changed: caps.prompts_list_changed().then_some(true),
             resources_list_changed: caps.resources_list_changed().then_some(true),
@@ -170,6 +178,10 @@ impl Client {
             || filter.prompts_list_changed.is_some()
             || filter.resources_list_changed.is_some()
             || filter.resource_subscriptions.is_some();
+        // The tasks followed (the Tasks extension), on a stream the server serves anyway: a
+        // server that sends no notifications at all is only polled.
+        let tasks = self.tasks.borrow().pushed_ids();
+        filter.task_ids = (!tasks.is_empty()).then_some(tasks);
         if wanted {
             let stream = self.inner.session.borrow_mut().listen(filter, now());
             subs.listen = Some(stream);
@@ -243,6 +255,20 @@ impl Client {
                 client.relisten();
             }
         });
+    }
+
+    /// Whether the server agreed to push the states of task `task_id` on the stream open now
+    /// (`notifications/tasks`; its acknowledgment lists the task).
+    pub(crate) fn task_pushed(&self, task_id: &str) -> bool {
+        let Some(stream) = self.subscriptions.borrow().listen else {
+            return false;
+        };
+        let acks = self.inner.listen_acks.borrow();
+        acks.honoured(stream).is_some_and(|f| {
+            f["taskIds"]
+                .as_array()
+                .is_some_and(|ids| ids.iter().any(|id| id == task_id))
+        })
     }
 
     /// What the server agreed to send on the stream open now, once it acknowledged it; if the

@@ -10,7 +10,7 @@ use client_core::session::{RequestError, RequestHandle};
 use client_core::types::{ServerRequest, Task};
 use client_core::ErrorObject;
 use futures_util::future::{self, Either};
-use futures_util::FutureExt;
+use futures_util::{FutureExt, StreamExt};
 use serde_json::{json, Value};
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -66,12 +66,15 @@ impl Client {
         opts: &CallOptions,
     ) -> Result<Value, ClientError> {
         let task: Task = decode("tools/call", created)?;
-        let stopped = self
-            .tasks
-            .borrow_mut()
-            .follow(handle, &task.task_id, opts.on_task.clone());
+        let (stopped, pushed) =
+            self.tasks
+                .borrow_mut()
+                .follow(handle, &task.task_id, opts.on_task.clone());
+        // The server is asked to push the task's states on the listen stream (opened again
+        // with its id; once the task is over, its id goes with the next change).
+        self.relisten();
         let task_id = task.task_id.clone();
-        let outcome = self.drive_extension_task(task, opts, stopped).await;
+        let outcome = self.drive_extension_task(task, opts, stopped, pushed).await;
         if self.tasks.borrow_mut().unfollow(handle, &task_id) {
             return Err(ClientError::Request(RequestError::Cancelled));
         }
@@ -83,6 +86,7 @@ impl Client {
         mut task: Task,
         opts: &CallOptions,
         mut stopped: futures_channel::oneshot::Receiver<()>,
+        mut pushed: futures_channel::mpsc::UnboundedReceiver<Task>,
     ) -> Result<Value, ClientError> {
         // `inputRequests` keys handed to the application: a key names one request for the
         // task's whole life, and polls repeat it until it is answered.
@@ -122,10 +126,14 @@ impl Client {
                 self.cancel_task_quietly(&task.task_id);
                 return Err(e);
             }
-            let every = task
-                .poll_interval
-                .unwrap_or(POLL_DEFAULT_MS)
-                .clamp(POLL_MS.0, POLL_MS.1);
+            // Polled at the longest interval while the server pushes the task's states.
+            let every = if self.task_pushed(&task.task_id) {
+                POLL_MS.1
+            } else {
+                task.poll_interval
+                    .unwrap_or(POLL_DEFAULT_MS)
+                    .clamp(POLL_MS.0, POLL_MS.1)
+            };
             let params = json!({ "taskId": task.task_id });
             let poll = Box::pin(async move {
                 gloo_timers::future::TimeoutFuture::new(every as u32).await;
@@ -135,12 +143,28 @@ impl Client {
                 };
                 self.start("tasks/get", Some(params), get).await
             });
-            let next = match future::select(poll, &mut stopped).await {
-                Either::Left((state, _)) => state,
+            let state = match future::select(poll, future::select(pushed.next(), &mut stopped))
+                .await
+            {
+                Either::Left((state, _)) => decode("tasks/get", state?)?,
+                Either::Right((Either::Left((Some(state), _)), _)) => {
+                    // A state older than the one known (a poll answered after it) is skipped.
+                    let older = matches!(
+                        (&state.last_updated_at, &task.last_updated_at),
+                        (Some(new), Some(known)) if new < known
+                    );
+                    if older {
+                        continue;
+                    }
+                    state
+                }
+                // Not pushed any more (cannot happen while following): the polls go on.
+                Either::Right((Either::Left((None, _)), poll)) => decode("tasks/get", poll.await?)?,
                 // The call was cancelled.
-                Either::Right(_) => return Err(ClientError::Request(RequestError::Cancelled)),
+                Either::Right((Either::Right(_), _)) => {
+                    return Err(ClientError::Request(RequestError::Cancelled))
+                }
             };
-            let state: Task = decode("tasks/get", next?)?;
             if state.task_id != task.task_id {
                 self.cancel_task_quietly(&task.task_id);
                 return Err(protocol(format!(

@@ -47,6 +47,9 @@ pub(crate) struct Tasks {
     /// Tool calls following a task of the Tasks extension (2026-07-28): what stops following
     /// it when the call is cancelled (the extension lets a client stop polling at once).
     stops: LiteMap<RequestHandle, futures_channel::oneshot::Sender<()>>,
+    /// Tasks of the Tasks extension now followed: task id → where the states the server
+    /// pushes (`notifications/tasks`, on the `subscriptions/listen` stream) go.
+    pushed: LiteMap<String, futures_channel::mpsc::UnboundedSender<Task>>,
     /// States the server announced (`notifications/tasks/status`) of tasks not followed (yet):
     /// the announcement may come before the answer that creates the task. The newest few.
     announced: Vec<Task>,
@@ -73,27 +76,47 @@ impl Tasks {
     }
 
     /// Starts following task `task_id` for call `handle` (a task of the Tasks extension):
-    /// `on_task` is told its states; the receiver fires when the call is cancelled.
+    /// `on_task` is told its states; the first receiver fires when the call is cancelled,
+    /// the second gives the states the server pushes.
     pub(crate) fn follow(
         &mut self,
         handle: RequestHandle,
         task_id: &str,
         on_task: Option<TaskListener>,
-    ) -> futures_channel::oneshot::Receiver<()> {
+    ) -> (
+        futures_channel::oneshot::Receiver<()>,
+        futures_channel::mpsc::UnboundedReceiver<Task>,
+    ) {
         self.running.insert(handle, task_id.to_string());
         if let Some(listener) = on_task {
             self.followed.insert(task_id.to_string(), (listener, None));
         }
         let (stop, stopped) = futures_channel::oneshot::channel();
         self.stops.insert(handle, stop);
-        stopped
+        let (push, pushed) = futures_channel::mpsc::unbounded();
+        self.pushed.insert(task_id.to_string(), push);
+        (stopped, pushed)
     }
 
     /// Ends what [`Tasks::follow`] started; true when the call was cancelled meanwhile.
     pub(crate) fn unfollow(&mut self, handle: RequestHandle, task_id: &str) -> bool {
         self.stops.remove(&handle);
         self.followed.remove(task_id);
+        self.pushed.remove(task_id);
         self.end(handle)
+    }
+
+    /// Takes a state the server pushed (`notifications/tasks`): to the call following its
+    /// task, if any (else dropped: nobody asked for it any more).
+    pub(crate) fn pushed(&mut self, task: &Task) {
+        if let Some(push) = self.pushed.get(&task.task_id) {
+            let _ = push.unbounded_send(task.clone());
+        }
+    }
+
+    /// The tasks of the Tasks extension followed now (asked for on the listen stream).
+    pub(crate) fn pushed_ids(&self) -> Vec<String> {
+        self.pushed.keys().cloned().collect()
     }
 
     /// Forgets call `handle`'s task; true when the call was cancelled meanwhile.

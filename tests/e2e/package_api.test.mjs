@@ -415,6 +415,44 @@ test('a 2026-07-28 server answers calls with tasks (Tasks extension): callTool r
   assert.equal(state, 'cancelled');
 });
 
+test('a 2026-07-28 server pushes the states of a task the client follows (notifications/tasks on the listen stream): the call ends with the pushed result, before any poll', async () => {
+  const out = await page.evaluate(async ({ pkgUrl, url }) => {
+    const m = await import(`${pkgUrl}/mcp_client.js`);
+    await m.default();
+    // What each POST asks for (its Mcp-Method header), and the filters of the listen streams.
+    const original = window.fetch;
+    const sent = [];
+    const filters = [];
+    window.fetch = function (input, init) {
+      const headers = new Headers((init && init.headers) || (input instanceof Request ? input.headers : undefined));
+      sent.push(headers.get('mcp-method'));
+      if (headers.get('mcp-method') === 'subscriptions/listen' && init && init.body) {
+        const body = typeof init.body === 'string' ? init.body : new TextDecoder().decode(init.body);
+        filters.push(JSON.parse(body).params.notifications);
+      }
+      return original.apply(this, arguments);
+    };
+    try {
+      const client = await m.McpClient.connect({ url });
+      const states = [];
+      const ids = [];
+      // The server suggests polling once a minute (the client waits 5 s at most); the task
+      // ends after half a second.
+      const quiet = await client.callTool('quiet', { seconds: 0.5 }, { onTask: (t) => { states.push(t.status); ids.push(t.taskId); } });
+      client.close();
+      return { text: quiet.content[0].text, states, id: ids[0], polls: sent.filter((s) => s === 'tasks/get').length, filters };
+    } finally {
+      window.fetch = original;
+    }
+  }, { pkgUrl: pkg.url, url: tasks.url });
+  assert.equal(out.text, 'quiet ready after 0.5 s');
+  assert.equal(out.states[0], 'working');
+  assert.equal(out.states.at(-1), 'completed');
+  // The listen stream was opened again with the task's id, and no poll was needed.
+  assert.ok(out.filters.some((f) => (f.taskIds || []).includes(out.id)), JSON.stringify(out.filters));
+  assert.equal(out.polls, 0);
+});
+
 test('a task outlives its page: resumeTask on the reloaded page follows it to its result, asks what it waits on, and cancels it on abort', async () => {
   // The first page starts two calls that become tasks and keeps their ids; one will wait for
   // the person, whom this page never asks.

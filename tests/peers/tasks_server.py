@@ -15,26 +15,43 @@ Tools answered with a task:
 - `fail`: fails with a JSON-RPC error;
 - `forever(ttl_ms)`: works until it is cancelled;
 - `chart(seconds)`: as `report`, for a tool with an MCP App View (`ui://tasks/chart`, which
-  shows the tool result it is told).
+  shows the tool result it is told);
+- `quiet(seconds)`: as `report`, with a poll interval of a minute: a client that hears the
+  task's `notifications/tasks` learns its end long before its next poll.
 `echo` is answered at once.
+
+`subscriptions/listen` is served by this file too (the SDK's own handler knows only the core
+filters): it acknowledges the `taskIds` of tasks it knows, sends `notifications/tasks` with
+the whole task each time one of them changes, and forwards the SDK's own events.
 
 Usage: python tasks_server.py PORT  (or PORT in the environment)
 """
 
 import asyncio
 import uuid
+from collections.abc import Callable
 from datetime import datetime, timezone
 from typing import Any
 
+import anyio
 from mcp.server.extension import Extension, MethodBinding
 from mcp.server.mcpserver import MCPServer
 from mcp.shared.exceptions import MCPError
-from mcp_types import INVALID_PARAMS, RequestParams
-from pydantic import Field
+from mcp.shared.subscriptions import SUBSCRIPTION_ID_META_KEY, event_matches, event_to_notification
+from mcp_types import (
+    INVALID_PARAMS,
+    RequestParams,
+    SubscriptionFilter,
+    SubscriptionsAcknowledgedNotification,
+    SubscriptionsAcknowledgedNotificationParams,
+    SubscriptionsListenRequestParams,
+    SubscriptionsListenResult,
+)
+from pydantic import BaseModel, Field
 from serve_loopback import serve
 
 TASKS = "io.modelcontextprotocol/tasks"
-TASK_TOOLS = {"report", "approve", "fail", "forever", "chart"}
+TASK_TOOLS = {"report", "approve", "fail", "forever", "chart", "quiet"}
 POLL_MS = 250
 
 
@@ -57,8 +74,10 @@ class TaskStore:
         self.tasks: dict[str, dict[str, Any]] = {}
         self.answers: dict[str, asyncio.Queue] = {}
         self.work: dict[str, asyncio.Task] = {}
+        # Told the id of each task that changed (the open listen streams).
+        self.watchers: list[Callable[[str], None]] = []
 
-    def create(self, message: str, ttl_ms: int = 60_000) -> dict[str, Any]:
+    def create(self, message: str, ttl_ms: int = 60_000, poll_ms: int = POLL_MS) -> dict[str, Any]:
         task_id = str(uuid.uuid4())
         now = _now()
         task = {
@@ -68,7 +87,7 @@ class TaskStore:
             "createdAt": now,
             "lastUpdatedAt": now,
             "ttlMs": ttl_ms,
-            "pollIntervalMs": POLL_MS,
+            "pollIntervalMs": poll_ms,
         }
         self.tasks[task_id] = task
         self.answers[task_id] = asyncio.Queue()
@@ -89,6 +108,8 @@ class TaskStore:
         task.update(status=status, lastUpdatedAt=_now(), **fields)
         if message is not None:
             task["statusMessage"] = message
+        for watcher in list(self.watchers):
+            watcher(task_id)
 
 
 store = TaskStore()
@@ -151,9 +172,10 @@ class TasksExtension(Extension):
         if params.name not in TASK_TOOLS or not declared:
             return await call_next(ctx)
         args = params.arguments or {}
-        task = store.create("started", int(args.get("ttl_ms", 60_000)))
+        poll_ms = 60_000 if params.name == "quiet" else POLL_MS
+        task = store.create("started", int(args.get("ttl_ms", 60_000)), poll_ms)
         task_id = task["taskId"]
-        if params.name in ("report", "chart"):
+        if params.name in ("report", "chart", "quiet"):
             work = _report(task_id, float(args.get("seconds", 1.0)), params.name)
         elif params.name == "approve":
             work = _approve(task_id, str(args.get("item", "it")))
@@ -189,6 +211,61 @@ class TasksExtension(Extension):
 server = MCPServer("tasks-test-server", extensions=[TasksExtension()])
 
 
+class TaskNotification(BaseModel):
+    """`notifications/tasks`: a task's whole state, as `tasks/get` would answer."""
+
+    method: str = "notifications/tasks"
+    params: dict[str, Any]
+
+
+async def listen(ctx, params: SubscriptionsListenRequestParams):
+    """One `subscriptions/listen` stream: the core filters as the SDK honours them, and
+    `notifications/tasks` for the known tasks among the `taskIds` asked for."""
+    meta = {SUBSCRIPTION_ID_META_KEY: ctx.request_id}
+    asked = params.notifications
+    wanted = [t for t in (asked.model_extra or {}).get("taskIds") or [] if t in store.tasks]
+    honored = SubscriptionFilter(
+        tools_list_changed=asked.tools_list_changed or None,
+        prompts_list_changed=asked.prompts_list_changed or None,
+        resources_list_changed=asked.resources_list_changed or None,
+        resource_subscriptions=asked.resource_subscriptions or None,
+        **({"taskIds": wanted} if wanted else {}),
+    )
+    uris = frozenset(honored.resource_subscriptions or ())
+    send, recv = anyio.create_memory_object_stream[Any](256)
+
+    def changed(task_id: str) -> None:
+        if task_id in wanted:
+            send.send_nowait(("task", task_id))
+
+    def event(e: Any) -> None:
+        if event_matches(honored, uris, e):
+            send.send_nowait(("event", e))
+
+    store.watchers.append(changed)
+    unsubscribe = server._subscriptions.subscribe(event)
+    try:
+        ack = SubscriptionsAcknowledgedNotification(
+            params=SubscriptionsAcknowledgedNotificationParams(notifications=honored, _meta=meta)
+        )
+        await ctx.session.send_notification(ack, related_request_id=ctx.request_id)
+        async for kind, item in recv:
+            if kind == "task":
+                note = TaskNotification(params={**store.tasks[item], "_meta": meta})
+            else:
+                note = event_to_notification(item, meta)
+            await ctx.session.send_notification(note, related_request_id=ctx.request_id)
+    finally:
+        store.watchers.remove(changed)
+        unsubscribe()
+        send.close()
+        recv.close()
+    return SubscriptionsListenResult(_meta=meta)
+
+
+server._lowlevel_server.add_request_handler("subscriptions/listen", SubscriptionsListenRequestParams, listen)
+
+
 @server.tool()
 def echo(message: str) -> str:
     """Returns the message at once."""
@@ -217,6 +294,12 @@ def fail() -> str:
 def forever(ttl_ms: int = 60_000) -> str:
     """A task that works until it is cancelled (kept for `ttl_ms`)."""
     return "nothing to do without tasks"
+
+
+@server.tool()
+def quiet(seconds: float = 1.0) -> str:
+    """As `report`, polled once a minute (its end is told by notification)."""
+    return "written at once (the client did not declare tasks)"
 
 
 @server.tool(meta={"ui": {"resourceUri": "ui://tasks/chart"}})

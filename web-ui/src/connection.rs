@@ -878,7 +878,7 @@ fn describe(n: &ServerNotification) -> String {
                     .unwrap_or("?")
             )
         }
-        ServerNotification::TaskStatus(t) => format!(
+        ServerNotification::TaskStatus(t) | ServerNotification::TaskUpdated(t) => format!(
             "task {}: {}{}",
             t.task_id,
             t.status,

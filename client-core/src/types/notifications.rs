@@ -82,6 +82,9 @@ pub struct SubscriptionFilter {
     /// `notifications/resources/updated` for these URIs.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub resource_subscriptions: Option<Vec<String>>,
+    /// `notifications/tasks` for these tasks (the Tasks extension, `taskIds`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub task_ids: Option<Vec<String>>,
     /// Unknown fields.
     #[serde(flatten)]
     pub extra: Extra,
@@ -123,6 +126,10 @@ pub enum ServerNotification {
     /// A task's state changed (2025-11-25 tasks, `notifications/tasks/status`; optional for
     /// the server, which the client still polls).
     TaskStatus(super::Task),
+    /// A task of the Tasks extension changed (2026-07-28, `notifications/tasks`, on a
+    /// `subscriptions/listen` stream that asked for its id): its whole state, as `tasks/get`
+    /// would answer now.
+    TaskUpdated(super::Task),
     /// Anything else (e.g. `notifications/elicitation/complete`).
     Other {
         /// Method name.
@@ -147,6 +154,7 @@ impl ServerNotification {
                 "notifications/subscriptions/acknowledged"
             }
             ServerNotification::TaskStatus(_) => "notifications/tasks/status",
+            ServerNotification::TaskUpdated(_) => "notifications/tasks",
             ServerNotification::Other { method, .. } => method,
         }
     }
@@ -161,7 +169,9 @@ impl ServerNotification {
             ServerNotification::Cancelled(p) => json(serde_json::to_value(p)),
             ServerNotification::ResourceUpdated(p) => json(serde_json::to_value(p)),
             ServerNotification::SubscriptionsAcknowledged(p) => json(serde_json::to_value(p)),
-            ServerNotification::TaskStatus(t) => json(serde_json::to_value(t)),
+            ServerNotification::TaskStatus(t) | ServerNotification::TaskUpdated(t) => {
+                json(serde_json::to_value(t))
+            }
             ServerNotification::Other { params, .. } => params.clone(),
             ServerNotification::ToolListChanged
             | ServerNotification::PromptListChanged
@@ -195,6 +205,9 @@ impl ServerNotification {
             "notifications/tasks/status" => {
                 ServerNotification::TaskStatus(Deserialize::deserialize(p())?)
             }
+            "notifications/tasks" => {
+                ServerNotification::TaskUpdated(Deserialize::deserialize(p())?)
+            }
             other => ServerNotification::Other {
                 method: other.into(),
                 params,
@@ -207,6 +220,25 @@ impl ServerNotification {
 mod tests {
     use super::*;
     use serde_json::json;
+
+    #[test]
+    fn a_listen_filter_asks_for_tasks_by_id_and_reads_them_back() {
+        let filter = SubscriptionFilter {
+            tools_list_changed: Some(true),
+            task_ids: Some(alloc::vec!["t1".into(), "t2".into()]),
+            ..Default::default()
+        };
+        let wire = serde_json::to_value(&filter).expect("serializes");
+        assert_eq!(
+            wire,
+            json!({ "toolsListChanged": true, "taskIds": ["t1", "t2"] })
+        );
+        let back: SubscriptionFilter = serde_json::from_value(wire).expect("decodes");
+        assert_eq!(back, filter);
+        // Without tasks, no `taskIds` key at all.
+        let none = serde_json::to_value(SubscriptionFilter::default()).expect("serializes");
+        assert_eq!(none, json!({}));
+    }
 
     #[test]
     fn decoded_notifications_give_back_their_method_and_params() {
@@ -233,6 +265,14 @@ mod tests {
                     json!({"taskId": "t1", "status": "working", "statusMessage": "Gathering",
                             "createdAt": "2025-11-25T10:30:00Z", "lastUpdatedAt": "2025-11-25T10:31:00Z",
                             "ttl": 60000, "pollInterval": 5000}),
+                ),
+            ),
+            (
+                "notifications/tasks",
+                Some(
+                    json!({"taskId": "t2", "status": "completed", "createdAt": "2026-07-28T10:30:00Z",
+                            "lastUpdatedAt": "2026-07-28T10:31:00Z", "ttlMs": 60000,
+                            "result": {"content": []}}),
                 ),
             ),
             (
