@@ -31,6 +31,13 @@ fn protocol(why: String) -> ClientError {
     ClientError::Request(RequestError::Protocol(why))
 }
 
+/// The server answered a `tasks/get` for task `asked` with another task.
+pub(crate) fn other_task(asked: &str, answered: &str) -> ClientError {
+    protocol(format!(
+        "asked for task {asked}, the server answered with task {answered}"
+    ))
+}
+
 /// Keeps `e` unless a failure is kept already.
 fn note_failure(failed: &InputFailure, e: ClientError) {
     failed.borrow_mut().get_or_insert(e);
@@ -167,10 +174,7 @@ impl Client {
             };
             if state.task_id != task.task_id {
                 self.cancel_task_quietly(&task.task_id);
-                return Err(protocol(format!(
-                    "asked for task {}, the server answered with task {}",
-                    task.task_id, state.task_id
-                )));
+                return Err(other_task(&task.task_id, &state.task_id));
             }
             task = state;
         }

@@ -411,10 +411,10 @@ impl Client {
             let mut state = first?;
             let told = state.get("taskId").and_then(Value::as_str);
             if told != Some(task_id.as_str()) {
-                return Err(ClientError::Request(RequestError::Protocol(format!(
-                    "asked for task {task_id}, the server answered with task {}",
-                    told.unwrap_or("(none)")
-                ))));
+                return Err(crate::task_extension::other_task(
+                    &task_id,
+                    told.unwrap_or("(none)"),
+                ));
             }
             let modern = client.server().is_some_and(|d| d.era == Era::Modern);
             // Followed as the answer that created it would be, in the session's era.

@@ -8,7 +8,8 @@
 //! The person can turn it off (settings tab: tool arguments may hold secrets); off, nothing is
 //! read or written and what was kept is removed.
 
-use serde_json::{json, Map, Value};
+use crate::per_server::storage;
+use serde_json::{json, Value};
 
 /// One past tool call.
 #[derive(Clone, Debug, PartialEq)]
@@ -93,11 +94,8 @@ pub fn to_store(entries: &[HistoryEntry]) -> Vec<Value> {
 
 /// The entries kept for `url` in the stored document `doc`; anything malformed is skipped.
 pub fn entries_in(doc: &Value, url: &str) -> Vec<HistoryEntry> {
-    let list = doc
-        .get(url)
-        .and_then(|s| s.get("calls"))
-        .and_then(Value::as_array);
-    let mut out: Vec<HistoryEntry> = list.into_iter().flatten().filter_map(decode).collect();
+    let list = crate::per_server::list_in(doc, url, "calls");
+    let mut out: Vec<HistoryEntry> = list.iter().filter_map(decode).collect();
     if out.len() > MAX_ENTRIES {
         out.drain(..out.len() - MAX_ENTRIES);
     }
@@ -107,27 +105,8 @@ pub fn entries_in(doc: &Value, url: &str) -> Vec<HistoryEntry> {
 /// `doc` with `url`'s history replaced by `entries` (removed when there are none), marked as
 /// used at `now_ms`, and at most [`MAX_SERVERS`] servers in it.
 pub fn with_entries(doc: Value, url: &str, entries: &[HistoryEntry], now_ms: f64) -> Value {
-    let mut map = match doc {
-        Value::Object(m) => m,
-        _ => Map::new(),
-    };
-    map.remove(url);
     let calls = to_store(entries);
-    if !calls.is_empty() {
-        map.insert(url.to_string(), json!({ "used": now_ms, "calls": calls }));
-    }
-    while map.len() > MAX_SERVERS {
-        let used = |v: &Value| v.get("used").and_then(Value::as_f64).unwrap_or(0.0);
-        let oldest = map
-            .iter()
-            .min_by(|a, b| used(a.1).total_cmp(&used(b.1)))
-            .map(|(k, _)| k.clone());
-        match oldest {
-            Some(k) => map.remove(&k),
-            None => break,
-        };
-    }
-    Value::Object(map)
+    crate::per_server::with_list(doc, url, "calls", calls, now_ms, MAX_SERVERS)
 }
 
 /// A call's arguments as shown in its line: compact JSON, cut after [`SHOWN_CHARS`]
@@ -153,16 +132,8 @@ pub fn duration(ms: f64) -> String {
     }
 }
 
-fn storage() -> Option<web_sys::Storage> {
-    web_sys::window().and_then(|w| w.local_storage().ok().flatten())
-}
-
 fn stored_doc(s: &web_sys::Storage) -> Value {
-    s.get_item(KEY)
-        .ok()
-        .flatten()
-        .and_then(|t| serde_json::from_str(&t).ok())
-        .unwrap_or(Value::Null)
+    crate::per_server::stored(s, KEY)
 }
 
 /// Whether the history is kept in this browser (on unless the person turned it off).

@@ -7,7 +7,7 @@
 //! Bounded: [`MAX_PER_SERVER`] tasks for each of the [`MAX_SERVERS`] servers used last; a
 //! call whose arguments are larger than [`MAX_ARGUMENT_BYTES`] is not kept.
 
-use serde_json::{json, Map, Value};
+use serde_json::{json, Value};
 
 /// A tool call of an earlier page that became a task.
 #[derive(Clone, Debug, PartialEq)]
@@ -47,11 +47,8 @@ fn decode(v: &Value) -> Option<KeptTask> {
 /// The tasks kept for `url` in the stored document `doc`, oldest first; anything malformed
 /// is skipped.
 pub fn tasks_in(doc: &Value, url: &str) -> Vec<KeptTask> {
-    let list = doc
-        .get(url)
-        .and_then(|s| s.get("tasks"))
-        .and_then(Value::as_array);
-    let mut out: Vec<KeptTask> = list.into_iter().flatten().filter_map(decode).collect();
+    let list = crate::per_server::list_in(doc, url, "tasks");
+    let mut out: Vec<KeptTask> = list.iter().filter_map(decode).collect();
     if out.len() > MAX_PER_SERVER {
         out.drain(..out.len() - MAX_PER_SERVER);
     }
@@ -71,27 +68,8 @@ fn with_tasks(
     if tasks.len() > MAX_PER_SERVER {
         tasks.drain(..tasks.len() - MAX_PER_SERVER);
     }
-    let mut map = match doc {
-        Value::Object(m) => m,
-        _ => Map::new(),
-    };
-    map.remove(url);
-    if !tasks.is_empty() {
-        let list: Vec<Value> = tasks.iter().map(encode).collect();
-        map.insert(url.to_string(), json!({ "used": now_ms, "tasks": list }));
-    }
-    while map.len() > MAX_SERVERS {
-        let used = |v: &Value| v.get("used").and_then(Value::as_f64).unwrap_or(0.0);
-        let oldest = map
-            .iter()
-            .min_by(|a, b| used(a.1).total_cmp(&used(b.1)))
-            .map(|(k, _)| k.clone());
-        match oldest {
-            Some(k) => map.remove(&k),
-            None => break,
-        };
-    }
-    Value::Object(map)
+    let list = tasks.iter().map(encode).collect();
+    crate::per_server::with_list(doc, url, "tasks", list, now_ms, MAX_SERVERS)
 }
 
 /// `doc` with `task` kept for `url` (once: a task kept already is left as it is); a call
@@ -114,18 +92,13 @@ pub fn without_task(doc: Value, url: &str, task_id: &str, now_ms: f64) -> Value 
     })
 }
 
+/// The browser's storage, unless keeping calls there is turned off.
 fn storage() -> Option<web_sys::Storage> {
-    web_sys::window()
-        .and_then(|w| w.local_storage().ok().flatten())
-        .filter(|_| crate::call_history::kept_in_browser())
+    crate::per_server::storage().filter(|_| crate::call_history::kept_in_browser())
 }
 
 fn stored_doc(s: &web_sys::Storage) -> Value {
-    s.get_item(KEY)
-        .ok()
-        .flatten()
-        .and_then(|t| serde_json::from_str(&t).ok())
-        .unwrap_or(Value::Null)
+    crate::per_server::stored(s, KEY)
 }
 
 /// Rewrites the stored document with `change` (best effort: storage may be full or
@@ -155,7 +128,7 @@ pub fn forget(url: &str, task_id: &str) {
 
 /// Removes every kept task (keeping calls in the browser was turned off).
 pub fn forget_all() {
-    if let Some(s) = web_sys::window().and_then(|w| w.local_storage().ok().flatten()) {
+    if let Some(s) = crate::per_server::storage() {
         let _ = s.remove_item(KEY);
     }
 }

@@ -1,0 +1,61 @@
+//! A JSON document kept in `localStorage` that holds a list for each server URL, each marked
+//! with when it was last written; bounded in servers (the one used longest ago goes first).
+//! The call history ([`crate::call_history`]) and the calls running as tasks
+//! ([`crate::kept_tasks`]) are kept this way.
+
+use serde_json::{json, Map, Value};
+
+/// The list under `key` kept for `url` in `doc` (empty when there is none, or it is not a
+/// list).
+pub fn list_in<'a>(doc: &'a Value, url: &str, key: &str) -> &'a [Value] {
+    doc.get(url)
+        .and_then(|s| s.get(key))
+        .and_then(Value::as_array)
+        .map_or(&[], Vec::as_slice)
+}
+
+/// `doc` with `url`'s list under `key` replaced by `list` (the server removed when it is
+/// empty), marked as used at `now_ms`, and at most `max_servers` servers in it.
+pub fn with_list(
+    doc: Value,
+    url: &str,
+    key: &str,
+    list: Vec<Value>,
+    now_ms: f64,
+    max_servers: usize,
+) -> Value {
+    let mut map = match doc {
+        Value::Object(m) => m,
+        _ => Map::new(),
+    };
+    map.remove(url);
+    if !list.is_empty() {
+        map.insert(url.to_string(), json!({ "used": now_ms, key: list }));
+    }
+    while map.len() > max_servers {
+        let used = |v: &Value| v.get("used").and_then(Value::as_f64).unwrap_or(0.0);
+        let oldest = map
+            .iter()
+            .min_by(|a, b| used(a.1).total_cmp(&used(b.1)))
+            .map(|(k, _)| k.clone());
+        match oldest {
+            Some(k) => map.remove(&k),
+            None => break,
+        };
+    }
+    Value::Object(map)
+}
+
+/// The browser's `localStorage`, if the page may use it.
+pub fn storage() -> Option<web_sys::Storage> {
+    web_sys::window().and_then(|w| w.local_storage().ok().flatten())
+}
+
+/// The document stored under `key` (`Null` when there is none, or it is not JSON).
+pub fn stored(s: &web_sys::Storage, key: &str) -> Value {
+    s.get_item(key)
+        .ok()
+        .flatten()
+        .and_then(|t| serde_json::from_str(&t).ok())
+        .unwrap_or(Value::Null)
+}
