@@ -120,6 +120,8 @@ test('calls still running as tasks when the page is reloaded are followed again 
   await page.locator('ul.notifications li', { hasText: 'following again the calls of an earlier visit still running as tasks: report, chart, echo' }).waitFor({ timeout: 10_000 });
   await page.locator('#tab-tools').click();
   await page.locator('button.tool[data-tool="report"][aria-current="true"]').waitFor({ timeout: 5_000 });
+  // Its form holds the call's arguments again (not the schema's default, 1).
+  assert.equal(await page.locator('.runner input#arg-seconds').inputValue(), '4');
   // Under way again (its state, unless it is over already), then the result it came to.
   const result = page.locator('.runner .result');
   await page.locator('.runner .task-status', { hasText: /^Task working/ }).or(result).first().waitFor({ timeout: 10_000 });

@@ -159,24 +159,26 @@ pub fn resume_kept_tasks(conn: &Connection) {
         let tool = conn
             .tools
             .with_untracked(|tools| tools.iter().find(|t| t.name == kept.tool).cloned());
-        let fields = tool
-            .as_ref()
-            .map(|t| crate::schema_form::fields_of(&t.input_schema));
-        let initial = || {
-            fields
-                .as_deref()
-                .map(crate::schema_form::initial_values)
-                .unwrap_or_default()
-        };
-        let Some(run) = conn
+        // A call of the tool under way here is left as it is (this task goes on being kept).
+        let busy = conn
             .tool_runs
-            .try_update_value(|runs| runs.of(&kept.tool, initial))
-        else {
-            return;
-        };
-        if run.running.with_untracked(Option::is_some) {
+            .try_with_value(|runs| runs.find(&kept.tool))
+            .flatten()
+            .is_some_and(|run| run.running.with_untracked(Option::is_some));
+        if busy {
             continue;
         }
+        // Its form holds the call's arguments again, as before the reload (a tool no
+        // longer listed still gets its run: the result is shown there and in the history).
+        let run = match crate::tool_runs::run_with(conn, &kept.tool, &kept.arguments) {
+            Ok(run) => Some(run),
+            Err(_) => conn
+                .tool_runs
+                .try_update_value(|runs| runs.of(&kept.tool, Default::default)),
+        };
+        let Some(run) = run else {
+            return;
+        };
         run.progress.set(None);
         run.result.set(None);
         run.took_ms.set(None);

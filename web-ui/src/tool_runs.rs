@@ -149,6 +149,41 @@ impl ToolRuns {
     }
 }
 
+/// The run of listed tool `tool` with `args` in its form (as raw JSON when the form cannot
+/// say them exactly), or why not in words (the server no longer lists the tool).
+pub fn run_with(
+    conn: &crate::connection::Connection,
+    tool: &str,
+    args: &serde_json::Value,
+) -> Result<ToolRun, String> {
+    use crate::schema_form::{fields_of, initial_values, values_from};
+    let Some(listed) = conn
+        .tools
+        .with_untracked(|t| t.iter().find(|x| x.name == tool).cloned())
+    else {
+        return Err(format!(
+            "The server no longer lists {tool}, so its form cannot be filled in. \"Send a request\" in the Logs tab can still make the call."
+        ));
+    };
+    let fields = fields_of(&listed.input_schema);
+    let run = conn
+        .tool_runs
+        .try_update_value(|runs| runs.of(tool, || initial_values(&fields)))
+        .ok_or_else(|| "The connection is gone.".to_string())?;
+    match values_from(&fields, args) {
+        Some(values) => {
+            run.values.set(values);
+            run.raw_mode.set(false);
+        }
+        None => {
+            run.raw
+                .set(serde_json::to_string_pretty(args).unwrap_or_default());
+            run.raw_mode.set(true);
+        }
+    }
+    Ok(run)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

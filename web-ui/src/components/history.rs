@@ -4,7 +4,6 @@
 use crate::call_history::{duration, shown_arguments};
 use crate::components::result_view::ToolResult;
 use crate::connection::Connection;
-use crate::schema_form::{fields_of, initial_values, values_from};
 use crate::tool_runs::ToolRun;
 use leptos::prelude::*;
 
@@ -81,30 +80,7 @@ fn called_at(at_ms: f64) -> String {
 /// them exactly), chooses the tool and brings its form into view. Returns the tool's run, or
 /// why not in words (the server no longer lists the tool).
 fn put_in_form(conn: &Connection, tool: &str, args: &serde_json::Value) -> Result<ToolRun, String> {
-    let Some(listed) = conn
-        .tools
-        .with_untracked(|t| t.iter().find(|x| x.name == tool).cloned())
-    else {
-        return Err(format!(
-            "The server no longer lists {tool}, so its form cannot be filled in. \"Send a request\" in the Logs tab can still make the call."
-        ));
-    };
-    let fields = fields_of(&listed.input_schema);
-    let run = conn
-        .tool_runs
-        .try_update_value(|runs| runs.of(tool, || initial_values(&fields)))
-        .ok_or_else(|| "The connection is gone.".to_string())?;
-    match values_from(&fields, args) {
-        Some(values) => {
-            run.values.set(values);
-            run.raw_mode.set(false);
-        }
-        None => {
-            run.raw
-                .set(serde_json::to_string_pretty(args).unwrap_or_default());
-            run.raw_mode.set(true);
-        }
-    }
+    let run = crate::tool_runs::run_with(conn, tool, args)?;
     conn.chosen_tool.set(Some(tool.to_string()));
     // Once the form is drawn.
     request_animation_frame(|| {
