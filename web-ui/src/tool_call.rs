@@ -129,9 +129,9 @@ pub fn follow(
 }
 
 /// Follows each task this browser kept for `conn`'s server (calls of an earlier page that
-/// were still running) to its end, shown in its tool's run (and a tool's MCP App in a new
-/// View) as if the call were still under way; once the tools are listed (a tool's form gets
-/// its defaults from its schema).
+/// were still running) to its end, shown in its tool's run (its form filled in with the
+/// call's arguments; a tool's MCP App in a new View) as if the call were still under way;
+/// once the tools are listed (the form is built from the tool's schema).
 pub fn resume_kept_tasks(conn: &Connection) {
     if !conn.keeps_history() {
         return;
