@@ -3,7 +3,7 @@
 // the call shows the task's state while it works and then its result; a task that waits for
 // the person shows their question and goes on with the answer; a failed task shows its error;
 // cancelling the call cancels the task on the server; calls still running as tasks are
-// followed again after a reload.
+// followed again after a reload; one tab of the browser follows a task at a time.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { appConnectedTo, taskStatusOnServer, viewFrame, waitFor } from './browser.mjs';
@@ -146,4 +146,63 @@ test('calls still running as tasks when the page is reloaded are followed again 
   assert.ok(secs && parseFloat(secs[1]) >= 4, `from the first Run: ${took}`);
   const left = await page.evaluate(() => localStorage.getItem('mcp-browser-client.tasks'));
   assert.equal(left, '{}');
+});
+
+test('a call running as a task in one tab is left to it by another tab of the browser, which follows it once that tab closes', async () => {
+  await run('report', () => page.locator('.runner input#arg-seconds').fill('9'));
+  await page.locator('.runner .task-status', { hasText: /^Task working/ }).waitFor({ timeout: 10_000 });
+  // A second tab of the same browser, on the same server, while the call runs.
+  const other = await page.context().newPage();
+  other.on('pageerror', (e) => { throw e; });
+  await other.goto(page.url());
+  await other.locator('#connection-state', { hasText: 'connected' }).waitFor({ timeout: 20_000 });
+  await other.locator('#tab-logs').click();
+  await other.locator('ul.notifications li', { hasText: 'calls still running as tasks that another tab of this browser follows: report (followed here if that tab closes)' }).waitFor({ timeout: 10_000 });
+  // Not followed there meanwhile.
+  const otherWire = (text) => other.locator('.logs .wire li', { hasText: text });
+  assert.equal(await otherWire('"method":"tasks/get"').count(), 0);
+  assert.equal(await other.locator('ul.notifications li', { hasText: 'following again' }).count(), 0);
+  // The first tab closes before the task ends: the other one follows it to its result.
+  await page.close();
+  page = other;
+  await page.locator('ul.notifications li', { hasText: 'following again the call of report still running as a task (the tab that followed it is gone)' }).waitFor({ timeout: 10_000 });
+  await wire('"method":"tasks/get"').first().waitFor({ timeout: 5_000 });
+  await page.locator('#tab-tools').click();
+  await page.locator('button.tool[data-tool="report"]').click();
+  const result = page.locator('.runner .result');
+  await result.waitFor({ timeout: 20_000 });
+  assert.match(await result.innerText(), /report ready after 9 s/);
+  // Recorded once, by the tab that saw it end; no longer kept.
+  await page.locator('.history-list li', { hasText: 'report {"seconds":9} → ok' }).waitFor({ timeout: 5_000 });
+  assert.equal(await page.locator('.history-list li', { hasText: 'report {"seconds":9}' }).count(), 1);
+  const left = await page.evaluate(() => localStorage.getItem('mcp-browser-client.tasks'));
+  assert.equal(left, '{}');
+});
+
+test('a tab that opens while another follows a task leaves it alone, also once that tab has followed it to its end', async () => {
+  await run('report', () => page.locator('.runner input#arg-seconds').fill('3'));
+  await page.locator('.runner .task-status', { hasText: /^Task working/ }).waitFor({ timeout: 10_000 });
+  const other = await page.context().newPage();
+  other.on('pageerror', (e) => { throw e; });
+  try {
+    await other.goto(page.url());
+    await other.locator('#connection-state', { hasText: 'connected' }).waitFor({ timeout: 20_000 });
+    await other.locator('#tab-logs').click();
+    await other.locator('ul.notifications li', { hasText: 'another tab of this browser follows: report' }).waitFor({ timeout: 10_000 });
+    // The first tab shows the result and records it.
+    await page.locator('.runner .result').waitFor({ timeout: 20_000 });
+    assert.match(await page.locator('.runner .result').innerText(), /report ready after 3 s/);
+    // The other tab, granted the task's lock once the first is done with it, finds the task no
+    // longer kept and never follows it: the lock is free again (it let it go).
+    const free = await waitFor(async () => other.evaluate(async () => {
+      const { held, pending } = await navigator.locks.query();
+      return held.length === 0 && pending.length === 0;
+    }), 10_000, 'every task lock released');
+    assert.ok(free);
+    assert.equal(await other.locator('.logs .wire li', { hasText: '"method":"tasks/get"' }).count(), 0);
+    await other.locator('#tab-tools').click();
+    assert.equal(await other.locator('.history-list li', { hasText: 'report {"seconds":3}' }).count(), 0);
+  } finally {
+    await other.close();
+  }
 });

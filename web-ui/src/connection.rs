@@ -187,6 +187,9 @@ pub struct Connection {
     pub stale: RwSignal<StaleLists>,
     /// The tools with a call under way (marked in the tool list, whichever tool is chosen).
     pub running_tools: RwSignal<Vec<String>>,
+    /// The ids of the tasks kept in the browser that this connection follows, or waits to
+    /// follow once another tab is done with them (see [`crate::tool_call`]).
+    pub followed_tasks: StoredValue<Vec<String>>,
 }
 
 /// Listing the tools again after `notifications/tools/list_changed`.
@@ -320,6 +323,7 @@ impl Connection {
             updated: RwSignal::new(Vec::new()),
             stale: RwSignal::new(StaleLists::default()),
             running_tools: RwSignal::new(Vec::new()),
+            followed_tasks: StoredValue::new(Vec::new()),
         };
         let mut o = ClientOptions::new(req.url.clone());
         o.transport = req.transport;

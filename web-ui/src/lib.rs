@@ -27,6 +27,7 @@ pub mod schema_ref;
 pub mod search;
 pub mod server_tasks;
 pub mod stale_lists;
+pub mod tab_lock;
 pub mod theme;
 pub mod time_limit;
 pub mod tool_call;

@@ -1,13 +1,15 @@
 //! A tool call as the tools tab shows it, made from the tool's form or followed again after
 //! a reload (a task kept in the browser, see [`crate::kept_tasks`]): its progress and task
-//! states go to the tool's run, a task is kept in the browser while it runs, and its end is
-//! shown, added to the history and told to an embedding page.
+//! states go to the tool's run, a task is kept in the browser while it runs (followed by one
+//! tab of the browser at a time, see [`crate::tab_lock`]), and its end is shown, added to the
+//! history and told to an embedding page.
 
 use crate::components::result_view::decode_tool_result;
 use crate::connection::Connection;
 use crate::kept_tasks::{self, KeptTask};
+use crate::tab_lock::{self, HeldLock, TaskLock};
 use crate::tool_runs::ToolRun;
-use client_browser::client_core::session::RequestError;
+use client_browser::client_core::session::{ConnectionState, RequestError};
 use client_browser::client_core::types::{Era, ProgressParams, Task};
 use client_browser::{CallOptions, ClientError, PendingCall};
 use leptos::prelude::*;
@@ -15,8 +17,15 @@ use serde_json::Value;
 use std::cell::RefCell;
 use std::rc::Rc;
 
-/// The id of the task a call's run keeps in the browser, if any (forgotten when it ends).
-pub type KeptId = Rc<RefCell<Option<String>>>;
+/// The task a call's run keeps in the browser, if any (forgotten when the call ends), and
+/// the tab's lock on it (released when the call ends).
+#[derive(Clone, Default)]
+pub struct KeptCall {
+    /// The task's id.
+    id: Rc<RefCell<Option<String>>>,
+    /// This tab's lock on the task.
+    lock: TaskLock,
+}
 
 /// What a call of tool `name` with `args`, made at `at_ms`, reports to `run`: progress, and
 /// its task's states (a task of a 2026-07-28 server kept in the browser from its first state
@@ -29,8 +38,8 @@ pub fn options(
     args: &Value,
     at_ms: f64,
     base: CallOptions,
-) -> (CallOptions, KeptId) {
-    let kept = KeptId::default();
+) -> (CallOptions, KeptCall) {
+    let kept = KeptCall::default();
     // Only a 2026-07-28 server's tasks (the Tasks extension) outlive the connection; a
     // 2025-era server may tie its tasks to the session (server-everything does), which a
     // reload ends.
@@ -40,12 +49,18 @@ pub fn options(
     let keeps = conn.keeps_history() && modern;
     let (url, tool, arguments) = (conn.url.clone(), name.to_string(), args.clone());
     let kept_here = kept.clone();
+    let followed = conn.followed_tasks;
     let opts = CallOptions {
         on_task: Some(Rc::new(move |t: &Task| {
             run.task
                 .set(Some((t.status.clone(), t.status_message.clone())));
-            if keeps && !t.is_terminal() && kept_here.borrow().is_none() {
-                kept_here.replace(Some(t.task_id.clone()));
+            if keeps && !t.is_terminal() && kept_here.id.borrow().is_none() {
+                kept_here.id.replace(Some(t.task_id.clone()));
+                // This tab follows it: another one leaves it alone while this one runs.
+                kept_here
+                    .lock
+                    .claim(tab_lock::task_lock_name(&url, &t.task_id));
+                followed.update_value(|f| crate::connection::add_once(f, t.task_id.clone()));
                 let task = KeptTask {
                     task_id: t.task_id.clone(),
                     tool: tool.clone(),
@@ -90,7 +105,7 @@ pub fn follow(
     args: Value,
     call: PendingCall,
     at_ms: f64,
-    kept: KeptId,
+    kept: KeptCall,
 ) {
     run.running.set(Some(call.handle));
     conn.running_tools
@@ -99,9 +114,15 @@ pub fn follow(
     leptos::task::spawn_local(async move {
         let r = call.await;
         let _ = conn.running_tools.try_update(|r| r.retain(|t| *t != name));
-        let kept_id = kept.borrow_mut().take();
-        if let Some(id) = kept_id.filter(|_| !task_outlives(&r)) {
-            kept_tasks::forget(&conn.url, &id);
+        let kept_id = kept.id.borrow_mut().take();
+        if let Some(id) = &kept_id {
+            if !task_outlives(&r) {
+                kept_tasks::forget(&conn.url, id);
+            }
+            // Another tab may follow it from now on (where it is still kept).
+            kept.lock.release();
+            conn.followed_tasks
+                .try_update_value(|f| f.retain(|t| t != id));
         }
         run.running.set(None);
         // The result (or error) now says how the task ended.
@@ -131,81 +152,159 @@ pub fn follow(
 /// Follows each task this browser kept for `conn`'s server (calls of an earlier page that
 /// were still running) to its end, shown in its tool's run (its form filled in with the
 /// call's arguments; a tool's MCP App in a new View) as if the call were still under way;
-/// once the tools are listed (the form is built from the tool's schema).
+/// once the tools are listed (the form is built from the tool's schema). A task that another
+/// tab of this browser follows is left to it, and followed here once that tab is gone.
 pub fn resume_kept_tasks(conn: &Connection) {
     if !conn.keeps_history() {
         return;
     }
-    let Some(client) = conn.client.get_value() else {
-        return;
-    };
-    let kept = kept_tasks::load(&conn.url);
+    // Those this connection follows already, or waits for, are left as they are.
+    let kept: Vec<KeptTask> = kept_tasks::load(&conn.url)
+        .into_iter()
+        .filter(|k| !conn.followed_tasks.with_value(|f| f.contains(&k.task_id)))
+        .collect();
     if kept.is_empty() {
         return;
     }
-    let tools: Vec<&str> = kept.iter().map(|k| k.tool.as_str()).collect();
+    conn.followed_tasks.update_value(|f| {
+        f.extend(kept.iter().map(|k| k.task_id.clone()));
+    });
+    let conn = conn.clone();
+    leptos::task::spawn_local(async move {
+        let mut here = Vec::new();
+        let mut elsewhere = Vec::new();
+        for kept in kept {
+            let name = tab_lock::task_lock_name(&conn.url, &kept.task_id);
+            match tab_lock::acquire_if_free(&name).await {
+                Some(lock) => here.push((kept, lock)),
+                None => elsewhere.push(kept),
+            }
+        }
+        if let Some((first, _)) = here.first() {
+            let tools: Vec<&str> = here.iter().map(|(k, _)| k.tool.as_str()).collect();
+            crate::connection::note(
+                conn.log,
+                format!(
+                    "following again the calls of an earlier visit still running as tasks: {}",
+                    tools.join(", ")
+                ),
+            );
+            // Shown at once where no tool is chosen yet (a reload): the first of them.
+            if conn.chosen_tool.with_untracked(Option::is_none) {
+                conn.chosen_tool.set(Some(first.tool.clone()));
+            }
+        }
+        for (kept, lock) in here {
+            resume(&conn, kept, lock);
+        }
+        if !elsewhere.is_empty() {
+            let tools: Vec<&str> = elsewhere.iter().map(|k| k.tool.as_str()).collect();
+            crate::connection::note(
+                conn.log,
+                format!(
+                    "calls still running as tasks that another tab of this browser follows: {} (followed here if that tab closes)",
+                    tools.join(", ")
+                ),
+            );
+        }
+        for kept in elsewhere {
+            leptos::task::spawn_local(take_over(conn.clone(), kept));
+        }
+    });
+}
+
+/// Follows task `kept`, which another tab followed, once that tab is gone (its lock
+/// released): unless it followed the task to its end, or this connection is over.
+async fn take_over(conn: Connection, kept: KeptTask) {
+    let lock = tab_lock::acquire(&tab_lock::task_lock_name(&conn.url, &kept.task_id)).await;
+    let connected = conn.state.try_get_untracked() == Some(ConnectionState::Connected);
+    let still_kept = || {
+        kept_tasks::load(&conn.url)
+            .iter()
+            .any(|k| k.task_id == kept.task_id)
+    };
+    if !connected || !still_kept() {
+        // Over, or left to the next connect.
+        conn.followed_tasks
+            .try_update_value(|f| f.retain(|t| *t != kept.task_id));
+        return;
+    }
     crate::connection::note(
         conn.log,
         format!(
-            "following again the calls of an earlier visit still running as tasks: {}",
-            tools.join(", ")
+            "following again the call of {} still running as a task (the tab that followed it is gone)",
+            kept.tool
         ),
     );
-    // Shown at once where no tool is chosen yet (a reload): the first of them.
-    if conn.chosen_tool.with_untracked(Option::is_none) {
-        conn.chosen_tool.set(Some(kept[0].tool.clone()));
-    }
-    for kept in kept {
-        let tool = conn
-            .tools
-            .with_untracked(|tools| tools.iter().find(|t| t.name == kept.tool).cloned());
-        // A call of the tool under way here is left as it is (this task goes on being kept).
-        let busy = conn
-            .tool_runs
-            .try_with_value(|runs| runs.find(&kept.tool))
-            .flatten()
-            .is_some_and(|run| run.running.with_untracked(Option::is_some));
-        if busy {
-            continue;
-        }
-        // Its form holds the call's arguments again, as before the reload (a tool no
-        // longer listed still gets its run: the result is shown there and in the history).
-        let run = match crate::tool_runs::run_with(conn, &kept.tool, &kept.arguments) {
-            Ok(run) => Some(run),
-            Err(_) => conn
-                .tool_runs
-                .try_update_value(|runs| runs.of(&kept.tool, Default::default)),
-        };
-        let Some(run) = run else {
-            return;
-        };
-        run.progress.set(None);
-        run.result.set(None);
-        run.took_ms.set(None);
-        run.url_required.set(Vec::new());
-        run.last_args.set(Some(kept.arguments.clone()));
-        run.task
-            .set(Some(("working".into(), Some("followed again".into()))));
-        let base = crate::time_limit::call_options(conn.time_limit.get_untracked());
-        let (opts, kept_id) = options(conn, run, &kept.tool, &kept.arguments, kept.at_ms, base);
-        kept_id.replace(Some(kept.task_id.clone()));
-        let call = client.resume_task(&kept.task_id, opts);
-        // A tool with an MCP App shows the call in a new View, as when it was called.
-        if let Some(tool) = tool.filter(|t| crate::mcp_app::resource_uri(t).is_some()) {
-            let args = kept.arguments.clone();
-            conn.app_views
-                .update(|views| _ = views.called(tool, args, None));
-        }
-        follow(
-            conn,
-            run,
-            kept.tool,
-            kept.arguments,
-            call,
-            kept.at_ms,
-            kept_id,
+    resume(&conn, kept, lock);
+}
+
+/// Follows task `kept` in its tool's run, holding `lock` until the call ends; unless a call
+/// of the tool is under way here (the task is then left kept for the next connect).
+fn resume(conn: &Connection, kept: KeptTask, lock: HeldLock) {
+    let unfollow = || {
+        conn.followed_tasks
+            .try_update_value(|f| f.retain(|t| *t != kept.task_id));
+    };
+    let Some(client) = conn.client.get_value() else {
+        return unfollow();
+    };
+    let tool = conn
+        .tools
+        .with_untracked(|tools| tools.iter().find(|t| t.name == kept.tool).cloned());
+    let busy = conn
+        .tool_runs
+        .try_with_value(|runs| runs.find(&kept.tool))
+        .flatten()
+        .is_some_and(|run| run.running.with_untracked(Option::is_some));
+    if busy {
+        crate::connection::note(
+            conn.log,
+            format!(
+                "the call of {0} still running as a task is left for the next connect: a call of {0} is under way here",
+                kept.tool
+            ),
         );
+        return unfollow();
     }
+    // Its form holds the call's arguments again, as before the reload (a tool no longer
+    // listed still gets its run: the result is shown there and in the history).
+    let run = match crate::tool_runs::run_with(conn, &kept.tool, &kept.arguments) {
+        Ok(run) => Some(run),
+        Err(_) => conn
+            .tool_runs
+            .try_update_value(|runs| runs.of(&kept.tool, Default::default)),
+    };
+    let Some(run) = run else {
+        return unfollow();
+    };
+    run.progress.set(None);
+    run.result.set(None);
+    run.took_ms.set(None);
+    run.url_required.set(Vec::new());
+    run.last_args.set(Some(kept.arguments.clone()));
+    run.task
+        .set(Some(("working".into(), Some("followed again".into()))));
+    let base = crate::time_limit::call_options(conn.time_limit.get_untracked());
+    let (opts, kept_call) = options(conn, run, &kept.tool, &kept.arguments, kept.at_ms, base);
+    kept_call.id.replace(Some(kept.task_id.clone()));
+    kept_call.lock.hold(lock);
+    let call = client.resume_task(&kept.task_id, opts);
+    // A tool with an MCP App shows the call in a new View, as when it was called.
+    if let Some(tool) = tool.filter(|t| crate::mcp_app::resource_uri(t).is_some()) {
+        let args = kept.arguments.clone();
+        conn.app_views
+            .update(|views| _ = views.called(tool, args, None));
+    }
+    follow(
+        conn,
+        run,
+        kept.tool,
+        kept.arguments,
+        call,
+        kept.at_ms,
+        kept_call,
+    );
 }
 
 #[cfg(test)]
