@@ -274,7 +274,7 @@ impl Client {
             Err(_) => return Err(ClientError::Closed),
         };
         if details.era == Era::Modern {
-            self.relisten();
+            self.reopen_listen(true);
         }
         Ok(details)
     }

@@ -27,6 +27,11 @@ pub(crate) struct Subscriptions {
     opened_at: Instant,
     /// Streams in a row that ended soon after they were opened (see [`Client::watch_listen`]).
     short_lived: u32,
+    /// The filter the stream open now asked for.
+    asked: Option<SubscriptionFilter>,
+    /// What the client listens for changed while the stream open now was not acknowledged
+    /// yet: it is opened again once it is (see [`Client::relisten`]).
+    due: bool,
 }
 
 /// A stream that lasted this long ended for a passing reason: the next is opened after the
@@ -158,14 +163,42 @@ impl Client {
         }
     }
 
-    /// (Re)opens the modern notification stream with the current filter.
+    /// Opens the modern notification stream again with what the client listens for now.
+    /// While the stream open now awaits the server's acknowledgment, the change waits for it:
+    /// changes in a row (several tasks followed at once) open one more stream, not one each.
     pub(crate) fn relisten(&self) {
+        let mut subs = self.subscriptions.borrow_mut();
+        let awaiting = subs
+            .listen
+            .is_some_and(|s| self.inner.listen_acks.borrow().honoured(s).is_none());
+        if awaiting {
+            subs.due = true;
+            return;
+        }
+        drop(subs);
+        self.reopen_listen(false);
+    }
+
+    /// Opens the stream again if a change waits for `stream`'s acknowledgment (see
+    /// [`Client::relisten`]), now that it came.
+    fn reopen_if_due(&self, stream: RequestHandle) {
+        let due = {
+            let subs = self.subscriptions.borrow();
+            subs.due && subs.listen == Some(stream)
+        };
+        if due {
+            self.reopen_listen(false);
+        }
+    }
+
+    /// (Re)opens the modern notification stream with the current filter; unless it would ask
+    /// for what the stream open now asks for already (with `anew`: in any case, the stream open
+    /// now is over or belongs to an earlier connection).
+    pub(crate) fn reopen_listen(&self, anew: bool) {
         let Some(details) = self.server() else { return };
         let caps = &details.capabilities;
         let mut subs = self.subscriptions.borrow_mut();
-        if let Some(old) = subs.listen.take() {
-            self.inner.session.borrow_mut().cancel(old, now());
-        }
+        subs.due = false;
         let mut filter = SubscriptionFilter {
             tools_list_changed: caps.tools_list_changed().then_some(true),
             prompts_list_changed: caps.prompts_list_changed().then_some(true),
@@ -182,16 +215,38 @@ impl Client {
         // server that sends no notifications at all is only polled.
         let tasks = self.tasks.borrow().pushed_ids();
         filter.task_ids = (!tasks.is_empty()).then_some(tasks);
+        if !anew && subs.listen.is_some() && subs.asked.as_ref() == Some(&filter) {
+            return;
+        }
+        if let Some(old) = subs.listen.take() {
+            self.inner.session.borrow_mut().cancel(old, now());
+        }
+        subs.asked = None;
         if wanted {
+            subs.asked = Some(filter.clone());
             let stream = self.inner.session.borrow_mut().listen(filter, now());
             subs.listen = Some(stream);
             subs.opened_at = now();
             drop(subs);
             self.watch_listen(stream);
+            self.watch_acknowledgment(stream);
         } else {
             drop(subs);
         }
         self.inner.drive();
+    }
+
+    /// Once the server acknowledges `stream`, opens it again if a change waits for that.
+    fn watch_acknowledgment(&self, stream: RequestHandle) {
+        let Err(ack) = self.inner.listen_acks.borrow_mut().wait(stream) else {
+            return;
+        };
+        let client = self.clone();
+        wasm_bindgen_futures::spawn_local(async move {
+            if let Ok(Ok(_)) = ack.await {
+                client.reopen_if_due(stream);
+            }
+        });
     }
 
     /// Opens the stream again when `stream` ends while it is still the one wanted (the server
@@ -252,7 +307,7 @@ impl Client {
             };
             gloo_timers::future::TimeoutFuture::new(delay_ms).await;
             if client.subscriptions.borrow().listen == Some(stream) {
-                client.relisten();
+                client.reopen_listen(true);
             }
         });
     }
@@ -279,23 +334,35 @@ impl Client {
             let Some(stream) = self.subscriptions.borrow().listen else {
                 return Err(ClientError::Request(RequestError::Closed));
             };
-            let ack = match self.inner.listen_acks.borrow_mut().wait(stream) {
-                Ok(honoured) => return Ok(honoured),
-                Err(ack) => ack,
+            let waited = self.inner.listen_acks.borrow_mut().wait(stream);
+            let reply = match waited {
+                Ok(honoured) => Ok(Ok(honoured)),
+                Err(ack) => {
+                    let timer =
+                        gloo_timers::future::TimeoutFuture::new(limit.min(u32::MAX as u64) as u32);
+                    match select(ack, timer).await {
+                        Either::Left((reply, _)) => reply,
+                        Either::Right(_) => {
+                            return Err(ClientError::Request(RequestError::Timeout {
+                                after_ms: limit,
+                            }))
+                        }
+                    }
+                }
             };
-            let timer = gloo_timers::future::TimeoutFuture::new(limit.min(u32::MAX as u64) as u32);
-            match select(ack, timer).await {
-                Either::Left((Ok(Ok(honoured)), _)) => return Ok(honoured),
+            if reply.as_ref().is_ok_and(Result::is_ok) {
+                // A change waited for this acknowledgment: the stream opened for it tells.
+                self.reopen_if_due(stream);
+            }
+            if self.subscriptions.borrow().listen != Some(stream) {
                 // Replaced by a newer stream (another subscription changed the filter): that
                 // one's acknowledgment tells.
-                Either::Left((_, _)) if self.subscriptions.borrow().listen != Some(stream) => {}
-                Either::Left((Ok(Err(e)), _)) => return Err(e.into()),
-                Either::Left((Err(_), _)) => return Err(ClientError::Closed),
-                Either::Right(_) => {
-                    return Err(ClientError::Request(RequestError::Timeout {
-                        after_ms: limit,
-                    }))
-                }
+                continue;
+            }
+            match reply {
+                Ok(Ok(honoured)) => return Ok(honoured),
+                Ok(Err(e)) => return Err(e.into()),
+                Err(_) => return Err(ClientError::Closed),
             }
         }
         Err(ClientError::Request(RequestError::Protocol(

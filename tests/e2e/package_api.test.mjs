@@ -453,6 +453,46 @@ test('a 2026-07-28 server pushes the states of a task the client follows (notifi
   assert.equal(out.polls, 0);
 });
 
+test('tasks followed at once share listen streams: a change waits for the stream open now to be acknowledged (8 calls, a few streams, not one each)', async () => {
+  const out = await page.evaluate(async ({ pkgUrl, url }) => {
+    const m = await import(`${pkgUrl}/mcp_client.js`);
+    await m.default();
+    const original = window.fetch;
+    const sent = [];
+    const filters = [];
+    window.fetch = function (input, init) {
+      const headers = new Headers((init && init.headers) || (input instanceof Request ? input.headers : undefined));
+      sent.push(headers.get('mcp-method'));
+      if (headers.get('mcp-method') === 'subscriptions/listen' && init && init.body) {
+        const body = typeof init.body === 'string' ? init.body : new TextDecoder().decode(init.body);
+        filters.push(JSON.parse(body).params.notifications);
+      }
+      return original.apply(this, arguments);
+    };
+    try {
+      const client = await m.McpClient.connect({ url });
+      const ids = new Set();
+      // Polled once a minute (the client waits 5 s at most): each ends after a second, told
+      // by the server's push alone.
+      const calls = Array.from({ length: 8 }, () => client.callTool('quiet', { seconds: 1 }, { onTask: (t) => ids.add(t.taskId) }));
+      const texts = (await Promise.all(calls)).map((r) => r.content[0].text);
+      client.close();
+      return { texts, ids: [...ids], filters, polls: sent.filter((s) => s === 'tasks/get').length };
+    } finally {
+      window.fetch = original;
+    }
+  }, { pkgUrl: pkg.url, url: tasks.url });
+  assert.deepEqual(out.texts, Array(8).fill('quiet ready after 1 s'));
+  assert.equal(out.ids.length, 8);
+  // Every task was asked for on a stream, and its end pushed: no poll.
+  for (const id of out.ids) {
+    assert.ok(out.filters.some((f) => (f.taskIds || []).includes(id)), `${id} in ${JSON.stringify(out.filters)}`);
+  }
+  assert.equal(out.polls, 0);
+  // The stream opened on connect, then a few for the eight tasks (one each before).
+  assert.ok(out.filters.length <= 5, `${out.filters.length} listen streams: ${JSON.stringify(out.filters)}`);
+});
+
 test('a task outlives its page: resumeTask on the reloaded page follows it to its result, asks what it waits on, and cancels it on abort', async () => {
   // The first page starts two calls that become tasks and keeps their ids; one will wait for
   // the person, whom this page never asks.
