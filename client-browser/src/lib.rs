@@ -22,6 +22,7 @@ pub mod eras;
 mod error;
 mod fetch;
 mod listing;
+pub mod locks;
 pub mod options;
 mod spawn;
 mod subscriptions;

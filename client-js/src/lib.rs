@@ -265,7 +265,8 @@ export interface McpOAuthOptions {
   tokenEndpointAuthMethod?: string;
   /** The issuer the pre-registered client belongs to (default: any). */
   issuer?: string;
-  /** Where the refresh token is kept: "memory" (default), "session" or "local". */
+  /** Where the refresh token is kept: "memory" (default), "session" or "local" (shared by
+   * every page of the origin: they refresh one at a time, each with the newest one). */
   storage?: string;
   /** Local development only: allow http:// and loopback authorization servers. */
   allowLocal?: boolean;

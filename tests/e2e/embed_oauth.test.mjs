@@ -145,3 +145,80 @@ test('the element shows a log-in button, logs in through a popup, then runs a to
   await p.locator('mcp-client .result', { hasText: 'Echo: element behind oauth' }).waitFor({ timeout: 15_000 });
   await p.close();
 });
+
+test('pages that share their stored tokens (storage "local") refresh one at a time, each with the newest refresh token: the grant survives', async () => {
+  // oidc-provider rotates a public client's refresh token on every refresh, and revokes the
+  // whole grant when a used one comes back: the page that refreshes second must not use the
+  // refresh token it read before the other page's refresh.
+  const context = await browser.newContext();
+  try {
+    const first = await context.newPage();
+    first.on('pageerror', (e) => { throw e; });
+    await first.goto(`${host.url}/index.html`);
+    const connectIn = async (p, withClick) => {
+      await p.evaluate(({ pkgUrl, serverUrl, withClick }) => {
+        window.trace = [];
+        window.gatewayBase = serverUrl.replace(/\/mcp$/, '');
+        const connect = () => {
+          window.connected = (async () => {
+            const m = await import(`${pkgUrl}/mcp_client.js`);
+            await m.default();
+            window.client = await m.McpClient.connect({
+              url: serverUrl,
+              oauth: { allowLocal: true, storage: 'local', onTrace: (line) => window.trace.push(line) },
+            });
+            const echo = await window.client.callTool('echo', { message: 'connected' });
+            return { text: echo.content[0].text };
+          })().catch((e) => ({ error: String(e?.message ?? e) }));
+        };
+        if (!withClick) return connect();
+        const button = document.createElement('button');
+        button.id = 'connect';
+        button.textContent = 'Connect';
+        button.onclick = connect;
+        document.body.append(button);
+      }, { pkgUrl: pkg.url, serverUrl: gateway.url, withClick });
+    };
+    const call = (p, message) => p.evaluate(async (message) => {
+      try {
+        return { text: (await window.client.callTool('echo', { message })).content[0].text };
+      } catch (e) {
+        return { error: String(e?.message ?? e) };
+      }
+    }, message);
+    const trace = async (p) => (await p.evaluate(() => window.trace)).join('\n');
+    const stats = async () => (await fetch(`${authServer.url}/__stats`)).json();
+    // The first page logs in (a popup) and keeps the tokens in localStorage.
+    await connectIn(first, true);
+    const popup = first.waitForEvent('popup', { timeout: 20_000 });
+    await first.click('#connect');
+    await popup;
+    const a = await first.evaluate(() => window.connected);
+    assert.equal(a.error, undefined, `login failed: ${a.error}\n${await trace(first)}`);
+    const before = await stats();
+    // A second page of the site finds them there, refreshes (no access token is ever
+    // stored), and so uses up the refresh token the first page holds.
+    const second = await context.newPage();
+    second.on('pageerror', (e) => { throw e; });
+    await second.goto(`${host.url}/index.html`);
+    await connectIn(second, false);
+    const b = await second.evaluate(() => window.connected);
+    assert.equal(b.error, undefined, `${b.error}\n${await trace(second)}`);
+    assert.equal((await stats()).refresh_token, before.refresh_token + 1);
+    // Every access token expires: each page refreshes again, the first one with the refresh
+    // token the second one stored.
+    await fetch(`${gateway.url.replace(/\/mcp$/, '')}/__expire`, { method: 'POST' });
+    const a2 = await call(first, 'first again');
+    assert.equal(a2.error, undefined, `${a2.error}\n${await trace(first)}`);
+    assert.equal(a2.text, 'Echo: first again');
+    assert.match(await trace(first), /another page of this site refreshed or logged in since: using the refresh token it stored/);
+    const b2 = await call(second, 'second again');
+    assert.equal(b2.error, undefined, `${b2.error}\n${await trace(second)}`);
+    assert.equal(b2.text, 'Echo: second again');
+    const after = await stats();
+    assert.equal(after.refresh_token, before.refresh_token + 3, 'one refresh per page and expiry, none refused');
+    assert.equal(after.authorization_code, before.authorization_code, 'no second login');
+  } finally {
+    await context.close();
+  }
+});

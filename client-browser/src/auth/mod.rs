@@ -152,6 +152,11 @@ pub struct Authorizer {
     metadata_document_url: RefCell<Option<String>>,
 }
 
+/// The name of the Web Lock a page holds while it refreshes `server_url`'s tokens.
+fn refresh_lock_name(server_url: &str) -> String {
+    format!("mcp-oauth/v1/refresh {server_url}")
+}
+
 /// How many trace lines are kept.
 const TRACE_KEPT: usize = 200;
 
@@ -265,6 +270,11 @@ impl Authorizer {
         self.trace("logged out: tokens and client registration forgotten");
     }
 
+    /// The refresh token kept in this authorizer's storage, if any.
+    fn stored_refresh_token(&self) -> Option<String> {
+        storage::load(self.options.storage, &self.server_url).and_then(|t| t.refresh_token)
+    }
+
     /// Drops the tokens and the client registration, here and in storage.
     fn forget(&self) {
         storage::forget(&self.server_url);
@@ -272,9 +282,36 @@ impl Authorizer {
         *self.generation.borrow_mut() += 1;
     }
 
+    /// Takes the tokens another page of this origin stored for this server, if their refresh
+    /// token is not ours: that page refreshed (which used ours up: refresh tokens rotate) or
+    /// logged in since. Only with [`TokenStorage::Local`], the one storage pages share. The
+    /// access token stays that page's: this one refreshes with the stored refresh token.
+    fn adopt_stored(&self) -> bool {
+        if self.options.storage != TokenStorage::Local {
+            return false;
+        }
+        let Some(stored) = storage::load(TokenStorage::Local, &self.server_url) else {
+            return false;
+        };
+        let ours = self
+            .tokens
+            .borrow()
+            .as_ref()
+            .and_then(|t| t.refresh_token.clone());
+        if stored.refresh_token.is_none() || stored.refresh_token == ours {
+            return false;
+        }
+        self.trace("another page of this site refreshed or logged in since: using the refresh token it stored");
+        *self.tokens.borrow_mut() = Some(stored);
+        true
+    }
+
     /// Makes sure there is a usable access token: refreshes one that expired (or that a
     /// reload dropped) when a refresh token is at hand.
     pub async fn ensure_fresh(self: &Rc<Self>) -> Result<(), AuthFailure> {
+        if self.tokens.borrow().is_none() {
+            self.adopt_stored();
+        }
         let stale = {
             let t = self.tokens.borrow();
             match t.as_ref() {
@@ -320,12 +357,23 @@ impl Authorizer {
     }
 
     async fn do_refresh(&self) -> Result<(), AuthFailure> {
+        // Pages of this origin that share their tokens (`localStorage`) refresh one at a time,
+        // each with the newest refresh token: one used twice makes many authorization servers
+        // (oidc-provider, those following the OAuth 2.1 advice) revoke the whole grant, for
+        // every page.
+        let _one_at_a_time = match self.options.storage {
+            TokenStorage::Local => {
+                Some(crate::locks::acquire(&refresh_lock_name(&self.server_url)).await)
+            }
+            _ => None,
+        };
+        self.adopt_stored();
         let Some(tokens) = self.tokens() else {
             return Err(AuthFailure::NeedsLogin);
         };
-        if tokens.refresh_token.is_none() {
+        let Some(used) = tokens.refresh_token.clone() else {
             return Err(AuthFailure::NeedsLogin);
-        }
+        };
         let mut flow = self.new_flow()?;
         flow.refresh(tokens);
         match self.pump(&mut flow).await {
@@ -342,7 +390,13 @@ impl Authorizer {
                 self.trace(&format!(
                     "the refresh was refused ({error}): a new login is needed"
                 ));
-                self.forget();
+                if self.stored_refresh_token().is_some_and(|t| t != used) {
+                    // Another page logged in meanwhile: its tokens stay (and are taken next).
+                    *self.tokens.borrow_mut() = None;
+                    *self.generation.borrow_mut() += 1;
+                } else {
+                    self.forget();
+                }
                 Err(AuthFailure::NeedsLogin)
             }
             Err(e) => Err(e),
@@ -362,6 +416,9 @@ impl Authorizer {
     ) -> Result<(), AuthFailure> {
         if self.generation() != sent_generation && self.has_credentials() {
             return Ok(()); // someone else already got new tokens
+        }
+        if self.tokens.borrow().is_none() {
+            self.adopt_stored();
         }
         let challenge = www_authenticate.and_then(mcp_challenge).unwrap_or_default();
         let step_up = status == 403 && challenge.error.as_deref() == Some("insufficient_scope");
