@@ -200,8 +200,10 @@ test('a tab that opens while another follows a task leaves it alone, also once t
     }), 10_000, 'every task lock released');
     assert.ok(free);
     assert.equal(await other.locator('.logs .wire li', { hasText: '"method":"tasks/get"' }).count(), 0);
+    // The call is in its history once: the first tab's entry (the tabs share the history).
     await other.locator('#tab-tools').click();
-    assert.equal(await other.locator('.history-list li', { hasText: 'report {"seconds":3}' }).count(), 0);
+    await other.locator('.history-list li', { hasText: 'report {"seconds":3} → ok' }).waitFor({ timeout: 5_000 });
+    assert.equal(await other.locator('.history-list li', { hasText: 'report {"seconds":3}' }).count(), 1);
   } finally {
     await other.close();
   }

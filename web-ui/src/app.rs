@@ -22,6 +22,11 @@ pub fn App(
     let selected = RwSignal::new(None::<u32>);
     let next_id = StoredValue::new(1u32);
     let saved_servers = RwSignal::new(crate::saved::load());
+    // The app's own page shares its storage with the app's other tabs (an embedding page's
+    // storage is not the app's).
+    if !embedded {
+        crate::tab_sync::keep_in_step(connections, saved_servers);
+    }
     // An authorizer holding fresh tokens after a full-page login, for the next `open` of its URL.
     let returned =
         StoredValue::new_local(None::<(std::rc::Rc<client_browser::Authorizer>, Vec<String>)>);

@@ -35,7 +35,8 @@ pub const MAX_SERVERS: usize = 16;
 /// Characters of a call's arguments shown in its line (the rest is in its form on "Edit").
 pub const SHOWN_CHARS: usize = 240;
 
-const KEY: &str = "mcp-browser-client.history";
+/// The `localStorage` key of the stored document (see [`crate::tab_sync`]).
+pub(crate) const KEY: &str = "mcp-browser-client.history";
 /// `"off"` when the person turned keeping history in the browser off.
 const OFF_KEY: &str = "mcp-browser-client.history-off";
 
@@ -46,6 +47,46 @@ pub fn push(entries: &mut Vec<HistoryEntry>, entry: HistoryEntry) {
         let extra = entries.len() - MAX_ENTRIES;
         entries.drain(..extra);
     }
+}
+
+/// Whether `a` and `b` are the same call: made at the same moment, of the same tool, with
+/// the same arguments (what storage rounds, how long it took, may differ).
+fn same_call(a: &HistoryEntry, b: &HistoryEntry) -> bool {
+    a.at_ms == b.at_ms && a.tool == b.tool && a.arguments == b.arguments
+}
+
+/// Adds the calls of `there` (another tab's, from storage) that `here` does not have, in
+/// their order, as the newest (see [`push`]); true if any came in.
+pub fn take_in(here: &mut Vec<HistoryEntry>, there: &[HistoryEntry]) -> bool {
+    let new: Vec<HistoryEntry> = there
+        .iter()
+        .filter(|t| !here.iter().any(|h| same_call(h, t)))
+        .cloned()
+        .collect();
+    let any = !new.is_empty();
+    for entry in new {
+        push(here, entry);
+    }
+    any
+}
+
+/// What a page's history `here` of `url` becomes when another tab of the app changed the
+/// stored document from `before` to `after` (`None`: removed, as when keeping history was
+/// turned off there, which leaves the pages' histories as they are); `None` when it stays as
+/// it is. The calls that tab made come in; a history cleared there is cleared here too.
+pub fn after_change_elsewhere(
+    here: &[HistoryEntry],
+    url: &str,
+    before: Option<&Value>,
+    after: Option<&Value>,
+) -> Option<Vec<HistoryEntry>> {
+    let now = entries_in(after?, url);
+    if now.is_empty() {
+        let had = before.is_some_and(|b| !entries_in(b, url).is_empty());
+        return (had && !here.is_empty()).then(Vec::new);
+    }
+    let mut next = here.to_vec();
+    take_in(&mut next, &now).then_some(next)
 }
 
 fn encode(e: &HistoryEntry) -> Value {
@@ -290,6 +331,47 @@ mod tests {
         // A document that is not an object is replaced.
         let fixed = with_entries(json!([1, 2]), "https://a.example/", &[call("t", 1)], 1.0);
         assert_eq!(entries_in(&fixed, "https://a.example/").len(), 1);
+    }
+
+    #[test]
+    fn another_tabs_calls_come_in_once_and_its_clear_clears() {
+        let url = "https://a.example/mcp";
+        let here = vec![call("echo", 1), call("echo", 2)];
+        // The other tab loaded the same calls, then made one.
+        let before = with_entries(Value::Null, url, &here, 1.0);
+        let mut theirs = here.clone();
+        push(&mut theirs, call("add", 3));
+        let after = with_entries(before.clone(), url, &theirs, 2.0);
+        let next = after_change_elsewhere(&here, url, Some(&before), Some(&after)).unwrap();
+        let ats: Vec<f64> = next.iter().map(|e| e.at_ms).collect();
+        assert_eq!(ats, vec![1.0, 2.0, 3.0]);
+        // Storage rounds how long a call took: still the same call, not taken in twice.
+        assert_eq!(
+            after_change_elsewhere(&next, url, Some(&before), Some(&after)),
+            None
+        );
+        // Another server's history changed: nothing here.
+        let other = with_entries(after.clone(), "https://b.example/", &[call("t", 9)], 3.0);
+        assert_eq!(
+            after_change_elsewhere(&next, url, Some(&after), Some(&other)),
+            None
+        );
+        // Cleared there: cleared here.
+        let cleared = with_entries(other.clone(), url, &[], 4.0);
+        assert_eq!(
+            after_change_elsewhere(&next, url, Some(&other), Some(&cleared)),
+            Some(Vec::new())
+        );
+        // Keeping turned off there (the document removed): this page's history stays.
+        assert_eq!(after_change_elsewhere(&next, url, Some(&other), None), None);
+        // Bounded as a page's own history.
+        let many: Vec<HistoryEntry> = (10..(10 + MAX_ENTRIES as u64))
+            .map(|n| call("t", n))
+            .collect();
+        let mut here = next;
+        assert!(take_in(&mut here, &many));
+        assert_eq!(here.len(), MAX_ENTRIES);
+        assert_eq!(here.last().map(|e| e.at_ms), Some(9.0 + MAX_ENTRIES as f64));
     }
 
     #[test]

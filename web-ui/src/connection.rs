@@ -633,9 +633,38 @@ impl Connection {
             at_ms,
             took_ms: Some(took),
         };
-        self.history.update(|h| crate::call_history::push(h, entry));
+        // Calls another tab made meanwhile are in storage (written whole, by each tab): taken
+        // in first, so that writing this history does not drop them.
+        let elsewhere = if self.keeps_history {
+            crate::call_history::load(&self.url)
+        } else {
+            Vec::new()
+        };
+        self.history.update(|h| {
+            crate::call_history::take_in(h, &elsewhere);
+            crate::call_history::push(h, entry);
+        });
         self.save_history();
         took
+    }
+
+    /// Another tab of the app changed the stored histories from `before` to `after` (see
+    /// [`crate::call_history::after_change_elsewhere`]): the calls it made to this server come
+    /// in, and a history it cleared is cleared here.
+    pub fn history_changed_elsewhere(
+        &self,
+        before: Option<&serde_json::Value>,
+        after: Option<&serde_json::Value>,
+    ) {
+        if !self.keeps_history || !crate::call_history::kept_in_browser() {
+            return;
+        }
+        let next = self.history.try_with_untracked(|h| {
+            crate::call_history::after_change_elsewhere(h, &self.url, before, after)
+        });
+        if let Some(Some(next)) = next {
+            self.history.set(next);
+        }
     }
 
     /// Empties the history, the browser's too.

@@ -28,6 +28,7 @@ pub mod search;
 pub mod server_tasks;
 pub mod stale_lists;
 pub mod tab_lock;
+pub mod tab_sync;
 pub mod theme;
 pub mod time_limit;
 pub mod tool_call;

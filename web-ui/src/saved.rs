@@ -18,7 +18,8 @@ pub struct SavedServer {
     pub allow_local_auth: bool,
 }
 
-const KEY: &str = "mcp-browser-client.servers";
+/// The `localStorage` key of the saved servers (see [`crate::tab_sync`]).
+pub(crate) const KEY: &str = "mcp-browser-client.servers";
 
 fn storage() -> Option<web_sys::Storage> {
     web_sys::window().and_then(|w| w.local_storage().ok().flatten())

@@ -1,0 +1,92 @@
+// Two tabs of the app in one browser, connected to the same server (npm server-everything):
+// what they keep in localStorage stays in step. Each tab writes a whole list, so a tab
+// writing from what it read at load would drop what the other wrote since: the calls each
+// tab makes show in the other's history (and stay in storage), a history cleared in one is
+// cleared in the other, and a server saved in one is in the other's saved list.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { appConnectedTo, waitFor } from './browser.mjs';
+
+let app, first, second;
+
+before(async () => {
+  app = await appConnectedTo('everything.sh');
+  first = app.page;
+  second = await first.context().newPage();
+  second.on('pageerror', (e) => { throw e; });
+  await second.goto(first.url());
+  await second.locator('#connection-state', { hasText: 'connected' }).waitFor({ timeout: 20_000 });
+});
+after(async () => {
+  await app?.close();
+});
+
+async function echo(page, message) {
+  await page.locator('#tab-tools').click();
+  await page.locator('button.tool[data-tool="echo"]').click();
+  await page.locator('.runner input#arg-message').fill(message);
+  await page.locator('button.run').click();
+  await page.locator('.runner .result', { hasText: `Echo: ${message}` }).waitFor({ timeout: 10_000 });
+}
+
+const line = (page, message) => page.locator('.history-list li', { hasText: `echo {"message":"${message}"}` });
+
+function storedCalls(page) {
+  return page.evaluate(() => {
+    const doc = JSON.parse(localStorage.getItem('mcp-browser-client.history') || '{}');
+    return Object.values(doc).flatMap((server) => server.calls || []).map((c) => c.arguments.message);
+  });
+}
+
+test("each tab's calls show in the other's history, and storage keeps both", async () => {
+  await echo(first, 'from the first tab');
+  await second.locator('#tab-tools').click();
+  await line(second, 'from the first tab').waitFor({ timeout: 5_000 });
+  // The second tab's own call is written with the first one's, not over it.
+  await echo(second, 'from the second tab');
+  await line(first, 'from the second tab').waitFor({ timeout: 5_000 });
+  assert.deepEqual(await storedCalls(first), ['from the first tab', 'from the second tab']);
+  // Each once in each tab.
+  for (const page of [first, second]) {
+    assert.equal(await line(page, 'from the first tab').count(), 1);
+    assert.equal(await line(page, 'from the second tab').count(), 1);
+  }
+  // A reload shows both, in order.
+  await first.reload();
+  await first.locator('#connection-state', { hasText: 'connected' }).waitFor({ timeout: 20_000 });
+  await first.locator('#tab-tools').click();
+  await line(first, 'from the second tab').waitFor({ timeout: 5_000 });
+  assert.equal(await line(first, 'from the first tab').count(), 1);
+});
+
+test('a history cleared in one tab is cleared in the other', async () => {
+  await second.locator('#tab-tools').click();
+  await line(second, 'from the first tab').waitFor({ timeout: 5_000 });
+  await first.locator('button.clear-history').click();
+  await waitFor(async () => (await second.locator('.history-list li').count()) === 0, 5_000, 'the other tab cleared');
+  // Its next call does not bring the cleared ones back.
+  await echo(second, 'after the clear');
+  await line(first, 'after the clear').waitFor({ timeout: 5_000 });
+  assert.deepEqual(await storedCalls(second), ['after the clear']);
+  assert.equal(await first.locator('.history-list li').count(), 1);
+});
+
+test("a server saved in one tab is in the other's saved list, and stays when the other saves one", async () => {
+  const saved = (page) => page.evaluate(() => localStorage.getItem('mcp-browser-client.servers') || '');
+  const connectTo = async (page, url) => {
+    await page.locator('#server-url').fill(url);
+    await page.locator('#connect').click();
+  };
+  // Nothing listens there: connecting fails, and the server is saved all the same.
+  const x = 'http://127.0.0.1:9/saved-in-the-second-tab';
+  const y = 'http://127.0.0.1:9/saved-in-the-first-tab';
+  await connectTo(second, x);
+  await waitFor(async () => (await saved(second)).includes(x), 10_000, 'saved in the second tab');
+  await first.locator('details.saved summary').click();
+  await first.locator('details.saved .saved-list li', { hasText: x }).waitFor({ timeout: 5_000 });
+  await connectTo(first, y);
+  await waitFor(async () => (await saved(first)).includes(y), 10_000, 'saved in the first tab');
+  assert.ok((await saved(first)).includes(x), 'the other tab\'s server is still saved');
+  await second.locator('details.saved summary').click();
+  await second.locator('details.saved .saved-list li', { hasText: y }).waitFor({ timeout: 5_000 });
+});

@@ -1,0 +1,33 @@
+//! Keeps the app's tabs in step where they share `localStorage`. Each tab writes a whole
+//! list (a server's call history, the saved servers), so a tab that wrote from what it read
+//! at load would undo what another tab wrote since. A tab therefore hears what another tab
+//! of the app wrote (the `storage` event, which only the other tabs get) and updates what it
+//! shows: the calls made there to the servers it is connected to come in (a history cleared
+//! there is cleared here), and the saved servers become that tab's list. The kept tasks need
+//! none of this: they are read when needed and written change by change.
+
+use crate::connection::Connection;
+use crate::saved::SavedServer;
+use leptos::prelude::*;
+use serde_json::Value;
+
+/// Follows the other tabs' writes for `connections` and `saved` (for the page's life).
+pub fn keep_in_step(connections: RwSignal<Vec<Connection>>, saved: RwSignal<Vec<SavedServer>>) {
+    let handle = window_event_listener(leptos::ev::storage, move |e| {
+        // No key: the whole storage was cleared (nothing to take in; the pages' own lists
+        // stay, as when keeping history is turned off).
+        let Some(key) = e.key() else { return };
+        if key == crate::call_history::KEY {
+            let parse =
+                |text: Option<String>| text.and_then(|t| serde_json::from_str::<Value>(&t).ok());
+            let (before, after) = (parse(e.old_value()), parse(e.new_value()));
+            for conn in connections.try_get_untracked().unwrap_or_default() {
+                conn.history_changed_elsewhere(before.as_ref(), after.as_ref());
+            }
+        } else if key == crate::saved::KEY {
+            let _ = saved.try_set(crate::saved::load());
+        }
+    });
+    // The listener stays for the page's life (dropping the handle does not remove it).
+    drop(handle);
+}
