@@ -415,23 +415,33 @@ test('a 2026-07-28 server answers calls with tasks (Tasks extension): callTool r
   assert.equal(state, 'cancelled');
 });
 
+/** Makes the host page record what each of its requests asks for (the `Mcp-Method` header) in
+ * `window.recorded.sent`, and the filters of its `subscriptions/listen` streams in
+ * `window.recorded.filters`, until `window.recorded.stop()`. */
+function recordPosts() {
+  return page.evaluate(() => {
+    const original = window.fetch;
+    const recorded = { sent: [], filters: [], stop: () => { window.fetch = original; } };
+    window.recorded = recorded;
+    window.fetch = function (input, init) {
+      const headers = new Headers((init && init.headers) || (input instanceof Request ? input.headers : undefined));
+      recorded.sent.push(headers.get('mcp-method'));
+      if (headers.get('mcp-method') === 'subscriptions/listen' && init && init.body) {
+        const body = typeof init.body === 'string' ? init.body : new TextDecoder().decode(init.body);
+        recorded.filters.push(JSON.parse(body).params.notifications);
+      }
+      return original.apply(this, arguments);
+    };
+  });
+}
+
 test('a 2026-07-28 server pushes the states of a task the client follows (notifications/tasks on the listen stream): the call ends with the pushed result, before any poll', async () => {
+  await recordPosts();
   const out = await page.evaluate(async ({ pkgUrl, url }) => {
     const m = await import(`${pkgUrl}/mcp_client.js`);
     await m.default();
     // What each POST asks for (its Mcp-Method header), and the filters of the listen streams.
-    const original = window.fetch;
-    const sent = [];
-    const filters = [];
-    window.fetch = function (input, init) {
-      const headers = new Headers((init && init.headers) || (input instanceof Request ? input.headers : undefined));
-      sent.push(headers.get('mcp-method'));
-      if (headers.get('mcp-method') === 'subscriptions/listen' && init && init.body) {
-        const body = typeof init.body === 'string' ? init.body : new TextDecoder().decode(init.body);
-        filters.push(JSON.parse(body).params.notifications);
-      }
-      return original.apply(this, arguments);
-    };
+    const { sent, filters } = window.recorded;
     try {
       const client = await m.McpClient.connect({ url });
       const states = [];
@@ -442,7 +452,7 @@ test('a 2026-07-28 server pushes the states of a task the client follows (notifi
       client.close();
       return { text: quiet.content[0].text, states, id: ids[0], polls: sent.filter((s) => s === 'tasks/get').length, filters };
     } finally {
-      window.fetch = original;
+      window.recorded.stop();
     }
   }, { pkgUrl: pkg.url, url: tasks.url });
   assert.equal(out.text, 'quiet ready after 0.5 s');
@@ -454,21 +464,11 @@ test('a 2026-07-28 server pushes the states of a task the client follows (notifi
 });
 
 test('tasks followed at once share listen streams: a change waits for the stream open now to be acknowledged (8 calls, a few streams, not one each)', async () => {
+  await recordPosts();
   const out = await page.evaluate(async ({ pkgUrl, url }) => {
     const m = await import(`${pkgUrl}/mcp_client.js`);
     await m.default();
-    const original = window.fetch;
-    const sent = [];
-    const filters = [];
-    window.fetch = function (input, init) {
-      const headers = new Headers((init && init.headers) || (input instanceof Request ? input.headers : undefined));
-      sent.push(headers.get('mcp-method'));
-      if (headers.get('mcp-method') === 'subscriptions/listen' && init && init.body) {
-        const body = typeof init.body === 'string' ? init.body : new TextDecoder().decode(init.body);
-        filters.push(JSON.parse(body).params.notifications);
-      }
-      return original.apply(this, arguments);
-    };
+    const { sent, filters } = window.recorded;
     try {
       const client = await m.McpClient.connect({ url });
       const ids = new Set();
@@ -479,7 +479,7 @@ test('tasks followed at once share listen streams: a change waits for the stream
       client.close();
       return { texts, ids: [...ids], filters, polls: sent.filter((s) => s === 'tasks/get').length };
     } finally {
-      window.fetch = original;
+      window.recorded.stop();
     }
   }, { pkgUrl: pkg.url, url: tasks.url });
   assert.deepEqual(out.texts, Array(8).fill('quiet ready after 1 s'));
