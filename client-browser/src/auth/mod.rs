@@ -284,8 +284,9 @@ impl Authorizer {
 
     /// Takes the tokens another page of this origin stored for this server, if their refresh
     /// token is not ours: that page refreshed (which used ours up: refresh tokens rotate) or
-    /// logged in since. Only with [`TokenStorage::Local`], the one storage pages share. The
-    /// access token stays that page's: this one refreshes with the stored refresh token.
+    /// logged in since. Only with [`TokenStorage::Local`], the one storage pages share, and
+    /// not for DPoP-bound tokens. The access token stays that page's: this one refreshes with
+    /// the stored refresh token.
     fn adopt_stored(&self) -> bool {
         if self.options.storage != TokenStorage::Local {
             return false;
@@ -298,7 +299,10 @@ impl Authorizer {
             .borrow()
             .as_ref()
             .and_then(|t| t.refresh_token.clone());
-        if stored.refresh_token.is_none() || stored.refresh_token == ours {
+        // A DPoP-bound refresh token works only with the key of the page it was issued to
+        // (each page makes its own): another page's is of no use here.
+        let bound = stored.token_type.eq_ignore_ascii_case("dpop");
+        if bound || stored.refresh_token.is_none() || stored.refresh_token == ours {
             return false;
         }
         self.trace("another page of this site refreshed or logged in since: using the refresh token it stored");
