@@ -168,9 +168,12 @@ impl Client {
     /// changes in a row (several tasks followed at once) open one more stream, not one each.
     pub(crate) fn relisten(&self) {
         let mut subs = self.subscriptions.borrow_mut();
-        let awaiting = subs
-            .listen
-            .is_some_and(|s| self.inner.listen_acks.borrow().honoured(s).is_none());
+        // (A stream that ended unacknowledged, e.g. when the connection was lost, waits for
+        // nothing: a new one is opened at once.)
+        let awaiting = subs.listen.is_some_and(|s| {
+            self.inner.session.borrow().is_under_way(s)
+                && self.inner.listen_acks.borrow().honoured(s).is_none()
+        });
         if awaiting {
             subs.due = true;
             return;
@@ -215,7 +218,10 @@ impl Client {
         // server that sends no notifications at all is only polled.
         let tasks = self.tasks.borrow().pushed_ids();
         filter.task_ids = (!tasks.is_empty()).then_some(tasks);
-        if !anew && subs.listen.is_some() && subs.asked.as_ref() == Some(&filter) {
+        let open = subs
+            .listen
+            .is_some_and(|s| self.inner.session.borrow().is_under_way(s));
+        if !anew && open && subs.asked.as_ref() == Some(&filter) {
             return;
         }
         if let Some(old) = subs.listen.take() {

@@ -727,6 +727,7 @@ fn subscriptions_listen_delivers_acknowledged_and_tagged_notifications() {
         ..Default::default()
     };
     let sub = h.session.listen(filter, h.now);
+    assert!(h.session.is_under_way(sub), "queued to be sent");
     h.pump();
     let notes: Vec<_> = h
         .events
@@ -749,6 +750,7 @@ fn subscriptions_listen_delivers_acknowledged_and_tagged_notifications() {
         response(&h, sub).is_none(),
         "a listen stream never times out"
     );
+    assert!(h.session.is_under_way(sub), "open");
     let stream = *h.open_streams.last().unwrap();
     h.end(stream, true);
     assert_eq!(
@@ -756,6 +758,7 @@ fn subscriptions_listen_delivers_acknowledged_and_tagged_notifications() {
         Some(Err(RequestError::StreamCut)),
         "an abrupt end is reported, not hidden"
     );
+    assert!(!h.session.is_under_way(sub), "ended");
 }
 
 #[test]

@@ -516,6 +516,12 @@ impl Session {
             .map(|p| &p.rpc_id)
     }
 
+    /// Whether request `handle` is still under way: waiting to be sent, sent, or (a stream)
+    /// still open. False once it has ended, however it ended.
+    pub fn is_under_way(&self, handle: RequestHandle) -> bool {
+        self.pending.contains_key(&handle.0)
+    }
+
     /// Sends a notification (fire and forget).
     pub fn notify(&mut self, method: &str, params: Option<Value>) {
         let msg = Message::notification(method, params);
