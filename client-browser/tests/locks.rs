@@ -1,0 +1,90 @@
+//! The Web Locks bindings (`client_browser::locks`), in headless Chromium: one holder at a
+//! time, a waiter granted once the holder lets go, and a waiter that stopped waiting lets go
+//! of a grant at once. Observed with `navigator.locks.query()`, polled with a deadline.
+
+#![cfg(target_arch = "wasm32")]
+
+use client_browser::locks::{acquire, acquire_if_free};
+use futures_util::future::{select, Either};
+use futures_util::FutureExt;
+use wasm_bindgen::JsCast;
+use wasm_bindgen_futures::JsFuture;
+use wasm_bindgen_test::*;
+
+wasm_bindgen_test_configure!(run_in_browser);
+
+/// How many locks named `name` are held, and how many requests for it wait.
+async fn state_of(name: &str) -> (usize, usize) {
+    let navigator = js_sys::Reflect::get(&js_sys::global(), &"navigator".into()).unwrap();
+    let locks = js_sys::Reflect::get(&navigator, &"locks".into()).unwrap();
+    let query: js_sys::Function = js_sys::Reflect::get(&locks, &"query".into())
+        .unwrap()
+        .unchecked_into();
+    let promise: js_sys::Promise = query.call0(&locks).unwrap().unchecked_into();
+    let snapshot = JsFuture::from(promise).await.unwrap();
+    let count = |field: &str| {
+        let list: js_sys::Array = js_sys::Reflect::get(&snapshot, &field.into())
+            .unwrap()
+            .unchecked_into();
+        list.iter()
+            .filter(|l| {
+                js_sys::Reflect::get(l, &"name".into())
+                    .ok()
+                    .and_then(|n| n.as_string())
+                    .as_deref()
+                    == Some(name)
+            })
+            .count()
+    };
+    (count("held"), count("pending"))
+}
+
+/// Waits (at most 5 s, polling) until lock `name` is in state `want` (held, pending).
+async fn until(name: &str, want: (usize, usize)) {
+    for _ in 0..250 {
+        if state_of(name).await == want {
+            return;
+        }
+        gloo_timers::future::TimeoutFuture::new(20).await;
+    }
+    panic!("lock {name}: {:?}, wanted {want:?}", state_of(name).await);
+}
+
+#[wasm_bindgen_test]
+async fn one_holder_at_a_time_and_a_waiter_gets_the_lock_once_it_is_let_go() {
+    let name = "test one holder";
+    let held = acquire_if_free(name).await.expect("free");
+    assert_eq!(state_of(name).await, (1, 0));
+    assert!(acquire_if_free(name).await.is_none(), "held: not free");
+    let (granted_tx, granted) = futures_channel::oneshot::channel();
+    wasm_bindgen_futures::spawn_local(async move {
+        let lock = acquire(name).await;
+        let _ = granted_tx.send(lock);
+    });
+    until(name, (1, 1)).await;
+    let mut granted = granted;
+    assert!((&mut granted).now_or_never().is_none(), "not while held");
+    drop(held);
+    let second = granted.await.expect("granted once let go");
+    assert_eq!(state_of(name).await, (1, 0));
+    drop(second);
+    until(name, (0, 0)).await;
+    assert!(acquire_if_free(name).await.is_some());
+}
+
+#[wasm_bindgen_test]
+async fn a_waiter_that_stopped_waiting_lets_go_of_its_grant_at_once() {
+    let name = "test stopped waiting";
+    let held = acquire_if_free(name).await.expect("free");
+    // Started, then given up (dropped) before the grant.
+    let timer = gloo_timers::future::TimeoutFuture::new(0);
+    match select(acquire(name).boxed_local(), timer).await {
+        Either::Left(_) => panic!("granted while held"),
+        Either::Right(_) => {}
+    }
+    until(name, (1, 1)).await;
+    drop(held);
+    // Granted to the request nobody waits for: let go of at once.
+    until(name, (0, 0)).await;
+    assert!(acquire_if_free(name).await.is_some());
+}
