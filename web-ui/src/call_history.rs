@@ -202,6 +202,22 @@ pub fn load(url: &str) -> Vec<HistoryEntry> {
         .unwrap_or_default()
 }
 
+/// Adds `entry` to `here`, `url`'s history on this page, and keeps it in the browser, reading
+/// the stored document once: the calls another tab made meanwhile (each tab writes its whole
+/// list) are taken in first, so that writing this history does not drop them. While keeping
+/// is off, only `here` changes.
+pub fn record(url: &str, here: &mut Vec<HistoryEntry>, entry: HistoryEntry) {
+    let Some(s) = storage().filter(|_| kept_in_browser()) else {
+        push(here, entry);
+        return;
+    };
+    let doc = stored_doc(&s);
+    take_in(here, &entries_in(&doc, url));
+    push(here, entry);
+    let doc = with_entries(doc, url, here, js_sys::Date::now());
+    let _ = s.set_item(KEY, &doc.to_string());
+}
+
 /// Keeps `entries` as `url`'s history (best effort: storage may be full or disabled; the
 /// page's history stays as it is either way). Nothing is written while keeping is off.
 pub fn save(url: &str, entries: &[HistoryEntry]) {

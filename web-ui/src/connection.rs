@@ -633,18 +633,12 @@ impl Connection {
             at_ms,
             took_ms: Some(took),
         };
-        // Calls another tab made meanwhile are in storage (written whole, by each tab): taken
-        // in first, so that writing this history does not drop them.
-        let elsewhere = if self.keeps_history {
-            crate::call_history::load(&self.url)
+        if self.keeps_history {
+            self.history
+                .update(|h| crate::call_history::record(&self.url, h, entry));
         } else {
-            Vec::new()
-        };
-        self.history.update(|h| {
-            crate::call_history::take_in(h, &elsewhere);
-            crate::call_history::push(h, entry);
-        });
-        self.save_history();
+            self.history.update(|h| crate::call_history::push(h, entry));
+        }
         took
     }
 

@@ -53,9 +53,10 @@ pub fn storage() -> Option<web_sys::Storage> {
 
 /// The document stored under `key` (`Null` when there is none, or it is not JSON).
 pub fn stored(s: &web_sys::Storage, key: &str) -> Value {
-    s.get_item(key)
-        .ok()
-        .flatten()
-        .and_then(|t| serde_json::from_str(&t).ok())
-        .unwrap_or(Value::Null)
+    parsed(s.get_item(key).ok().flatten()).unwrap_or(Value::Null)
+}
+
+/// A stored document's text as JSON (`None` when there is none, or it is not JSON).
+pub fn parsed(text: Option<String>) -> Option<Value> {
+    text.and_then(|t| serde_json::from_str(&t).ok())
 }

@@ -9,7 +9,6 @@
 use crate::connection::Connection;
 use crate::saved::SavedServer;
 use leptos::prelude::*;
-use serde_json::Value;
 
 /// Follows the other tabs' writes for `connections` and `saved` (for the page's life).
 pub fn keep_in_step(connections: RwSignal<Vec<Connection>>, saved: RwSignal<Vec<SavedServer>>) {
@@ -18,8 +17,7 @@ pub fn keep_in_step(connections: RwSignal<Vec<Connection>>, saved: RwSignal<Vec<
         // stay, as when keeping history is turned off).
         let Some(key) = e.key() else { return };
         if key == crate::call_history::KEY {
-            let parse =
-                |text: Option<String>| text.and_then(|t| serde_json::from_str::<Value>(&t).ok());
+            let parse = crate::per_server::parsed;
             let (before, after) = (parse(e.old_value()), parse(e.new_value()));
             for conn in connections.try_get_untracked().unwrap_or_default() {
                 conn.history_changed_elsewhere(before.as_ref(), after.as_ref());

@@ -121,8 +121,7 @@ pub fn follow(
             }
             // Another tab may follow it from now on (where it is still kept).
             kept.lock.release();
-            conn.followed_tasks
-                .try_update_value(|f| f.retain(|t| t != id));
+            unfollow(&conn, id);
         }
         run.running.set(None);
         // The result (or error) now says how the task ended.
@@ -213,6 +212,12 @@ pub fn resume_kept_tasks(conn: &Connection) {
     });
 }
 
+/// Task `task_id` is no longer followed (nor waited for) by `conn`.
+fn unfollow(conn: &Connection, task_id: &str) {
+    conn.followed_tasks
+        .try_update_value(|f| f.retain(|t| t != task_id));
+}
+
 /// Follows task `kept`, which another tab followed, once that tab is gone (its lock
 /// released): unless it followed the task to its end, or this connection is over.
 async fn take_over(conn: Connection, kept: KeptTask) {
@@ -225,9 +230,7 @@ async fn take_over(conn: Connection, kept: KeptTask) {
     };
     if !connected || !still_kept() {
         // Over, or left to the next connect.
-        conn.followed_tasks
-            .try_update_value(|f| f.retain(|t| *t != kept.task_id));
-        return;
+        return unfollow(&conn, &kept.task_id);
     }
     crate::connection::note(
         conn.log,
@@ -242,10 +245,7 @@ async fn take_over(conn: Connection, kept: KeptTask) {
 /// Follows task `kept` in its tool's run, holding `lock` until the call ends; unless a call
 /// of the tool is under way here (the task is then left kept for the next connect).
 fn resume(conn: &Connection, kept: KeptTask, lock: HeldLock) {
-    let unfollow = || {
-        conn.followed_tasks
-            .try_update_value(|f| f.retain(|t| *t != kept.task_id));
-    };
+    let unfollow = || unfollow(conn, &kept.task_id);
     let Some(client) = conn.client.get_value() else {
         return unfollow();
     };
