@@ -176,15 +176,23 @@ impl Client {
     }
 
     /// Asks the server to cancel a task without waiting for its answer; the listeners are
-    /// told if that fails.
+    /// told if that fails. Sent before this returns, so closing the client right after still
+    /// lets it reach the server (the session lets a `tasks/cancel` finish as it closes).
     pub(crate) fn cancel_task_quietly(&self, task_id: &str) {
         let client = self.clone();
-        let params = json!({ "taskId": task_id });
+        let sent = self.start(
+            "tasks/cancel",
+            Some(json!({ "taskId": task_id })),
+            CallOptions::default(),
+        );
         wasm_bindgen_futures::spawn_local(async move {
-            if let Err(e) = client.request("tasks/cancel", Some(params)).await {
-                client.inner.emit(ClientEvent::Warning(format!(
+            match sent.await {
+                // The client closed: after sending it (its answer is not read), or before
+                // (nothing is left to cancel from here).
+                Ok(_) | Err(ClientError::Request(RequestError::Closed)) => {}
+                Err(e) => client.inner.emit(ClientEvent::Warning(format!(
                     "could not cancel the task: {e}"
-                )));
+                ))),
             }
         });
     }

@@ -40,6 +40,8 @@ struct Legacy {
     inits: u32,
     /// How the next resumptions fail before one succeeds (a restarting server's gateway).
     resume_faults: Vec<ResumeFault>,
+    /// `notifications/cancelled` and `tasks/cancel` get no answer (a slow network).
+    slow_cancels: bool,
 }
 
 /// How one resumption (GET with Last-Event-ID) fails.
@@ -64,6 +66,7 @@ impl Legacy {
             cuts_left: 0,
             inits: 0,
             resume_faults: Vec::new(),
+            slow_cancels: false,
         }
     }
     fn sid(&self) -> String {
@@ -118,6 +121,9 @@ impl Server for Legacy {
         let body = body.unwrap();
         let id = &body["id"];
         let method = body["method"].as_str().unwrap_or("");
+        if self.slow_cancels && matches!(method, "notifications/cancelled" | "tasks/cancel") {
+            return Reply::Hang;
+        }
         if method == "server/discover" {
             return match self.probe {
                 ProbeAnswer::NotInitialized => Reply::Json(
@@ -678,6 +684,56 @@ fn set_level_is_sent_when_configured_and_close_deletes_the_session() {
     assert_eq!(del.method, HttpMethod::Delete);
     assert_eq!(del.header("mcp-session-id"), Some("sess-1"));
     assert!(h.events.contains(&Event::Closed));
+}
+
+#[test]
+fn close_stops_what_awaits_an_answer_and_lets_cancels_reach_the_server() {
+    let mut h = connected(Legacy::new(ProbeAnswer::NotInitialized));
+    h.server.slow_cancels = true;
+    let slow = call(&mut h, "slow");
+    let cancel = h.session.request(
+        "tasks/cancel",
+        Some(json!({"taskId": "t-1"})),
+        RequestOptions::default(),
+        h.now,
+    );
+    h.pump();
+    let tid_of = |h: &Harness<Legacy>, method: &str| {
+        h.sent
+            .iter()
+            .rev()
+            .find(|r| {
+                r.body.as_ref().is_some_and(|b| {
+                    serde_json::from_slice::<Value>(b).is_ok_and(|v| v["method"] == method)
+                })
+            })
+            .map(|r| r.id)
+            .unwrap()
+    };
+    let slow_tid = tid_of(&h, "tools/call");
+    let cancel_tid = tid_of(&h, "tasks/cancel");
+    h.session.close(h.now);
+    h.pump();
+    // The call awaiting its answer is stopped, and the server told so.
+    assert!(h.aborted.contains(&slow_tid), "{:?}", h.aborted);
+    assert_eq!(
+        h.posted_method("notifications/cancelled")[0]["params"]["requestId"],
+        h.posted_method("tools/call").last().unwrap()["id"]
+    );
+    // What only tells the server something is let finish: the cancel and the notification.
+    let told_tid = tid_of(&h, "notifications/cancelled");
+    assert!(!h.aborted.contains(&cancel_tid), "{:?}", h.aborted);
+    assert!(!h.aborted.contains(&told_tid), "{:?}", h.aborted);
+    // Both requests end now; the answer to the cancel, read or not, changes nothing.
+    for handle in [slow, cancel] {
+        assert_eq!(response(&h, handle), Some(Err(RequestError::Closed)));
+    }
+    h.deliver(
+        cancel_tid,
+        Reply::Json(200, json_ct(), result(&json!(99), json!({}))),
+    );
+    h.pump();
+    assert_eq!(h.session.state(), ConnectionState::Closed);
 }
 
 /// A 2024-11-05 server: POST to the MCP URL fails; GET gives an `endpoint` event; responses

@@ -565,11 +565,27 @@ impl Session {
             return;
         }
         let keys: Vec<u64> = self.pending.keys().copied().collect();
+        // What only tells the server something still reaches it: a `tasks/cancel` sent, the
+        // notifications (`notifications/cancelled` for the requests stopped here). Their
+        // exchanges are let finish, unread; requests awaiting an answer and streams stop.
+        let mut delivered: Vec<TransmitId> = Vec::new();
         for key in keys {
-            self.abandon(key, "the client is closing");
+            match self.pending.get(&key) {
+                Some(p) if p.method == "tasks/cancel" => {
+                    if let PendingState::InFlight(Some(tid)) = p.state {
+                        delivered.push(tid);
+                    }
+                }
+                _ => self.abandon(key, "the client is closing"),
+            }
             self.finish_err(key, RequestError::Closed);
         }
-        let tids: Vec<TransmitId> = self.exchanges.keys().copied().collect();
+        let tids: Vec<TransmitId> = self
+            .exchanges
+            .iter()
+            .filter(|(tid, ex)| ex.purpose != Purpose::Fire && !delivered.contains(tid))
+            .map(|(tid, _)| *tid)
+            .collect();
         for tid in tids {
             self.out.push_back(Output::Abort(tid));
         }
