@@ -169,6 +169,7 @@ impl Client {
             received_tasks: RefCell::new(Default::default()),
             task_handlers: RefCell::new(LiteMap::new()),
             listen_acks: RefCell::default(),
+            handover: RefCell::default(),
         });
         let tasks: Rc<RefCell<crate::tasks::Tasks>> = Rc::default();
         let changes = tasks.clone();

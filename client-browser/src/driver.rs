@@ -47,6 +47,8 @@ pub(crate) struct Inner {
     pub task_handlers: RefCell<LiteMap<String, AbortHandle>>,
     /// Acknowledgments of the `subscriptions/listen` streams (see `subscriptions.rs`).
     pub listen_acks: RefCell<crate::subscriptions::ListenAcks>,
+    /// The listen streams being replaced (see `listen_handover.rs`).
+    pub handover: RefCell<crate::listen_handover::Handover>,
 }
 
 impl Inner {
@@ -116,6 +118,30 @@ impl Inner {
         *self.timer.borrow_mut() = Some((timeout, at.0));
     }
 
+    /// Closes listen streams a newer one replaced (see `listen_handover.rs`). Called while the
+    /// driver performs outputs: what closing them outputs is performed next.
+    fn close_streams(&self, streams: Vec<RequestHandle>) {
+        let mut session = self.session.borrow_mut();
+        for stream in streams {
+            session.cancel(stream, now());
+        }
+    }
+
+    /// Closes them once what the server wrote on them before has had time to arrive.
+    fn close_streams_later(self: &Rc<Self>, streams: Vec<RequestHandle>) {
+        if streams.is_empty() {
+            return;
+        }
+        let weak = Rc::downgrade(self);
+        wasm_bindgen_futures::spawn_local(async move {
+            gloo_timers::future::TimeoutFuture::new(crate::listen_handover::OVERLAP_MS).await;
+            if let Some(inner) = weak.upgrade() {
+                inner.close_streams(streams);
+                inner.drive();
+            }
+        });
+    }
+
     pub(crate) fn emit(&self, e: ClientEvent) {
         let listeners: Vec<_> = self.listeners.borrow().clone();
         for l in listeners {
@@ -145,6 +171,8 @@ impl Inner {
                 self.listen_acks
                     .borrow_mut()
                     .ended(handle, result.as_ref().err());
+                let replaced = self.handover.borrow_mut().ended(handle);
+                self.close_streams(replaced);
                 if let Some(tx) = self.waiters.borrow_mut().remove(&handle) {
                     let _ = tx.send(result);
                 }
@@ -228,6 +256,12 @@ impl Inner {
                 {
                     let honoured = serde_json::to_value(&ack.notifications).unwrap_or_default();
                     self.listen_acks.borrow_mut().acknowledged(stream, honoured);
+                    let replaced = self.handover.borrow_mut().acknowledged(stream);
+                    self.close_streams_later(replaced);
+                } else if let Some(stream) = subscription {
+                    if !self.handover.borrow_mut().first_copy(stream, &notification) {
+                        return;
+                    }
                 }
                 self.emit(ClientEvent::Notification(notification))
             }

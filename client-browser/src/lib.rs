@@ -21,6 +21,7 @@ mod driver;
 pub mod eras;
 mod error;
 mod fetch;
+mod listen_handover;
 mod listing;
 pub mod locks;
 pub mod options;

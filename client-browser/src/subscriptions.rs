@@ -224,9 +224,9 @@ impl Client {
         if !anew && open && subs.asked.as_ref() == Some(&filter) {
             return;
         }
-        if let Some(old) = subs.listen.take() {
-            self.inner.session.borrow_mut().cancel(old, now());
-        }
+        // The stream open now stays open until its successor is acknowledged, and a moment
+        // more (see `listen_handover.rs`); with no successor, it closes now.
+        let old = subs.listen.take().filter(|_| open);
         subs.asked = None;
         if wanted {
             subs.asked = Some(filter.clone());
@@ -234,10 +234,17 @@ impl Client {
             subs.listen = Some(stream);
             subs.opened_at = now();
             drop(subs);
+            self.inner.handover.borrow_mut().replacing(old, stream);
             self.watch_listen(stream);
             self.watch_acknowledgment(stream);
         } else {
             drop(subs);
+            let mut closing = self.inner.handover.borrow_mut().take_all();
+            closing.extend(old);
+            let mut session = self.inner.session.borrow_mut();
+            for stream in closing {
+                session.cancel(stream, now());
+            }
         }
         self.inner.drive();
     }

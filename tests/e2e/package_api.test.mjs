@@ -868,6 +868,67 @@ test('a host script hears the server: log messages at the level it set, updates 
   assert.deepEqual(out.modernStates.slice(0, 2), ['connecting', 'connected']);
 });
 
+test('a listen stream is replaced make-before-break: what the server sent on the old one while the new one opened arrives, what comes on both arrives once, and the old one closes', async () => {
+  const out = await page.evaluate(async ({ pkgUrl, url }) => {
+    const m = await import(`${pkgUrl}/mcp_client.js`);
+    await m.default();
+    const heard = [];
+    const waiters = [];
+    const until = (what, pred, ms = 10_000) => new Promise((resolve, reject) => {
+      const check = () => { const hit = heard.find(pred); if (hit) { resolve(hit); return true; } return false; };
+      if (check()) return;
+      waiters.push(check);
+      setTimeout(() => reject(new Error(`${what} not heard in ${ms} ms; heard ${JSON.stringify(heard.map((n) => [n.method, n.params?.uri]))}`)), ms);
+    });
+    const updates = (uri) => heard.filter((n) => n.method === 'notifications/resources/updated' && n.params?.uri === uri).length;
+    // The listen streams open on the server, of every client (asked as a client that opens none).
+    const streamsOpen = async () => {
+      const r = await fetch(url, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json', accept: 'application/json, text/event-stream',
+          'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/call', 'mcp-name': 'listen_streams',
+        },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'listen_streams', arguments: {}, _meta: {
+          'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+          'io.modelcontextprotocol/clientInfo': { name: 'test', version: '1' },
+          'io.modelcontextprotocol/clientCapabilities': {},
+        } } }),
+      });
+      return Number((await r.json()).result.content[0].text);
+    };
+    const before = await streamsOpen();
+    const client = await m.McpClient.connect({
+      url,
+      onNotification: (n) => { heard.push(n); for (const w of [...waiters]) if (w()) waiters.splice(waiters.indexOf(w), 1); },
+    });
+    try {
+      await client.subscribeResource('test://greeting');
+      // The server announces a change of the greeting the moment the next stream subscribes,
+      // on the streams open then: only the stream being replaced carries it.
+      await client.callTool('touch_when_listened', { uri: 'test://greeting' });
+      await client.subscribeResource('test://items/1');
+      await until('the greeting\'s update sent while the new stream opened', (n) => n.method === 'notifications/resources/updated' && n.params?.uri === 'test://greeting');
+      // A change now comes on both streams while both are open: it is passed on once (the
+      // second touch, sent after the first on the new stream, tells when the first is in).
+      await client.callTool('touch', { uri: 'test://greeting' });
+      await client.callTool('touch', { uri: 'test://items/1' });
+      await until('the update of item 1', (n) => n.method === 'notifications/resources/updated' && n.params?.uri === 'test://items/1');
+      // The old stream closes soon after: this client keeps one stream open on the server.
+      const deadline = Date.now() + 10_000;
+      let streams = await streamsOpen();
+      while (streams !== before + 1 && Date.now() < deadline) {
+        await new Promise((r) => setTimeout(r, 100));
+        streams = await streamsOpen();
+      }
+      return { greeting: updates('test://greeting'), item: updates('test://items/1'), streams: streams - before };
+    } finally {
+      client.close();
+    }
+  }, { pkgUrl: pkg.url, url: modern.url });
+  assert.deepEqual(out, { greeting: 2, item: 1, streams: 1 });
+});
+
 test('a host script tells the server its roots changed (also by notify), and pings legacy and 2026-07-28 servers', async () => {
   const out = await page.evaluate(async ({ pkgUrl, urlA, urlModern }) => {
     const m = await import(`${pkgUrl}/mcp_client.js`);

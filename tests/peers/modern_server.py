@@ -94,7 +94,29 @@ class PagedServer(MCPServer):
         return ListResourcesResult(resources=everything[start:end], ttl_ms=0)
 
 
-bus = InMemorySubscriptionBus()
+class AnnouncingBus(InMemorySubscriptionBus):
+    """The SDK's bus, which can also announce an event at the moment the next listen stream
+    subscribes, to the streams open before it only: what a client replacing its stream
+    hears only if it keeps the old one open until the new one is acknowledged. (It reads the
+    SDK bus's listeners: the bus offers no other way to publish synchronously.)"""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.on_next_subscribe = None
+
+    def subscribe(self, listener):
+        event, self.on_next_subscribe = self.on_next_subscribe, None
+        if event is not None:
+            for other in list(self._listeners.values()):
+                other(event)
+        return super().subscribe(listener)
+
+    def streams(self) -> int:
+        """How many listen streams are open."""
+        return len(self._listeners)
+
+
+bus = AnnouncingBus()
 # Caching hints (2026-07-28): lists and reads stay fresh for a minute, so clients may serve
 # them again without asking; every change below is announced, which makes them stale.
 # Templates stay fresh for 3 s only: a test can see them go stale (and be served stale when
@@ -338,6 +360,20 @@ async def touch(uri: str) -> str:
     """Announces that a resource changed."""
     await bus.publish(ResourceUpdated(uri=uri))
     return "touched"
+
+
+@server.tool()
+def touch_when_listened(uri: str) -> str:
+    """Announces that a resource changed when the next listen stream opens, on the streams
+    open until then."""
+    bus.on_next_subscribe = ResourceUpdated(uri=uri)
+    return "armed"
+
+
+@server.tool()
+def listen_streams() -> str:
+    """How many `subscriptions/listen` streams are open now, of every client."""
+    return str(bus.streams())
 
 
 @server.tool()
