@@ -71,6 +71,34 @@ test('a history cleared in one tab is cleared in the other', async () => {
   assert.equal(await first.locator('.history-list li').count(), 1);
 });
 
+test('a history dropped from storage to make room for other servers stays in the other tab', async () => {
+  await first.locator('#tab-tools').click();
+  await line(first, 'after the clear').waitFor({ timeout: 5_000 });
+  // What the second tab's writes come to once it has recorded calls to 16 other servers
+  // (the most kept): this server's history, used longest ago, is dropped to make room. Then
+  // a server is saved there, which the first tab shows once it has heard both writes (the
+  // storage events of one tab arrive in order).
+  const sentinel = 'http://127.0.0.1:9/saved-after-the-crowding';
+  await second.evaluate((sentinel) => {
+    const key = 'mcp-browser-client.history';
+    const doc = JSON.parse(localStorage.getItem(key) || '{}');
+    const crowded = {};
+    for (let n = 0; n < 16; n++) {
+      crowded[`http://127.0.0.1:9/other-${n}`] = { used: Date.now() + n, calls: [{ tool: 't', arguments: {}, summary: 'ok', at: n }] };
+    }
+    if (Object.keys(doc).length === 0) throw new Error('nothing was stored');
+    localStorage.setItem(key, JSON.stringify(crowded));
+    const servers = JSON.parse(localStorage.getItem('mcp-browser-client.servers') || '{"mcpServers":{}}');
+    servers.mcpServers.sentinel = { url: sentinel, type: 'http' };
+    localStorage.setItem('mcp-browser-client.servers', JSON.stringify(servers));
+  }, sentinel);
+  await first.locator('details.saved summary').click();
+  await first.locator('details.saved .saved-list li', { hasText: sentinel }).waitFor({ timeout: 5_000 });
+  await first.locator('details.saved summary').click();
+  // Not a clear: the first tab's history is as it was.
+  assert.equal(await line(first, 'after the clear').count(), 1);
+});
+
 test("a server saved in one tab is in the other's saved list, and stays when the other saves one", async () => {
   const saved = (page) => page.evaluate(() => localStorage.getItem('mcp-browser-client.servers') || '');
   const connectTo = async (page, url) => {

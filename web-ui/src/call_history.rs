@@ -8,7 +8,7 @@
 //! The person can turn it off (settings tab: tool arguments may hold secrets); off, nothing is
 //! read or written and what was kept is removed.
 
-use crate::per_server::storage;
+use crate::per_server::{storage, WhenEmpty};
 use serde_json::{json, Value};
 
 /// One past tool call.
@@ -73,17 +73,22 @@ pub fn take_in(here: &mut Vec<HistoryEntry>, there: &[HistoryEntry]) -> bool {
 /// What a page's history `here` of `url` becomes when another tab of the app changed the
 /// stored document from `before` to `after` (`None`: removed, as when keeping history was
 /// turned off there, which leaves the pages' histories as they are); `None` when it stays as
-/// it is. The calls that tab made come in; a history cleared there is cleared here too.
+/// it is. The calls that tab made come in; a history cleared there (the server left with no
+/// calls, [`cleared_in`]) is cleared here too. A server gone from the document was dropped
+/// to make room for others: this page's history stays, and is written again with its next
+/// call.
 pub fn after_change_elsewhere(
     here: &[HistoryEntry],
     url: &str,
     before: Option<&Value>,
     after: Option<&Value>,
 ) -> Option<Vec<HistoryEntry>> {
-    let now = entries_in(after?, url);
+    let after = after?;
+    let now = entries_in(after, url);
     if now.is_empty() {
         let had = before.is_some_and(|b| !entries_in(b, url).is_empty());
-        return (had && !here.is_empty()).then(Vec::new);
+        let cleared = after.get(url).is_some();
+        return (cleared && had && !here.is_empty()).then(Vec::new);
     }
     let mut next = here.to_vec();
     take_in(&mut next, &now).then_some(next)
@@ -147,7 +152,30 @@ pub fn entries_in(doc: &Value, url: &str) -> Vec<HistoryEntry> {
 /// used at `now_ms`, and at most [`MAX_SERVERS`] servers in it.
 pub fn with_entries(doc: Value, url: &str, entries: &[HistoryEntry], now_ms: f64) -> Value {
     let calls = to_store(entries);
-    crate::per_server::with_list(doc, url, "calls", calls, now_ms, MAX_SERVERS)
+    crate::per_server::with_list(
+        doc,
+        url,
+        "calls",
+        calls,
+        now_ms,
+        MAX_SERVERS,
+        WhenEmpty::Remove,
+    )
+}
+
+/// `doc` with `url`'s history cleared: the server stays, with no calls, so that another tab
+/// tells a clear from a server dropped to make room for others (see
+/// [`after_change_elsewhere`]).
+pub fn cleared_in(doc: Value, url: &str, now_ms: f64) -> Value {
+    crate::per_server::with_list(
+        doc,
+        url,
+        "calls",
+        Vec::new(),
+        now_ms,
+        MAX_SERVERS,
+        WhenEmpty::Keep,
+    )
 }
 
 /// A call's arguments as shown in its line: compact JSON, cut after [`SHOWN_CHARS`]
@@ -215,6 +243,16 @@ pub fn record(url: &str, here: &mut Vec<HistoryEntry>, entry: HistoryEntry) {
     take_in(here, &entries_in(&doc, url));
     push(here, entry);
     let doc = with_entries(doc, url, here, js_sys::Date::now());
+    let _ = s.set_item(KEY, &doc.to_string());
+}
+
+/// Clears `url`'s history kept in the browser (see [`cleared_in`]). Nothing is written while
+/// keeping is off.
+pub fn clear(url: &str) {
+    let Some(s) = storage().filter(|_| kept_in_browser()) else {
+        return;
+    };
+    let doc = cleared_in(stored_doc(&s), url, js_sys::Date::now());
     let _ = s.set_item(KEY, &doc.to_string());
 }
 
@@ -315,10 +353,16 @@ mod tests {
     }
 
     #[test]
-    fn clearing_removes_the_server() {
+    fn clearing_leaves_the_server_with_no_calls_and_an_empty_history_removes_it() {
         let doc = with_entries(Value::Null, "https://a.example/", &[call("t", 1)], 1.0);
-        let doc = with_entries(doc, "https://a.example/", &[], 2.0);
-        assert_eq!(doc, json!({}));
+        let cleared = cleared_in(doc.clone(), "https://a.example/", 2.0);
+        assert_eq!(
+            cleared,
+            json!({ "https://a.example/": { "used": 2.0, "calls": [] } })
+        );
+        assert!(entries_in(&cleared, "https://a.example/").is_empty());
+        let emptied = with_entries(doc, "https://a.example/", &[], 2.0);
+        assert_eq!(emptied, json!({}));
     }
 
     #[test]
@@ -373,10 +417,21 @@ mod tests {
             None
         );
         // Cleared there: cleared here.
-        let cleared = with_entries(other.clone(), url, &[], 4.0);
+        let cleared = cleared_in(other.clone(), url, 4.0);
         assert_eq!(
             after_change_elsewhere(&next, url, Some(&other), Some(&cleared)),
             Some(Vec::new())
+        );
+        // Dropped there to make room for other servers' histories: this page's stays.
+        let mut crowded = other.clone();
+        for n in 0..MAX_SERVERS as u64 {
+            let server = format!("https://s{n}.example/");
+            crowded = with_entries(crowded, &server, &[call("t", n)], 10.0 + n as f64);
+        }
+        assert!(crowded.get(url).is_none());
+        assert_eq!(
+            after_change_elsewhere(&next, url, Some(&other), Some(&crowded)),
+            None
         );
         // Keeping turned off there (the document removed): this page's history stays.
         assert_eq!(after_change_elsewhere(&next, url, Some(&other), None), None);

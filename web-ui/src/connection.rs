@@ -664,7 +664,9 @@ impl Connection {
     /// Empties the history, the browser's too.
     pub fn clear_history(&self) {
         self.history.set(Vec::new());
-        self.save_history();
+        if self.keeps_history {
+            crate::call_history::clear(&self.url);
+        }
     }
 
     /// Whether this connection's history may be kept in the browser (the app's; not when

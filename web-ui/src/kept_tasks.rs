@@ -69,7 +69,16 @@ fn with_tasks(
         tasks.drain(..tasks.len() - MAX_PER_SERVER);
     }
     let list = tasks.iter().map(encode).collect();
-    crate::per_server::with_list(doc, url, "tasks", list, now_ms, MAX_SERVERS)
+    use crate::per_server::{with_list, WhenEmpty};
+    with_list(
+        doc,
+        url,
+        "tasks",
+        list,
+        now_ms,
+        MAX_SERVERS,
+        WhenEmpty::Remove,
+    )
 }
 
 /// `doc` with `task` kept for `url` (once: a task kept already is left as it is); a call

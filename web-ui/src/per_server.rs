@@ -14,8 +14,18 @@ pub fn list_in<'a>(doc: &'a Value, url: &str, key: &str) -> &'a [Value] {
         .map_or(&[], Vec::as_slice)
 }
 
-/// `doc` with `url`'s list under `key` replaced by `list` (the server removed when it is
-/// empty), marked as used at `now_ms`, and at most `max_servers` servers in it.
+/// What becomes of a server whose list is empty.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum WhenEmpty {
+    /// It is removed from the document.
+    Remove,
+    /// It stays, with an empty list: emptied on purpose, which another tab can tell from a
+    /// server removed to make room for others.
+    Keep,
+}
+
+/// `doc` with `url`'s list under `key` replaced by `list` (an empty one as `when_empty`
+/// says), marked as used at `now_ms`, and at most `max_servers` servers in it.
 pub fn with_list(
     doc: Value,
     url: &str,
@@ -23,13 +33,14 @@ pub fn with_list(
     list: Vec<Value>,
     now_ms: f64,
     max_servers: usize,
+    when_empty: WhenEmpty,
 ) -> Value {
     let mut map = match doc {
         Value::Object(m) => m,
         _ => Map::new(),
     };
     map.remove(url);
-    if !list.is_empty() {
+    if !list.is_empty() || when_empty == WhenEmpty::Keep {
         map.insert(url.to_string(), json!({ "used": now_ms, key: list }));
     }
     while map.len() > max_servers {
