@@ -32,10 +32,23 @@ pub(crate) struct Handover {
 }
 
 impl Handover {
-    /// `new` replaces the stream open now (`old`, if it is still open) and those it was
-    /// replacing itself.
-    pub(crate) fn replacing(&mut self, old: Option<RequestHandle>, new: RequestHandle) {
-        self.retiring.extend(old);
+    /// The stream open now (`old`, if it is still open) is to be replaced: it is kept open
+    /// until its successor ([`Handover::replaced_by`]) is acknowledged. Returns the streams to
+    /// close now, before the successor opens: those `old` itself replaced, whose time was up
+    /// once `old` was acknowledged (it is before it is replaced). One stream at a time is
+    /// being replaced: each holds a connection, and a browser opens at most six to a server
+    /// over HTTP/1.1.
+    #[must_use]
+    pub(crate) fn retire(&mut self, old: Option<RequestHandle>) -> Vec<RequestHandle> {
+        self.successor = None;
+        match old {
+            Some(old) => core::mem::replace(&mut self.retiring, vec![old]),
+            None => Vec::new(),
+        }
+    }
+
+    /// `new` is the stream that replaces those being retired.
+    pub(crate) fn replaced_by(&mut self, new: RequestHandle) {
         self.successor = (!self.retiring.is_empty()).then_some(new);
     }
 

@@ -228,23 +228,27 @@ impl Client {
         // more (see `listen_handover.rs`); with no successor, it closes now.
         let old = subs.listen.take().filter(|_| open);
         subs.asked = None;
+        let closing = if wanted {
+            self.inner.handover.borrow_mut().retire(old)
+        } else {
+            let mut all = self.inner.handover.borrow_mut().take_all();
+            all.extend(old);
+            all
+        };
+        for stream in closing {
+            self.inner.session.borrow_mut().cancel(stream, now());
+        }
         if wanted {
             subs.asked = Some(filter.clone());
             let stream = self.inner.session.borrow_mut().listen(filter, now());
             subs.listen = Some(stream);
             subs.opened_at = now();
             drop(subs);
-            self.inner.handover.borrow_mut().replacing(old, stream);
+            self.inner.handover.borrow_mut().replaced_by(stream);
             self.watch_listen(stream);
             self.watch_acknowledgment(stream);
         } else {
             drop(subs);
-            let mut closing = self.inner.handover.borrow_mut().take_all();
-            closing.extend(old);
-            let mut session = self.inner.session.borrow_mut();
-            for stream in closing {
-                session.cancel(stream, now());
-            }
         }
         self.inner.drive();
     }

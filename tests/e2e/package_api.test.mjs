@@ -416,12 +416,14 @@ test('a 2026-07-28 server answers calls with tasks (Tasks extension): callTool r
 });
 
 /** Makes the host page record what each of its requests asks for (the `Mcp-Method` header) in
- * `window.recorded.sent`, and the filters of its `subscriptions/listen` streams in
- * `window.recorded.filters`, until `window.recorded.stop()`. */
+ * `window.recorded.sent`, the filters of its `subscriptions/listen` streams in
+ * `window.recorded.filters`, and the most of those open at once (opened and not yet closed by
+ * the client; the servers here never end one) in `window.recorded.mostListening`, until
+ * `window.recorded.stop()`. */
 function recordPosts() {
   return page.evaluate(() => {
     const original = window.fetch;
-    const recorded = { sent: [], filters: [], stop: () => { window.fetch = original; } };
+    const recorded = { sent: [], filters: [], listening: 0, mostListening: 0, stop: () => { window.fetch = original; } };
     window.recorded = recorded;
     window.fetch = function (input, init) {
       const headers = new Headers((init && init.headers) || (input instanceof Request ? input.headers : undefined));
@@ -429,6 +431,14 @@ function recordPosts() {
       if (headers.get('mcp-method') === 'subscriptions/listen' && init && init.body) {
         const body = typeof init.body === 'string' ? init.body : new TextDecoder().decode(init.body);
         recorded.filters.push(JSON.parse(body).params.notifications);
+        recorded.listening += 1;
+        recorded.mostListening = Math.max(recorded.mostListening, recorded.listening);
+        let closed = false;
+        const close = () => { if (!closed) { closed = true; recorded.listening -= 1; } };
+        init.signal?.addEventListener('abort', close);
+        const answer = original.apply(this, arguments);
+        answer.catch(close);
+        return answer;
       }
       return original.apply(this, arguments);
     };
@@ -476,8 +486,9 @@ test('tasks followed at once share listen streams: a change waits for the stream
       // by the server's push alone.
       const calls = Array.from({ length: 8 }, () => client.callTool('quiet', { seconds: 1 }, { onTask: (t) => ids.add(t.taskId) }));
       const texts = (await Promise.all(calls)).map((r) => r.content[0].text);
+      const mostListening = window.recorded.mostListening;
       client.close();
-      return { texts, ids: [...ids], filters, polls: sent.filter((s) => s === 'tasks/get').length };
+      return { texts, ids: [...ids], filters, polls: sent.filter((s) => s === 'tasks/get').length, mostListening };
     } finally {
       window.recorded.stop();
     }
@@ -491,6 +502,9 @@ test('tasks followed at once share listen streams: a change waits for the stream
   assert.equal(out.polls, 0);
   // The stream opened on connect, then a few for the eight tasks (one each before).
   assert.ok(out.filters.length <= 5, `${out.filters.length} listen streams: ${JSON.stringify(out.filters)}`);
+  // A replaced stream stays open a moment after its successor's acknowledgment, one at a
+  // time: never more than two streams hold connections.
+  assert.ok(out.mostListening >= 1 && out.mostListening <= 2, `${out.mostListening} listen streams open at once`);
 });
 
 test('a task outlives its page: resumeTask on the reloaded page follows it to its result, asks what it waits on, and cancels it on abort', async () => {
