@@ -118,9 +118,9 @@ impl Inner {
         *self.timer.borrow_mut() = Some((timeout, at.0));
     }
 
-    /// Closes listen streams a newer one replaced (see `listen_handover.rs`). Called while the
-    /// driver performs outputs: what closing them outputs is performed next.
-    fn close_streams(&self, streams: Vec<RequestHandle>) {
+    /// Closes listen streams a newer one replaced (see `listen_handover.rs`). What closing
+    /// them outputs is performed at the next drive.
+    pub(crate) fn close_streams(&self, streams: Vec<RequestHandle>) {
         let mut session = self.session.borrow_mut();
         for stream in streams {
             session.cancel(stream, now());

@@ -235,9 +235,7 @@ impl Client {
             all.extend(old);
             all
         };
-        for stream in closing {
-            self.inner.session.borrow_mut().cancel(stream, now());
-        }
+        self.inner.close_streams(closing);
         if wanted {
             subs.asked = Some(filter.clone());
             let stream = self.inner.session.borrow_mut().listen(filter, now());
