@@ -170,7 +170,9 @@ impl Client {
             task_handlers: RefCell::new(LiteMap::new()),
             listen_acks: RefCell::default(),
             handover: RefCell::default(),
+            page_hide: RefCell::new(None),
         });
+        *inner.page_hide.borrow_mut() = crate::page_hide::PageHideListener::watch(&inner);
         let tasks: Rc<RefCell<crate::tasks::Tasks>> = Rc::default();
         let changes = tasks.clone();
         inner
@@ -659,34 +661,10 @@ impl Client {
         }
     }
 
-    /// Closes the client when the page is hidden for good (`pagehide`), so the legacy session
-    /// is ended with a `keepalive` DELETE as the page unloads. Best effort: browsers may drop
-    /// it. Returns false when there is no window (e.g. in a worker).
-    pub fn close_on_page_hide(&self) -> bool {
-        let Some(window) = web_sys::window() else {
-            return false;
-        };
-        let weak = std::rc::Rc::downgrade(&self.inner);
-        let on_hide = wasm_bindgen::closure::Closure::<dyn FnMut(web_sys::Event)>::new(move |_| {
-            if let Some(inner) = weak.upgrade() {
-                inner.session.borrow_mut().close(now());
-                inner.drive();
-            }
-        });
-        use wasm_bindgen::JsCast;
-        let ok = window
-            .add_event_listener_with_callback("pagehide", on_hide.as_ref().unchecked_ref())
-            .is_ok();
-        // The listener lives as long as the page.
-        on_hide.forget();
-        ok
-    }
-
-    /// Closes the connection (ends a legacy session with DELETE).
+    /// Closes the connection (ends a legacy session with DELETE). Done by itself when the
+    /// person leaves the page.
     pub fn close(&self) {
-        self.inner.session.borrow_mut().close(now());
-        self.inner.drive();
-        self.inner.timer.borrow_mut().take();
+        self.inner.close();
     }
 }
 

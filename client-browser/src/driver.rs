@@ -49,9 +49,18 @@ pub(crate) struct Inner {
     pub listen_acks: RefCell<crate::subscriptions::ListenAcks>,
     /// The listen streams being replaced (see `listen_handover.rs`).
     pub handover: RefCell<crate::listen_handover::Handover>,
+    /// Closes the client when the person leaves the page (see `page_hide.rs`).
+    pub page_hide: RefCell<Option<crate::page_hide::PageHideListener>>,
 }
 
 impl Inner {
+    /// Closes the connection (ends a legacy session with DELETE).
+    pub fn close(self: &Rc<Self>) {
+        self.session.borrow_mut().close(now());
+        self.drive();
+        self.timer.borrow_mut().take();
+    }
+
     /// Feeds one input and runs the loop.
     pub fn input(self: &Rc<Self>, input: Input<'_>) {
         self.session.borrow_mut().handle_input(input, now());

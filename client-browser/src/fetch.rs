@@ -48,6 +48,11 @@ async fn run(
     with_credentials: bool,
 ) -> Result<(), TransportFailure> {
     let auth = weak.upgrade().and_then(|i| i.options.auth.clone());
+    // Held until the exchange ends: the page's keepalive quota counts a body until then.
+    let keepalive = req
+        .keepalive
+        .then(|| KeepaliveShare::take(req.body.as_ref().map_or(0, Vec::len)))
+        .flatten();
     // A DPoP-bound token needs a fresh proof on every request; a `use_dpop_nonce` answer is
     // retried once with the server's nonce (RFC 9449 §9) before the session sees anything.
     let mut attempt = 0;
@@ -57,7 +62,14 @@ async fn run(
             Some(a) => a.dpop_proof(req.method.as_str(), &req.url).await,
             None => None,
         };
-        let resp = send(req, signal, with_credentials, dpop.as_deref()).await?;
+        let resp = send(
+            req,
+            signal,
+            with_credentials,
+            dpop.as_deref(),
+            keepalive.is_some(),
+        )
+        .await?;
         if attempt == 1 && dpop.is_some() && resp.status() == 401 {
             let h = resp.headers();
             let asks = h
@@ -77,12 +89,44 @@ async fn run(
     deliver(weak, req, resp).await
 }
 
+/// The bytes of keepalive bodies this page may have in flight. Browsers allow 64 KiB per page
+/// and refuse a keepalive fetch beyond it; half is left to the host page's own beacons.
+const KEEPALIVE_QUOTA: usize = 32 << 10;
+
+thread_local! {
+    static KEEPALIVE_IN_FLIGHT: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
+}
+
+/// A keepalive body's share of the page's quota, given back when dropped.
+struct KeepaliveShare(usize);
+
+impl KeepaliveShare {
+    /// A share for `bytes`, or none if the quota has no room (the request then goes out
+    /// without keepalive, as any other).
+    fn take(bytes: usize) -> Option<KeepaliveShare> {
+        KEEPALIVE_IN_FLIGHT.with(|used| {
+            let after = used.get() + bytes;
+            (after <= KEEPALIVE_QUOTA).then(|| {
+                used.set(after);
+                KeepaliveShare(bytes)
+            })
+        })
+    }
+}
+
+impl Drop for KeepaliveShare {
+    fn drop(&mut self) {
+        KEEPALIVE_IN_FLIGHT.with(|used| used.set(used.get().saturating_sub(self.0)));
+    }
+}
+
 /// Sends the request once.
 async fn send(
     req: &HttpRequest,
     signal: &web_sys::AbortSignal,
     with_credentials: bool,
     dpop: Option<&str>,
+    keepalive: bool,
 ) -> Result<web_sys::Response, TransportFailure> {
     let net = |e: JsValue| TransportFailure::Network(js_message(&e));
     let init = web_sys::RequestInit::new();
@@ -107,8 +151,9 @@ async fn send(
     if let Some(body) = &req.body {
         init.set_body(&js_sys::Uint8Array::from(body.as_slice()));
     }
-    if req.method == client_core::http::HttpMethod::Delete {
-        // Lets the session's DELETE finish even while the page unloads.
+    if keepalive {
+        // Lets what only tells the server something (a cancel, the session's DELETE) finish
+        // even while the page unloads.
         let _ = js_sys::Reflect::set(&init, &"keepalive".into(), &true.into());
     }
     let promise = fetch(&req.url, &init)?;

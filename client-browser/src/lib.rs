@@ -25,6 +25,7 @@ mod listen_handover;
 mod listing;
 pub mod locks;
 pub mod options;
+mod page_hide;
 mod spawn;
 mod subscriptions;
 mod task_extension;

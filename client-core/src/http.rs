@@ -42,7 +42,18 @@ pub struct HttpRequest {
     pub headers: Vec<(String, String)>,
     /// The body, if any.
     pub body: Option<Vec<u8>>,
+    /// The request only tells the server something (a notification, a small response to a
+    /// server request, a `tasks/cancel`, the session's DELETE) and is small
+    /// ([`KEEPALIVE_BODY_LIMIT`]): it should reach the server even if the page unloads as it
+    /// goes out (fetch's `keepalive`). A person who aborts a call and closes the tab still
+    /// cancels it; leaving the page still ends the session.
+    pub keepalive: bool,
 }
+
+/// The largest body of a [`HttpRequest::keepalive`] request. Browsers allow 64 KiB of
+/// keepalive bodies in flight per page; what only tells the server something is far smaller
+/// (a larger one, such as a sampling answer with an image, goes out as usual).
+pub const KEEPALIVE_BODY_LIMIT: usize = 8 << 10;
 
 impl HttpRequest {
     /// The value of a header (case-insensitive name).

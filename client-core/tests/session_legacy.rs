@@ -736,6 +736,64 @@ fn close_stops_what_awaits_an_answer_and_lets_cancels_reach_the_server() {
     assert_eq!(h.session.state(), ConnectionState::Closed);
 }
 
+#[test]
+fn what_only_tells_the_server_something_is_sent_to_outlive_the_page() {
+    let mut h = connected(Legacy::new(ProbeAnswer::NotInitialized));
+    h.server.slow_cancels = true;
+    call(&mut h, "slow");
+    h.session.request(
+        "tasks/cancel",
+        Some(json!({"taskId": "t-1"})),
+        RequestOptions::default(),
+        h.now,
+    );
+    // A notification too large for the browser's keepalive quota goes out as usual.
+    let big = "x".repeat(client_core::http::KEEPALIVE_BODY_LIMIT);
+    h.session.notify(
+        "notifications/progress",
+        Some(json!({ "progressToken": "t", "progress": 1, "message": big })),
+    );
+    h.pump();
+    h.session.close(h.now);
+    h.pump();
+    let keepalive_of = |method: &str| -> Vec<bool> {
+        h.sent
+            .iter()
+            .filter(|r| {
+                r.body.as_ref().is_some_and(|b| {
+                    serde_json::from_slice::<Value>(b).is_ok_and(|v| v["method"] == method)
+                })
+            })
+            .map(|r| r.keepalive)
+            .collect()
+    };
+    // Requests awaiting an answer and streams may end with the page.
+    assert_eq!(keepalive_of("initialize"), [false]);
+    assert_eq!(keepalive_of("tools/call"), [false]);
+    let streams: Vec<bool> = h
+        .sent
+        .iter()
+        .filter(|r| r.method == HttpMethod::Get)
+        .map(|r| r.keepalive)
+        .collect();
+    assert!(
+        !streams.is_empty() && streams.iter().all(|k| !k),
+        "{streams:?}"
+    );
+    // What only tells the server something reaches it even as the page unloads.
+    assert_eq!(keepalive_of("notifications/initialized"), [true]);
+    assert_eq!(keepalive_of("tasks/cancel"), [true]);
+    assert_eq!(keepalive_of("notifications/cancelled"), [true]);
+    assert_eq!(keepalive_of("notifications/progress"), [false]);
+    let deletes: Vec<bool> = h
+        .sent
+        .iter()
+        .filter(|r| r.method == HttpMethod::Delete)
+        .map(|r| r.keepalive)
+        .collect();
+    assert_eq!(deletes, [true]);
+}
+
 /// A 2024-11-05 server: POST to the MCP URL fails; GET gives an `endpoint` event; responses
 /// come on the GET stream.
 struct OldSse {

@@ -141,6 +141,10 @@ test('calls still running as tasks when the page is reloaded are followed again 
   const report = page.locator('.history-list li', { hasText: 'report {"seconds":4} → ok' });
   await report.waitFor({ timeout: 5_000 });
   await page.locator('.history-list li', { hasText: 'echo {"message":"hi"}' }).waitFor({ timeout: 5_000 });
+  // Once each: the reload that cut the calls short is not an end of theirs.
+  const history = await page.locator('.history-list li').allInnerTexts();
+  assert.equal(history.filter((h) => h.includes('report {"seconds":4}')).length, 1, history.join('\n'));
+  assert.equal(history.filter((h) => h.includes('chart {"seconds":4}')).length, 1, history.join('\n'));
   const took = await report.locator('.took').innerText();
   const secs = took.match(/(\d+\.\d) s/);
   assert.ok(secs && parseFloat(secs[1]) >= 4, `from the first Run: ${took}`);

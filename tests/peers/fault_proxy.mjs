@@ -18,6 +18,11 @@
 //   POST /__release  forward the held requests to the server after all; log "answered
 //                  METHOD" once an answer is sent in full
 //   POST /__fault  {"kind": "restart"}   kill the server now and start a fresh one
+//   POST /__fault  {"kind": "slow-preflights", "ms": 1500}
+//                  answer every CORS preflight from now on after this long (a request that
+//                  needs one is still on its way that long: a page left meanwhile shows
+//                  whether its requests outlive it). Preflights are never cached (max-age 0),
+//                  so that every request that needs one gets one.
 //   GET  /__log    the JSON-RPC methods (and ids of notifications/cancelled) seen so far
 //
 // Requests to /nocors/... are forwarded with every CORS header removed from the answer.
@@ -74,6 +79,8 @@ async function restartUpstream() {
 
 const faults = [];
 const log = [];
+// How long preflights wait (see slow-preflights).
+let preflightDelayMs = 0;
 // Held requests: each forwards its request when released.
 let held = [];
 const cors = {
@@ -102,7 +109,9 @@ const server = http.createServer(async (req, res) => {
   if (req.method === 'OPTIONS') {
     if (noCors) { res.writeHead(204).end(); return; }
     const allowed = partialCors ? 'content-type, mcp-session-id' : (req.headers['access-control-request-headers'] || '');
-    res.writeHead(204, { ...cors, 'access-control-allow-headers': allowed }).end();
+    const answer = () => res.writeHead(204, { ...cors, 'access-control-allow-headers': allowed, 'access-control-max-age': '0' }).end();
+    if (preflightDelayMs > 0) setTimeout(answer, preflightDelayMs);
+    else answer();
     return;
   }
   if (path === '/__release') {
@@ -116,6 +125,7 @@ const server = http.createServer(async (req, res) => {
     if (path === '/__log') { res.writeHead(200, { ...cors, 'content-type': 'application/json' }).end(JSON.stringify(log)); return; }
     const fault = JSON.parse((await readBody(req)).toString() || '{}');
     if (fault.kind === 'restart') await restartUpstream();
+    else if (fault.kind === 'slow-preflights') preflightDelayMs = Number(fault.ms) || 0;
     else faults.push(fault);
     res.writeHead(200, { ...cors, 'content-type': 'application/json' }).end('{}');
     return;

@@ -826,6 +826,16 @@ impl Session {
     ) -> TransmitId {
         let id = TransmitId(self.next_transmit);
         self.next_transmit += 1;
+        let tells_only = match purpose {
+            Purpose::Delete | Purpose::Fire => true,
+            Purpose::Call(key) => self
+                .pending
+                .get(&key)
+                .is_some_and(|p| p.method == "tasks/cancel"),
+            Purpose::Resume(_) | Purpose::GetStream | Purpose::SseMain => false,
+        };
+        let keepalive =
+            tells_only && body.as_ref().map_or(0, Vec::len) <= crate::http::KEEPALIVE_BODY_LIMIT;
         self.exchanges.insert(id, Exchange::new(purpose));
         self.out.push_back(Output::Http(HttpRequest {
             id,
@@ -833,6 +843,7 @@ impl Session {
             url,
             headers,
             body,
+            keepalive,
         }));
         id
     }
