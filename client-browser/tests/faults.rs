@@ -500,7 +500,8 @@ async fn modern_cut_stream_is_reissued() {
 #[wasm_bindgen_test]
 async fn a_cut_listen_stream_is_opened_again() {
     let base = MODERN_PROXY.expect("MCP_FAULT_MODERN not set");
-    let client = connect(format!("{base}/mcp")).await;
+    // Listening from the start: the stream the connection opens (list changes) is heard too.
+    let client = Client::new(ClientOptions::new(format!("{base}/mcp")));
     let heard = Rc::new(RefCell::new(Vec::<String>::new()));
     let warnings = Rc::new(RefCell::new(Vec::<String>::new()));
     let acks = Rc::new(RefCell::new(0));
@@ -515,6 +516,16 @@ async fn a_cut_listen_stream_is_opened_again() {
         ClientEvent::Warning(text) => w.borrow_mut().push(text.clone()),
         _ => {}
     });
+    within(15_000, "connect", client.reconnect())
+        .await
+        .expect("connects");
+    // That stream has reached the server before anything is counted or the fault armed (the
+    // fault is for the subscription's stream; had it reached the proxy later, it would have
+    // been cut instead, and counted as the stream opened again).
+    until(10_000, "the connection's stream is acknowledged", || {
+        *acks.borrow() >= 1
+    })
+    .await;
     let listens = |l: Vec<String>| l.iter().filter(|x| *x == "subscriptions/listen").count();
     let before = listens(log(base).await);
     // The stream the subscription opens is cut once it acknowledged the filter.
@@ -548,8 +559,9 @@ async fn a_cut_listen_stream_is_opened_again() {
         warnings.borrow()
     );
     // The new stream carries the subscription: acknowledged again, then an update arrives.
+    // (The connection's stream, the subscription's, and this one.)
     until(10_000, "the new stream is acknowledged", || {
-        *acks.borrow() >= 2
+        *acks.borrow() >= 3
     })
     .await;
     within(

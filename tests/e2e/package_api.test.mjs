@@ -686,7 +686,7 @@ test('an HTTP+SSE (2024-11-05) session lost to a server restart starts again wit
 test('leaving the page ends a 2025-era session: the call under way is cancelled on the server and the session deleted as the page unloads', async () => {
   const root = path.resolve(here, '../..');
   const everything = `${root}/tests/node_modules/@modelcontextprotocol/server-everything/dist/index.js`;
-  const proxy = await startPeer('fault_proxy.mjs', ['--', 'node', '-r', `${root}/tests/peers/loopback.cjs`, everything, 'streamableHttp']);
+  const proxy = await startPeer('fault_proxy.mjs', ['--uncached-preflights', '--', 'node', '-r', `${root}/tests/peers/loopback.cjs`, everything, 'streamableHttp']);
   const base = proxy.url.replace(/\/mcp$/, '');
   const seen = async () => (await fetch(`${base}/__log`)).json();
   const leaving = await browser.newPage();

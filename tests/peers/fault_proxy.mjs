@@ -21,14 +21,16 @@
 //   POST /__fault  {"kind": "slow-preflights", "ms": 1500}
 //                  answer every CORS preflight from now on after this long (a request that
 //                  needs one is still on its way that long: a page left meanwhile shows
-//                  whether its requests outlive it). Preflights are never cached (max-age 0),
-//                  so that every request that needs one gets one.
+//                  whether its requests outlive it; start the proxy with
+//                  --uncached-preflights, so that every such request needs one)
 //   GET  /__log    the JSON-RPC methods (and ids of notifications/cancelled) seen so far
 //
 // Requests to /nocors/... are forwarded with every CORS header removed from the answer.
 // Requests to /partialcors/... get a preflight that allows only Content-Type and
 // Mcp-Session-Id (a server whose CORS rules forgot MCP-Protocol-Version and friends).
-// Binds 127.0.0.1 only. Usage: node fault_proxy.mjs PORT -- COMMAND ARGS...
+// Binds 127.0.0.1 only. Usage: node fault_proxy.mjs PORT [--uncached-preflights] -- COMMAND ARGS...
+// (--uncached-preflights: preflights say `Access-Control-Max-Age: 0`, so the browser asks
+// again before each request that needs one.)
 // COMMAND must honour the PORT environment variable.
 import http from 'node:http';
 import net from 'node:net';
@@ -37,6 +39,7 @@ import { spawn } from 'node:child_process';
 const port = Number(process.argv[2]);
 const sep = process.argv.indexOf('--');
 const command = process.argv.slice(sep + 1);
+const uncachedPreflights = process.argv.slice(3, sep).includes('--uncached-preflights');
 
 function freePort() {
   return new Promise((resolve) => {
@@ -109,7 +112,8 @@ const server = http.createServer(async (req, res) => {
   if (req.method === 'OPTIONS') {
     if (noCors) { res.writeHead(204).end(); return; }
     const allowed = partialCors ? 'content-type, mcp-session-id' : (req.headers['access-control-request-headers'] || '');
-    const answer = () => res.writeHead(204, { ...cors, 'access-control-allow-headers': allowed, 'access-control-max-age': '0' }).end();
+    const maxAge = uncachedPreflights ? { 'access-control-max-age': '0' } : {};
+    const answer = () => res.writeHead(204, { ...cors, 'access-control-allow-headers': allowed, ...maxAge }).end();
     if (preflightDelayMs > 0) setTimeout(answer, preflightDelayMs);
     else answer();
     return;
