@@ -698,18 +698,7 @@ fn close_stops_what_awaits_an_answer_and_lets_cancels_reach_the_server() {
         h.now,
     );
     h.pump();
-    let tid_of = |h: &Harness<Legacy>, method: &str| {
-        h.sent
-            .iter()
-            .rev()
-            .find(|r| {
-                r.body.as_ref().is_some_and(|b| {
-                    serde_json::from_slice::<Value>(b).is_ok_and(|v| v["method"] == method)
-                })
-            })
-            .map(|r| r.id)
-            .unwrap()
-    };
+    let tid_of = |h: &Harness<Legacy>, method: &str| h.requests_for(method).last().unwrap().id;
     let slow_tid = tid_of(&h, "tools/call");
     let cancel_tid = tid_of(&h, "tasks/cancel");
     h.session.close(h.now);
@@ -757,15 +746,7 @@ fn what_only_tells_the_server_something_is_sent_to_outlive_the_page() {
     h.session.close(h.now);
     h.pump();
     let keepalive_of = |method: &str| -> Vec<bool> {
-        h.sent
-            .iter()
-            .filter(|r| {
-                r.body.as_ref().is_some_and(|b| {
-                    serde_json::from_slice::<Value>(b).is_ok_and(|v| v["method"] == method)
-                })
-            })
-            .map(|r| r.keepalive)
-            .collect()
+        h.requests_for(method).iter().map(|r| r.keepalive).collect()
     };
     // Requests awaiting an answer and streams may end with the page.
     assert_eq!(keepalive_of("initialize"), [false]);
