@@ -748,15 +748,17 @@ fn what_only_tells_the_server_something_is_sent_to_outlive_the_page() {
     let keepalive_of = |method: &str| -> Vec<bool> {
         h.requests_for(method).iter().map(|r| r.keepalive).collect()
     };
+    let keepalive_of_http = |method: HttpMethod| -> Vec<bool> {
+        h.sent
+            .iter()
+            .filter(|r| r.method == method)
+            .map(|r| r.keepalive)
+            .collect()
+    };
     // Requests awaiting an answer and streams may end with the page.
     assert_eq!(keepalive_of("initialize"), [false]);
     assert_eq!(keepalive_of("tools/call"), [false]);
-    let streams: Vec<bool> = h
-        .sent
-        .iter()
-        .filter(|r| r.method == HttpMethod::Get)
-        .map(|r| r.keepalive)
-        .collect();
+    let streams = keepalive_of_http(HttpMethod::Get);
     assert!(
         !streams.is_empty() && streams.iter().all(|k| !k),
         "{streams:?}"
@@ -766,13 +768,7 @@ fn what_only_tells_the_server_something_is_sent_to_outlive_the_page() {
     assert_eq!(keepalive_of("tasks/cancel"), [true]);
     assert_eq!(keepalive_of("notifications/cancelled"), [true]);
     assert_eq!(keepalive_of("notifications/progress"), [false]);
-    let deletes: Vec<bool> = h
-        .sent
-        .iter()
-        .filter(|r| r.method == HttpMethod::Delete)
-        .map(|r| r.keepalive)
-        .collect();
-    assert_eq!(deletes, [true]);
+    assert_eq!(keepalive_of_http(HttpMethod::Delete), [true]);
 }
 
 /// A 2024-11-05 server: POST to the MCP URL fails; GET gives an `endpoint` event; responses
