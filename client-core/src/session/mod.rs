@@ -139,6 +139,14 @@ struct Pending {
     stale_if_error: bool,
 }
 
+impl Pending {
+    /// A request that tells the server to stop something (a `tasks/cancel`): closing lets it
+    /// finish, unread, and it is sent so as to outlive the page.
+    fn only_tells_the_server(&self) -> bool {
+        self.method == "tasks/cancel"
+    }
+}
+
 /// What an MRTR retry adds to the original request's params.
 #[derive(Debug, Default)]
 struct RetryExtra {
@@ -571,7 +579,7 @@ impl Session {
         let mut delivered: Vec<TransmitId> = Vec::new();
         for key in keys {
             match self.pending.get(&key) {
-                Some(p) if p.method == "tasks/cancel" => {
+                Some(p) if p.only_tells_the_server() => {
                     if let PendingState::InFlight(Some(tid)) = p.state {
                         delivered.push(tid);
                     }
@@ -831,7 +839,7 @@ impl Session {
             Purpose::Call(key) => self
                 .pending
                 .get(&key)
-                .is_some_and(|p| p.method == "tasks/cancel"),
+                .is_some_and(Pending::only_tells_the_server),
             Purpose::Resume(_) | Purpose::GetStream | Purpose::SseMain => false,
         };
         let keepalive =
