@@ -6,7 +6,7 @@ import path from 'node:path';
 import fs from 'node:fs';
 import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { launch, serveDir, startPeer, waitFor } from './browser.mjs';
+import { launch, leaveWithCallUnderWay, serveDir, startPeer, waitFor } from './browser.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const dist = path.resolve(here, '../../dist');
@@ -956,7 +956,6 @@ test('leaving the app ends the session: the call under way is cancelled on the s
   // Preflights never cached, so that the cancel and the DELETE each wait for one.
   const proxy = await startPeer('fault_proxy.mjs', ['--uncached-preflights', '--', 'node', '-r', `${root}/tests/peers/loopback.cjs`, server, 'streamableHttp']);
   const base = proxy.url.replace(/\/mcp$/, '');
-  const seen = async () => (await fetch(`${base}/__log`)).json();
   const own = await browser.newContext();
   try {
     const leaving = await own.newPage();
@@ -964,22 +963,7 @@ test('leaving the app ends the session: the call under way is cancelled on the s
     await leaving.locator('#connection-state', { hasText: 'connected' }).waitFor({ timeout: 20_000 });
     await leaving.locator('.runner .tool-name', { hasText: 'echo' }).waitFor({ timeout: 10_000 });
     await leaving.locator('#arg-message').fill('never answered');
-    const hold = await fetch(`${base}/__fault`, { method: 'POST', body: JSON.stringify({ kind: 'hold', method: 'tools/call' }) });
-    assert.equal(hold.ok, true);
-    await leaving.locator('button.run').click();
-    await waitFor(async () => (await seen()).includes('tools/call'), 10_000, 'the call held by the proxy');
-    assert.equal((await seen()).some((m) => m.startsWith('notifications/cancelled') || m.startsWith('DELETE')), false);
-    // Still on their way (preflights answered late) when the page is gone.
-    const slow = await fetch(`${base}/__fault`, { method: 'POST', body: JSON.stringify({ kind: 'slow-preflights', ms: 1500 }) });
-    assert.equal(slow.ok, true);
-    await leaving.goto('about:blank');
-    await waitFor(async () => {
-      const log = await seen();
-      return log.some((m) => m.startsWith('notifications/cancelled')) && log.includes('DELETE stream');
-    }, 10_000, 'the cancel and the DELETE of the app left');
-    const log = await seen();
-    assert.equal(log.filter((m) => m.startsWith('notifications/cancelled')).length, 1, JSON.stringify(log));
-    assert.ok(log.includes('closed tools/call'), JSON.stringify(log));
+    await leaveWithCallUnderWay(leaving, base, () => leaving.locator('button.run').click(), 'the app left');
   } finally {
     await own.close();
     proxy.stop();

@@ -5,6 +5,7 @@ import http from 'node:http';
 import fs from 'node:fs';
 import path from 'node:path';
 import { createRequire } from 'node:module';
+import assert from 'node:assert/strict';
 
 /** Launches headless Debian Chromium with flags that suit this closed network. */
 export async function launch() {
@@ -211,4 +212,30 @@ export function taskStatusOnServer(page, url, taskId, want, ms = 5_000) {
       await new Promise((res) => setTimeout(res, 100));
     }
   }, [url, taskId, want, ms]);
+}
+
+/** Leaves `page` with a call under way, held by the fault proxy at `base` (started with
+ * --uncached-preflights): `startCall` makes the call; once the proxy holds it, the preflights
+ * are answered late, so that the cancel and the DELETE are still on their way when the page
+ * is gone (only requests made to outlive the page arrive), and the page goes elsewhere.
+ * Checks that the call's cancel (once) and the session's DELETE arrive and the held call's
+ * connection closes; resolves to the proxy's log. */
+export async function leaveWithCallUnderWay(page, base, startCall, what) {
+  const seen = async () => (await fetch(`${base}/__log`)).json();
+  const hold = await fetch(`${base}/__fault`, { method: 'POST', body: JSON.stringify({ kind: 'hold', method: 'tools/call' }) });
+  assert.equal(hold.ok, true);
+  await startCall();
+  await waitFor(async () => (await seen()).includes('tools/call'), 10_000, 'the call held by the proxy');
+  assert.equal((await seen()).some((m) => m.startsWith('notifications/cancelled') || m.startsWith('DELETE')), false);
+  const slow = await fetch(`${base}/__fault`, { method: 'POST', body: JSON.stringify({ kind: 'slow-preflights', ms: 1500 }) });
+  assert.equal(slow.ok, true);
+  await page.goto('about:blank');
+  await waitFor(async () => {
+    const log = await seen();
+    return log.some((m) => m.startsWith('notifications/cancelled')) && log.includes('DELETE stream');
+  }, 10_000, `the cancel and the DELETE of ${what}`);
+  const log = await seen();
+  assert.equal(log.filter((m) => m.startsWith('notifications/cancelled')).length, 1, JSON.stringify(log));
+  assert.ok(log.includes('closed tools/call'), JSON.stringify(log));
+  return log;
 }
