@@ -146,6 +146,59 @@ test('the element shows a log-in button, logs in through a popup, then runs a to
   await p.close();
 });
 
+/** Connects the page `p` to the protected server with the package, keeping tokens in
+ * `storage`; the outcome (an echo's text or an error) lands in `window.connected`. With
+ * `withClick`, only once `#connect` is pressed (so that the login popup may open). */
+async function connectIn(p, { withClick = false, storage }) {
+  await p.evaluate(({ pkgUrl, serverUrl, withClick, storage }) => {
+    window.trace = [];
+    window.gatewayBase = serverUrl.replace(/\/mcp$/, '');
+    const connect = () => {
+      window.connected = (async () => {
+        const m = await import(`${pkgUrl}/mcp_client.js`);
+        await m.default();
+        window.client = await m.McpClient.connect({
+          url: serverUrl,
+          oauth: { allowLocal: true, storage, onTrace: (line) => window.trace.push(line) },
+        });
+        const echo = await window.client.callTool('echo', { message: 'connected' });
+        return { text: echo.content[0].text };
+      })().catch((e) => ({ error: String(e?.message ?? e) }));
+    };
+    if (!withClick) return connect();
+    const button = document.createElement('button');
+    button.id = 'connect';
+    button.textContent = 'Connect';
+    button.onclick = connect;
+    document.body.append(button);
+  }, { pkgUrl: pkg.url, serverUrl: gateway.url, withClick, storage });
+}
+
+/** Logs the page `p` in through the popup (connecting with `storage`); fails the test if not. */
+async function logInWithPopup(p, storage) {
+  await connectIn(p, { withClick: true, storage });
+  const popup = p.waitForEvent('popup', { timeout: 20_000 });
+  await p.click('#connect');
+  await popup;
+  const outcome = await p.evaluate(() => window.connected);
+  assert.equal(outcome.error, undefined, `login failed: ${outcome.error}\n${await traceOf(p)}`);
+}
+
+/** Calls `echo` with `message` from the page's connected client: its text or the error. */
+const call = (p, message) => p.evaluate(async (message) => {
+  try {
+    return { text: (await window.client.callTool('echo', { message })).content[0].text };
+  } catch (e) {
+    return { error: String(e?.message ?? e) };
+  }
+}, message);
+/** The page's OAuth trace so far. */
+const traceOf = async (p) => (await p.evaluate(() => window.trace)).join('\n');
+/** The authorization server's count of granted token requests, per grant type. */
+const tokenStats = async () => (await fetch(`${authServer.url}/__stats`)).json();
+/** Makes every access token seen so far expire (the gateway then answers 401). */
+const expireAccessTokens = () => fetch(`${gateway.url.replace(/\/mcp$/, '')}/__expire`, { method: 'POST' });
+
 test('pages that share their stored tokens (storage "local") refresh one at a time, each with the newest refresh token: the grant survives', async () => {
   // oidc-provider rotates a public client's refresh token on every refresh, and revokes the
   // whole grant when a used one comes back: the page that refreshes second must not use the
@@ -155,69 +208,88 @@ test('pages that share their stored tokens (storage "local") refresh one at a ti
     const first = await context.newPage();
     first.on('pageerror', (e) => { throw e; });
     await first.goto(`${host.url}/index.html`);
-    const connectIn = async (p, withClick) => {
-      await p.evaluate(({ pkgUrl, serverUrl, withClick }) => {
-        window.trace = [];
-        window.gatewayBase = serverUrl.replace(/\/mcp$/, '');
-        const connect = () => {
-          window.connected = (async () => {
-            const m = await import(`${pkgUrl}/mcp_client.js`);
-            await m.default();
-            window.client = await m.McpClient.connect({
-              url: serverUrl,
-              oauth: { allowLocal: true, storage: 'local', onTrace: (line) => window.trace.push(line) },
-            });
-            const echo = await window.client.callTool('echo', { message: 'connected' });
-            return { text: echo.content[0].text };
-          })().catch((e) => ({ error: String(e?.message ?? e) }));
-        };
-        if (!withClick) return connect();
-        const button = document.createElement('button');
-        button.id = 'connect';
-        button.textContent = 'Connect';
-        button.onclick = connect;
-        document.body.append(button);
-      }, { pkgUrl: pkg.url, serverUrl: gateway.url, withClick });
-    };
-    const call = (p, message) => p.evaluate(async (message) => {
-      try {
-        return { text: (await window.client.callTool('echo', { message })).content[0].text };
-      } catch (e) {
-        return { error: String(e?.message ?? e) };
-      }
-    }, message);
-    const trace = async (p) => (await p.evaluate(() => window.trace)).join('\n');
-    const stats = async () => (await fetch(`${authServer.url}/__stats`)).json();
     // The first page logs in (a popup) and keeps the tokens in localStorage.
-    await connectIn(first, true);
-    const popup = first.waitForEvent('popup', { timeout: 20_000 });
-    await first.click('#connect');
-    await popup;
-    const a = await first.evaluate(() => window.connected);
-    assert.equal(a.error, undefined, `login failed: ${a.error}\n${await trace(first)}`);
-    const before = await stats();
+    await logInWithPopup(first, 'local');
+    const before = await tokenStats();
     // A second page of the site finds them there, refreshes (no access token is ever
     // stored), and so uses up the refresh token the first page holds.
     const second = await context.newPage();
     second.on('pageerror', (e) => { throw e; });
     await second.goto(`${host.url}/index.html`);
-    await connectIn(second, false);
+    await connectIn(second, { storage: 'local' });
     const b = await second.evaluate(() => window.connected);
-    assert.equal(b.error, undefined, `${b.error}\n${await trace(second)}`);
-    assert.equal((await stats()).refresh_token, before.refresh_token + 1);
+    assert.equal(b.error, undefined, `${b.error}\n${await traceOf(second)}`);
+    assert.equal((await tokenStats()).refresh_token, before.refresh_token + 1);
     // Every access token expires: each page refreshes again, the first one with the refresh
     // token the second one stored.
-    await fetch(`${gateway.url.replace(/\/mcp$/, '')}/__expire`, { method: 'POST' });
+    await expireAccessTokens();
     const a2 = await call(first, 'first again');
-    assert.equal(a2.error, undefined, `${a2.error}\n${await trace(first)}`);
+    assert.equal(a2.error, undefined, `${a2.error}\n${await traceOf(first)}`);
     assert.equal(a2.text, 'Echo: first again');
-    assert.match(await trace(first), /another page of this site refreshed or logged in since: using the refresh token it stored/);
+    assert.match(await traceOf(first), /another page of this site refreshed or logged in since: using the refresh token it stored/);
     const b2 = await call(second, 'second again');
-    assert.equal(b2.error, undefined, `${b2.error}\n${await trace(second)}`);
+    assert.equal(b2.error, undefined, `${b2.error}\n${await traceOf(second)}`);
     assert.equal(b2.text, 'Echo: second again');
-    const after = await stats();
+    const after = await tokenStats();
     assert.equal(after.refresh_token, before.refresh_token + 3, 'one refresh per page and expiry, none refused');
     assert.equal(after.authorization_code, before.authorization_code, 'no second login');
+  } finally {
+    await context.close();
+  }
+});
+
+test('a copy of a tab (storage "session", the default: the copy starts with the same refresh token) and the tab itself, reloaded, both stay logged in', async () => {
+  // Duplicating a tab copies its sessionStorage, refresh token included. oidc-provider
+  // rotates a public client's refresh token on every refresh and revokes the whole grant
+  // when a used one comes back: the copy refreshes first (it has no access token), so the
+  // original tab, reloaded, must not refresh with the token it kept.
+  const context = await browser.newContext();
+  try {
+    const first = await context.newPage();
+    first.on('pageerror', (e) => { throw e; });
+    await first.goto(`${host.url}/index.html`);
+    await logInWithPopup(first, 'session');
+    const before = await tokenStats();
+    // A window the page opens starts with a copy of its sessionStorage, as a duplicated tab does.
+    const opened = context.waitForEvent('page', { timeout: 20_000 });
+    await first.evaluate(() => { window.open(location.href); });
+    const second = await opened;
+    second.on('pageerror', (e) => { throw e; });
+    await second.waitForLoadState();
+    const key = `mcp-oauth/v1/${gateway.url}`;
+    assert.equal(
+      await second.evaluate((k) => sessionStorage.getItem(k), key),
+      await first.evaluate((k) => sessionStorage.getItem(k), key),
+      'the copy starts with the same refresh token',
+    );
+    await connectIn(second, { storage: 'session' });
+    const b = await second.evaluate(() => window.connected);
+    assert.equal(b.error, undefined, `${b.error}\n${await traceOf(second)}`);
+    assert.equal((await tokenStats()).refresh_token, before.refresh_token + 1);
+    // The original tab is reloaded: its access token (kept in memory only) is gone, and the
+    // refresh token it kept was used up by the copy.
+    await first.reload();
+    await connectIn(first, { storage: 'session' });
+    const a2 = await first.evaluate(() => window.connected);
+    assert.equal(a2.error, undefined, `${a2.error}\n${await traceOf(first)}`);
+    assert.equal(a2.text, 'Echo: connected');
+    assert.match(await traceOf(first), /a copy of this tab refreshed since: using the refresh token it passed on/);
+    // Then every access token expires: the copy refreshes with what the original passed on.
+    await expireAccessTokens();
+    const b2 = await call(second, 'copy again');
+    assert.equal(b2.error, undefined, `${b2.error}\n${await traceOf(second)}`);
+    assert.equal(b2.text, 'Echo: copy again');
+    assert.match(await traceOf(second), /a copy of this tab refreshed since/);
+    const after = await tokenStats();
+    assert.equal(after.refresh_token, before.refresh_token + 3, 'one refresh per tab and expiry, none refused');
+    assert.equal(after.authorization_code, before.authorization_code, 'no second login');
+    // Nothing readable is left in localStorage: only the sealed hand-over.
+    const local = await first.evaluate(() => Object.entries(localStorage));
+    assert.ok(local.some(([k]) => k.startsWith('mcp-oauth/v1/handover/')), 'the hand-over is kept');
+    for (const p of [first, second]) {
+      const kept = await p.evaluate((k) => JSON.parse(sessionStorage.getItem(k)).refresh_token, key);
+      assert.ok(kept && local.every(([, v]) => !v.includes(kept)), 'no refresh token in the clear in localStorage');
+    }
   } finally {
     await context.close();
   }

@@ -14,7 +14,7 @@ pub(crate) struct DpopKey {
     jwk: Value,
 }
 
-fn subtle() -> Result<web_sys::SubtleCrypto, String> {
+pub(crate) fn subtle() -> Result<web_sys::SubtleCrypto, String> {
     let crypto = js_sys::Reflect::get(&js_sys::global(), &"crypto".into())
         .ok()
         .and_then(|c| c.dyn_into::<web_sys::Crypto>().ok())

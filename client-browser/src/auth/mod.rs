@@ -15,6 +15,7 @@ mod popup;
 mod random;
 mod redirect;
 pub(crate) mod storage;
+pub mod tab_copies;
 
 pub use popup::{CHANNEL, MESSAGE_TYPE};
 pub use redirect::{complete_redirect, has_redirect_callback, RedirectOutcome};
@@ -255,8 +256,18 @@ impl Authorizer {
         Some(format!("{kind} {}", t.access_token))
     }
 
-    /// Accepts new tokens (after a login elsewhere, e.g. [`complete_redirect`]).
+    /// Accepts new tokens (after a login elsewhere, e.g. [`complete_redirect`]). A login
+    /// starts a new lineage: tabs copied from this one from now on share its refresh tokens
+    /// ([`tab_copies`]), copies made before do not.
     pub fn set_tokens(&self, tokens: TokenSet) {
+        if self.options.storage == TokenStorage::Session {
+            tab_copies::Lineage::start(&self.server_url);
+        }
+        self.keep(tokens);
+    }
+
+    /// Keeps `tokens` as this page's, here and in storage.
+    fn keep(&self, tokens: TokenSet) {
         storage::save(self.options.storage, &self.server_url, &tokens);
         *self.tokens.borrow_mut() = Some(tokens);
         *self.generation.borrow_mut() += 1;
@@ -277,6 +288,7 @@ impl Authorizer {
 
     /// Drops the tokens and the client registration, here and in storage.
     fn forget(&self) {
+        tab_copies::Lineage::forget(&self.server_url);
         storage::forget(&self.server_url);
         *self.tokens.borrow_mut() = None;
         *self.generation.borrow_mut() += 1;
@@ -308,6 +320,58 @@ impl Authorizer {
         self.trace("another page of this site refreshed or logged in since: using the refresh token it stored");
         *self.tokens.borrow_mut() = Some(stored);
         true
+    }
+
+    /// Takes the refresh token that a copy of this tab (a duplicated tab, or one opened from
+    /// it) passed on after refreshing, if it is not ours: ours was used up by that refresh.
+    /// Only with [`TokenStorage::Session`], the storage that copies of a tab start with the
+    /// same refresh token in, and not for DPoP-bound tokens (see [`Self::adopt_stored`]).
+    async fn adopt_passed_on(&self) {
+        if self.options.storage != TokenStorage::Session {
+            return;
+        }
+        let Some(lineage) = tab_copies::Lineage::of(&self.server_url) else {
+            return;
+        };
+        let Some(passed) = lineage.passed_on(&self.server_url).await else {
+            return;
+        };
+        let ours = self
+            .tokens
+            .borrow()
+            .as_ref()
+            .and_then(|t| t.refresh_token.clone());
+        let bound = passed.dpop || passed.token_type.eq_ignore_ascii_case("dpop");
+        if bound || passed.refresh_token.is_none() || passed.refresh_token == ours {
+            return;
+        }
+        self.trace("a copy of this tab refreshed since: using the refresh token it passed on");
+        self.keep(passed);
+    }
+
+    /// Keeps newly refreshed tokens, and leaves them for the copies of this tab (see
+    /// [`tab_copies`]): both at once, once they are sealed.
+    async fn keep_refreshed(&self, tokens: TokenSet) {
+        let pass_on = self.options.storage == TokenStorage::Session
+            && !tokens.dpop
+            && !tokens.token_type.eq_ignore_ascii_case("dpop");
+        let lineage = pass_on
+            .then(|| tab_copies::Lineage::of_or_start(&self.server_url))
+            .flatten();
+        let sealed = match &lineage {
+            Some(lineage) => Some(lineage.seal(&self.server_url, &tokens).await),
+            None => None,
+        };
+        self.keep(tokens);
+        let left = match (lineage, sealed) {
+            (Some(lineage), Some(sealed)) => lineage.leave(sealed),
+            _ => Ok(()),
+        };
+        if let Err(e) = left {
+            self.trace(&format!(
+                "could not leave the new refresh token for copies of this tab: {e}"
+            ));
+        }
     }
 
     /// Makes sure there is a usable access token: refreshes one that expired (or that a
@@ -361,17 +425,18 @@ impl Authorizer {
     }
 
     async fn do_refresh(&self) -> Result<(), AuthFailure> {
-        // Pages of this origin that share their tokens (`localStorage`) refresh one at a time,
-        // each with the newest refresh token: one used twice makes many authorization servers
-        // (oidc-provider, those following the OAuth 2.1 advice) revoke the whole grant, for
-        // every page.
+        // Pages of this origin that share their tokens (`localStorage`, or copies of one tab
+        // with `sessionStorage`) refresh one at a time, each with the newest refresh token: one
+        // used twice makes many authorization servers (oidc-provider, those following the
+        // OAuth 2.1 advice) revoke the whole grant, for every page.
         let _one_at_a_time = match self.options.storage {
-            TokenStorage::Local => {
+            TokenStorage::Local | TokenStorage::Session => {
                 Some(crate::locks::acquire(&refresh_lock_name(&self.server_url)).await)
             }
-            _ => None,
+            TokenStorage::Memory => None,
         };
         self.adopt_stored();
+        self.adopt_passed_on().await;
         let Some(tokens) = self.tokens() else {
             return Err(AuthFailure::NeedsLogin);
         };
@@ -382,7 +447,8 @@ impl Authorizer {
         flow.refresh(tokens);
         match self.pump(&mut flow).await {
             Ok(Stop::Done(t)) => {
-                self.set_tokens(*t);
+                // Copies of this tab take the new refresh token from here; theirs is used up.
+                self.keep_refreshed(*t).await;
                 Ok(())
             }
             Ok(Stop::Navigate(_)) => Err(AuthFailure::Flow(AuthError::Unexpected)),

@@ -1,0 +1,154 @@
+//! Refresh tokens passed on between copies of a tab (`client_browser::auth::tab_copies`), in
+//! headless Chromium: what one copy leaves is read back by the copies of the same login only,
+//! never in the clear, and a record that was tampered with is read as nothing (no panic).
+
+#![cfg(target_arch = "wasm32")]
+
+use client_browser::auth::tab_copies::Lineage;
+use client_browser::client_core::oauth::{ClientCredentials, TokenAuthMethod, TokenSet};
+use wasm_bindgen_test::*;
+
+wasm_bindgen_test_configure!(run_in_browser);
+
+fn tokens(refresh: &str) -> TokenSet {
+    TokenSet {
+        access_token: "access-never-kept".into(),
+        token_type: "Bearer".into(),
+        expires_at: Some(1),
+        refresh_token: Some(refresh.into()),
+        scope: Some("mcp".into()),
+        issuer: "https://as.example".into(),
+        token_endpoint: "https://as.example/token".into(),
+        client: ClientCredentials {
+            issuer: "https://as.example".into(),
+            client_id: "client-1".into(),
+            client_secret: None,
+            auth_method: TokenAuthMethod::None,
+            source: "dynamic".into(),
+        },
+        resource: "https://mcp.example/mcp".into(),
+        dpop: false,
+    }
+}
+
+fn local() -> web_sys::Storage {
+    web_sys::window().unwrap().local_storage().unwrap().unwrap()
+}
+
+/// Every localStorage value whose key starts with `prefix`.
+fn local_values(prefix: &str) -> Vec<(String, String)> {
+    let s = local();
+    (0..s.length().unwrap())
+        .filter_map(|i| s.key(i).unwrap())
+        .filter(|k| k.starts_with(prefix))
+        .map(|k| {
+            let v = s.get_item(&k).unwrap().unwrap();
+            (k, v)
+        })
+        .collect()
+}
+
+#[wasm_bindgen_test]
+async fn what_one_copy_passes_on_the_others_read_sealed() {
+    let server = "https://mcp.example/passed-on";
+    let lineage = Lineage::start(server).expect("a lineage");
+    assert_eq!(Lineage::of(server), Some(lineage.clone()));
+    assert!(lineage.passed_on(server).await.is_none(), "nothing yet");
+    lineage
+        .leave(lineage.seal(server, &tokens("rt-2")).await)
+        .unwrap();
+    let read = lineage.passed_on(server).await.expect("read back");
+    assert_eq!(read.refresh_token.as_deref(), Some("rt-2"));
+    assert_eq!(read.access_token, "", "the access token is not passed on");
+    assert_eq!(read.expires_at, None);
+    // Sealed: neither token in the clear.
+    let kept = local_values("mcp-oauth/v1/handover/");
+    assert!(!kept.is_empty());
+    assert!(kept
+        .iter()
+        .all(|(_, v)| !v.contains("rt-2") && !v.contains("access-never-kept")));
+    // A newer one replaces it.
+    lineage
+        .leave(lineage.seal(server, &tokens("rt-3")).await)
+        .unwrap();
+    let read = lineage.passed_on(server).await.unwrap();
+    assert_eq!(read.refresh_token.as_deref(), Some("rt-3"));
+    // Read for another server (the URL is bound into the seal): nothing.
+    assert!(lineage
+        .passed_on("https://other.example/mcp")
+        .await
+        .is_none());
+    // Forgetting (logging out) removes both the lineage and what it passed on.
+    Lineage::forget(server);
+    assert_eq!(Lineage::of(server), None);
+    assert!(lineage.passed_on(server).await.is_none());
+}
+
+#[wasm_bindgen_test]
+async fn another_login_cannot_read_it_and_a_tampered_record_is_nothing() {
+    let server = "https://mcp.example/tampered";
+    for (k, _) in local_values("mcp-oauth/v1/handover/") {
+        local().remove_item(&k).unwrap();
+    }
+    let ours = Lineage::start(server).unwrap();
+    ours.leave(ours.seal(server, &tokens("rt-ours")).await)
+        .unwrap();
+    // A new login in this tab starts another lineage, which does not read the old one's.
+    let next = Lineage::start(server).unwrap();
+    assert_ne!(next, ours);
+    assert!(next.passed_on(server).await.is_none());
+    // Damaged in any way, it reads as nothing.
+    let mut records = local_values("mcp-oauth/v1/handover/");
+    assert_eq!(records.len(), 1, "only what `ours` passed on");
+    let (key, value) = records.remove(0);
+    let mut record: serde_json::Value = serde_json::from_str(&value).unwrap();
+    let data = record["data"].as_str().unwrap().to_string();
+    // The first ciphertext byte changed (the seal's tag no longer matches).
+    let first = if data.starts_with('A') { 'B' } else { 'A' };
+    let flipped = format!("{first}{}", &data[1..]);
+    for damaged in [
+        "not json".to_string(),
+        "{}".to_string(),
+        serde_json::json!({ "iv": "!!", "data": data, "at": 0 }).to_string(),
+        serde_json::json!({ "iv": "AAAA", "data": data, "at": 0 }).to_string(),
+        {
+            record["data"] = flipped.clone().into();
+            record.to_string()
+        },
+    ] {
+        local().set_item(&key, &damaged).unwrap();
+        assert!(ours.passed_on(server).await.is_none(), "{damaged}");
+    }
+    Lineage::forget(server);
+}
+
+#[wasm_bindgen_test]
+async fn what_could_not_be_sealed_and_records_unused_for_30_days_are_removed() {
+    let server = "https://mcp.example/stale";
+    let lineage = Lineage::start(server).unwrap();
+    lineage
+        .leave(lineage.seal(server, &tokens("rt-old")).await)
+        .unwrap();
+    // Not sealed (WebCrypto refused): what was left before, now used up, goes.
+    assert!(lineage.leave(Err("refused".into())).is_err());
+    assert!(lineage.passed_on(server).await.is_none());
+    // Other lineages' records: one not rewritten for 31 days goes when a record is written,
+    // one of yesterday stays.
+    let day = 24.0 * 3600.0 * 1000.0;
+    let now = js_sys::Date::now();
+    let old = "mcp-oauth/v1/handover/old-lineage";
+    let recent = "mcp-oauth/v1/handover/recent-lineage";
+    let record =
+        |at: f64| serde_json::json!({ "iv": "AAAA", "data": "AAAA", "at": at }).to_string();
+    local().set_item(old, &record(now - 31.0 * day)).unwrap();
+    local().set_item(recent, &record(now - day)).unwrap();
+    lineage
+        .leave(lineage.seal(server, &tokens("rt-new")).await)
+        .unwrap();
+    assert_eq!(local().get_item(old).unwrap(), None);
+    assert!(local().get_item(recent).unwrap().is_some());
+    let read = lineage.passed_on(server).await.unwrap();
+    assert_eq!(read.refresh_token.as_deref(), Some("rt-new"));
+    local().remove_item(recent).unwrap();
+    Lineage::forget(server);
+}
