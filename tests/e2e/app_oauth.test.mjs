@@ -84,6 +84,34 @@ test('an expired access token is refreshed and the call goes through', async () 
   assert.match(await page.locator('#oauth-trace').textContent(), /refreshing the access token/);
 });
 
+test('a duplicated tab and the original, reloaded, both stay logged in (the copy starts with the same refresh token)', async () => {
+  // Duplicating a tab copies its sessionStorage, refresh token included; oidc-provider
+  // rotates it on every refresh and revokes the whole grant when a used one comes back.
+  const before = await asStats();
+  // A window the page opens starts with a copy of its sessionStorage, as a duplicated tab does.
+  const opened = page.context().waitForEvent('page', { timeout: 20_000 });
+  await page.evaluate(() => { window.open(location.href); });
+  const copy = await opened;
+  copy.on('pageerror', (e) => { throw e; });
+  try {
+    // The copy has no access token (memory only): it refreshes, using up the refresh token
+    // that both tabs hold.
+    await connectFromForm(copy);
+    await copy.locator('button.tool[data-tool="echo"]').waitFor({ timeout: 20_000 });
+    // The original, reloaded, refreshes with what the copy passed on: no login asked for.
+    await connectFromForm(page);
+    await page.locator('button.tool[data-tool="echo"]').waitFor({ timeout: 20_000 });
+    assert.match(await page.locator('#oauth-trace').textContent(), /a copy of this tab refreshed since: using the refresh token it passed on/);
+    await runEcho('after duplicating the tab');
+    assert.equal(await page.locator('#login').count(), 0);
+    const after = await asStats();
+    assert.equal(after.refresh_token, before.refresh_token + 2, 'one refresh per tab, none refused');
+    assert.equal(after.authorization_code, before.authorization_code, 'no second login');
+  } finally {
+    await copy.close();
+  }
+});
+
 /** Connects `p` to `url` from the connect form, with loopback authorization servers allowed. */
 async function connectFromForm(p = page, url = gateway.url) {
   await p.goto(site.url);
