@@ -259,3 +259,28 @@ pub(crate) fn string_pairs(iterable: &JsValue) -> Vec<(String, String)> {
     }
     out
 }
+
+#[cfg(test)]
+mod tests {
+    use super::{KeepaliveShare, KEEPALIVE_QUOTA};
+
+    #[test]
+    fn keepalive_shares_stay_within_the_quota_and_are_given_back() {
+        let big = KEEPALIVE_QUOTA / 2 + 1;
+        let first = KeepaliveShare::take(big).expect("room for the first");
+        assert!(
+            KeepaliveShare::take(big).is_none(),
+            "no room for a second: it goes out without keepalive"
+        );
+        let small = KeepaliveShare::take(KEEPALIVE_QUOTA - big).expect("the rest still fits");
+        assert!(KeepaliveShare::take(1).is_none(), "the quota is full");
+        drop(first);
+        let again = KeepaliveShare::take(big).expect("given back when the first ended");
+        drop((small, again));
+        assert!(
+            KeepaliveShare::take(KEEPALIVE_QUOTA).is_some(),
+            "all given back"
+        );
+        assert!(KeepaliveShare::take(KEEPALIVE_QUOTA + 1).is_none());
+    }
+}
