@@ -238,7 +238,7 @@ test('pages that share their stored tokens (storage "local") refresh one at a ti
   }
 });
 
-test('a copy of a tab (storage "session", the default: the copy starts with the same refresh token) and the tab itself, reloaded, both stay logged in', async () => {
+test('a copy of a tab (storage "session", as in the app: the copy starts with the same refresh token) and the tab itself, reloaded, both stay logged in', async () => {
   // Duplicating a tab copies its sessionStorage, refresh token included. oidc-provider
   // rotates a public client's refresh token on every refresh and revokes the whole grant
   // when a used one comes back: the copy refreshes first (it has no access token), so the
