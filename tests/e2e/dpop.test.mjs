@@ -8,7 +8,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { launch, serveDir, serveHost, startProtected } from './browser.mjs';
+import { launch, serveDir, serveHost, startProtected, waitFor } from './browser.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const dist = path.resolve(here, '../../dist-pkg');
@@ -76,4 +76,48 @@ test('tokens are bound to the page key: proofs on every request, a stolen token 
   assert.equal(bearer.status, 401);
   const replayed = await fetch(gateway.url, { method: 'POST', body, headers: { ...headers, authorization: `DPoP ${token}`, dpop: authorized.at(-1).dpop } });
   assert.equal(replayed.status, 401);
+});
+
+test('closing the tab with a call under way: its cancel and the session\'s DELETE still go out, each with a valid proof', async () => {
+  // Each needs a DPoP proof, signed by WebCrypto, asynchronously, once the page is already
+  // leaving (its `pagehide`): Chromium still runs that work and sends the two requests.
+  const log = async () => (await fetch(`${server.base}/__log`)).json();
+  const p = await browser.newPage();
+  p.on('pageerror', (e) => { throw e; });
+  await p.goto(`${host.url}/index.html`);
+  await p.evaluate(({ pkgUrl, serverUrl }) => {
+    const button = document.createElement('button');
+    button.id = 'connect';
+    document.body.append(button);
+    window.trace = [];
+    window.progress = 0;
+    button.onclick = () => {
+      window.outcome = (async () => {
+        const m = await import(`${pkgUrl}/mcp_client.js`);
+        await m.default();
+        const client = await m.McpClient.connect({ url: serverUrl, oauth: { allowLocal: true, onTrace: (l) => window.trace.push(l) } });
+        // Never closed by the page: leaving it must end the call and the session.
+        client.callTool('trigger-long-running-operation', { duration: 30, steps: 30 }, { onProgress: () => { window.progress += 1; } })
+          .catch(() => {});
+        return { connected: true };
+      })().catch((e) => ({ error: String(e?.message ?? e) }));
+    };
+  }, { pkgUrl: pkg.url, serverUrl: gateway.url });
+  const popup = p.waitForEvent('popup', { timeout: 20_000 });
+  await p.click('#connect');
+  await popup;
+  const out = await p.evaluate(() => window.outcome);
+  assert.equal(out.error, undefined, `${out.error}\n${(await p.evaluate(() => window.trace)).join('\n')}`);
+  // The call is under way: its progress reaches the page.
+  await waitFor(async () => (await p.evaluate(() => window.progress)) >= 1, 10_000, 'the call\'s progress');
+  const before = (await log()).length;
+  assert.ok((await log()).includes('POST tools/call authorized'));
+  await p.close();
+  const arrived = await waitFor(async () => {
+    const after = (await log()).slice(before);
+    return after.includes('POST notifications/cancelled authorized') && after.includes('DELETE authorized');
+  }, 10_000, 'the cancel and the DELETE').then(() => true, () => false);
+  const after = (await log()).slice(before);
+  assert.ok(arrived, `the cancel and the DELETE, with valid proofs: ${JSON.stringify(after)}`);
+  assert.deepEqual(after.filter((e) => e.includes('refused')), [], JSON.stringify(after));
 });

@@ -4,7 +4,8 @@
 // requests whose JWT access token (signed by the authorization server, audience = this MCP
 // endpoint) verifies. CORS is on and exposes WWW-Authenticate, as a browser client needs.
 // POST /__expire makes every token seen so far count as expired (answered 401 invalid_token),
-// so a test can force a refresh without waiting; GET /__stats counts those refusals.
+// so a test can force a refresh without waiting; GET /__stats counts those refusals; GET
+// /__log lists each request that reached it (method, JSON-RPC method, authorized or why not).
 // With a fourth argument `dpop` it requires DPoP-bound tokens (RFC 9449): a `DPoP` challenge,
 // `dpop_bound_access_tokens_required` in its metadata, and on every request a proof signed by
 // the key the token is bound to (`cnf.jkt`), for this method and URL, with the token's hash.
@@ -35,6 +36,9 @@ const expired = new Set();
 const stats = { expired_refusals: 0, forwarded: 0, dpop_verified: 0, dpop_refusals: 0 };
 const metadata = JSON.stringify({ resource, authorization_servers: [issuer], scopes_supported: ['mcp:tools'], ...(dpop ? { dpop_bound_access_tokens_required: true } : {}) });
 const proofsSeen = new Set();
+/** What reached the gateway, in order ("POST tools/call authorized", "DELETE refused: …"):
+ * GET /__log. */
+const log = [];
 
 /** Checks the DPoP proof of a request against the token it presents (RFC 9449 §4.3, §7). */
 async function checkDpop(req, token, claims) {
@@ -65,6 +69,10 @@ http.createServer(async (req, res) => {
     res.writeHead(204, cors).end();
     return;
   }
+  if (req.url === '/__log') {
+    res.writeHead(200, { ...cors, 'content-type': 'application/json' }).end(JSON.stringify(log));
+    return;
+  }
   if (req.url === '/__stats') {
     res.writeHead(200, { ...cors, 'content-type': 'application/json' }).end(JSON.stringify(stats));
     return;
@@ -73,9 +81,12 @@ http.createServer(async (req, res) => {
     res.writeHead(404, cors).end();
     return;
   }
-  // The body is read first only where it decides whether a token is needed.
-  const body = toolsOnly ? await readBody(req) : null;
-  if (body && !needsToken(body)) {
+  // The body is read first (requests are small): it may decide whether a token is needed,
+  // and its JSON-RPC method goes to the log.
+  const body = await readBody(req);
+  const what = `${req.method}${rpcMethod(body) ? ` ${rpcMethod(body)}` : ''}`;
+  if (toolsOnly && !needsToken(body)) {
+    log.push(`${what} forwarded without a token`);
     forward(req, res, body);
     return;
   }
@@ -100,7 +111,9 @@ http.createServer(async (req, res) => {
     if (expired.has(token)) { stats.expired_refusals += 1; throw new Error('expired'); }
     seen.add(token);
     stats.forwarded += 1;
+    log.push(`${what} authorized`);
   } catch (e) {
+    log.push(`${what} refused: ${e.message}`);
     const error = token ? ', error="invalid_token"' : '';
     const challenge = dpop ? `DPoP algs="ES256", resource_metadata="${metadataUrl}", scope="mcp:tools"${error}` : `Bearer resource_metadata="${metadataUrl}", scope="mcp:tools"${error}`;
     res.writeHead(401, { ...cors, 'www-authenticate': challenge }).end();
@@ -108,6 +121,16 @@ http.createServer(async (req, res) => {
   }
   forward(req, res, body);
 }).listen(port, '127.0.0.1');
+
+/** The JSON-RPC method of a request body (the first of a batch), if it has one. */
+function rpcMethod(body) {
+  try {
+    const m = [JSON.parse(body.toString('utf8'))].flat()[0]?.method;
+    return typeof m === 'string' ? m : '';
+  } catch {
+    return '';
+  }
+}
 
 /** The whole request body. */
 function readBody(req) {
