@@ -101,24 +101,31 @@ async fn another_login_cannot_read_it_and_a_tampered_record_is_nothing() {
     let mut records = local_values("mcp-oauth/v1/handover/");
     assert_eq!(records.len(), 1, "only what `ours` passed on");
     let (key, value) = records.remove(0);
-    let mut record: serde_json::Value = serde_json::from_str(&value).unwrap();
-    let data = record["data"].as_str().unwrap().to_string();
+    // Kept as `<at>.<iv>.<data>`, standard base64.
+    let parts: Vec<&str> = value.split('.').collect();
+    assert_eq!(parts.len(), 3, "{value}");
+    let (at, iv, data) = (parts[0], parts[1], parts[2]);
     // The first ciphertext byte changed (the seal's tag no longer matches).
     let first = if data.starts_with('A') { 'B' } else { 'A' };
     let flipped = format!("{first}{}", &data[1..]);
     for damaged in [
-        "not json".to_string(),
-        "{}".to_string(),
-        serde_json::json!({ "iv": "!!", "data": data, "at": 0 }).to_string(),
-        serde_json::json!({ "iv": "AAAA", "data": data, "at": 0 }).to_string(),
-        {
-            record["data"] = flipped.clone().into();
-            record.to_string()
-        },
+        "not a record".to_string(),
+        String::new(),
+        format!("{at}.{iv}"),
+        format!("{at}.{iv}.{data}.more"),
+        format!("soon.{iv}.{data}"),
+        format!("{at}.!!.{data}"),
+        format!("{at}.AAAA.{data}"),
+        format!("{at}.{iv}.{flipped}"),
+        format!("{at}.{iv}.\u{1F600}"),
     ] {
         local().set_item(&key, &damaged).unwrap();
         assert!(ours.passed_on(server).await.is_none(), "{damaged}");
     }
+    // Put back as it was, it reads again.
+    local().set_item(&key, &value).unwrap();
+    let read = ours.passed_on(server).await.expect("the record as written");
+    assert_eq!(read.refresh_token.as_deref(), Some("rt-ours"));
     Lineage::forget(server);
 }
 
@@ -134,13 +141,12 @@ async fn what_could_not_be_sealed_and_records_unused_for_30_days_are_removed() {
     assert!(lineage.passed_on(server).await.is_none());
     // Other lineages' records: one not rewritten for 31 days goes when a record is written,
     // one of yesterday stays.
-    let day = 24.0 * 3600.0 * 1000.0;
-    let now = js_sys::Date::now();
+    let day = 24 * 3600 * 1000;
+    let now = js_sys::Date::now() as u64;
     let old = "mcp-oauth/v1/handover/old-lineage";
     let recent = "mcp-oauth/v1/handover/recent-lineage";
-    let record =
-        |at: f64| serde_json::json!({ "iv": "AAAA", "data": "AAAA", "at": at }).to_string();
-    local().set_item(old, &record(now - 31.0 * day)).unwrap();
+    let record = |at: u64| format!("{at}.AAAAAAAAAAAAAAAA.AAAA");
+    local().set_item(old, &record(now - 31 * day)).unwrap();
     local().set_item(recent, &record(now - day)).unwrap();
     lineage
         .leave(lineage.seal(server, &tokens("rt-new")).await)

@@ -18,10 +18,9 @@
 //! Where the page has no WebCrypto (not a secure context) nothing is passed on, as before.
 
 use super::storage::{area, TokenStorage};
-use base64::engine::general_purpose::URL_SAFE_NO_PAD;
+use base64::engine::general_purpose::STANDARD;
 use base64::Engine;
 use client_core::oauth::TokenSet;
-use serde::{Deserialize, Serialize};
 use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_futures::JsFuture;
 
@@ -31,7 +30,7 @@ const LINEAGE_PREFIX: &str = "mcp-oauth/v1/lineage/";
 const HANDOVER_PREFIX: &str = "mcp-oauth/v1/handover/";
 /// Records not rewritten for this long are removed when another one is written (a copy of a
 /// tab left this long without refreshing will need a new login).
-const HANDOVER_KEPT_MS: f64 = 30.0 * 24.0 * 3600.0 * 1000.0;
+const HANDOVER_KEPT_MS: u64 = 30 * 24 * 3600 * 1000;
 
 /// The copies of one login: what they share to pass refresh tokens on.
 #[derive(Clone, PartialEq, Eq)]
@@ -47,15 +46,52 @@ impl std::fmt::Debug for Lineage {
     }
 }
 
-/// What one copy left for the others, as kept in `localStorage`.
-#[derive(Serialize, Deserialize)]
+/// What one copy left for the others, as kept in `localStorage`: `<at>.<iv>.<data>`.
+///
+/// Not JSON and decoded by the browser's `atob`: a JSON reader for one more type and a
+/// base64 decoder in Rust would add some 10 KB to the wasm for these three fields.
 struct Handover {
-    /// The AES-GCM nonce, base64url.
-    iv: String,
-    /// The encrypted refresh material (a [`TokenSet`] without its access token), base64url.
-    data: String,
     /// When it was written, ms since the epoch.
-    at: f64,
+    at: u64,
+    /// The AES-GCM nonce.
+    iv: Vec<u8>,
+    /// The encrypted refresh material (a [`TokenSet`] without its access token).
+    data: Vec<u8>,
+}
+
+impl Handover {
+    /// The record as kept.
+    fn to_text(&self) -> String {
+        format!(
+            "{}.{}.{}",
+            self.at,
+            STANDARD.encode(&self.iv),
+            STANDARD.encode(&self.data)
+        )
+    }
+
+    /// A record read back; none if it is not one.
+    fn from_text(text: &str) -> Option<Handover> {
+        let mut parts = text.split('.');
+        let (at, iv, data) = (parts.next()?, parts.next()?, parts.next()?);
+        if parts.next().is_some() {
+            return None;
+        }
+        Some(Handover {
+            at: at.parse().ok()?,
+            iv: from_base64(iv)?,
+            data: from_base64(data)?,
+        })
+    }
+}
+
+/// Decodes standard base64 with the browser's `atob` (see [`Handover`]).
+fn from_base64(text: &str) -> Option<Vec<u8>> {
+    let binary = web_sys::window()?.atob(text).ok()?;
+    binary
+        .chars()
+        .map(|c| u8::try_from(u32::from(c)).ok())
+        .collect()
 }
 
 impl Lineage {
@@ -67,7 +103,7 @@ impl Lineage {
             .ok()
             .flatten()?;
         let (id, key) = kept.split_once('.')?;
-        let key: [u8; 32] = URL_SAFE_NO_PAD.decode(key).ok()?.try_into().ok()?;
+        let key: [u8; 32] = from_base64(key)?.try_into().ok()?;
         Some(Lineage {
             id: id.to_string(),
             key,
@@ -81,10 +117,11 @@ impl Lineage {
         let mut key = [0u8; 32];
         key.copy_from_slice(&random[16..48]);
         let lineage = Lineage {
-            id: URL_SAFE_NO_PAD.encode(&random[..16]),
+            // Standard base64 has no '.', the separator.
+            id: STANDARD.encode(&random[..16]),
             key,
         };
-        let kept = format!("{}.{}", lineage.id, URL_SAFE_NO_PAD.encode(lineage.key));
+        let kept = format!("{}.{}", lineage.id, STANDARD.encode(lineage.key));
         area(TokenStorage::Session)?
             .set_item(&format!("{LINEAGE_PREFIX}{server_url}"), &kept)
             .ok()?;
@@ -105,14 +142,18 @@ impl Lineage {
         let mut kept = tokens.clone();
         kept.access_token.clear();
         kept.expires_at = None;
-        let plain = serde_json::to_vec(&kept).map_err(|e| e.to_string())?;
+        // `to_string` and `from_slice`, as everywhere else: other forms would add a second JSON
+        // writer or reader to the wasm.
+        let plain = serde_json::to_string(&kept).map_err(|e| e.to_string())?;
         let random = super::random::random_bytes()?;
         let iv = &random[..12];
-        let sealed = self.crypt(Direction::Seal, server_url, iv, &plain).await?;
+        let sealed = self
+            .crypt(Direction::Seal, server_url, iv, plain.as_bytes())
+            .await?;
         let record = Handover {
-            iv: URL_SAFE_NO_PAD.encode(iv),
-            data: URL_SAFE_NO_PAD.encode(sealed),
-            at: js_sys::Date::now(),
+            iv: iv.to_vec(),
+            data: sealed,
+            at: js_sys::Date::now() as u64,
         };
         Ok(Sealed(record))
     }
@@ -126,9 +167,9 @@ impl Lineage {
         let key = format!("{HANDOVER_PREFIX}{}", self.id);
         let written = sealed.and_then(|sealed| {
             remove_stale(&local, sealed.0.at);
-            let json = serde_json::to_string(&sealed.0).map_err(|e| e.to_string())?;
+            let text = sealed.0.to_text();
             local
-                .set_item(&key, &json)
+                .set_item(&key, &text)
                 .map_err(|e| crate::fetch::js_message(&e))
         });
         if written.is_err() {
@@ -140,13 +181,13 @@ impl Lineage {
     /// What another copy of this tab left for `server_url`, if anything (and if it can be
     /// read: a record that was tampered with, or is not of this lineage, is none).
     pub async fn passed_on(&self, server_url: &str) -> Option<TokenSet> {
-        let json = area(TokenStorage::Local)?
+        let text = area(TokenStorage::Local)?
             .get_item(&format!("{HANDOVER_PREFIX}{}", self.id))
             .ok()
             .flatten()?;
-        let record: Handover = serde_json::from_str(&json).ok()?;
-        let iv = URL_SAFE_NO_PAD.decode(record.iv).ok()?;
-        let sealed = URL_SAFE_NO_PAD.decode(record.data).ok()?;
+        let Handover {
+            iv, data: sealed, ..
+        } = Handover::from_text(&text)?;
         if iv.len() != 12 {
             return None;
         }
@@ -230,7 +271,7 @@ enum Direction {
 
 /// Removes the handover records (of any lineage) not rewritten for [`HANDOVER_KEPT_MS`], and
 /// any that cannot be read as one.
-fn remove_stale(local: &web_sys::Storage, now: f64) {
+fn remove_stale(local: &web_sys::Storage, now: u64) {
     let count = local.length().unwrap_or(0);
     let stale: Vec<String> = (0..count)
         .filter_map(|i| local.key(i).ok().flatten())
@@ -240,8 +281,8 @@ fn remove_stale(local: &web_sys::Storage, now: f64) {
                 .get_item(k)
                 .ok()
                 .flatten()
-                .and_then(|json| serde_json::from_str::<Handover>(&json).ok());
-            record.is_none_or(|r| now - r.at > HANDOVER_KEPT_MS)
+                .and_then(|text| Handover::from_text(&text));
+            record.is_none_or(|r| now.saturating_sub(r.at) > HANDOVER_KEPT_MS)
         })
         .collect();
     for k in stale {
