@@ -49,7 +49,7 @@ impl std::fmt::Debug for Lineage {
 /// What one copy left for the others, as kept in `localStorage`: `<at>.<iv>.<data>`.
 ///
 /// Not JSON and decoded by the browser's `atob`: a JSON reader for one more type and a
-/// base64 decoder in Rust would add some 10 KB to the wasm for these three fields.
+/// base64 decoder in Rust added some 8 KB to the wasm for these three fields (measured).
 struct Handover {
     /// When it was written, ms since the epoch.
     at: u64,
