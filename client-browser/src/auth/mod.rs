@@ -153,6 +153,11 @@ pub struct Authorizer {
     metadata_document_url: RefCell<Option<String>>,
 }
 
+/// Whether `tokens` are DPoP-bound (RFC 9449).
+fn dpop_bound(tokens: &TokenSet) -> bool {
+    tokens.dpop || tokens.token_type.eq_ignore_ascii_case("dpop")
+}
+
 /// The name of the Web Lock a page holds while it refreshes `server_url`'s tokens.
 fn refresh_lock_name(server_url: &str) -> String {
     format!("mcp-oauth/v1/refresh {server_url}")
@@ -306,20 +311,24 @@ impl Authorizer {
         let Some(stored) = storage::load(TokenStorage::Local, &self.server_url) else {
             return false;
         };
-        let ours = self
-            .tokens
-            .borrow()
-            .as_ref()
-            .and_then(|t| t.refresh_token.clone());
-        // A DPoP-bound refresh token works only with the key of the page it was issued to
-        // (each page makes its own): another page's is of no use here.
-        let bound = stored.token_type.eq_ignore_ascii_case("dpop");
-        if bound || stored.refresh_token.is_none() || stored.refresh_token == ours {
+        if !self.worth_taking(&stored) {
             return false;
         }
         self.trace("another page of this site refreshed or logged in since: using the refresh token it stored");
         *self.tokens.borrow_mut() = Some(stored);
         true
+    }
+
+    /// Whether the tokens another page left are worth taking in place of ours: they have a
+    /// refresh token that is not ours (ours was then used up), and it is not DPoP-bound (such a
+    /// token works only with the key of the page it was issued to; each page makes its own).
+    fn worth_taking(&self, other: &TokenSet) -> bool {
+        let ours = self
+            .tokens
+            .borrow()
+            .as_ref()
+            .and_then(|t| t.refresh_token.clone());
+        !dpop_bound(other) && other.refresh_token.is_some() && other.refresh_token != ours
     }
 
     /// Takes the refresh token that a copy of this tab (a duplicated tab, or one opened from
@@ -336,13 +345,7 @@ impl Authorizer {
         let Some(passed) = lineage.passed_on(&self.server_url).await else {
             return;
         };
-        let ours = self
-            .tokens
-            .borrow()
-            .as_ref()
-            .and_then(|t| t.refresh_token.clone());
-        let bound = passed.dpop || passed.token_type.eq_ignore_ascii_case("dpop");
-        if bound || passed.refresh_token.is_none() || passed.refresh_token == ours {
+        if !self.worth_taking(&passed) {
             return;
         }
         self.trace("a copy of this tab refreshed since: using the refresh token it passed on");
@@ -352,22 +355,18 @@ impl Authorizer {
     /// Keeps newly refreshed tokens, and leaves them for the copies of this tab (see
     /// [`tab_copies`]): both at once, once they are sealed.
     async fn keep_refreshed(&self, tokens: TokenSet) {
-        let pass_on = self.options.storage == TokenStorage::Session
-            && !tokens.dpop
-            && !tokens.token_type.eq_ignore_ascii_case("dpop");
-        let lineage = pass_on
+        let lineage = (self.options.storage == TokenStorage::Session && !dpop_bound(&tokens))
             .then(|| tab_copies::Lineage::of_or_start(&self.server_url))
             .flatten();
-        let sealed = match &lineage {
-            Some(lineage) => Some(lineage.seal(&self.server_url, &tokens).await),
+        let sealed = match lineage {
+            Some(lineage) => Some((lineage.seal(&self.server_url, &tokens).await, lineage)),
             None => None,
         };
         self.keep(tokens);
-        let left = match (lineage, sealed) {
-            (Some(lineage), Some(sealed)) => lineage.leave(sealed),
-            _ => Ok(()),
+        let Some((sealed, lineage)) = sealed else {
+            return;
         };
-        if let Err(e) = left {
+        if let Err(e) = lineage.leave(sealed) {
             self.trace(&format!(
                 "could not leave the new refresh token for copies of this tab: {e}"
             ));
