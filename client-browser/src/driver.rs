@@ -301,7 +301,6 @@ impl Inner {
                 headers,
                 message,
             }),
-            Event::Closed => self.emit(ClientEvent::State(ConnectionState::Closed)),
         }
     }
 

@@ -180,8 +180,6 @@ pub enum Event {
         /// The message.
         message: Value,
     },
-    /// The session is closed.
-    Closed,
 }
 
 /// Why a request (or connecting) failed.

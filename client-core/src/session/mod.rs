@@ -616,8 +616,8 @@ impl Session {
         if self.wire == WireProtocol::Frames {
             self.out.push_back(Output::CloseFrames);
         }
+        // Said once, by the state's change (`Event::State(ConnectionState::Closed)`).
         self.set_phase(Phase::Closed);
-        self.emit(Event::Closed);
     }
 
     /// Feeds one input. Drain [`Session::poll_output`] afterwards.
