@@ -10,12 +10,13 @@
 //! const text = await client.callModelTool('files__read_file', { path: 'README.md' });
 //! ```
 
+mod args;
 mod errors;
 pub mod model_tools;
 pub mod oauth_options;
 
+use args::{absent, is_plain_object, kind_of, options_arg, string_arg, Fields};
 use client_browser::client_core::session::ConnectionState;
-use client_browser::client_core::time::Duration;
 use client_browser::client_core::types::{check_request_meta, LoggingLevel, ProgressParams, Task};
 use client_browser::client_core::ErrorObject;
 use client_browser::{
@@ -39,7 +40,7 @@ export interface McpClientOptions {
   /** The MCP endpoint (https://…/mcp, or ws(s)://… with transport "websocket"). */
   url: string;
   /** "auto" (default), "streamable-http", "sse" or "websocket". */
-  transport?: string;
+  transport?: "auto" | "streamable-http" | "sse" | "websocket";
   /** Extra HTTP headers, e.g. { Authorization: "Bearer …" }. */
   headers?: Record<string, string>;
   /** Prefix of model-facing tool names (default "mcp"). */
@@ -262,12 +263,12 @@ export interface McpOAuthOptions {
   clientId?: string;
   clientSecret?: string;
   /** "none", "client_secret_basic" (default with a secret) or "client_secret_post". */
-  tokenEndpointAuthMethod?: string;
+  tokenEndpointAuthMethod?: "none" | "client_secret_basic" | "client_secret_post";
   /** The issuer the pre-registered client belongs to (default: any). */
   issuer?: string;
   /** Where the refresh token is kept: "memory" (default), "session" or "local" (shared by
    * every page of the origin: they refresh one at a time, each with the newest one). */
-  storage?: string;
+  storage?: "memory" | "session" | "local";
   /** Local development only: allow http:// and loopback authorization servers. */
   allowLocal?: boolean;
   /** Called with every step of the login (discovery, registration, scopes, tokens). */
@@ -298,11 +299,24 @@ fn to_js<T: Serialize>(v: &T) -> Result<JsValue, JsError> {
 
 /// Takes a JavaScript value as JSON (`JSON.stringify`); `what` names it in the error.
 fn json_of(v: &JsValue, what: &str) -> Result<Value, String> {
-    let text = js_sys::JSON::stringify(v)
-        .ok()
-        .and_then(|t| t.as_string())
-        .ok_or_else(|| format!("{what} is not JSON data"))?;
-    serde_json::from_slice(text.as_bytes()).map_err(|e| format!("{what} is not JSON data: {e}"))
+    let text = match js_sys::JSON::stringify(v) {
+        // `JSON.stringify` throws on a BigInt or a cycle: its message says which.
+        Err(e) => {
+            let why = e
+                .dyn_ref::<js_sys::Error>()
+                .and_then(|e| e.message().as_string())
+                .unwrap_or_default();
+            return Err(format!("{what} cannot be sent as JSON: {why}"));
+        }
+        Ok(t) => t
+            .as_string()
+            .ok_or_else(|| format!("{what} cannot be sent as JSON: it is {}", kind_of(v)))?,
+    };
+    // What `JSON.stringify` wrote is JSON, except for a string holding half of a UTF-16
+    // surrogate pair, which JSON text cannot carry as Unicode.
+    serde_json::from_slice(text.as_bytes()).map_err(|e| {
+        format!("{what} cannot be sent as JSON: {e} (a string with a lone UTF-16 surrogate)")
+    })
 }
 
 /// [`json_of`] for API arguments.
@@ -339,19 +353,14 @@ fn cache_mode(options: &JsValue) -> Result<CacheMode, JsError> {
     }
 }
 
-/// `options.timeoutMs` (a positive number of milliseconds), if given.
-fn timeout_of(options: &JsValue) -> Option<Duration> {
-    get(options, "timeoutMs")
-        .and_then(|v| v.as_f64())
-        .filter(|ms| ms.is_finite() && *ms > 0.0)
-        .map(|ms| Duration::from_millis(ms as u64))
-}
-
 /// The options of one request from the JavaScript `options` object (see `callTool`):
 /// `timeoutMs`, `onProgress`, `onTask` and `meta` (checked: a bad `meta` is an
 /// `invalid-argument` error before anything is sent).
 fn call_options(options: &JsValue) -> Result<CallOptions, JsError> {
-    let callback = |key: &str| handler_of(options, key);
+    let fields = Fields::of(options, "options");
+    // The signal is checked here too, before anything is sent (it is used by `abortable`).
+    fields.signal("signal")?;
+    let (on_progress, on_task) = (fields.function("onProgress")?, fields.function("onTask")?);
     let meta = match get(options, "meta") {
         None => None,
         Some(m) => match from_js(&m, "options.meta")? {
@@ -365,13 +374,13 @@ fn call_options(options: &JsValue) -> Result<CallOptions, JsError> {
     };
     Ok(CallOptions {
         meta,
-        timeout: timeout_of(options),
-        on_progress: callback("onProgress").map(|f| {
+        timeout: fields.milliseconds("timeoutMs")?,
+        on_progress: on_progress.map(|f| {
             Rc::new(move |p: ProgressParams| {
                 let _ = f.call1(&JsValue::NULL, &to_js(&p).unwrap_or(JsValue::NULL));
             }) as Rc<dyn Fn(ProgressParams)>
         }),
-        on_task: callback("onTask").map(|f| {
+        on_task: on_task.map(|f| {
             Rc::new(move |t: &Task| {
                 let _ = f.call1(&JsValue::NULL, &to_js(t).unwrap_or(JsValue::NULL));
             }) as TaskListener
@@ -392,10 +401,6 @@ async fn call_handler(f: &js_sys::Function, arg: JsValue) -> Answer {
     json_of(&v, "the handler's answer").map_err(refused)
 }
 
-pub(crate) fn handler_of(options: &JsValue, key: &str) -> Option<js_sys::Function> {
-    get(options, key).and_then(|v| v.dyn_into::<js_sys::Function>().ok())
-}
-
 /// An MCP client for JavaScript.
 #[wasm_bindgen]
 pub struct McpClient {
@@ -411,34 +416,40 @@ impl McpClient {
     pub async fn connect(
         #[wasm_bindgen(unchecked_param_type = "McpClientOptions")] options: JsValue,
     ) -> Result<McpClient, JsError> {
-        let url = get(&options, "url")
-            .and_then(|v| v.as_string())
+        if !is_plain_object(&options) {
+            return Err(invalid_argument(&format!(
+                "McpClient.connect takes an options object ({{ url: ... }}), not {}",
+                kind_of(&options)
+            )));
+        }
+        let fields = Fields::of(&options, "options");
+        let url = fields
+            .string("url")?
             .ok_or_else(|| invalid_argument("options.url is required"))?;
         let mut o = ClientOptions::new(url);
-        o.transport = match get(&options, "transport")
-            .and_then(|v| v.as_string())
-            .as_deref()
-        {
+        let transports = ["auto", "streamable-http", "sse", "websocket"];
+        o.transport = match fields.one_of("transport", &transports)?.as_deref() {
             Some("streamable-http") => Transport::StreamableHttp,
             Some("sse") => Transport::HttpSse,
             Some("websocket") => Transport::WebSocket,
             _ => Transport::Auto,
         };
+        let namespace = fields.string("namespace")?.unwrap_or_else(|| "mcp".into());
+        let approve = fields.function("approve")?;
         if let Some(h) = get(&options, "headers") {
             o.headers = string_map(&h, "options.headers")?
                 .into_iter()
                 .map(|(k, v)| (k, v.as_str().unwrap_or_default().to_string()))
                 .collect();
         }
-        if let Some(ms) = get(&options, "timeoutMs").and_then(|v| v.as_f64()) {
-            o.timeout =
-                client_browser::client_core::time::Duration::from_millis(ms.max(0.0) as u64);
+        if let Some(timeout) = fields.milliseconds("timeoutMs")? {
+            o.timeout = timeout;
         }
-        o.remember_era = get(&options, "rememberEra").and_then(|v| v.as_bool()) != Some(false);
+        o.remember_era = fields.boolean("rememberEra")? != Some(false);
         let (sampling, elicitation, roots) = (
-            handler_of(&options, "onSampling"),
-            handler_of(&options, "onElicitation"),
-            handler_of(&options, "onRoots"),
+            fields.function("onSampling")?,
+            fields.function("onElicitation")?,
+            fields.function("onRoots")?,
         );
         o.handlers = Handlers {
             sampling: sampling.map(|f| {
@@ -461,16 +472,16 @@ impl McpClient {
                     async move { call_handler(&f, JsValue::UNDEFINED).await }.boxed_local()
                 }) as client_browser::options::RootsHandler
             }),
-            sampling_tools: get(&options, "samplingTools").and_then(|v| v.as_bool()) == Some(true),
+            sampling_tools: fields.boolean("samplingTools")? == Some(true),
         };
         o.auth = oauth_options::authorizer(&o.url, &options)?;
         // Listeners first, so that they hear the connection from its start.
         let client = Client::new(o);
         let (on_notification, on_state, on_stale, on_login) = (
-            handler_of(&options, "onNotification"),
-            handler_of(&options, "onStateChange"),
-            handler_of(&options, "onStale"),
-            handler_of(&options, "onLoginNeeded"),
+            fields.function("onNotification")?,
+            fields.function("onStateChange")?,
+            fields.function("onStale")?,
+            fields.function("onLoginNeeded")?,
         );
         if on_notification.is_some()
             || on_state.is_some()
@@ -531,10 +542,8 @@ impl McpClient {
         client.reconnect().await.map_err(client_error)?;
         Ok(McpClient {
             client,
-            namespace: get(&options, "namespace")
-                .and_then(|v| v.as_string())
-                .unwrap_or_else(|| "mcp".into()),
-            approve: handler_of(&options, "approve"),
+            namespace,
+            approve,
             names: Rc::new(RefCell::new(HashMap::new())),
         })
     }
@@ -564,7 +573,7 @@ impl McpClient {
         &self,
         #[wasm_bindgen(unchecked_optional_param_type = "McpListOptions")] options: Option<JsValue>,
     ) -> Result<JsValue, JsError> {
-        let options = options.unwrap_or_default();
+        let options = options_arg(options, "options")?;
         to_js(&self.list("tools/list", "tools", &options).await?)
     }
 
@@ -574,7 +583,7 @@ impl McpClient {
         &self,
         #[wasm_bindgen(unchecked_optional_param_type = "McpListOptions")] options: Option<JsValue>,
     ) -> Result<JsValue, JsError> {
-        let options = options.unwrap_or_default();
+        let options = options_arg(options, "options")?;
         to_js(&self.list("resources/list", "resources", &options).await?)
     }
 
@@ -584,7 +593,7 @@ impl McpClient {
         &self,
         #[wasm_bindgen(unchecked_optional_param_type = "McpListOptions")] options: Option<JsValue>,
     ) -> Result<JsValue, JsError> {
-        let options = options.unwrap_or_default();
+        let options = options_arg(options, "options")?;
         let list = self.list("resources/templates/list", "resourceTemplates", &options);
         to_js(&list.await?)
     }
@@ -595,7 +604,7 @@ impl McpClient {
         &self,
         #[wasm_bindgen(unchecked_optional_param_type = "McpListOptions")] options: Option<JsValue>,
     ) -> Result<JsValue, JsError> {
-        let options = options.unwrap_or_default();
+        let options = options_arg(options, "options")?;
         to_js(&self.list("prompts/list", "prompts", &options).await?)
     }
 
@@ -607,7 +616,7 @@ impl McpClient {
         &self,
         #[wasm_bindgen(unchecked_optional_param_type = "McpListOptions")] options: Option<JsValue>,
     ) -> Result<JsValue, JsError> {
-        let options = options.unwrap_or_default();
+        let options = options_arg(options, "options")?;
         to_js(&self.list("tasks/list", "tasks", &options).await?)
     }
 
@@ -615,7 +624,11 @@ impl McpClient {
     /// resolves to the task's state after; a `callTool` following that task then rejects
     /// ("cancelled"). A task already over is refused by the server (kind "rpc").
     #[wasm_bindgen(js_name = cancelTask, unchecked_return_type = "McpTask")]
-    pub async fn cancel_task(&self, task_id: String) -> Result<JsValue, JsError> {
+    pub async fn cancel_task(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "string")] task_id: JsValue,
+    ) -> Result<JsValue, JsError> {
+        let task_id = string_arg(&task_id, "the task id")?;
         let state = self.client.cancel_task(&task_id).await;
         to_js(&state.map_err(client_error)?)
     }
@@ -628,13 +641,14 @@ impl McpClient {
     #[wasm_bindgen(js_name = callTool, unchecked_return_type = "McpCallToolResult")]
     pub async fn call_tool(
         &self,
-        name: String,
+        #[wasm_bindgen(unchecked_param_type = "string")] name: JsValue,
         #[wasm_bindgen(unchecked_optional_param_type = "Record<string, unknown>")] args: Option<
             JsValue,
         >,
         #[wasm_bindgen(unchecked_optional_param_type = "McpCallOptions")] options: Option<JsValue>,
     ) -> Result<JsValue, JsError> {
-        let (args, options) = (args.unwrap_or_default(), options.unwrap_or_default());
+        let name = string_arg(&name, "the tool name")?;
+        let (args, options) = (args.unwrap_or_default(), options_arg(options, "options")?);
         to_js(&self.call(&name, args, &options).await?)
     }
 
@@ -648,10 +662,11 @@ impl McpClient {
     #[wasm_bindgen(js_name = resumeTask, unchecked_return_type = "McpCallToolResult")]
     pub async fn resume_task(
         &self,
-        task_id: String,
+        #[wasm_bindgen(unchecked_param_type = "string")] task_id: JsValue,
         #[wasm_bindgen(unchecked_optional_param_type = "McpCallOptions")] options: Option<JsValue>,
     ) -> Result<JsValue, JsError> {
-        let options = options.unwrap_or_default();
+        let task_id = string_arg(&task_id, "the task id")?;
+        let options = options_arg(options, "options")?;
         let opts = call_options(&options)?;
         let what = format!("following task {task_id}");
         let result = self
@@ -665,10 +680,11 @@ impl McpClient {
     #[wasm_bindgen(js_name = readResource, unchecked_return_type = "McpReadResourceResult")]
     pub async fn read_resource(
         &self,
-        uri: String,
+        #[wasm_bindgen(unchecked_param_type = "string")] uri: JsValue,
         #[wasm_bindgen(unchecked_optional_param_type = "McpReadOptions")] options: Option<JsValue>,
     ) -> Result<JsValue, JsError> {
-        let options = options.unwrap_or_default();
+        let uri = string_arg(&uri, "the resource URI")?;
+        let options = options_arg(options, "options")?;
         let opts = CallOptions {
             cache: cache_mode(&options)?,
             ..call_options(&options)?
@@ -688,7 +704,7 @@ impl McpClient {
     #[wasm_bindgen(js_name = getPrompt, unchecked_return_type = "McpGetPromptResult")]
     pub async fn get_prompt(
         &self,
-        name: String,
+        #[wasm_bindgen(unchecked_param_type = "string")] name: JsValue,
         #[wasm_bindgen(unchecked_optional_param_type = "Record<string, string>")] args: Option<
             JsValue,
         >,
@@ -696,8 +712,9 @@ impl McpClient {
             JsValue,
         >,
     ) -> Result<JsValue, JsError> {
-        let options = options.unwrap_or_default();
-        let args = match args.filter(|a| !a.is_undefined() && !a.is_null()) {
+        let name = string_arg(&name, "the prompt name")?;
+        let options = options_arg(options, "options")?;
+        let args = match args.filter(|a| !absent(a)) {
             None => Default::default(),
             Some(args) => string_map(&args, "the prompt arguments")?,
         };
@@ -721,8 +738,8 @@ impl McpClient {
     pub async fn complete(
         &self,
         #[wasm_bindgen(unchecked_param_type = "McpCompletionReference")] reference: JsValue,
-        argument: String,
-        value: String,
+        #[wasm_bindgen(unchecked_param_type = "string")] argument: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "string")] value: JsValue,
         #[wasm_bindgen(unchecked_optional_param_type = "Record<string, string>")] context: Option<
             JsValue,
         >,
@@ -730,9 +747,17 @@ impl McpClient {
             JsValue,
         >,
     ) -> Result<JsValue, JsError> {
-        let options = options.unwrap_or_default();
+        let argument = string_arg(&argument, "the argument's name")?;
+        let value = string_arg(&value, "the value typed so far")?;
+        let options = options_arg(options, "options")?;
+        if !is_plain_object(&reference) {
+            return Err(invalid_argument(&format!(
+                "the reference must be an object ({{ type: 'ref/prompt', name }} or {{ type: 'ref/resource', uri }}), not {}",
+                kind_of(&reference)
+            )));
+        }
         let reference = from_js(&reference, "the reference")?;
-        let context = match context.filter(|c| !c.is_undefined() && !c.is_null()) {
+        let context = match context.filter(|c| !absent(c)) {
             None => Default::default(),
             Some(context) => string_map(&context, "the context")?,
         };
@@ -762,8 +787,14 @@ impl McpClient {
     #[wasm_bindgen(js_name = toolDefinitions, unchecked_return_type = "object[]")]
     pub async fn tool_definitions(
         &self,
-        #[wasm_bindgen(unchecked_param_type = "\"openai\" | \"anthropic\"")] format: String,
+        #[wasm_bindgen(unchecked_param_type = "\"openai\" | \"anthropic\"")] format: JsValue,
     ) -> Result<JsValue, JsError> {
+        let format = string_arg(&format, "the format")?;
+        if format != "openai" && format != "anthropic" {
+            return Err(invalid_argument(&format!(
+                "the format must be \"openai\" or \"anthropic\", not {format:?}"
+            )));
+        }
         let mut tools = self
             .list("tools/list", "tools", &JsValue::UNDEFINED)
             .await?;
@@ -793,11 +824,12 @@ impl McpClient {
     #[wasm_bindgen(js_name = callModelTool)]
     pub async fn call_model_tool(
         &self,
-        model_name: String,
+        #[wasm_bindgen(unchecked_param_type = "string")] model_name: JsValue,
         #[wasm_bindgen(unchecked_optional_param_type = "Record<string, unknown>")] args: Option<
             JsValue,
         >,
     ) -> Result<String, JsError> {
+        let model_name = string_arg(&model_name, "the tool name")?;
         let args = args.unwrap_or_default();
         let mcp = self
             .names
@@ -820,14 +852,15 @@ impl McpClient {
     /// `timeoutMs`, `signal`.
     pub async fn request(
         &self,
-        method: String,
+        #[wasm_bindgen(unchecked_param_type = "string")] method: JsValue,
         #[wasm_bindgen(unchecked_optional_param_type = "Record<string, unknown>")] params: Option<
             JsValue,
         >,
         #[wasm_bindgen(unchecked_optional_param_type = "McpCallOptions")] options: Option<JsValue>,
     ) -> Result<JsValue, JsError> {
-        let options = options.unwrap_or_default();
-        let params = match params.filter(|p| !p.is_undefined() && !p.is_null()) {
+        let method = string_arg(&method, "the method")?;
+        let options = options_arg(options, "options")?;
+        let params = match params.filter(|p| !absent(p)) {
             None => None,
             Some(params) => match from_js(&params, "the params")? {
                 p @ Value::Object(_) => Some(p),
@@ -849,17 +882,18 @@ impl McpClient {
     /// (`notifications/initialized` is the client's own).
     pub fn notify(
         &self,
-        method: String,
+        #[wasm_bindgen(unchecked_param_type = "string")] method: JsValue,
         #[wasm_bindgen(unchecked_optional_param_type = "Record<string, unknown>")] params: Option<
             JsValue,
         >,
     ) -> Result<(), JsError> {
+        let method = string_arg(&method, "the method")?;
         if !method.starts_with("notifications/") || method == "notifications/initialized" {
             return Err(invalid_argument(
                 "a notification's method starts with notifications/ (and notifications/initialized is the client's own)",
             ));
         }
-        let params = match params.filter(|p| !p.is_undefined() && !p.is_null()) {
+        let params = match params.filter(|p| !absent(p)) {
             None => None,
             Some(params) => match from_js(&params, "the params")? {
                 p @ Value::Object(_) => Some(p),
@@ -887,7 +921,11 @@ impl McpClient {
     /// `notifications/resources/updated` (legacy: `resources/subscribe`; 2026-07-28: the
     /// resource joins the `subscriptions/listen` filter).
     #[wasm_bindgen(js_name = subscribeResource)]
-    pub async fn subscribe_resource(&self, uri: String) -> Result<(), JsError> {
+    pub async fn subscribe_resource(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "string")] uri: JsValue,
+    ) -> Result<(), JsError> {
+        let uri = string_arg(&uri, "the resource URI")?;
         self.client
             .subscribe_resource(&uri)
             .await
@@ -896,7 +934,11 @@ impl McpClient {
 
     /// Stops updates of a resource.
     #[wasm_bindgen(js_name = unsubscribeResource)]
-    pub async fn unsubscribe_resource(&self, uri: String) -> Result<(), JsError> {
+    pub async fn unsubscribe_resource(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "string")] uri: JsValue,
+    ) -> Result<(), JsError> {
+        let uri = string_arg(&uri, "the resource URI")?;
         self.client
             .unsubscribe_resource(&uri)
             .await
@@ -908,7 +950,11 @@ impl McpClient {
     /// `onNotification` as `notifications/message` (legacy: `logging/setLevel`; 2026-07-28:
     /// sent with every later request).
     #[wasm_bindgen(js_name = setLogLevel)]
-    pub async fn set_log_level(&self, level: String) -> Result<(), JsError> {
+    pub async fn set_log_level(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "string")] level: JsValue,
+    ) -> Result<(), JsError> {
+        let level = string_arg(&level, "the log level")?;
         let level: LoggingLevel = serde_json::from_value(Value::String(level.clone()))
             .map_err(|_| {
                 invalid_argument(&format!(
@@ -957,7 +1003,7 @@ impl McpClient {
     ) -> Result<Vec<Value>, JsError> {
         let list_options = ListOptions {
             cache: cache_mode(options)?,
-            timeout: timeout_of(options),
+            timeout: Fields::of(options, "options").milliseconds("timeoutMs")?,
         };
         let what = format!("the listing {method}");
         abortable(&what, options, || {
@@ -969,10 +1015,15 @@ impl McpClient {
     }
 
     async fn call(&self, name: &str, args: JsValue, options: &JsValue) -> Result<Value, JsError> {
-        let args_value: Value = if args.is_undefined() || args.is_null() {
+        let args_value: Value = if absent(&args) {
             Value::Object(Default::default())
-        } else {
+        } else if is_plain_object(&args) {
             from_js(&args, "the tool arguments")?
+        } else {
+            return Err(invalid_argument(&format!(
+                "the tool arguments must be an object, not {}",
+                kind_of(&args)
+            )));
         };
         // Bad options are refused before the approve hook asks anyone.
         let opts = call_options(options)?;
@@ -1026,7 +1077,7 @@ async fn abortable<T, F>(
 where
     F: std::future::Future<Output = Result<T, ClientError>>,
 {
-    let signal = get(options, "signal");
+    let signal = Fields::of(options, "options").signal("signal")?;
     if signal
         .as_ref()
         .is_some_and(|s| js_sys::Reflect::get(s, &"aborted".into()).is_ok_and(|a| a.is_truthy()))

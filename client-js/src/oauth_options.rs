@@ -1,8 +1,9 @@
 //! The `oauth` option of `McpClient.connect`: logging in through a popup and the callback
 //! page (`oauth-callback.html`, shipped with the package; host it on the page's origin).
 
+use crate::args::{is_plain_object, kind_of, Fields};
 use crate::errors::invalid_argument;
-use crate::{get, handler_of};
+use crate::get;
 use client_browser::client_core::oauth::{ClientCredentials, TokenAuthMethod};
 use client_browser::{Authorizer, LoginMode, OAuthOptions, TokenStorage};
 use std::rc::Rc;
@@ -13,26 +14,33 @@ pub fn authorizer(url: &str, options: &JsValue) -> Result<Option<Rc<Authorizer>>
     let Some(oauth) = get(options, "oauth") else {
         return Ok(None);
     };
-    if oauth.as_bool() == Some(false) {
-        return Ok(None);
+    match oauth.as_bool() {
+        Some(false) => return Ok(None),
+        Some(true) => {}
+        None if is_plain_object(&oauth) => {}
+        None => {
+            return Err(invalid_argument(&format!(
+                "options.oauth must be true, false or an object, not {}",
+                kind_of(&oauth)
+            )))
+        }
     }
-    let text = |k: &str| get(&oauth, k).and_then(|v| v.as_string());
+    let fields = Fields::of(&oauth, "oauth");
+    let text = |k: &str| fields.string(k);
     let mut o = OAuthOptions::for_page();
     o.mode = LoginMode::Popup;
     // `connect` is meant to be called from a click: log in as soon as the server asks.
     o.auto_login = true;
     o.storage = TokenStorage::Memory;
-    if let Some(r) = text("redirectUri") {
+    if let Some(r) = text("redirectUri")? {
         o.redirect_uri = r;
     }
-    if let Some(n) = text("clientName") {
+    if let Some(n) = text("clientName")? {
         o.client_name = n;
     }
-    o.metadata_document_url = text("clientMetadataUrl");
-    o.allow_local = get(&oauth, "allowLocal")
-        .and_then(|v| v.as_bool())
-        .unwrap_or(false);
-    o.storage = match text("storage").as_deref() {
+    o.metadata_document_url = text("clientMetadataUrl")?;
+    o.allow_local = fields.boolean("allowLocal")?.unwrap_or(false);
+    o.storage = match text("storage")?.as_deref() {
         None | Some("memory") => TokenStorage::Memory,
         Some("session") => TokenStorage::Session,
         Some("local") => TokenStorage::Local,
@@ -42,9 +50,9 @@ pub fn authorizer(url: &str, options: &JsValue) -> Result<Option<Rc<Authorizer>>
             )))
         }
     };
-    if let Some(client_id) = text("clientId") {
-        let secret = text("clientSecret");
-        let auth_method = match text("tokenEndpointAuthMethod").as_deref() {
+    if let Some(client_id) = text("clientId")? {
+        let secret = text("clientSecret")?;
+        let auth_method = match text("tokenEndpointAuthMethod")?.as_deref() {
             Some("client_secret_post") => TokenAuthMethod::ClientSecretPost,
             Some("none") => TokenAuthMethod::None,
             Some("client_secret_basic") => TokenAuthMethod::ClientSecretBasic,
@@ -57,7 +65,7 @@ pub fn authorizer(url: &str, options: &JsValue) -> Result<Option<Rc<Authorizer>>
             }
         };
         o.preregistered.push(ClientCredentials {
-            issuer: text("issuer").unwrap_or_default(),
+            issuer: text("issuer")?.unwrap_or_default(),
             client_id,
             client_secret: secret,
             auth_method,
@@ -65,7 +73,7 @@ pub fn authorizer(url: &str, options: &JsValue) -> Result<Option<Rc<Authorizer>>
         });
     }
     let auth = Authorizer::new(url.to_string(), o);
-    if let Some(f) = handler_of(&oauth, "onTrace") {
+    if let Some(f) = fields.function("onTrace")? {
         auth.on_trace(move |line| {
             let _ = f.call1(&JsValue::NULL, &JsValue::from_str(line));
         });

@@ -220,6 +220,83 @@ test('failures reject with an McpError a host can branch on: its kind, and the J
   }
 });
 
+test('a script without types that passes a wrong argument gets invalid-argument naming it; nothing is sent and the client goes on', async () => {
+  const out = await page.evaluate(async ({ pkgUrl, urlA }) => {
+    const m = await import(`${pkgUrl}/mcp_client.js`);
+    await m.default();
+    const client = await m.McpClient.connect({ url: urlA });
+    // Every request the page makes shows in its resource timing: none may go to the server.
+    performance.setResourceTimingBufferSize(10_000);
+    performance.clearResourceTimings();
+    const sent = () => performance.getEntriesByType('resource').filter((e) => e.name.startsWith(urlA)).length;
+    const cyclic = { message: 'x' };
+    cyclic.self = cyclic;
+    const misuse = {
+      'tool name a number': [() => client.callTool(123, {}), /the tool name must be a string, not a number/],
+      'tool name null': [() => client.callTool(null), /the tool name must be a string, not null/],
+      'arguments a string': [() => client.callTool('echo', 'x'), /the tool arguments must be an object, not a string/],
+      'arguments an array': [() => client.callTool('echo', [1, 2]), /the tool arguments must be an object, not an array/],
+      'a BigInt': [() => client.callTool('echo', { message: 10n }), /the tool arguments cannot be sent as JSON: .*BigInt/],
+      'a cycle': [() => client.callTool('echo', cyclic), /the tool arguments cannot be sent as JSON: .*circular/i],
+      'a lone surrogate': [() => client.callTool('echo', { message: '\ud800' }), /the tool arguments cannot be sent as JSON: .*lone UTF-16 surrogate/],
+      'options a string': [() => client.callTool('echo', {}, 'fast'), /options must be an object, not a string/],
+      'timeoutMs a string': [() => client.callTool('echo', {}, { timeoutMs: '100' }), /options.timeoutMs must be a positive number of milliseconds, not a string/],
+      'timeoutMs negative': [() => client.callTool('echo', {}, { timeoutMs: -5 }), /options.timeoutMs must be a positive number of milliseconds, not a number/],
+      'timeoutMs zero': [() => client.readResource('demo://resource/static/document/architecture.md', { timeoutMs: 0 }), /options.timeoutMs must be a positive number/],
+      'timeoutMs NaN': [() => client.listTools({ timeoutMs: NaN }), /options.timeoutMs must be a positive number/],
+      'signal a number': [() => client.callTool('echo', {}, { signal: 5 }), /options.signal must be an AbortSignal, not a number/],
+      'onProgress a number': [() => client.getPrompt('simple-prompt', {}, { onProgress: 5 }), /options.onProgress must be a function, not a number/],
+      'list options a number': [() => client.listTools(5), /options must be an object, not a number/],
+      'resource URI a number': [() => client.readResource(5), /the resource URI must be a string, not a number/],
+      'prompt name null': [() => client.getPrompt(null), /the prompt name must be a string, not null/],
+      'reference null': [() => client.complete(null, 'x', ''), /the reference must be an object .*not null/],
+      'reference a string': [() => client.complete('ref/prompt', 'x', ''), /the reference must be an object/],
+      'typed value a number': [() => client.complete({ type: 'ref/prompt', name: 'completable-prompt' }, 'department', 5), /the value typed so far must be a string, not a number/],
+      'method a number': [() => client.request(5, {}), /the method must be a string, not a number/],
+      'notification method null': [() => client.notify(null), /the method must be a string, not null/],
+      'log level a number': [() => client.setLogLevel(5), /the log level must be a string, not a number/],
+      'subscribed URI missing': [() => client.subscribeResource(), /the resource URI must be a string, not undefined/],
+      'task id null': [() => client.cancelTask(null), /the task id must be a string, not null/],
+      'resumed task id a number': [() => client.resumeTask(7), /the task id must be a string, not a number/],
+      'unknown model format': [() => client.toolDefinitions('klingon'), /the format must be "openai" or "anthropic", not "klingon"/],
+      'connect with a URL string': [() => m.McpClient.connect(urlA), /McpClient.connect takes an options object/],
+      'url a number': [() => m.McpClient.connect({ url: 5 }), /options.url must be a string, not a number/],
+      'unknown transport': [() => m.McpClient.connect({ url: urlA, transport: 'ws' }), /options.transport must be one of "auto", "streamable-http", "sse", "websocket", not "ws"/],
+      'approve not a function': [() => m.McpClient.connect({ url: urlA, approve: true }), /options.approve must be a function, not a boolean/],
+      'handler not a function': [() => m.McpClient.connect({ url: urlA, onSampling: {} }), /options.onSampling must be a function, not an object/],
+      'connect timeoutMs negative': [() => m.McpClient.connect({ url: urlA, timeoutMs: -1 }), /options.timeoutMs must be a positive number/],
+      'rememberEra a string': [() => m.McpClient.connect({ url: urlA, rememberEra: 'no' }), /options.rememberEra must be true or false, not a string/],
+      'oauth a string': [() => m.McpClient.connect({ url: urlA, oauth: 'yes' }), /options.oauth must be true, false or an object, not a string/],
+      'oauth storage a number': [() => m.McpClient.connect({ url: urlA, oauth: { storage: 5 } }), /oauth.storage must be a string, not a number/],
+    };
+    const before = sent();
+    const got = {};
+    for (const [what, [f, want]] of Object.entries(misuse)) {
+      try {
+        await f();
+        got[what] = { resolved: true };
+      } catch (e) {
+        got[what] = { name: e?.name, kind: e?.kind, message: String(e?.message ?? e), matches: want.test(String(e?.message)) };
+      }
+    }
+    const after = sent();
+    // Still usable, and a limit that never runs out is no limit.
+    const echo = await client.callTool('echo', { message: 'still here' }, { timeoutMs: Infinity });
+    // (and the count above would have seen a request: this one shows)
+    const afterEcho = sent();
+    client.close();
+    return { got, before, after, afterEcho, echo: echo.content[0].text };
+  }, { pkgUrl: pkg.url, urlA: a.url });
+  for (const [what, g] of Object.entries(out.got)) {
+    assert.equal(g.kind, 'invalid-argument', `${what}: ${JSON.stringify(g)}`);
+    assert.equal(g.name, 'McpError', what);
+    assert.ok(g.matches, `${what}: ${g.message}`);
+  }
+  assert.equal(out.after, out.before, 'a request reached the server');
+  assert.ok(out.afterEcho > out.after, 'the call that was made is not seen');
+  assert.equal(out.echo, 'Echo: still here');
+});
+
 test('a host script sends any request with request(method, params, options), to legacy and 2026-07-28 servers', async () => {
   const out = await page.evaluate(async ({ pkgUrl, urlA, urlModern }) => {
     const m = await import(`${pkgUrl}/mcp_client.js`);

@@ -80,5 +80,11 @@ export async function usage(): Promise<void> {
   await client.getPrompt('greet', {}, { onTask: () => {} });
   // @ts-expect-error: not a cache mode
   await client.readResource('docs://index', { cache: 'sometimes', signal: stop.signal });
+  // @ts-expect-error: not a transport
+  await McpClient.connect({ url: 'https://example.com/mcp', transport: 'ws' });
+  // @ts-expect-error: not a place to keep tokens
+  await McpClient.connect({ url: 'https://example.com/mcp', oauth: { storage: 'cookie' } });
+  // @ts-expect-error: a tool's name is a string
+  await client.callTool(42, {});
   console.log(wrong);
 }
