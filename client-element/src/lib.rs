@@ -12,6 +12,10 @@
 //! (local development: `http:`/loopback authorization servers). A server that asks for a
 //! login shows a log-in button that opens a popup; host `oauth-callback.html` (from the
 //! package) on the page's origin.
+//!
+//! Lifecycle: taken off the page, the element closes its connections; put back, it connects
+//! again; moved, it stays as it is. A change of an attribute makes the widget again from the
+//! new values, except `theme`, which only recolours it.
 
 use leptos::prelude::*;
 use wasm_bindgen::prelude::*;
@@ -25,17 +29,60 @@ fn shadow_css() -> String {
 }
 
 #[wasm_bindgen(inline_js = r#"
+// The attributes read when the widget is made; a change to one after makes it again, except
+// `theme`, which only recolours it.
+const MADE_FROM = ['server', 'transport', 'panels', 'tool', 'allow-local-auth'];
 export function define_element(mount) {
   if (customElements.get('mcp-client')) return;
   class McpClientElement extends HTMLElement {
+    static observedAttributes = [...MADE_FROM, 'theme'];
     connectedCallback() {
-      if (this.shadowRoot) return;
-      const root = this.attachShadow({ mode: 'open' });
+      // Moved within the page (taken out and put back at once): kept as it is.
+      if (this._unmount) return;
+      const root = this.shadowRoot || this.attachShadow({ mode: 'open' });
       const style = document.createElement('style');
       const host = document.createElement('div');
       host.className = 'mcp-root';
-      root.append(style, host);
-      mount(this, style, host);
+      root.replaceChildren(style, host);
+      this._host = host;
+      this._theme();
+      this._unmount = mount(this, style, host);
+    }
+    disconnectedCallback() {
+      // Taken off the page: its connections close (their sessions end on the server), once
+      // it is clear that this is not a move (connectedCallback then runs in the same task).
+      queueMicrotask(() => {
+        if (!this.isConnected) this._takeDown();
+      });
+    }
+    attributeChangedCallback(name, before, now) {
+      if (!this._unmount || before === now) return;
+      if (name === 'theme') return this._theme();
+      // Several attributes set together make the widget again once.
+      if (this._remake) return;
+      this._remake = true;
+      queueMicrotask(() => {
+        this._remake = false;
+        if (!this.isConnected || !this._unmount) return;
+        this._takeDown();
+        this.connectedCallback();
+      });
+    }
+    _theme() {
+      const host = this._host;
+      for (const c of [...host.classList]) if (c.startsWith('theme-')) host.classList.remove(c);
+      const theme = this.getAttribute('theme');
+      if (theme) host.classList.add(`theme-${theme}`);
+    }
+    _takeDown() {
+      const made = this._unmount;
+      this._unmount = null;
+      if (!made) return;
+      const [close, letGo] = made;
+      // Its connections close first: what awaited them ends (as closed) while the widget's
+      // state is still there; the widget itself goes once that has run.
+      close();
+      setTimeout(letGo, 0);
     }
   }
   customElements.define('mcp-client', McpClientElement);
@@ -44,17 +91,21 @@ export function define_element(mount) {
 extern "C" {
     fn define_element(
         mount: &Closure<
-            dyn FnMut(web_sys::HtmlElement, web_sys::HtmlElement, web_sys::HtmlElement),
+            dyn FnMut(web_sys::HtmlElement, web_sys::HtmlElement, web_sys::HtmlElement) -> JsValue,
         >,
     );
 }
 
-fn mount(element: web_sys::HtmlElement, style: web_sys::HtmlElement, root: web_sys::HtmlElement) {
+/// Makes the widget in `root` from `element`'s attributes (the element's script sets the
+/// theme); returns the two functions that take it down again: one closes its connections, the
+/// other lets the widget go (called once what awaited those connections has ended).
+fn mount(
+    element: web_sys::HtmlElement,
+    style: web_sys::HtmlElement,
+    root: web_sys::HtmlElement,
+) -> JsValue {
     style.set_text_content(Some(&shadow_css()));
     let attr = |n: &str| element.get_attribute(n).filter(|v| !v.is_empty());
-    if let Some(theme) = attr("theme") {
-        let _ = root.class_list().add_1(&format!("theme-{theme}"));
-    }
     let link = web_ui::deep_link::DeepLink {
         url: attr("server"),
         transport: attr("transport").unwrap_or_else(|| "auto".into()),
@@ -75,12 +126,24 @@ fn mount(element: web_sys::HtmlElement, style: web_sys::HtmlElement, root: web_s
             let _ = target.dispatch_event(&ev);
         }
     });
-    let handle = leptos::mount::mount_to(root, move || {
-        provide_context(Some(sink.clone()));
-        view! { <web_ui::app::App link=link.clone() panels=panels.clone() /> }
+    // An owner of our own, so that taking the widget down cleans up all it made (the app
+    // closes its connections then), whatever else still holds on to the mount's owner.
+    let owner = Owner::new();
+    let clients = web_ui::embed::OpenClients::default();
+    let given = clients.clone();
+    let handle = owner.with(|| {
+        leptos::mount::mount_to(root, move || {
+            provide_context(Some(sink.clone()));
+            provide_context(given);
+            view! { <web_ui::app::App link=link.clone() panels=panels.clone() /> }
+        })
     });
-    // The element lives as long as the page.
-    handle.forget();
+    let close = Closure::once_into_js(move || clients.close_all());
+    let let_go = Closure::once_into_js(move || {
+        drop(handle);
+        owner.cleanup();
+    });
+    js_sys::Array::of2(&close, &let_go).into()
 }
 
 use serde::Serialize as _;
@@ -89,7 +152,7 @@ use serde::Serialize as _;
 #[wasm_bindgen(start)]
 pub fn start() {
     let mount = Closure::<
-        dyn FnMut(web_sys::HtmlElement, web_sys::HtmlElement, web_sys::HtmlElement),
+        dyn FnMut(web_sys::HtmlElement, web_sys::HtmlElement, web_sys::HtmlElement) -> JsValue,
     >::new(mount);
     define_element(&mount);
     mount.forget();

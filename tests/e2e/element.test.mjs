@@ -151,3 +151,110 @@ test('an MCP App runs inside the element, in its sandbox', async () => {
     apps.stop();
   }
 });
+
+test('the element follows its place on the page: taken off, it ends its session; put on again and again (a single-page app changing route), it connects each time; moved, it stays', async () => {
+  // A server of its own: the browser opens six connections to it at most (HTTP/1.1), and
+  // each connected element holds one for its stream while it lives.
+  const own = await startPeer('everything.sh', ['streamableHttp']);
+  const p5 = await browser.newPage();
+  try {
+    p5.on('pageerror', (e) => { throw e; });
+    const deletes = [];
+    p5.on('request', (r) => { if (r.method() === 'DELETE' && r.url() === own.url) deletes.push(r.headers()['mcp-session-id']); });
+    await p5.goto(`${host.url}/embed-demo.html?pkg=${encodeURIComponent(pkg.url)}&panels=resources`);
+    await p5.waitForFunction(() => customElements.get('mcp-client'));
+    // Puts a new element on the page and waits (with a deadline) for it to connect.
+    const mountOne = (url) => p5.evaluate(async (url) => {
+      const el = document.createElement('mcp-client');
+      el.id = 'route';
+      el.setAttribute('server', url);
+      const connected = new Promise((resolve, reject) => {
+        el.addEventListener('connected', (e) => resolve(e.detail), { once: true });
+        setTimeout(() => reject(new Error('no connected event in 15 s')), 15_000);
+      });
+      document.body.append(el);
+      return connected;
+    }, url);
+    for (let i = 0; i < 8; i++) {
+      const detail = await mountOne(own.url);
+      assert.equal(detail.url, own.url, `mount ${i}`);
+      await p5.locator('#route button.tool[data-tool="echo"]').waitFor({ timeout: 10_000 });
+      await p5.evaluate(() => document.getElementById('route').remove());
+      // Its 2025-era session is deleted on the server.
+      await waitFor(() => deletes.length === i + 1, 10_000, `the DELETE of removed element ${i}`);
+    }
+    assert.equal(new Set(deletes).size, 8, 'each element had a session of its own');
+
+    // Taken off while a call is under way: the call ends with its connection, and nothing of
+    // it breaks the next element (a failure in the wasm would stop every element of the page).
+    await mountOne(own.url);
+    await p5.locator('#route button.tool[data-tool="trigger-long-running-operation"]').click();
+    await p5.locator('#route #arg-duration').fill('30');
+    await p5.locator('#route #arg-steps').fill('30');
+    await p5.locator('#route button.run').click();
+    await p5.locator('#route .progress progress').waitFor({ timeout: 10_000 });
+    await p5.evaluate(() => document.getElementById('route').remove());
+    await waitFor(() => deletes.length === 9, 10_000, 'the DELETE of the element removed mid-call');
+    await mountOne(own.url);
+    await p5.locator('#route button.tool[data-tool="echo"]').click();
+    await p5.locator('#route #arg-message').fill('after a removal mid-call');
+    await p5.locator('#route button.run').click();
+    await p5.locator('#route .result', { hasText: 'Echo: after a removal mid-call' }).waitFor({ timeout: 10_000 });
+    await p5.evaluate(() => document.getElementById('route').remove());
+    await waitFor(() => deletes.length === 10, 10_000, 'the DELETE after the call');
+
+    // Moved within the page: the same widget, its connection kept (no new session, nothing deleted).
+    await mountOne(own.url);
+    await p5.locator('#route button.tool[data-tool="echo"]').click();
+    await p5.locator('#route #arg-message').fill('typed before the move');
+    const moved = await p5.evaluate(() => {
+      const el = document.getElementById('route');
+      let again = 0;
+      el.addEventListener('connected', () => again++);
+      const box = document.createElement('section');
+      document.body.prepend(box);
+      box.append(el);
+      return new Promise((resolve) => setTimeout(() => resolve(again), 500));
+    });
+    assert.equal(moved, 0, 'a move made the widget again');
+    assert.equal(await p5.locator('#route #arg-message').inputValue(), 'typed before the move');
+    assert.equal(deletes.length, 10);
+  } finally {
+    await p5.close();
+    own.stop();
+  }
+});
+
+test('changing the element\'s server connects it to the new server and ends the session before; changing its theme only recolours it', async () => {
+  const other = await startPeer('everything.sh', ['streamableHttp']);
+  const p6 = await browser.newPage();
+  try {
+    p6.on('pageerror', (e) => { throw e; });
+    const deletes = [];
+    p6.on('request', (r) => { if (r.method() === 'DELETE') deletes.push(r.url()); });
+    await p6.goto(`${host.url}/embed-demo.html?pkg=${encodeURIComponent(pkg.url)}&server=${encodeURIComponent(server.url)}`);
+    await waitFor(() => p6.evaluate(() => (window.mcpEvents || []).some((e) => e.name === 'connected')), 20_000, 'connected event');
+    await p6.locator('mcp-client button.tool[data-tool="echo"]').click();
+    await p6.locator('mcp-client #arg-message').fill('kept through a new theme');
+    // The theme: recoloured, the widget as it was.
+    await p6.evaluate(() => document.querySelector('mcp-client').setAttribute('theme', 'dark'));
+    await waitFor(() => p6.evaluate(() => document.querySelector('mcp-client').shadowRoot.querySelector('.mcp-root').classList.contains('theme-dark')), 5_000, 'the dark theme');
+    assert.equal(await p6.evaluate(() => document.querySelector('mcp-client').shadowRoot.querySelector('.mcp-root.theme-light')), null);
+    assert.equal(await p6.locator('mcp-client #arg-message').inputValue(), 'kept through a new theme');
+    // Another server, with another transport set at the same time: made again once.
+    await p6.evaluate((url) => {
+      const el = document.querySelector('mcp-client');
+      el.setAttribute('server', url);
+      el.setAttribute('transport', 'streamable');
+    }, other.url);
+    await waitFor(() => p6.evaluate((url) => window.mcpEvents.some((e) => e.name === 'connected' && e.detail.url === url), other.url), 20_000, 'connected to the new server');
+    await waitFor(() => deletes.includes(server.url), 10_000, 'the DELETE of the session before');
+    assert.equal(await p6.evaluate(() => window.mcpEvents.filter((e) => e.name === 'connected').length), 2);
+    await p6.locator('mcp-client button.tool[data-tool="echo"]').waitFor({ timeout: 10_000 });
+    assert.equal(await p6.evaluate(() => document.querySelector('mcp-client').shadowRoot.querySelectorAll('.mcp-root').length), 1);
+    assert.ok(await p6.evaluate(() => document.querySelector('mcp-client').shadowRoot.querySelector('.mcp-root').classList.contains('theme-dark')));
+  } finally {
+    await p6.close();
+    other.stop();
+  }
+});

@@ -18,6 +18,8 @@ pub fn App(
     provide_context(panels.clone());
     let sink = use_context::<Option<crate::embed::EventSink>>().flatten();
     let embedded = sink.is_some();
+    // The element that embeds the app closes these when it is taken off its page.
+    let open_clients = use_context::<crate::embed::OpenClients>();
     let connections = RwSignal::new(Vec::<Connection>::new());
     let selected = RwSignal::new(None::<u32>);
     let next_id = StoredValue::new(1u32);
@@ -100,6 +102,9 @@ pub fn App(
             .unzip();
         returned.set_value(None);
         let conn = Connection::open(id, req, sink.clone(), auth);
+        if let (Some(open), Some(client)) = (&open_clients, conn.client.get_value()) {
+            open.add(client);
+        }
         if let Some(lines) = trace {
             conn.auth_trace.update(|t| {
                 t.splice(0..0, lines);

@@ -1,6 +1,8 @@
 //! What an embedding page configures, and the DOM events the app sends it.
 
+use client_browser::client_core::session::ConnectionState;
 use leptos::prelude::*;
+use std::cell::RefCell;
 use std::rc::Rc;
 
 /// Sends a named event with a JSON detail to the embedding page (a `CustomEvent` on the
@@ -16,6 +18,38 @@ impl EventSink {
     /// A sink calling `f`.
     pub fn new(f: impl Fn(&str, serde_json::Value) + 'static) -> Self {
         EventSink(send_wrapper::SendWrapper::new(Rc::new(f)))
+    }
+}
+
+/// The clients of an embedded app's connections, for the element it is embedded in to close
+/// when a host takes it off the page: 2025-era sessions end on the server, and no stream is
+/// left holding one of the few connections a browser opens to a server. Given by the element
+/// as context; the standalone page has none (it lives as long as the page).
+#[derive(Clone)]
+pub struct OpenClients(send_wrapper::SendWrapper<Rc<RefCell<Vec<client_browser::Client>>>>);
+
+impl Default for OpenClients {
+    fn default() -> Self {
+        OpenClients(send_wrapper::SendWrapper::new(Rc::default()))
+    }
+}
+
+impl OpenClients {
+    /// Adds the client of a new connection (those already closed are let go).
+    pub fn add(&self, client: client_browser::Client) {
+        let mut all = self.0.borrow_mut();
+        all.retain(|c| c.state() != ConnectionState::Closed);
+        all.push(client);
+    }
+
+    /// Closes every one. What awaited their requests ends then (as closed), while the app's
+    /// reactive state is still there to take the outcome; the element lets the app go only
+    /// after that.
+    pub fn close_all(&self) {
+        let all = std::mem::take(&mut *self.0.borrow_mut());
+        for client in all {
+            client.close();
+        }
     }
 }
 
