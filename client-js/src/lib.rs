@@ -964,8 +964,20 @@ impl McpClient {
         self.client.set_log_level(level).await.map_err(client_error)
     }
 
-    /// Closes the connection.
+    /// Closes the connection: a 2025-era session is deleted on the server, streams stop,
+    /// requests under way reject ("closed"). So do `free()`, `[Symbol.dispose]()` (`using`)
+    /// and the garbage collector once the client can no longer be reached.
     pub fn close(&self) {
+        self.client.close();
+    }
+}
+
+/// A client let go (`free()`, `using`, or collected as garbage) is closed: nothing can use it
+/// any more, and its connection would otherwise stay open with the page, holding its session
+/// on the server and, for its stream, one of the six connections a browser opens to a server
+/// over HTTP/1.1 (the seventh client to that server then waited forever).
+impl Drop for McpClient {
+    fn drop(&mut self) {
         self.client.close();
     }
 }

@@ -297,6 +297,41 @@ test('a script without types that passes a wrong argument gets invalid-argument 
   assert.equal(out.echo, 'Echo: still here');
 });
 
+test('a client let go (free(), [Symbol.dispose]() as `using` calls it, or collected as garbage) is closed: its session is deleted, and the clients after it connect', async () => {
+  // A server of its own: the browser opens six connections to it at most (HTTP/1.1), and a
+  // client that stayed open would hold one for its stream.
+  const own = await startPeer('everything.sh', ['streamableHttp']);
+  const deletes = [];
+  const seen = (r) => { if (r.method() === 'DELETE' && r.url() === own.url) deletes.push(r.headers()['mcp-session-id']); };
+  page.on('request', seen);
+  try {
+    const out = await page.evaluate(async ({ pkgUrl, url }) => {
+      const m = await import(`${pkgUrl}/mcp_client.js`);
+      await m.default();
+      const within = (p, ms, what) => Promise.race([p, new Promise((_, reject) => setTimeout(() => reject(new Error(`${what}: nothing in ${ms} ms`)), ms))]);
+      const done = [];
+      for (let i = 0; i < 8; i++) {
+        const c = await within(m.McpClient.connect({ url }), 10_000, `connect ${i}`);
+        await within(c.callTool('echo', { message: `n${i}` }), 10_000, `call ${i}`);
+        if (i % 2) c[Symbol.dispose](); else c.free();
+        done.push(i);
+      }
+      // One more, given to nobody: only the garbage collector can let it go.
+      await within(m.McpClient.connect({ url }), 10_000, 'connect 8');
+      return done.length;
+    }, { pkgUrl: pkg.url, url: own.url });
+    assert.equal(out, 8);
+    await waitFor(() => deletes.length === 8, 10_000, 'the DELETE of each client let go');
+    assert.equal(new Set(deletes).size, 8, 'each client had a session of its own');
+    const cdp = await page.context().newCDPSession(page);
+    await waitFor(async () => { await cdp.send('HeapProfiler.collectGarbage'); return deletes.length === 9; }, 15_000, 'the DELETE of the client collected as garbage');
+    await cdp.detach();
+  } finally {
+    page.off('request', seen);
+    own.stop();
+  }
+});
+
 test('a host script sends any request with request(method, params, options), to legacy and 2026-07-28 servers', async () => {
   const out = await page.evaluate(async ({ pkgUrl, urlA, urlModern }) => {
     const m = await import(`${pkgUrl}/mcp_client.js`);
