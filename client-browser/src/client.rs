@@ -262,6 +262,10 @@ impl Client {
     }
 
     async fn connect_once(&self) -> Result<ServerDetails, ClientError> {
+        // A closed client connects no more (the session ignores `connect`).
+        if self.state() == ConnectionState::Closed {
+            return Err(ClientError::Closed);
+        }
         let (tx, rx) = oneshot::channel();
         *self.inner.connected.borrow_mut() = Some(tx);
         self.inner.session.borrow_mut().connect(now());

@@ -237,6 +237,11 @@ impl Inner {
                 }
             }
             Event::State(s) => {
+                // Closed while connecting: the connect under way ends (`ClientError::Closed`,
+                // its channel dropped) instead of waiting for an answer that cannot come.
+                if s == ConnectionState::Closed {
+                    self.connected.borrow_mut().take();
+                }
                 if s == ConnectionState::AuthRequired {
                     if let Some(tx) = self.connected.borrow_mut().take() {
                         let (status, www) = self.auth.borrow().clone().unwrap_or((401, None));

@@ -630,3 +630,57 @@ async fn a_request_refused_for_want_of_a_login_is_announced_once_with_the_challe
     );
     client.close();
 }
+
+#[wasm_bindgen_test]
+async fn closing_while_connecting_ends_the_connect_and_a_closed_client_connects_no_more() {
+    let base = MODERN_PROXY.expect("MCP_FAULT_MODERN not set");
+    let client = Client::new(ClientOptions::new(format!("{base}/mcp")));
+    // What the proxy saw before (its log is the whole run's).
+    let before = log(base).await.len();
+    let since = move |log: Vec<String>| log.into_iter().skip(before).collect::<Vec<_>>();
+    // The server's first answer never comes.
+    fault(base, json!({"kind": "hold", "method": "server/discover"})).await;
+    let outcome = Rc::new(RefCell::new(None));
+    let (c, o) = (client.clone(), outcome.clone());
+    wasm_bindgen_futures::spawn_local(async move {
+        let r = c.reconnect().await;
+        *o.borrow_mut() = Some(r.map(|_| ()));
+    });
+    let mut seen = Vec::new();
+    for _ in 0..250 {
+        seen = since(log(base).await);
+        if seen.iter().any(|m| m == "server/discover") {
+            break;
+        }
+        gloo_timers::future::TimeoutFuture::new(20).await;
+    }
+    assert!(seen.iter().any(|m| m == "server/discover"), "{seen:?}");
+    client.close();
+    until(5_000, "the connect to end once closed", || {
+        outcome.borrow().is_some()
+    })
+    .await;
+    assert!(
+        matches!(*outcome.borrow(), Some(Err(ClientError::Closed))),
+        "{:?}",
+        outcome.borrow()
+    );
+    // Closed: connecting again is refused at once, nothing sent.
+    let again = within(1_000, "connecting a closed client", client.reconnect()).await;
+    assert!(matches!(again, Err(ClientError::Closed)), "{again:?}");
+    // The held probe was closed by the client (what the proxy saw).
+    for _ in 0..250 {
+        if log(base)
+            .await
+            .iter()
+            .any(|m| m == "closed server/discover")
+        {
+            return;
+        }
+        gloo_timers::future::TimeoutFuture::new(20).await;
+    }
+    panic!(
+        "the held server/discover was never closed: {:?}",
+        log(base).await
+    );
+}

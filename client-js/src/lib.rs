@@ -47,6 +47,9 @@ export interface McpClientOptions {
   namespace?: string;
   /** Request timeout in milliseconds. */
   timeoutMs?: number;
+  /** Aborting it while connecting stops connecting: the client is closed, and `connect`
+   * rejects ("cancelled"). */
+  signal?: AbortSignal;
   /** Remember the protocol era each server speaks (in this page and in `localStorage`, key
    * "mcp-browser-client.eras", shared with the app), so that the next connection to it skips
    * the era probe: a round trip fewer for a 2025-era server. A 2026-07-28 server's
@@ -426,7 +429,7 @@ impl McpClient {
         let url = fields
             .string("url")?
             .ok_or_else(|| invalid_argument("options.url is required"))?;
-        let mut o = ClientOptions::new(url);
+        let mut o = ClientOptions::new(url.clone());
         let transports = ["auto", "streamable-http", "sse", "websocket"];
         o.transport = match fields.one_of("transport", &transports)?.as_deref() {
             Some("streamable-http") => Transport::StreamableHttp,
@@ -436,6 +439,7 @@ impl McpClient {
         };
         let namespace = fields.string("namespace")?.unwrap_or_else(|| "mcp".into());
         let approve = fields.function("approve")?;
+        fields.signal("signal")?;
         if let Some(h) = get(&options, "headers") {
             o.headers = string_map(&h, "options.headers")?
                 .into_iter()
@@ -539,7 +543,14 @@ impl McpClient {
                 _ => {}
             });
         }
-        client.reconnect().await.map_err(client_error)?;
+        // Aborting `options.signal` while connecting closes the client.
+        abortable(&format!("connecting to {url}"), &options, || {
+            let closing = client.clone();
+            let stop: Box<dyn FnMut()> = Box::new(move || closing.close());
+            (client.reconnect(), stop)
+        })
+        .await
+        .map_err(|e| aborted_instead(&options, &url, e))?;
         Ok(McpClient {
             client,
             namespace,
@@ -1075,6 +1086,18 @@ impl McpClient {
             (call, Box::new(move || client.cancel(handle)))
         })
         .await
+    }
+}
+
+/// The error of a connection that failed because `options.signal` was aborted meanwhile
+/// (closing the client made it fail "closed"): "cancelled", as for every request aborted.
+fn aborted_instead(options: &JsValue, url: &str, e: JsError) -> JsError {
+    let aborted = get(options, "signal")
+        .is_some_and(|s| js_sys::Reflect::get(&s, &"aborted".into()).is_ok_and(|a| a.is_truthy()));
+    if aborted {
+        api_error("cancelled", &format!("connecting to {url} was aborted"))
+    } else {
+        e
     }
 }
 

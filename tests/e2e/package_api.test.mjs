@@ -870,6 +870,48 @@ test('a host script gets the kept list when the server cannot be asked again, an
   }
 });
 
+test('connect takes a signal: aborted while connecting, the client is closed (the request under way closed) and connect rejects "cancelled"; aborted before, nothing is sent', async () => {
+  const root = path.resolve(here, '../..');
+  const proxy = await startPeer('fault_proxy.mjs', ['--', `${root}/tests/.venv-modern/bin/python`, `${root}/tests/peers/modern_server.py`]);
+  const base = proxy.url.replace(/\/mcp$/, '');
+  const seen = async () => (await fetch(`${base}/__log`)).json();
+  try {
+    // Before: refused at once, nothing reaches the server.
+    const before = await page.evaluate(async ({ pkgUrl, url }) => {
+      const m = await import(`${pkgUrl}/mcp_client.js`);
+      await m.default();
+      try { await m.McpClient.connect({ url, signal: AbortSignal.abort() }); return { connected: true }; } catch (e) { return { kind: e.kind, message: e.message }; }
+    }, { pkgUrl: pkg.url, url: proxy.url });
+    assert.equal(before.kind, 'cancelled', JSON.stringify(before));
+    assert.deepEqual(await seen(), []);
+    // While connecting: the server's first answer is held.
+    const r = await fetch(`${base}/__fault`, { method: 'POST', body: JSON.stringify({ kind: 'hold', method: 'server/discover' }) });
+    assert.equal(r.ok, true);
+    await page.evaluate(async ({ pkgUrl, url }) => {
+      const m = await import(`${pkgUrl}/mcp_client.js`);
+      window.stopConnecting = new AbortController();
+      window.connecting = m.McpClient.connect({ url, rememberEra: false, signal: window.stopConnecting.signal })
+        .then(() => ({ connected: true }), (e) => ({ kind: e.kind, message: e.message }));
+    }, { pkgUrl: pkg.url, url: proxy.url });
+    await waitFor(async () => (await seen()).includes('server/discover'), 10_000, 'the probe to reach the server');
+    const during = await page.evaluate(async () => { window.stopConnecting.abort(); return window.connecting; });
+    assert.equal(during.kind, 'cancelled', JSON.stringify(during));
+    assert.match(during.message, /connecting to .* was aborted/);
+    await waitFor(async () => (await seen()).includes('closed server/discover'), 10_000, 'the held probe to be closed');
+    // The server is fine: the next client connects.
+    const after = await page.evaluate(async ({ pkgUrl, url }) => {
+      const m = await import(`${pkgUrl}/mcp_client.js`);
+      const c = await m.McpClient.connect({ url, signal: new AbortController().signal });
+      const n = (await c.listTools()).length;
+      c.close();
+      return n;
+    }, { pkgUrl: pkg.url, url: proxy.url });
+    assert.ok(after > 0);
+  } finally {
+    proxy.stop();
+  }
+});
+
 test('getPrompt, readResource, complete and the lists take timeoutMs and signal: a request given up on closes its stream (its cancellation) and the client goes on', async () => {
   // The 2026-07-28 server behind the fault-injecting proxy, which holds chosen requests
   // unanswered and logs when the client closes them.
