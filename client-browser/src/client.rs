@@ -214,6 +214,9 @@ impl Client {
     /// [`ClientOptions::auth`], a stale access token is refreshed first, and a 401 is
     /// answered by refreshing (or, in popup mode, logging in) and connecting again.
     pub async fn reconnect(&self) -> Result<ServerDetails, ClientError> {
+        if let Some(e) = crate::error::unusable_url(&self.inner.options.url) {
+            return Err(e);
+        }
         let result = self.reconnect_recovering().await;
         self.inner.announce_login_needed(&result);
         result

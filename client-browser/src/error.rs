@@ -38,6 +38,31 @@ pub enum ClientError {
     /// Something the browser refused (e.g. no `fetch` in this context).
     #[error("the browser refused: {0}")]
     Browser(String),
+    /// The server URL names a scheme no MCP transport uses (`javascript:`, `file:`, …).
+    #[error(
+        "{url:?} is not an MCP server URL: it must start with http://, https://, ws:// or wss://"
+    )]
+    UnusableUrl {
+        /// The URL as given.
+        url: String,
+    },
+}
+
+/// Why `url` cannot be a server's address, if it cannot: a scheme other than http(s) or
+/// ws(s). A URL with no scheme is relative to the page, and the browser resolves it (an
+/// endpoint on the page's own origin).
+pub(crate) fn unusable_url(url: &str) -> Option<ClientError> {
+    let url = url.trim();
+    // A scheme: a letter, then letters, digits, `+`, `-` or `.`, then `:` (RFC 3986).
+    let scheme = url.split_once(':').map(|(s, _)| s).filter(|s| {
+        s.chars().next().is_some_and(|c| c.is_ascii_alphabetic())
+            && s.chars()
+                .all(|c| c.is_ascii_alphanumeric() || "+-.".contains(c))
+    })?;
+    let known = ["http", "https", "ws", "wss"];
+    (!known.iter().any(|k| scheme.eq_ignore_ascii_case(k))).then(|| ClientError::UnusableUrl {
+        url: url.to_string(),
+    })
 }
 
 impl ClientError {
@@ -66,6 +91,41 @@ impl From<RequestError> for ClientError {
                 www_authenticate,
             },
             other => ClientError::Request(other),
+        }
+    }
+}
+
+#[cfg(test)]
+mod url_tests {
+    use super::*;
+
+    #[test]
+    fn only_web_schemes_are_server_urls() {
+        for ok in [
+            "http://127.0.0.1:3000/mcp",
+            "HTTPS://example.com/mcp",
+            "ws://localhost/ws",
+            "wss://example.com/",
+            "/mcp",
+            "mcp",
+            "//example.com/mcp",
+            "?x=a:b",
+        ] {
+            assert_eq!(unusable_url(ok), None, "{ok}");
+        }
+        for bad in [
+            "javascript:alert(1)",
+            " javascript:alert(1)",
+            "data:text/html,x",
+            "file:///etc/passwd",
+            "blob:https://example.com/x",
+            "ftp://example.com/",
+            "localhost:3000/mcp",
+        ] {
+            assert!(
+                matches!(unusable_url(bad), Some(ClientError::UnusableUrl { .. })),
+                "{bad}"
+            );
         }
     }
 }

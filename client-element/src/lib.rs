@@ -71,8 +71,9 @@ export function define_element(mount) {
     _theme() {
       const host = this._host;
       for (const c of [...host.classList]) if (c.startsWith('theme-')) host.classList.remove(c);
+      // Only the themes there are; anything else is the system's (and never throws).
       const theme = this.getAttribute('theme');
-      if (theme) host.classList.add(`theme-${theme}`);
+      if (theme === 'light' || theme === 'dark') host.classList.add(`theme-${theme}`);
     }
     _takeDown() {
       const made = this._unmount;

@@ -79,6 +79,7 @@ pub(crate) fn client_error(e: ClientError) -> JsError {
         ClientError::Closed => api_error("closed", &message),
         ClientError::Browser(_) => api_error("browser", &message),
         ClientError::SubscriptionRefused { .. } => api_error("subscription-refused", &message),
+        ClientError::UnusableUrl { .. } => api_error("invalid-argument", &message),
     }
 }
 

@@ -258,3 +258,49 @@ test('changing the element\'s server connects it to the new server and ends the 
     other.stop();
   }
 });
+
+test('hostile attributes: a server URL of another scheme is refused in words, an unknown theme is the system\'s, markup stays text; the widget works', async () => {
+  const p7 = await browser.newPage();
+  try {
+    p7.on('pageerror', (e) => { throw e; });
+    p7.on('dialog', (d) => { throw new Error(`a dialog opened: ${d.message()}`); });
+    await p7.goto(`${host.url}/embed-demo.html?pkg=${encodeURIComponent(pkg.url)}&panels=resources`);
+    await p7.waitForFunction(() => customElements.get('mcp-client'));
+    const out = await p7.evaluate(async () => {
+      const el = document.createElement('mcp-client');
+      el.id = 'hostile';
+      const errors = [];
+      el.addEventListener('error', (e) => errors.push(e.detail));
+      el.setAttribute('server', 'javascript:alert(1)');
+      el.setAttribute('theme', 'dark light');
+      el.setAttribute('panels', '<b>bold</b>,resources');
+      el.setAttribute('transport', 'carrier-pigeon');
+      el.setAttribute('tool', '<img src=x onerror=alert(2)>');
+      const fetched = performance.getEntriesByType('resource').length;
+      document.body.append(el);
+      const deadline = Date.now() + 10_000;
+      while (!errors.length && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+      const root = el.shadowRoot.querySelector('.mcp-root');
+      return {
+        errors, className: root.className, imgs: el.shadowRoot.querySelectorAll('img, b').length,
+        text: root.innerText, fetchedNothing: performance.getEntriesByType('resource').length === fetched,
+      };
+    });
+    assert.equal(out.errors.length, 1, JSON.stringify(out.errors));
+    assert.match(out.errors[0].message, /"javascript:alert\(1\)" is not an MCP server URL: it must start with http:\/\/, https:\/\/, ws:\/\/ or wss:\/\//);
+    assert.match(out.text, /is not an MCP server URL/);
+    assert.equal(out.fetchedNothing, true);
+    assert.equal(out.className, 'mcp-root');
+    assert.equal(out.imgs, 0);
+    // A theme it knows, then a server it can use: it works.
+    await p7.evaluate((url) => {
+      const el = document.getElementById('hostile');
+      el.setAttribute('theme', 'dark');
+      el.setAttribute('server', url);
+    }, server.url);
+    await p7.locator('#hostile button.tool[data-tool="echo"]').waitFor({ timeout: 20_000 });
+    assert.ok(await p7.evaluate(() => document.getElementById('hostile').shadowRoot.querySelector('.mcp-root').classList.contains('theme-dark')));
+  } finally {
+    await p7.close();
+  }
+});

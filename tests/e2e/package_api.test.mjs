@@ -261,6 +261,7 @@ test('a script without types that passes a wrong argument gets invalid-argument 
       'unknown model format': [() => client.toolDefinitions('klingon'), /the format must be "openai" or "anthropic", not "klingon"/],
       'connect with a URL string': [() => m.McpClient.connect(urlA), /McpClient.connect takes an options object/],
       'url a number': [() => m.McpClient.connect({ url: 5 }), /options.url must be a string, not a number/],
+      'url of another scheme': [() => m.McpClient.connect({ url: 'javascript:alert(1)' }), /"javascript:alert\(1\)" is not an MCP server URL: it must start with http:\/\/, https:\/\/, ws:\/\/ or wss:\/\//],
       'unknown transport': [() => m.McpClient.connect({ url: urlA, transport: 'ws' }), /options.transport must be one of "auto", "streamable-http", "sse", "websocket", not "ws"/],
       'approve not a function': [() => m.McpClient.connect({ url: urlA, approve: true }), /options.approve must be a function, not a boolean/],
       'handler not a function': [() => m.McpClient.connect({ url: urlA, onSampling: {} }), /options.onSampling must be a function, not an object/],
