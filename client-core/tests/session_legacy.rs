@@ -684,12 +684,7 @@ fn set_level_is_sent_when_configured_and_close_deletes_the_session() {
     assert_eq!(del.method, HttpMethod::Delete);
     assert_eq!(del.header("mcp-session-id"), Some("sess-1"));
     // Closed is said once, as a change of state.
-    let closed = h
-        .events
-        .iter()
-        .filter(|e| matches!(e, Event::State(ConnectionState::Closed)))
-        .count();
-    assert_eq!(closed, 1);
+    assert_eq!(h.times_in(ConnectionState::Closed), 1);
 }
 
 #[test]

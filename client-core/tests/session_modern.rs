@@ -796,12 +796,7 @@ fn closing_fails_pending_requests_and_sends_no_delete() {
     h.pump();
     assert!(matches!(response(&h, c), Some(Err(RequestError::Closed))));
     // Closed is said once, as a change of state.
-    let closed = h
-        .events
-        .iter()
-        .filter(|e| matches!(e, Event::State(ConnectionState::Closed)))
-        .count();
-    assert_eq!(closed, 1);
+    assert_eq!(h.times_in(ConnectionState::Closed), 1);
     assert!(h
         .sent
         .iter()

@@ -5,7 +5,7 @@
 
 use super::schema::SchemaValidator;
 use client_core::http::{HttpMethod, HttpRequest, ResponseHead, TransmitId, TransportFailure};
-use client_core::session::{Event, Input, Output};
+use client_core::session::{ConnectionState, Event, Input, Output};
 use client_core::{Instant, Session};
 use serde_json::{json, Value};
 
@@ -309,6 +309,14 @@ impl<S: Server> Harness<S> {
     /// Takes the events recorded so far.
     pub fn take_events(&mut self) -> Vec<Event> {
         std::mem::take(&mut self.events)
+    }
+
+    /// How many times the session said it entered `state`.
+    pub fn times_in(&self, state: ConnectionState) -> usize {
+        self.events
+            .iter()
+            .filter(|e| matches!(e, Event::State(s) if *s == state))
+            .count()
     }
 
     /// The bodies of the POSTs sent, parsed.
