@@ -38,7 +38,7 @@ export function define_element(mount) {
     static observedAttributes = [...MADE_FROM, 'theme'];
     connectedCallback() {
       // Moved within the page (taken out and put back at once): kept as it is.
-      if (this._unmount) return;
+      if (this._made) return;
       const root = this.shadowRoot || this.attachShadow({ mode: 'open' });
       const style = document.createElement('style');
       const host = document.createElement('div');
@@ -46,7 +46,7 @@ export function define_element(mount) {
       root.replaceChildren(style, host);
       this._host = host;
       this._theme();
-      this._unmount = mount(this, style, host);
+      this._made = mount(this, style, host);
     }
     disconnectedCallback() {
       // Taken off the page: its connections close (their sessions end on the server), once
@@ -56,14 +56,14 @@ export function define_element(mount) {
       });
     }
     attributeChangedCallback(name, before, now) {
-      if (!this._unmount || before === now) return;
+      if (!this._made || before === now) return;
       if (name === 'theme') return this._theme();
       // Several attributes set together make the widget again once.
       if (this._remake) return;
       this._remake = true;
       queueMicrotask(() => {
         this._remake = false;
-        if (!this.isConnected || !this._unmount) return;
+        if (!this.isConnected || !this._made) return;
         this._takeDown();
         this.connectedCallback();
       });
@@ -76,8 +76,8 @@ export function define_element(mount) {
       if (theme === 'light' || theme === 'dark') host.classList.add(`theme-${theme}`);
     }
     _takeDown() {
-      const made = this._unmount;
-      this._unmount = null;
+      const made = this._made;
+      this._made = null;
       if (!made) return;
       const [close, letGo] = made;
       // Its connections close first: what awaited them ends (as closed) while the widget's
@@ -127,8 +127,8 @@ fn mount(
             let _ = target.dispatch_event(&ev);
         }
     });
-    // An owner of our own, so that taking the widget down cleans up all it made (the app
-    // closes its connections then), whatever else still holds on to the mount's owner.
+    // An owner of our own, so that letting the widget go cleans up all it made, whatever
+    // else still holds on to the mount's owner.
     let owner = Owner::new();
     let clients = web_ui::embed::OpenClients::default();
     let given = clients.clone();

@@ -1092,13 +1092,16 @@ impl McpClient {
 /// The error of a connection that failed because `options.signal` was aborted meanwhile
 /// (closing the client made it fail "closed"): "cancelled", as for every request aborted.
 fn aborted_instead(options: &JsValue, url: &str, e: JsError) -> JsError {
-    let aborted = get(options, "signal")
-        .is_some_and(|s| js_sys::Reflect::get(&s, &"aborted".into()).is_ok_and(|a| a.is_truthy()));
-    if aborted {
+    if get(options, "signal").is_some_and(|s| aborted(&s)) {
         api_error("cancelled", &format!("connecting to {url} was aborted"))
     } else {
         e
     }
+}
+
+/// Whether an `AbortSignal` is aborted.
+fn aborted(signal: &JsValue) -> bool {
+    js_sys::Reflect::get(signal, &"aborted".into()).is_ok_and(|a| a.is_truthy())
 }
 
 /// Starts work with `start` (which also gives the way to stop it) unless `options.signal` is
@@ -1113,10 +1116,7 @@ where
     F: std::future::Future<Output = Result<T, ClientError>>,
 {
     let signal = Fields::of(options, "options").signal("signal")?;
-    if signal
-        .as_ref()
-        .is_some_and(|s| js_sys::Reflect::get(s, &"aborted".into()).is_ok_and(|a| a.is_truthy()))
-    {
+    if signal.as_ref().is_some_and(aborted) {
         return Err(api_error("cancelled", &format!("{what} was aborted")));
     }
     let (work, stop) = start();
