@@ -68,7 +68,9 @@ export interface McpClientOptions {
   onElicitation?: (params: any) => Promise<any>;
   /** Answers roots/list; resolve to { roots: [...] }. */
   onRoots?: () => Promise<any>;
-  /** Called before every tool call; resolve false to refuse the call. */
+  /** Called before every tool call; resolve false to refuse the call. A call whose `signal`
+   * aborts meanwhile rejects at once ("cancelled"), whatever this resolves to later; one
+   * aborted before is not asked about. */
   approve?: (tool: string, args: any) => Promise<boolean>;
   /** Called with every notification the server sends, as `{ method, params }`: list changes,
    * resource updates (after `subscribeResource`), log messages (see `setLogLevel`), progress
@@ -1051,12 +1053,26 @@ impl McpClient {
         // Bad options are refused before the approve hook asks anyone.
         let opts = call_options(options)?;
         if let Some(approve) = &self.approve {
+            // Aborted before or while the host decides: no one is asked, or the answer is not
+            // awaited; the call rejects at once.
+            let signal = Fields::of(options, "options").signal("signal")?;
+            let was_aborted = || signal.as_ref().is_some_and(aborted);
+            let cancelled = || api_error("cancelled", &format!("the call to {name} was aborted"));
+            if was_aborted() {
+                return Err(cancelled());
+            }
             let ok = approve
                 .call2(&JsValue::NULL, &name.into(), &args)
                 .map_err(|e| approve_failed(name, &e))?;
-            let ok = JsFuture::from(js_sys::Promise::resolve(&ok))
-                .await
-                .map_err(|e| approve_failed(name, &e))?;
+            let mut answer = js_sys::Promise::resolve(&ok);
+            if let Some(signal) = &signal {
+                answer = js_sys::Promise::race(&js_sys::Array::of2(&answer, &on_abort(signal)));
+            }
+            let ok = JsFuture::from(answer).await;
+            if was_aborted() {
+                return Err(cancelled());
+            }
+            let ok = ok.map_err(|e| approve_failed(name, &e))?;
             if ok.as_bool() != Some(true) {
                 return Err(api_error(
                     "not-approved",
@@ -1097,6 +1113,23 @@ fn aborted_instead(options: &JsValue, url: &str, e: JsError) -> JsError {
     } else {
         e
     }
+}
+
+/// A promise that rejects when `signal` aborts (and otherwise never settles).
+fn on_abort(signal: &JsValue) -> js_sys::Promise {
+    js_sys::Promise::new(&mut |_resolve, reject| {
+        let rejected = Closure::once_into_js(move || {
+            let _ = reject.call0(&JsValue::NULL);
+        });
+        let once = js_sys::Object::new();
+        let _ = js_sys::Reflect::set(&once, &"once".into(), &true.into());
+        let add = js_sys::Reflect::get(signal, &"addEventListener".into())
+            .ok()
+            .and_then(|f| f.dyn_into::<js_sys::Function>().ok());
+        if let Some(add) = add {
+            let _ = add.call3(signal, &"abort".into(), &rejected, &once);
+        }
+    })
 }
 
 /// Whether an `AbortSignal` is aborted.

@@ -333,6 +333,36 @@ test('a client let go (free(), [Symbol.dispose]() as `using` calls it, or collec
   }
 });
 
+test('a call aborted while the approve hook decides rejects at once ("cancelled") and is not sent; one aborted before is not asked about', async () => {
+  const out = await page.evaluate(async ({ pkgUrl, url }) => {
+    const m = await import(`${pkgUrl}/mcp_client.js`);
+    await m.default();
+    const asked = [];
+    // A host whose approval never comes (its dialog was dismissed without an answer).
+    const client = await m.McpClient.connect({ url, approve: (tool) => { asked.push(tool); return new Promise(() => {}); } });
+    performance.setResourceTimingBufferSize(10_000);
+    performance.clearResourceTimings();
+    const sent = () => performance.getEntriesByType('resource').filter((e) => e.name.startsWith(url)).length;
+    const stop = new AbortController();
+    const started = performance.now();
+    const pending = client.callTool('echo', { message: 'never approved' }, { signal: stop.signal })
+      .then(() => ({ resolved: true }), (e) => ({ kind: e.kind, message: e.message, afterMs: performance.now() - started }));
+    await new Promise((r) => setTimeout(r, 100));
+    stop.abort();
+    const during = await Promise.race([pending, new Promise((r) => setTimeout(() => r({ stillPending: true }), 5_000))]);
+    const before = await client.callTool('echo', { message: 'x' }, { signal: AbortSignal.abort() })
+      .then(() => ({ resolved: true }), (e) => ({ kind: e.kind, message: e.message }));
+    const requests = sent();
+    client.close();
+    return { during, before, asked, requests };
+  }, { pkgUrl: pkg.url, url: a.url });
+  assert.equal(out.during.kind, 'cancelled', JSON.stringify(out.during));
+  assert.match(out.during.message, /the call to echo was aborted/);
+  assert.equal(out.before.kind, 'cancelled', JSON.stringify(out.before));
+  assert.deepEqual(out.asked, ['echo'], 'the hook is asked once: not for the call aborted before');
+  assert.equal(out.requests, 0, 'a call that was never approved reached the server');
+});
+
 test('a host script sends any request with request(method, params, options), to legacy and 2026-07-28 servers', async () => {
   const out = await page.evaluate(async ({ pkgUrl, urlA, urlModern }) => {
     const m = await import(`${pkgUrl}/mcp_client.js`);
