@@ -22,12 +22,32 @@ use std::rc::Rc;
 use std::task::{Context, Poll};
 
 /// An MCP client connected to one server. Cheap to clone; all clones share the connection.
+/// It closes by itself (as [`Client::close`] does) once the last clone is dropped and no call
+/// of it is awaited any more: nothing could use it then. An event listener that holds a clone
+/// keeps it open.
 #[derive(Clone)]
 pub struct Client {
     pub(crate) inner: Rc<Inner>,
     pub(crate) subscriptions: Rc<RefCell<crate::subscriptions::Subscriptions>>,
     pub(crate) retries: Rc<RefCell<Retries>>,
     pub(crate) tasks: Rc<RefCell<crate::tasks::Tasks>>,
+    /// Shared by the application's clones (and the calls they await), not by the client's
+    /// own background work ([`Client::in_background`]): the last one dropped closes.
+    #[allow(dead_code, reason = "held for what its drop does")]
+    handles: Option<Rc<LastHandle>>,
+}
+
+/// Closes the connection when dropped, i.e. when the last handle of the application goes.
+/// It holds the connection itself: nothing else may (a 2025-era session's streams do not).
+struct LastHandle(Rc<Inner>);
+
+impl Drop for LastHandle {
+    fn drop(&mut self) {
+        // Closed in a moment, not here: the last handle can go while the client is busy (in a
+        // listener it calls, say), and closing borrows the session.
+        let inner = self.0.clone();
+        wasm_bindgen_futures::spawn_local(async move { inner.close() });
+    }
 }
 
 /// A request in flight: await it for the raw result (type it with [`decode`]), or cancel it
@@ -202,11 +222,22 @@ impl Client {
                     _ => {}
                 }
             }));
+        let handles = Some(Rc::new(LastHandle(inner.clone())));
         Client {
             inner,
             subscriptions: Rc::default(),
             retries: Rc::default(),
             tasks,
+            handles,
+        }
+    }
+
+    /// A clone for the client's own work that lasts as long as the connection (a stream kept
+    /// open, say): it does not keep the client open once the application has let it go.
+    pub(crate) fn in_background(&self) -> Client {
+        Client {
+            handles: None,
+            ..self.clone()
         }
     }
 

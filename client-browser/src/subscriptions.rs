@@ -256,7 +256,7 @@ impl Client {
         let Err(ack) = self.inner.listen_acks.borrow_mut().wait(stream) else {
             return;
         };
-        let client = self.clone();
+        let client = self.in_background();
         wasm_bindgen_futures::spawn_local(async move {
             if let Ok(Ok(_)) = ack.await {
                 client.reopen_if_due(stream);
@@ -272,7 +272,7 @@ impl Client {
     fn watch_listen(&self, stream: RequestHandle) {
         let (tx, ended) = oneshot::channel();
         self.inner.waiters.borrow_mut().insert(stream, tx);
-        let client = self.clone();
+        let client = self.in_background();
         wasm_bindgen_futures::spawn_local(async move {
             let Ok(outcome) = ended.await else { return };
             let delay_ms = {

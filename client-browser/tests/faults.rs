@@ -684,3 +684,74 @@ async fn closing_while_connecting_ends_the_connect_and_a_closed_client_connects_
         log(base).await
     );
 }
+
+/// A client the application lets go (every clone dropped, no call of it awaited) closes by
+/// itself: a 2025-era session is deleted. A clone left, or a call still awaited, keeps it open.
+#[wasm_bindgen_test]
+async fn a_client_let_go_closes_its_session() {
+    let base = LEGACY_PROXY.expect("MCP_FAULT_LEGACY not set");
+    let client = connect(format!("{base}/mcp")).await;
+    let deletes = |l: Vec<String>| l.iter().filter(|x| *x == "DELETE stream").count();
+    let before = deletes(log(base).await);
+    // One clone of two dropped: still open.
+    let kept = client.clone();
+    drop(client);
+    within(5_000, "ping", kept.ping())
+        .await
+        .expect("still open");
+    // The last clone dropped while a call is awaited: the call still gets its answer.
+    let call = kept.start_tool_call("echo", json!({"message": "after"}), CallOptions::default());
+    drop(kept);
+    let answer = within(10_000, "the call", call).await.expect("answered");
+    assert_eq!(answer["content"][0]["text"], "Echo: after", "{answer}");
+    // Nothing holds it now: the session is deleted.
+    for _ in 0..250 {
+        if deletes(log(base).await) > before {
+            return;
+        }
+        gloo_timers::future::TimeoutFuture::new(20).await;
+    }
+    panic!(
+        "no DELETE after the client was let go: {:?}",
+        log(base).await
+    );
+}
+
+/// The client's own background work (here the 2026-07-28 `subscriptions/listen` stream it
+/// keeps open and watches) does not keep a client the application let go open.
+#[wasm_bindgen_test]
+async fn a_modern_client_let_go_closes_its_listen_stream() {
+    let base = MODERN_PROXY.expect("MCP_FAULT_MODERN not set");
+    // The stream is held open by the proxy, which logs it when the client closes it.
+    fault(
+        base,
+        json!({"kind": "hold", "method": "subscriptions/listen"}),
+    )
+    .await;
+    let before = log(base).await.len();
+    let client = connect(format!("{base}/mcp")).await;
+    let since = move |log: Vec<String>| log.into_iter().skip(before).collect::<Vec<_>>();
+    let mut seen = Vec::new();
+    for _ in 0..250 {
+        seen = since(log(base).await);
+        if seen.iter().any(|m| m == "subscriptions/listen") {
+            break;
+        }
+        gloo_timers::future::TimeoutFuture::new(20).await;
+    }
+    assert!(seen.iter().any(|m| m == "subscriptions/listen"), "{seen:?}");
+    drop(client);
+    for _ in 0..250 {
+        if since(log(base).await)
+            .iter()
+            .any(|m| m == "closed subscriptions/listen")
+        {
+            return;
+        }
+        gloo_timers::future::TimeoutFuture::new(20).await;
+    }
+    panic!(
+        "the listen stream stayed open after the client was let go: {:?}",
+        since(log(base).await)
+    );
+}
