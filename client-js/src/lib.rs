@@ -345,17 +345,17 @@ pub(crate) fn get(obj: &JsValue, key: &str) -> Option<JsValue> {
 /// `"refresh"` (ask the server, keep its answer) or `"bypass"` (ask, keep nothing, drop what
 /// was kept).
 fn cache_mode(options: &JsValue) -> Result<CacheMode, JsError> {
-    let Some(v) = get(options, "cache") else {
-        return Ok(CacheMode::Use);
-    };
-    match v.as_string().as_deref() {
-        Some("use") => Ok(CacheMode::Use),
-        Some("refresh") => Ok(CacheMode::Refresh),
-        Some("bypass") => Ok(CacheMode::Bypass),
-        _ => Err(invalid_argument(
-            "options.cache must be \"use\", \"refresh\" or \"bypass\"",
-        )),
-    }
+    let modes = ["use", "refresh", "bypass"];
+    Ok(
+        match Fields::of(options, "options")
+            .one_of("cache", &modes)?
+            .as_deref()
+        {
+            Some("refresh") => CacheMode::Refresh,
+            Some("bypass") => CacheMode::Bypass,
+            _ => CacheMode::Use,
+        },
+    )
 }
 
 /// The options of one request from the JavaScript `options` object (see `callTool`):

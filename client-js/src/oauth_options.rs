@@ -40,29 +40,26 @@ pub fn authorizer(url: &str, options: &JsValue) -> Result<Option<Rc<Authorizer>>
     }
     o.metadata_document_url = text("clientMetadataUrl")?;
     o.allow_local = fields.boolean("allowLocal")?.unwrap_or(false);
-    o.storage = match text("storage")?.as_deref() {
-        None | Some("memory") => TokenStorage::Memory,
+    o.storage = match fields
+        .one_of("storage", &["memory", "session", "local"])?
+        .as_deref()
+    {
         Some("session") => TokenStorage::Session,
         Some("local") => TokenStorage::Local,
-        Some(other) => {
-            return Err(invalid_argument(&format!(
-                "oauth.storage must be \"memory\", \"session\" or \"local\", not {other:?}"
-            )))
-        }
+        _ => TokenStorage::Memory,
     };
     if let Some(client_id) = text("clientId")? {
         let secret = text("clientSecret")?;
-        let auth_method = match text("tokenEndpointAuthMethod")?.as_deref() {
+        let methods = ["client_secret_basic", "client_secret_post", "none"];
+        let auth_method = match fields
+            .one_of("tokenEndpointAuthMethod", &methods)?
+            .as_deref()
+        {
             Some("client_secret_post") => TokenAuthMethod::ClientSecretPost,
             Some("none") => TokenAuthMethod::None,
-            Some("client_secret_basic") => TokenAuthMethod::ClientSecretBasic,
+            Some(_) => TokenAuthMethod::ClientSecretBasic,
             None if secret.is_some() => TokenAuthMethod::ClientSecretBasic,
             None => TokenAuthMethod::None,
-            Some(other) => {
-                return Err(invalid_argument(&format!(
-                    "unknown tokenEndpointAuthMethod {other:?}"
-                )))
-            }
         };
         o.preregistered.push(ClientCredentials {
             issuer: text("issuer")?.unwrap_or_default(),

@@ -282,6 +282,8 @@ test('a script without types that passes a wrong argument gets invalid-argument 
       'rememberEra a string': [() => m.McpClient.connect({ url: urlA, rememberEra: 'no' }), /options.rememberEra must be true or false, not a string/],
       'oauth a string': [() => m.McpClient.connect({ url: urlA, oauth: 'yes' }), /options.oauth must be true, false or an object, not a string/],
       'oauth storage a number': [() => m.McpClient.connect({ url: urlA, oauth: { storage: 5 } }), /oauth.storage must be a string, not a number/],
+      'unknown oauth storage': [() => m.McpClient.connect({ url: urlA, oauth: { storage: 'disk' } }), /oauth.storage must be one of "memory", "session", "local", not "disk"/],
+      'unknown token endpoint auth method': [() => m.McpClient.connect({ url: urlA, oauth: { clientId: 'c', tokenEndpointAuthMethod: 'private_key_jwt' } }), /oauth.tokenEndpointAuthMethod must be one of "client_secret_basic", "client_secret_post", "none", not "private_key_jwt"/],
     };
     const got = {};
     for (const [what, [f, want]] of Object.entries(misuse)) {
@@ -772,7 +774,7 @@ test('lists and reads follow a 2026-07-28 server\'s caching hints; options.cache
   assert.equal(out.reads, 1);
   assert.equal(out.prompts, 1);
   assert.equal(out.templates, 1);
-  assert.match(out.refused, /options\.cache must be "use", "refresh" or "bypass"/);
+  assert.match(out.refused, /options\.cache must be one of "use", "refresh", "bypass", not "sometimes"/);
 });
 
 /**
