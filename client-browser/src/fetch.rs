@@ -2,7 +2,7 @@
 //! into the session (a large result is copied into wasm memory once, never buffered twice).
 
 use crate::driver::Inner;
-use client_core::http::{HttpRequest, ResponseHead, TransportFailure};
+use client_core::http::{HttpMethod, HttpRequest, ResponseHead, TransportFailure};
 use client_core::session::Input;
 use std::rc::Rc;
 use wasm_bindgen::{JsCast, JsValue};
@@ -55,6 +55,13 @@ async fn run(
         .flatten();
     // A DPoP-bound token needs a fresh proof on every request; a `use_dpop_nonce` answer is
     // retried once with the server's nonce (RFC 9449 §9) before the session sees anything.
+    // A long-lived stream is marked for every page to count (see busy_connections.rs).
+    let long_lived =
+        req.method == HttpMethod::Get || req.header("Mcp-Method") == Some("subscriptions/listen");
+    let _stream = match long_lived {
+        true => crate::busy_connections::mark_stream(&req.url).await,
+        false => None,
+    };
     let mut attempt = 0;
     let resp = loop {
         attempt += 1;
@@ -62,14 +69,14 @@ async fn run(
             Some(a) => a.dpop_proof(req.method.as_str(), &req.url).await,
             None => None,
         };
-        let resp = send(
+        let sent = send(
             req,
             signal,
             with_credentials,
             dpop.as_deref(),
             keepalive.is_some(),
-        )
-        .await?;
+        );
+        let resp = crate::busy_connections::watched(weak, &req.url, sent).await?;
         if attempt == 1 && dpop.is_some() && resp.status() == 401 {
             let h = resp.headers();
             let asks = h

@@ -13,6 +13,7 @@
 
 pub mod ascii_url;
 pub mod auth;
+pub mod busy_connections;
 mod client;
 mod clock;
 mod diagnose;

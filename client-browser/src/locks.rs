@@ -25,6 +25,9 @@ extern "C" {
         options: &JsValue,
         callback: &JsValue,
     ) -> js_sys::Promise;
+    /// `navigator.locks.query()`: the locks held and asked for, by every page of this origin.
+    #[wasm_bindgen(method)]
+    fn query(this: &LockManager) -> js_sys::Promise;
 }
 
 /// A Web Lock this page holds, released when dropped (a stand-in that holds nothing where the
@@ -54,6 +57,29 @@ pub async fn acquire(name: &str) -> HeldLock {
 /// Lock `name` if nobody (this page included) holds it now; `None` if somebody does.
 pub async fn acquire_if_free(name: &str) -> Option<HeldLock> {
     request(name, true).await
+}
+
+/// The names of the locks held now by the pages of this origin (none where the browser has no
+/// Web Locks or refuses them).
+pub async fn held_names() -> Vec<String> {
+    let Some(locks) = lock_manager() else {
+        return Vec::new();
+    };
+    let Ok(snapshot) = wasm_bindgen_futures::JsFuture::from(locks.query()).await else {
+        return Vec::new();
+    };
+    let held = js_sys::Reflect::get(&snapshot, &"held".into()).unwrap_or_default();
+    if !js_sys::Array::is_array(&held) {
+        return Vec::new();
+    }
+    js_sys::Array::from(&held)
+        .iter()
+        .filter_map(|lock| {
+            js_sys::Reflect::get(&lock, &"name".into())
+                .ok()?
+                .as_string()
+        })
+        .collect()
 }
 
 /// Asks for lock `name` (only if free, with `if_free`): the lock once granted, `None` if it

@@ -81,6 +81,17 @@ pub enum ClientEvent {
     Progress(RequestHandle, ProgressParams),
     /// A non-fatal problem.
     Warning(String),
+    /// A request to a plain `http://` server has had no answer for a while, and `streams`
+    /// long-lived streams from pages of this origin (this page and others) hold every
+    /// connection the browser opens to that server over HTTP/1.1: the request is most likely
+    /// waiting for one to free. It goes on waiting (until its time limit).
+    /// [`crate::busy_connections::explain`] says so in words.
+    ConnectionsBusy {
+        /// The server's origin (`http://host:port`).
+        server: String,
+        /// The streams counted.
+        streams: usize,
+    },
     /// A request was answered from the response cache, without a round trip: its method, and
     /// how much longer the result stays fresh.
     Cached {

@@ -87,6 +87,10 @@ pub struct Connection {
     pub state: RwSignal<ConnectionState>,
     /// Why connecting failed, in plain words.
     pub error: RwSignal<Option<String>>,
+    /// Why a request waits: the browser's connections to the server are all held by streams
+    /// (see `client_browser::busy_connections`). Gone once anything is heard from the server
+    /// or the state changes.
+    pub waiting_for_connection: RwSignal<Option<String>>,
     /// What the server said about itself.
     pub details: RwSignal<Option<ServerDetails>>,
     /// Its tools.
@@ -272,6 +276,7 @@ impl Connection {
             url: req.url.clone(),
             state: RwSignal::new(ConnectionState::Connecting),
             error: RwSignal::new(None),
+            waiting_for_connection: RwSignal::new(None),
             details: RwSignal::new(None),
             tools: RwSignal::new(Vec::new()),
             log: RwSignal::new(Notes::default()),
@@ -373,11 +378,15 @@ impl Connection {
         );
         let client = Client::new(o);
         let (state, log, wire, stale) = (conn.state, conn.log, conn.wire, conn.stale);
+        let waiting = conn.waiting_for_connection;
         let url = req.url.clone();
         let sink2 = sink.clone();
         let this = conn.clone();
         client.on_event(move |e| match e {
-            ClientEvent::State(s) => state.set(*s),
+            ClientEvent::State(s) => {
+                waiting.set(None);
+                state.set(*s)
+            }
             // Announced once the client could not get credentials by itself (a refresh, a
             // popup login of its own), whether connecting or for any later request.
             ClientEvent::LoginNeeded {
@@ -430,6 +439,11 @@ impl Connection {
                 note(log, describe(n))
             }
             ClientEvent::Warning(w) => note(log, format!("warning: {w}")),
+            ClientEvent::ConnectionsBusy { server, streams } => {
+                let why = client_browser::busy_connections::explain(server, *streams);
+                note(log, format!("warning: {why}"));
+                waiting.set(Some(why));
+            }
             ClientEvent::Cached { method, fresh_for } => {
                 note(log, describe_cached(method, fresh_for.as_millis()))
             }
@@ -447,6 +461,9 @@ impl Connection {
                 headers,
                 message,
             } => {
+                if !*sent && waiting.with_untracked(Option::is_some) {
+                    waiting.set(None);
+                }
                 let now = js_sys::Date::now();
                 wire.update(|w| w.push(*sent, *status, headers.clone(), message, now))
             }

@@ -30,6 +30,7 @@ pub fn ServerView(conn: Connection) -> impl IntoView {
     // resource link in a result reads the resource through it).
     provide_context(conn.clone());
     let (state, details, error) = (conn.state, conn.details, conn.error);
+    let waiting = conn.waiting_for_connection;
     view! {
         <section class="server" aria-label=format!("Server {}", conn.url)>
             <header class="server-head">
@@ -43,6 +44,7 @@ pub fn ServerView(conn: Connection) -> impl IntoView {
                 })}
             </header>
             {move || error.get().map(|e| view! { <p class="doctor" role="alert">{e}</p> })}
+            {move || waiting.get().map(|w| view! { <p class="doctor waiting-for-connection" role="status">{w}</p> })}
             {
                 let again = conn.clone();
                 move || (state.get() == ConnectionState::Failed).then(|| {
