@@ -94,6 +94,13 @@ export interface McpClientOptions {
    * ask for a token or offer a login (a server may connect without one and want it only for
    * its tools). The request itself rejects, kind "auth-required". */
   onLoginNeeded?: (need: { status: number; wwwAuthenticate?: string }) => void;
+  /** Called when a request to a plain `http://` server has had no answer for 5 s while the
+   * streams of this site's pages (this one and others: each connected client keeps one open)
+   * hold every connection a browser opens to that server over HTTP/1.1 (six): the request is
+   * most likely waiting for one of them to free, and goes on waiting. `server` is the server's
+   * origin, `streams` how many were counted, `message` says so in words. Close a client (or
+   * a tab) connected to that server to free a connection. */
+  onConnectionsBusy?: (busy: { server: string; streams: number; message: string }) => void;
   /** OAuth: log in through a popup when the server asks (true for the defaults). */
   oauth?: boolean | McpOAuthOptions;
 }
@@ -483,16 +490,18 @@ impl McpClient {
         o.auth = oauth_options::authorizer(&o.url, &options)?;
         // Listeners first, so that they hear the connection from its start.
         let client = Client::new(o);
-        let (on_notification, on_state, on_stale, on_login) = (
+        let (on_notification, on_state, on_stale, on_login, on_busy) = (
             fields.function("onNotification")?,
             fields.function("onStateChange")?,
             fields.function("onStale")?,
             fields.function("onLoginNeeded")?,
+            fields.function("onConnectionsBusy")?,
         );
         if on_notification.is_some()
             || on_state.is_some()
             || on_stale.is_some()
             || on_login.is_some()
+            || on_busy.is_some()
         {
             // The host's listeners run as microtasks of their own, in order: never inside the
             // client's event loop (a listener may call the client again), and one that throws
@@ -540,6 +549,16 @@ impl McpClient {
                             need.insert("wwwAuthenticate".into(), www.clone().into());
                         }
                         later(f, to_js(&need).unwrap_or(JsValue::NULL));
+                    }
+                }
+                ClientEvent::ConnectionsBusy { server, streams } => {
+                    if let Some(f) = &on_busy {
+                        let busy = serde_json::json!({
+                            "server": server,
+                            "streams": streams,
+                            "message": client_browser::busy_connections::explain(server, *streams),
+                        });
+                        later(f, to_js(&busy).unwrap_or(JsValue::NULL));
                     }
                 }
                 _ => {}

@@ -347,6 +347,46 @@ test('a client let go (free(), [Symbol.dispose]() as `using` calls it, or collec
   }
 });
 
+test('a seventh client of a page whose six connections to a server are held by streams hears onConnectionsBusy, and connects once others close', async () => {
+  // A server of its own: only this test's streams count.
+  const own = await startPeer('everything.sh', ['streamableHttp']);
+  try {
+    const out = await page.evaluate(async ({ pkgUrl, url }) => {
+      const m = await import(`${pkgUrl}/mcp_client.js`);
+      await m.default();
+      const within = (p, ms, what) => Promise.race([p, new Promise((_, reject) => setTimeout(() => reject(new Error(`${what}: nothing in ${ms} ms`)), ms))]);
+      const six = [];
+      for (let i = 0; i < 6; i++) six.push(await within(m.McpClient.connect({ url }), 10_000, `connect ${i}`));
+      // Each holds its GET stream once it is open: wait until all six are (a stream is a
+      // Web Lock named for the server while open).
+      const streams = async () => (await navigator.locks.query()).held.filter((l) => l.name.startsWith('mcp-stream ')).length;
+      const end = Date.now() + 10_000;
+      while (await streams() < 6 && Date.now() < end) await new Promise((r) => setTimeout(r, 50));
+      const held = await streams();
+      let busy = null;
+      let heard;
+      const heardBusy = new Promise((r) => { heard = r; });
+      const seventh = m.McpClient.connect({ url, onConnectionsBusy: (b) => { busy = b; heard(); } });
+      await within(heardBusy, 15_000, 'onConnectionsBusy');
+      // One closed frees a connection for the seventh to connect, whose stream then holds it:
+      // a second leaves one for calls.
+      six[0].close();
+      six[1].close();
+      const c = await within(seventh, 15_000, 'the seventh connect');
+      const echo = await within(c.callTool('echo', { message: 'seventh' }), 10_000, 'call');
+      for (const x of [...six, c]) x.close();
+      return { held, busy, echo: echo.content[0].text };
+    }, { pkgUrl: pkg.url, url: own.url });
+    assert.equal(out.held, 6, 'six streams open');
+    assert.equal(out.busy.server, new URL(own.url).origin);
+    assert.ok(out.busy.streams >= 6, JSON.stringify(out.busy));
+    assert.match(out.busy.message, /most likely for want of a connection: browsers open at most 6 connections/);
+    assert.equal(out.echo, 'Echo: seventh');
+  } finally {
+    own.stop();
+  }
+});
+
 test('a call aborted while the approve hook decides rejects at once ("cancelled") and is not sent; one aborted before is not asked about', async () => {
   const { value: out, methods } = await methodsSentTo(a.url, () => page.evaluate(async ({ pkgUrl, url }) => {
     const m = await import(`${pkgUrl}/mcp_client.js`);
