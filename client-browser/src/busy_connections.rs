@@ -5,16 +5,27 @@
 //! leave the seventh waiting for a connection that never frees: its requests are not even
 //! sent. Nothing tells a page so; a request just hangs until its time limit.
 //!
+//! Worse, six streams leave no connection for anybody's requests: six connected tabs could
+//! not call a tool at all.
+//!
 //! So each stream to an `http://` server holds a Web Lock named for that server while it is
-//! open, and a request there that has had no answer for [`STALLED_AFTER_MS`] counts those locks
-//! (`navigator.locks.query()`, which sees every page of this origin): with six or more, the
-//! client says why it waits ([`crate::ClientEvent::ConnectionsBusy`]). `https://` servers are
-//! not counted: they speak HTTP/2 (or HTTP/3) in practice, where one connection carries every
-//! request. Pages of other origins (another app, another host page) are not seen: where they
-//! hold the connections, nothing is said.
+//! open, and `navigator.locks.query()` counts them across every page of this origin:
+//! - a 2025-era session's GET stream, which the session can do without for a while, waits
+//!   while it would take the last free connection, and opens once a stream closes: the last
+//!   connection stays free for requests;
+//! - a request there that has had no answer for [`STALLED_AFTER_MS`] while six or more
+//!   streams are open says why it waits ([`crate::ClientEvent::ConnectionsBusy`]). That is
+//!   left to happen with 2026-07-28 `subscriptions/listen` streams, which do not wait: a
+//!   stream being replaced stays open until its successor is acknowledged, and a successor
+//!   waiting for a place the page's own old stream holds would wait for ever.
+//!
+//! `https://` servers are not counted: they speak HTTP/2 (or HTTP/3) in practice, where one
+//! connection carries every request. Pages of other origins (another app, another host page)
+//! are not seen: where they hold the connections, nothing is said.
 
 use crate::driver::Inner;
 use crate::locks::{self, HeldLock};
+use client_core::http::TransportFailure;
 use futures_util::future::{select, Either};
 use std::future::Future;
 use std::rc::Weak;
@@ -26,6 +37,9 @@ pub const BROWSER_LIMIT: usize = 6;
 pub const STALLED_AFTER_MS: u32 = 5_000;
 /// The start of the Web Lock name of a stream (followed by the server's origin and a space).
 const STREAM_LOCK_PREFIX: &str = "mcp-stream ";
+/// The start of the Web Lock name taken to count the streams and take a place among them
+/// (followed by the server's origin).
+const TURN_LOCK_PREFIX: &str = "mcp-stream-turn ";
 
 /// The origin (`http://host:port`) of `url` if requests to it share the HTTP/1.1 connection
 /// limit (plain `http://`), else `None`.
@@ -45,6 +59,57 @@ pub(crate) async fn mark_stream(url: &str) -> Option<HeldLock> {
         js_sys::Math::random().to_bits()
     );
     Some(locks::acquire(&name).await)
+}
+
+/// Marks a stream that may wait ([`client_core::http::HttpRequest::may_wait`]: a 2025-era
+/// session's standalone GET stream) once it leaves a connection to the server free for
+/// requests: while the streams of this origin's pages hold all but one of the connections the
+/// browser opens to it, it waits (the listeners are told once), and opens when one closes.
+/// Without this, six tabs on one server would leave none of them a connection for calls.
+/// Ends with an error once the exchange is aborted or the client is gone.
+pub(crate) async fn mark_stream_leaving_one_free(
+    weak: &Weak<Inner>,
+    url: &str,
+    signal: &web_sys::AbortSignal,
+) -> Result<Option<HeldLock>, TransportFailure> {
+    let Some(origin) = limited_origin(url) else {
+        return Ok(None);
+    };
+    let mut told = false;
+    loop {
+        {
+            // One page at a time counts and takes its place (two counting at once could both
+            // see room for one, and take the last free connection between them).
+            let _turn = locks::acquire(&format!("{TURN_LOCK_PREFIX}{origin}")).await;
+            let streams = streams_to(&origin).await;
+            if streams < BROWSER_LIMIT - 1 {
+                return Ok(mark_stream(url).await);
+            }
+            if !told {
+                told = true;
+                if let Some(inner) = weak.upgrade() {
+                    inner.emit(crate::ClientEvent::Warning(stream_waits(&origin, streams)));
+                }
+            }
+        }
+        // Counted again every 2 s (checking for the end of the exchange meanwhile).
+        for _ in 0..20 {
+            gloo_timers::future::TimeoutFuture::new(100).await;
+            if signal.aborted() || weak.strong_count() == 0 {
+                return Err(TransportFailure::Aborted);
+            }
+        }
+    }
+}
+
+/// Why the stream of a 2025-era session waits, in words.
+fn stream_waits(server: &str, streams: usize) -> String {
+    format!(
+        "what {server} sends of its own accord (list changes, its requests) waits: browsers open \
+         at most {BROWSER_LIMIT} connections to one server over plain HTTP (HTTP/1.1), and \
+         {streams} streams from pages of this site hold all but the one left for requests. This \
+         connection's stream opens once one of them closes."
+    )
 }
 
 /// How many streams to `origin` the pages of this origin hold now.

@@ -58,9 +58,12 @@ async fn run(
     // A long-lived stream is marked for every page to count (see busy_connections.rs).
     let long_lived =
         req.method == HttpMethod::Get || req.header("Mcp-Method") == Some("subscriptions/listen");
-    let _stream = match long_lived {
-        true => crate::busy_connections::mark_stream(&req.url).await,
-        false => None,
+    let _stream = if req.may_wait {
+        crate::busy_connections::mark_stream_leaving_one_free(weak, &req.url, signal).await?
+    } else if long_lived {
+        crate::busy_connections::mark_stream(&req.url).await
+    } else {
+        None
     };
     let mut attempt = 0;
     let resp = loop {

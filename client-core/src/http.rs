@@ -48,6 +48,11 @@ pub struct HttpRequest {
     /// goes out (fetch's `keepalive`). A person who aborts a call and closes the tab still
     /// cancels it; leaving the page still ends the session.
     pub keepalive: bool,
+    /// The request opens the legacy standalone GET stream, which only waits for what the
+    /// server may send of its own accord: the session does without it meanwhile. An I/O
+    /// layer may hold it back, e.g. while it would take the last connection a browser opens
+    /// to the server over HTTP/1.1 (requests would then have none).
+    pub may_wait: bool,
 }
 
 /// The largest body of a [`HttpRequest::keepalive`] request. Browsers allow 64 KiB of

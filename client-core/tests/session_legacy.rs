@@ -347,6 +347,26 @@ fn the_get_stream_asks_for_the_same_cors_headers_as_the_posts() {
 }
 
 #[test]
+fn only_the_standalone_get_stream_may_wait() {
+    // The I/O layer may hold it back (the browser's connections to the server are few); the
+    // session does without it meanwhile. Nothing else it sends may wait.
+    let mut h = connected(Legacy::new(ProbeAnswer::NotInitialized));
+    call(&mut h, "echo");
+    let waiting: Vec<(HttpMethod, bool)> = h.sent.iter().map(|r| (r.method, r.may_wait)).collect();
+    assert!(
+        waiting.contains(&(HttpMethod::Get, true)),
+        "the GET stream may wait: {waiting:?}"
+    );
+    assert!(
+        waiting
+            .iter()
+            .all(|&(method, may_wait)| may_wait == (method == HttpMethod::Get)),
+        "{waiting:?}"
+    );
+    assert!(h.requests_for("tools/call").iter().all(|r| !r.may_wait));
+}
+
+#[test]
 fn a_remembered_legacy_era_skips_the_probe() {
     let mut cfg = config();
     cfg.era_hint = Some(Era::Legacy);

@@ -347,9 +347,12 @@ test('a client let go (free(), [Symbol.dispose]() as `using` calls it, or collec
   }
 });
 
-test('a seventh client of a page whose six connections to a server are held by streams hears onConnectionsBusy, and connects once others close', async () => {
-  // A server of its own: only this test's streams count.
-  const own = await startPeer('everything.sh', ['streamableHttp']);
+test('a seventh client of a page whose six connections to a server are held by streams hears onConnectionsBusy, and works once others close', async () => {
+  // A 2026-07-28 server of its own (its clients' `subscriptions/listen` streams do not wait for
+  // a free connection, as a 2025-era session's GET stream does): only this test's streams count.
+  process.env.MANY_TOOLS = '0';
+  const own = await startPeer('many_tools.sh');
+  delete process.env.MANY_TOOLS;
   try {
     const out = await page.evaluate(async ({ pkgUrl, url }) => {
       const m = await import(`${pkgUrl}/mcp_client.js`);
@@ -357,7 +360,7 @@ test('a seventh client of a page whose six connections to a server are held by s
       const within = (p, ms, what) => Promise.race([p, new Promise((_, reject) => setTimeout(() => reject(new Error(`${what}: nothing in ${ms} ms`)), ms))]);
       const six = [];
       for (let i = 0; i < 6; i++) six.push(await within(m.McpClient.connect({ url }), 10_000, `connect ${i}`));
-      // Each holds its GET stream once it is open: wait until all six are (a stream is a
+      // Each holds its listen stream once it is open: wait until all six are (a stream is a
       // Web Lock named for the server while open).
       const streams = async () => (await navigator.locks.query()).held.filter((l) => l.name.startsWith('mcp-stream ')).length;
       const end = Date.now() + 10_000;
@@ -366,22 +369,24 @@ test('a seventh client of a page whose six connections to a server are held by s
       let busy = null;
       let heard;
       const heardBusy = new Promise((r) => { heard = r; });
+      // Connecting may ask nothing (the server's `server/discover` result is kept): the tool
+      // list is what waits, then.
       const seventh = m.McpClient.connect({ url, onConnectionsBusy: (b) => { busy = b; heard(); } });
+      const listed = seventh.then(async (c) => [c, await c.listTools()]);
       await within(heardBusy, 15_000, 'onConnectionsBusy');
-      // One closed frees a connection for the seventh to connect, whose stream then holds it:
-      // a second leaves one for calls.
+      // One closed frees a connection, which the seventh's own stream may take: a second
+      // leaves one for requests.
       six[0].close();
       six[1].close();
-      const c = await within(seventh, 15_000, 'the seventh connect');
-      const echo = await within(c.callTool('echo', { message: 'seventh' }), 10_000, 'call');
+      const [c, tools] = await within(listed, 15_000, 'the seventh lists the tools');
       for (const x of [...six, c]) x.close();
-      return { held, busy, echo: echo.content[0].text };
+      return { held, busy, tools: tools.length };
     }, { pkgUrl: pkg.url, url: own.url });
-    assert.equal(out.held, 6, 'six streams open');
+    assert.ok(out.held >= 6, `six streams open (${out.held})`);
     assert.equal(out.busy.server, new URL(own.url).origin);
     assert.ok(out.busy.streams >= 6, JSON.stringify(out.busy));
     assert.match(out.busy.message, /most likely for want of a connection: browsers open at most 6 connections/);
-    assert.equal(out.echo, 'Echo: seventh');
+    assert.ok(out.tools > 0);
   } finally {
     own.stop();
   }

@@ -852,6 +852,7 @@ impl Session {
             headers,
             body,
             keepalive,
+            may_wait: purpose == Purpose::GetStream,
         }));
         id
     }
