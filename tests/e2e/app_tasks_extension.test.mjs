@@ -199,8 +199,10 @@ test('a tab that opens while another follows a task leaves it alone, also once t
     // The other tab, granted the task's lock once the first is done with it, finds the task no
     // longer kept and never follows it: the lock is free again (it let it go).
     const free = await waitFor(async () => other.evaluate(async () => {
+      // (The tabs' streams to the server hold locks of their own, named `mcp-stream …`.)
+      const tasks = (locks) => locks.filter((l) => l.name.startsWith('mcp-browser-client.task '));
       const { held, pending } = await navigator.locks.query();
-      return held.length === 0 && pending.length === 0;
+      return tasks(held).length === 0 && tasks(pending).length === 0;
     }), 10_000, 'every task lock released');
     assert.ok(free);
     assert.equal(await other.locator('.logs .wire li', { hasText: '"method":"tasks/get"' }).count(), 0);
