@@ -26,8 +26,8 @@
 use crate::driver::Inner;
 use crate::locks::{self, HeldLock};
 use client_core::http::TransportFailure;
-use futures_util::future::{select, Either};
-use std::future::Future;
+use litemap::LiteMap;
+use std::cell::RefCell;
 use std::rc::Weak;
 
 /// The connections a browser opens to one server over HTTP/1.1 (Chromium, Firefox, Safari).
@@ -122,33 +122,109 @@ async fn streams_to(origin: &str) -> usize {
         .count()
 }
 
-/// Awaits `sent` (a request to `url` on its way). If it has not been answered after
-/// [`STALLED_AFTER_MS`] and streams hold every connection the browser opens to that server,
-/// the client's listeners hear [`crate::ClientEvent::ConnectionsBusy`]; the request goes on
-/// waiting either way.
-pub(crate) async fn watched<F: Future>(weak: &Weak<Inner>, url: &str, sent: F) -> F::Output {
-    let Some(origin) = limited_origin(url) else {
-        return sent.await;
-    };
-    let sent = std::pin::pin!(sent);
-    let timer = gloo_timers::future::TimeoutFuture::new(STALLED_AFTER_MS);
-    match select(sent, timer).await {
-        Either::Left((answer, _)) => answer,
-        Either::Right(((), sent)) => {
-            let weak = weak.clone();
-            wasm_bindgen_futures::spawn_local(async move {
-                let streams = streams_to(&origin).await;
-                if streams >= BROWSER_LIMIT {
-                    if let Some(inner) = weak.upgrade() {
-                        inner.emit(crate::ClientEvent::ConnectionsBusy {
-                            server: origin,
-                            streams,
-                        });
-                    }
-                }
-            });
-            sent.await
+/// A request to a limited server waiting for its answer, watched until dropped.
+pub(crate) struct Watching(u64);
+
+impl Drop for Watching {
+    fn drop(&mut self) {
+        WATCHED.with(|w| w.borrow_mut().requests.remove(&self.0));
+    }
+}
+
+/// The requests watched in this page, and the one timer that looks at them.
+///
+/// One timer for all, ticking every second while requests are watched (and a few seconds
+/// more), rather than a timer per request: a timer set and cleared per call costs sequential
+/// calls a few per cent (measured side by side).
+#[derive(Default)]
+struct Watched {
+    next: u64,
+    requests: LiteMap<u64, Watch>,
+    ticking: Option<gloo_timers::callback::Interval>,
+    idle_ticks: u32,
+}
+
+struct Watch {
+    since_ms: f64,
+    origin: String,
+    client: Weak<Inner>,
+    looked_at: bool,
+}
+
+thread_local! {
+    static WATCHED: RefCell<Watched> = RefCell::default();
+}
+
+/// How often the watched requests are looked at.
+const TICK_MS: u32 = 1_000;
+/// Ticks with nothing watched before the timer stops.
+const IDLE_TICKS: u32 = 5;
+
+/// Watches a request to `url` on its way until the returned value is dropped (once it is
+/// answered). If it is not answered within [`STALLED_AFTER_MS`] (a second more at most) and
+/// streams hold every connection the browser opens to that server, the client's listeners
+/// hear [`crate::ClientEvent::ConnectionsBusy`]; the request goes on waiting either way.
+/// `None` for servers whose connections are not limited.
+pub(crate) fn watch(weak: &Weak<Inner>, url: &str) -> Option<Watching> {
+    let origin = limited_origin(url)?;
+    WATCHED.with(|w| {
+        let mut w = w.borrow_mut();
+        let id = w.next;
+        w.next += 1;
+        w.requests.insert(
+            id,
+            Watch {
+                since_ms: js_sys::Date::now(),
+                origin,
+                client: weak.clone(),
+                looked_at: false,
+            },
+        );
+        w.idle_ticks = 0;
+        if w.ticking.is_none() {
+            w.ticking = Some(gloo_timers::callback::Interval::new(TICK_MS, tick));
         }
+        Some(Watching(id))
+    })
+}
+
+/// Looks at the watched requests: those waiting longer than [`STALLED_AFTER_MS`] have the
+/// streams to their server counted (once each).
+fn tick() {
+    let now = js_sys::Date::now();
+    let stalled: Vec<(String, Weak<Inner>)> = WATCHED.with(|w| {
+        let mut w = w.borrow_mut();
+        if w.requests.is_empty() {
+            w.idle_ticks += 1;
+            if w.idle_ticks >= IDLE_TICKS {
+                // Dropped later, not inside its own call.
+                if let Some(timer) = w.ticking.take() {
+                    wasm_bindgen_futures::spawn_local(async move { drop(timer) });
+                }
+            }
+            return Vec::new();
+        }
+        w.requests
+            .iter_mut()
+            .filter(|(_, r)| !r.looked_at && now - r.since_ms >= f64::from(STALLED_AFTER_MS))
+            .map(|(_, r)| {
+                r.looked_at = true;
+                (r.origin.clone(), r.client.clone())
+            })
+            .collect()
+    });
+    for (origin, client) in stalled {
+        wasm_bindgen_futures::spawn_local(async move {
+            let streams = streams_to(&origin).await;
+            if streams >= BROWSER_LIMIT {
+                if let Some(inner) = client.upgrade() {
+                    inner.emit(crate::ClientEvent::ConnectionsBusy {
+                        server: origin,
+                        streams,
+                    });
+                }
+            }
+        });
     }
 }
 

@@ -72,14 +72,17 @@ async fn run(
             Some(a) => a.dpop_proof(req.method.as_str(), &req.url).await,
             None => None,
         };
-        let sent = send(
+        // Watched until answered: it may be waiting for a connection (busy_connections.rs).
+        let watching = crate::busy_connections::watch(weak, &req.url);
+        let resp = send(
             req,
             signal,
             with_credentials,
             dpop.as_deref(),
             keepalive.is_some(),
-        );
-        let resp = crate::busy_connections::watched(weak, &req.url, sent).await?;
+        )
+        .await?;
+        drop(watching);
         if attempt == 1 && dpop.is_some() && resp.status() == 401 {
             let h = resp.headers();
             let asks = h
