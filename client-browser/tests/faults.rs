@@ -57,6 +57,20 @@ async fn log(base: &str) -> Vec<String> {
     serde_json::from_value(control(base, "/__log", None).await).unwrap_or_default()
 }
 
+/// Waits (5 s at most, polling) until the proxy's log from entry `from` on holds an entry
+/// equal to `entry`; panics saying `what` did not happen otherwise.
+async fn logged(base: &str, from: usize, entry: &str, what: &str) {
+    let mut seen = Vec::new();
+    for _ in 0..250 {
+        seen = log(base).await.into_iter().skip(from).collect();
+        if seen.iter().any(|m| m == entry) {
+            return;
+        }
+        gloo_timers::future::TimeoutFuture::new(20).await;
+    }
+    panic!("{what}: no {entry:?} in {seen:?}");
+}
+
 async fn connect(url: String) -> Client {
     within(15_000, "connect", Client::connect(ClientOptions::new(url)))
         .await
@@ -637,7 +651,6 @@ async fn closing_while_connecting_ends_the_connect_and_a_closed_client_connects_
     let client = Client::new(ClientOptions::new(format!("{base}/mcp")));
     // What the proxy saw before (its log is the whole run's).
     let before = log(base).await.len();
-    let since = move |log: Vec<String>| log.into_iter().skip(before).collect::<Vec<_>>();
     // The server's first answer never comes.
     fault(base, json!({"kind": "hold", "method": "server/discover"})).await;
     let outcome = Rc::new(RefCell::new(None));
@@ -646,15 +659,13 @@ async fn closing_while_connecting_ends_the_connect_and_a_closed_client_connects_
         let r = c.reconnect().await;
         *o.borrow_mut() = Some(r.map(|_| ()));
     });
-    let mut seen = Vec::new();
-    for _ in 0..250 {
-        seen = since(log(base).await);
-        if seen.iter().any(|m| m == "server/discover") {
-            break;
-        }
-        gloo_timers::future::TimeoutFuture::new(20).await;
-    }
-    assert!(seen.iter().any(|m| m == "server/discover"), "{seen:?}");
+    logged(
+        base,
+        before,
+        "server/discover",
+        "the probe reaching the server",
+    )
+    .await;
     client.close();
     until(5_000, "the connect to end once closed", || {
         outcome.borrow().is_some()
@@ -669,20 +680,13 @@ async fn closing_while_connecting_ends_the_connect_and_a_closed_client_connects_
     let again = within(1_000, "connecting a closed client", client.reconnect()).await;
     assert!(matches!(again, Err(ClientError::Closed)), "{again:?}");
     // The held probe was closed by the client (what the proxy saw).
-    for _ in 0..250 {
-        if log(base)
-            .await
-            .iter()
-            .any(|m| m == "closed server/discover")
-        {
-            return;
-        }
-        gloo_timers::future::TimeoutFuture::new(20).await;
-    }
-    panic!(
-        "the held server/discover was never closed: {:?}",
-        log(base).await
-    );
+    logged(
+        base,
+        before,
+        "closed server/discover",
+        "the held probe closed",
+    )
+    .await;
 }
 
 /// A client the application lets go (every clone dropped, no call of it awaited) closes by
@@ -691,8 +695,7 @@ async fn closing_while_connecting_ends_the_connect_and_a_closed_client_connects_
 async fn a_client_let_go_closes_its_session() {
     let base = LEGACY_PROXY.expect("MCP_FAULT_LEGACY not set");
     let client = connect(format!("{base}/mcp")).await;
-    let deletes = |l: Vec<String>| l.iter().filter(|x| *x == "DELETE stream").count();
-    let before = deletes(log(base).await);
+    let before = log(base).await.len();
     // One clone of two dropped: still open.
     let kept = client.clone();
     drop(client);
@@ -705,16 +708,7 @@ async fn a_client_let_go_closes_its_session() {
     let answer = within(10_000, "the call", call).await.expect("answered");
     assert_eq!(answer["content"][0]["text"], "Echo: after", "{answer}");
     // Nothing holds it now: the session is deleted.
-    for _ in 0..250 {
-        if deletes(log(base).await) > before {
-            return;
-        }
-        gloo_timers::future::TimeoutFuture::new(20).await;
-    }
-    panic!(
-        "no DELETE after the client was let go: {:?}",
-        log(base).await
-    );
+    logged(base, before, "DELETE stream", "the client let go").await;
 }
 
 /// The client's own background work (here the 2026-07-28 `subscriptions/listen` stream it
@@ -730,28 +724,19 @@ async fn a_modern_client_let_go_closes_its_listen_stream() {
     .await;
     let before = log(base).await.len();
     let client = connect(format!("{base}/mcp")).await;
-    let since = move |log: Vec<String>| log.into_iter().skip(before).collect::<Vec<_>>();
-    let mut seen = Vec::new();
-    for _ in 0..250 {
-        seen = since(log(base).await);
-        if seen.iter().any(|m| m == "subscriptions/listen") {
-            break;
-        }
-        gloo_timers::future::TimeoutFuture::new(20).await;
-    }
-    assert!(seen.iter().any(|m| m == "subscriptions/listen"), "{seen:?}");
+    logged(
+        base,
+        before,
+        "subscriptions/listen",
+        "the listen stream opened",
+    )
+    .await;
     drop(client);
-    for _ in 0..250 {
-        if since(log(base).await)
-            .iter()
-            .any(|m| m == "closed subscriptions/listen")
-        {
-            return;
-        }
-        gloo_timers::future::TimeoutFuture::new(20).await;
-    }
-    panic!(
-        "the listen stream stayed open after the client was let go: {:?}",
-        since(log(base).await)
-    );
+    logged(
+        base,
+        before,
+        "closed subscriptions/listen",
+        "the listen stream closed once the client was let go",
+    )
+    .await;
 }

@@ -8,7 +8,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
-import { launch, serveDir, startPeer } from './browser.mjs';
+import { echoInApp as echo, launch, serveDir, startPeer } from './browser.mjs';
 
 const dist = path.resolve(path.dirname(new URL(import.meta.url).pathname), '../../dist');
 let site, browser;
@@ -32,14 +32,6 @@ async function tab(context, url, streaming) {
   await page.locator('#connection-state', { hasText: 'connected' }).waitFor({ timeout: 20_000 });
   await opened;
   return page;
-}
-
-async function echo(page, message) {
-  await page.locator('#tab-tools').click();
-  await page.locator('button.tool[data-tool="echo"]').click();
-  await page.locator('.runner input#arg-message').fill(message);
-  await page.locator('button.run').click();
-  await page.locator('.runner .result', { hasText: `Echo: ${message}` }).waitFor({ timeout: 10_000 });
 }
 
 const logSays = (page, text) => page.locator('.logs .notifications li', { hasText: text }).first();

@@ -5,7 +5,7 @@
 // cleared in the other, and a server saved in one is in the other's saved list.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { appConnectedTo, waitFor } from './browser.mjs';
+import { appConnectedTo, echoInApp as echo, waitFor } from './browser.mjs';
 
 let app, first, second;
 
@@ -20,14 +20,6 @@ before(async () => {
 after(async () => {
   await app?.close();
 });
-
-async function echo(page, message) {
-  await page.locator('#tab-tools').click();
-  await page.locator('button.tool[data-tool="echo"]').click();
-  await page.locator('.runner input#arg-message').fill(message);
-  await page.locator('button.run').click();
-  await page.locator('.runner .result', { hasText: `Echo: ${message}` }).waitFor({ timeout: 10_000 });
-}
 
 const line = (page, message) => page.locator('.history-list li', { hasText: `echo {"message":"${message}"}` });
 

@@ -121,6 +121,16 @@ export async function appConnectedTo(script) {
   };
 }
 
+/** Runs server-everything's `echo` tool through the app's form in `page` (its Tools tab),
+ * and waits for the result. */
+export async function echoInApp(page, message) {
+  await page.locator('#tab-tools').click();
+  await page.locator('button.tool[data-tool="echo"]').click();
+  await page.locator('.runner input#arg-message').fill(message);
+  await page.locator('button.run').click();
+  await page.locator('.runner .result', { hasText: `Echo: ${message}` }).waitFor({ timeout: 10_000 });
+}
+
 /** The MCP App View shown now in `page` (inside `within`, e.g. 'mcp-client'), once its
  * frame has loaded: resolves to { handle (the iframe element), frame (its document) }. The
  * Views of other tools, kept hidden, and those on their way out are not it. */
