@@ -53,8 +53,6 @@ async fn run(
         .keepalive
         .then(|| KeepaliveShare::take(req.body.as_ref().map_or(0, Vec::len)))
         .flatten();
-    // A DPoP-bound token needs a fresh proof on every request; a `use_dpop_nonce` answer is
-    // retried once with the server's nonce (RFC 9449 §9) before the session sees anything.
     // A long-lived stream is marked for every page to count (see busy_connections.rs).
     let long_lived =
         req.method == HttpMethod::Get || req.header("Mcp-Method") == Some("subscriptions/listen");
@@ -65,6 +63,8 @@ async fn run(
     } else {
         None
     };
+    // A DPoP-bound token needs a fresh proof on every request; a `use_dpop_nonce` answer is
+    // retried once with the server's nonce (RFC 9449 §9) before the session sees anything.
     let mut attempt = 0;
     let resp = loop {
         attempt += 1;
