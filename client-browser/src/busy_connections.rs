@@ -44,9 +44,8 @@ const TURN_LOCK_PREFIX: &str = "mcp-stream-turn ";
 /// The origin (`http://host:port`) of `url` if requests to it share the HTTP/1.1 connection
 /// limit (plain `http://`), else `None`.
 pub fn limited_origin(url: &str) -> Option<String> {
-    let rest = url.strip_prefix("http://")?;
-    let end = rest.find(['/', '?', '#']).unwrap_or(rest.len());
-    Some(format!("http://{}", rest[..end].to_ascii_lowercase()))
+    let url = client_core::weburl::parse(url).ok()?;
+    (url.scheme() == "http").then(|| url.origin())
 }
 
 /// Marks a long-lived stream to `url` for every page of this origin to count, as long as the

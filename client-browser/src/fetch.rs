@@ -2,7 +2,7 @@
 //! into the session (a large result is copied into wasm memory once, never buffered twice).
 
 use crate::driver::Inner;
-use client_core::http::{HttpMethod, HttpRequest, ResponseHead, TransportFailure};
+use client_core::http::{HttpRequest, ResponseHead, TransportFailure};
 use client_core::session::Input;
 use std::rc::Rc;
 use wasm_bindgen::{JsCast, JsValue};
@@ -54,11 +54,9 @@ async fn run(
         .then(|| KeepaliveShare::take(req.body.as_ref().map_or(0, Vec::len)))
         .flatten();
     // A long-lived stream is marked for every page to count (see busy_connections.rs).
-    let long_lived =
-        req.method == HttpMethod::Get || req.header("Mcp-Method") == Some("subscriptions/listen");
     let _stream = if req.may_wait {
         crate::busy_connections::mark_stream_leaving_one_free(weak, &req.url, signal).await?
-    } else if long_lived {
+    } else if req.long_lived {
         crate::busy_connections::mark_stream(&req.url).await
     } else {
         None

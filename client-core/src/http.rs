@@ -53,6 +53,10 @@ pub struct HttpRequest {
     /// layer may hold it back, e.g. while it would take the last connection a browser opens
     /// to the server over HTTP/1.1 (requests would then have none).
     pub may_wait: bool,
+    /// The response is a stream that stays open (the standalone GET stream, the HTTP+SSE
+    /// stream, a resumed response stream, a `subscriptions/listen` stream): it holds its
+    /// connection for as long as it is open.
+    pub long_lived: bool,
 }
 
 /// The largest body of a [`HttpRequest::keepalive`] request. Browsers allow 64 KiB of

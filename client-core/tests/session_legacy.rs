@@ -364,6 +364,15 @@ fn only_the_standalone_get_stream_may_wait() {
         "{waiting:?}"
     );
     assert!(h.requests_for("tools/call").iter().all(|r| !r.may_wait));
+    // Only the streams that stay open are long-lived.
+    let long_lived: Vec<(HttpMethod, bool)> =
+        h.sent.iter().map(|r| (r.method, r.long_lived)).collect();
+    assert!(
+        long_lived
+            .iter()
+            .all(|&(method, long)| long == (method == HttpMethod::Get)),
+        "{long_lived:?}"
+    );
 }
 
 #[test]

@@ -729,6 +729,13 @@ fn subscriptions_listen_delivers_acknowledged_and_tagged_notifications() {
     let sub = h.session.listen(filter, h.now);
     assert!(h.session.is_under_way(sub), "queued to be sent");
     h.pump();
+    // A stream that stays open: it holds its connection (the browser layer counts it).
+    let listen = h.requests_for("subscriptions/listen");
+    assert!(!listen.is_empty() && listen.iter().all(|r| r.long_lived && !r.may_wait));
+    assert!(h
+        .requests_for("server/discover")
+        .iter()
+        .all(|r| !r.long_lived));
     let notes: Vec<_> = h
         .events
         .iter()

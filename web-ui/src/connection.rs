@@ -384,7 +384,9 @@ impl Connection {
         let this = conn.clone();
         client.on_event(move |e| match e {
             ClientEvent::State(s) => {
-                waiting.set(None);
+                if waiting.with_untracked(Option::is_some) {
+                    waiting.set(None);
+                }
                 state.set(*s)
             }
             // Announced once the client could not get credentials by itself (a refresh, a

@@ -834,6 +834,14 @@ impl Session {
     ) -> TransmitId {
         let id = TransmitId(self.next_transmit);
         self.next_transmit += 1;
+        let long_lived = match purpose {
+            Purpose::Resume(_) | Purpose::GetStream | Purpose::SseMain => true,
+            Purpose::Call(key) => self
+                .pending
+                .get(&key)
+                .is_some_and(|p| p.method == "subscriptions/listen"),
+            Purpose::Delete | Purpose::Fire => false,
+        };
         let tells_only = match purpose {
             Purpose::Delete | Purpose::Fire => true,
             Purpose::Call(key) => self
@@ -853,6 +861,7 @@ impl Session {
             body,
             keepalive,
             may_wait: purpose == Purpose::GetStream,
+            long_lived,
         }));
         id
     }
