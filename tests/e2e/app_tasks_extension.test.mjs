@@ -214,3 +214,51 @@ test('a tab that opens while another follows a task leaves it alone, also once t
     await other.close();
   }
 });
+
+test('a tab granted a task\'s lock while its storage still keeps the task leaves it alone when the tab before it followed the task to its end', async () => {
+  // Chromium brings one tab's localStorage writes to the others on a path of its own, not
+  // ordered with Web Locks: the tab granted the lock may read the task as still kept. Made
+  // certain here: the test holds the lock between the two tabs and keeps the task again.
+  await run('report', () => page.locator('.runner input#arg-seconds').fill('3'));
+  await page.locator('.runner .task-status', { hasText: /^Task working/ }).waitFor({ timeout: 10_000 });
+  const lockName = await waitFor(() => page.evaluate(async () => (await navigator.locks.query()).held
+    .map((l) => l.name).find((n) => n.startsWith('mcp-browser-client.task '))), 5_000, 'the task lock');
+  const stale = await page.evaluate(() => localStorage.getItem('mcp-browser-client.tasks'));
+  assert.match(stale, /"tool":"report"/);
+  // First in the queue for the lock: the test (in the first tab's page), then the other tab.
+  await page.evaluate((name) => {
+    window.testLock = new Promise((granted) => navigator.locks.request(name, () => new Promise((release) => {
+      window.releaseTestLock = release;
+      granted();
+    })));
+  }, lockName);
+  const other = await page.context().newPage();
+  other.on('pageerror', (e) => { throw e; });
+  try {
+    await other.goto(page.url());
+    await other.locator('#connection-state', { hasText: 'connected' }).waitFor({ timeout: 20_000 });
+    await other.locator('#tab-logs').click();
+    await other.locator('ul.notifications li', { hasText: 'another tab of this browser follows: report' }).waitFor({ timeout: 10_000 });
+    await waitFor(() => other.evaluate(async (name) => (await navigator.locks.query()).pending
+      .filter((l) => l.name === name).length === 2, lockName), 10_000, 'the other tab waiting for the lock');
+    // The first tab follows it to its end and lets it go: the test has the lock.
+    await page.locator('.runner .result').waitFor({ timeout: 20_000 });
+    await page.evaluate(() => window.testLock);
+    // The other tab's storage keeps the task again, as a copy not yet brought up to date would.
+    await page.evaluate((doc) => localStorage.setItem('mcp-browser-client.tasks', doc), stale);
+    await waitFor(() => other.evaluate((doc) => localStorage.getItem('mcp-browser-client.tasks') === doc, stale),
+      5_000, 'the other tab reading the task as kept');
+    await page.evaluate(() => window.releaseTestLock());
+    // Granted the lock, the other tab sees the first one's mark and never follows the task.
+    await waitFor(() => other.evaluate(async () => {
+      const tasks = (locks) => locks.filter((l) => l.name.startsWith('mcp-browser-client.task '));
+      const { held, pending } = await navigator.locks.query();
+      return tasks(held).length === 0 && tasks(pending).length === 0;
+    }), 10_000, 'every task lock released');
+    assert.equal(await other.locator('.logs .wire li', { hasText: '"method":"tasks/get"' }).count(), 0);
+    assert.equal(await other.locator('ul.notifications li', { hasText: 'following again' }).count(), 0);
+  } finally {
+    await page.evaluate(() => localStorage.setItem('mcp-browser-client.tasks', '{}'));
+    await other.close();
+  }
+});

@@ -116,11 +116,14 @@ pub fn follow(
         let _ = conn.running_tools.try_update(|r| r.retain(|t| *t != name));
         let kept_id = kept.id.borrow_mut().take();
         if let Some(id) = &kept_id {
-            if !task_outlives(&r) {
+            if task_outlives(&r) {
+                // Another tab may follow it from now on.
+                kept.lock.release();
+            } else {
                 kept_tasks::forget(&conn.url, id);
+                // A tab that waits for it is granted the lock, and sees the mark.
+                tab_lock::settle(kept.lock.clone(), &conn.url, id);
             }
-            // Another tab may follow it from now on (where it is still kept).
-            kept.lock.release();
             unfollow(&conn, id);
         }
         run.running.set(None);
@@ -175,6 +178,10 @@ pub fn resume_kept_tasks(conn: &Connection) {
         for kept in kept {
             let name = tab_lock::task_lock_name(&conn.url, &kept.task_id);
             match tab_lock::acquire_if_free(&name).await {
+                // Followed to its end by a tab whose write this page's storage lacks yet.
+                Some(_) if tab_lock::settled_elsewhere(&conn.url, &kept.task_id).await => {
+                    unfollow(&conn, &kept.task_id)
+                }
                 Some(lock) => here.push((kept, lock)),
                 None => elsewhere.push(kept),
             }
@@ -228,8 +235,9 @@ async fn take_over(conn: Connection, kept: KeptTask) {
             .iter()
             .any(|k| k.task_id == kept.task_id)
     };
-    if !connected || !still_kept() {
-        // Over, or left to the next connect.
+    if !connected || !still_kept() || tab_lock::settled_elsewhere(&conn.url, &kept.task_id).await {
+        // Over, left to the next connect, or followed to its end by the other tab (whose
+        // write this page's storage may lack yet).
         return unfollow(&conn, &kept.task_id);
     }
     crate::connection::note(
