@@ -8,7 +8,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { launch, serveDir, serveHost, startProtected } from './browser.mjs';
+import { launch, serveDir, serveHost, startProtected, waitFor } from './browser.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const dist = path.resolve(here, '../../dist-pkg');
@@ -232,6 +232,74 @@ test('pages that share their stored tokens (storage "local") refresh one at a ti
     assert.equal(b2.text, 'Echo: second again');
     const after = await tokenStats();
     assert.equal(after.refresh_token, before.refresh_token + 3, 'one refresh per page and expiry, none refused');
+    assert.equal(after.authorization_code, before.authorization_code, 'no second login');
+  } finally {
+    await context.close();
+  }
+});
+
+test('a page granted the refresh lock while its storage still holds the refresh token the page before it used up waits for the new one: the grant survives', async () => {
+  // Chromium brings one page's localStorage writes to the others on a path of its own, not
+  // ordered with Web Locks: the page granted the refresh lock may read a refresh token that is
+  // used up already. Made certain here: the test holds the lock between the two pages and
+  // puts the used-up token back, then the new one.
+  const context = await browser.newContext();
+  try {
+    const first = await context.newPage();
+    first.on('pageerror', (e) => { throw e; });
+    await first.goto(`${host.url}/index.html`);
+    await logInWithPopup(first, 'local');
+    const second = await context.newPage();
+    second.on('pageerror', (e) => { throw e; });
+    await second.goto(`${host.url}/index.html`);
+    await connectIn(second, { storage: 'local' });
+    const b = await second.evaluate(() => window.connected);
+    assert.equal(b.error, undefined, `${b.error}\n${await traceOf(second)}`);
+    const key = `mcp-oauth/v1/${gateway.url}`;
+    const lockName = `mcp-oauth/v1/refresh ${gateway.url}`;
+    const usedUp = await first.evaluate((k) => localStorage.getItem(k), key);
+    const before = await tokenStats();
+    await expireAccessTokens();
+    // The queue for the refresh lock: the test, the first page, the test again, the second page.
+    const waiting = (n) => waitFor(() => first.evaluate(async ({ name, n }) => (await navigator.locks.query()).pending
+      .filter((l) => l.name === name).length === n, { name: lockName, n }), 10_000, `${n} waiting for the refresh lock`);
+    const hold = (slot) => first.evaluate(({ name, slot }) => new Promise((queued) => {
+      window[slot] = new Promise((granted) => navigator.locks.request(name, () => new Promise((release) => {
+        window[`release ${slot}`] = release;
+        granted();
+      })));
+      queued();
+    }), { name: lockName, slot });
+    await hold('held');
+    await first.evaluate(() => window.held);
+    const firstCall = call(first, 'first again');
+    await waiting(1);
+    await hold('between');
+    await waiting(2);
+    const secondCall = call(second, 'second again');
+    await waiting(3);
+    await first.evaluate(() => window['release held']());
+    // The first page refreshes and lets the lock go: the test has it.
+    const a2 = await firstCall;
+    assert.equal(a2.error, undefined, `${a2.error}\n${await traceOf(first)}`);
+    await first.evaluate(() => window.between);
+    const newest = await first.evaluate((k) => localStorage.getItem(k), key);
+    assert.notEqual(newest, usedUp);
+    // The second page's storage holds the used-up token again, as a copy not yet brought up
+    // to date would; then the second page is granted the lock.
+    await first.evaluate(({ k, v }) => localStorage.setItem(k, v), { k: key, v: usedUp });
+    await waitFor(() => second.evaluate(({ k, v }) => localStorage.getItem(k) === v, { k: key, v: usedUp }),
+      5_000, 'the second page reading the used-up token');
+    await first.evaluate(() => window['release between']());
+    // It knows the token is used up, and waits for its storage to bring the new one.
+    await waitFor(async () => /another page of this site used this refresh token up/.test(await traceOf(second)),
+      10_000, 'the second page waiting for the new refresh token');
+    await first.evaluate(({ k, v }) => localStorage.setItem(k, v), { k: key, v: newest });
+    const b2 = await secondCall;
+    assert.equal(b2.error, undefined, `${b2.error}\n${await traceOf(second)}`);
+    assert.equal(b2.text, 'Echo: second again');
+    const after = await tokenStats();
+    assert.equal(after.refresh_token, before.refresh_token + 2, 'one refresh per page, none refused');
     assert.equal(after.authorization_code, before.authorization_code, 'no second login');
   } finally {
     await context.close();

@@ -14,6 +14,7 @@ mod http;
 mod popup;
 mod random;
 mod redirect;
+mod spent_tokens;
 pub(crate) mod storage;
 pub mod tab_copies;
 
@@ -159,6 +160,11 @@ fn dpop_bound(tokens: &TokenSet) -> bool {
 }
 
 /// The name of the Web Lock a page holds while it refreshes `server_url`'s tokens.
+/// How long a page waits for its storage to bring the refresh token another page left after
+/// using up the one this page holds (see [`spent_tokens`]): a handover between pages takes
+/// milliseconds.
+const STORAGE_CATCH_UP_MS: u32 = 5_000;
+
 fn refresh_lock_name(server_url: &str) -> String {
     format!("mcp-oauth/v1/refresh {server_url}")
 }
@@ -434,8 +440,11 @@ impl Authorizer {
             }
             TokenStorage::Memory => None,
         };
-        self.adopt_stored();
-        self.adopt_passed_on().await;
+        let shared = _one_at_a_time.is_some();
+        self.adopt_newer().await;
+        if shared {
+            self.wait_until_unspent().await?;
+        }
         let Some(tokens) = self.tokens() else {
             return Err(AuthFailure::NeedsLogin);
         };
@@ -448,6 +457,10 @@ impl Authorizer {
             Ok(Stop::Done(t)) => {
                 // Copies of this tab take the new refresh token from here; theirs is used up.
                 self.keep_refreshed(*t).await;
+                if shared {
+                    // Marked before the refresh lock goes (see `spent_tokens`).
+                    spent_tokens::mark(&self.server_url, &used).await;
+                }
                 Ok(())
             }
             Ok(Stop::Navigate(_)) => Err(AuthFailure::Flow(AuthError::Unexpected)),
@@ -469,6 +482,48 @@ impl Authorizer {
                 Err(AuthFailure::NeedsLogin)
             }
             Err(e) => Err(e),
+        }
+    }
+
+    /// Takes the refresh token another page of this origin left, if newer than ours (see
+    /// [`Self::adopt_stored`] and [`Self::adopt_passed_on`]).
+    async fn adopt_newer(&self) {
+        self.adopt_stored();
+        self.adopt_passed_on().await;
+    }
+
+    /// Waits (at most [`STORAGE_CATCH_UP_MS`]) while the refresh token at hand is one that
+    /// another open page of this origin used up: this page's storage does not show yet the one
+    /// that page left (see [`spent_tokens`]). Refreshing with it would revoke the grant.
+    async fn wait_until_unspent(&self) -> Result<(), AuthFailure> {
+        let deadline = now().0 + u64::from(STORAGE_CATCH_UP_MS);
+        let mut watch = None;
+        loop {
+            let Some(token) = self.tokens().and_then(|t| t.refresh_token) else {
+                return Ok(());
+            };
+            if !spent_tokens::is_spent(&self.server_url, &token).await {
+                return Ok(());
+            }
+            match watch.as_mut() {
+                None => {
+                    self.trace("another page of this site used this refresh token up: waiting for this page's storage to bring the one it left");
+                    // Changes are heard from here on; one that came before is read now.
+                    watch = Some(spent_tokens::StorageWatch::new());
+                }
+                Some(watch) => {
+                    let left = deadline.saturating_sub(now().0).min(u64::from(u32::MAX)) as u32;
+                    let heard = match watch {
+                        Some(watch) => left > 0 && watch.changed(left).await,
+                        None => false,
+                    };
+                    if !heard {
+                        self.trace("the refresh token another page left never reached this page's storage: a new login is needed");
+                        return Err(AuthFailure::NeedsLogin);
+                    }
+                }
+            }
+            self.adopt_newer().await;
         }
     }
 
