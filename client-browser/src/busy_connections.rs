@@ -10,14 +10,17 @@
 //!
 //! So each stream to an `http://` server holds a Web Lock named for that server while it is
 //! open, and `navigator.locks.query()` counts them across every page of this origin:
-//! - a 2025-era session's GET stream, which the session can do without for a while, waits
-//!   while it would take the last free connection, and opens once a stream closes: the last
-//!   connection stays free for requests;
+//! - a stream the session can do without for a while (the core marks it
+//!   [`client_core::http::HttpRequest::may_wait`]: a 2025-era session's GET stream, a
+//!   2026-07-28 `subscriptions/listen` stream) waits while it would take the last free
+//!   connection, and opens once a stream closes: the last connection stays free for
+//!   requests. A listen stream that replaces one still open does not wait: its predecessor
+//!   closes only once it is acknowledged, so held back it would wait for the place its own
+//!   predecessor holds; it takes one more connection for the moment of the handover;
 //! - a request there that has had no answer for [`STALLED_AFTER_MS`] while six or more
-//!   streams are open says why it waits ([`crate::ClientEvent::ConnectionsBusy`]). That is
-//!   left to happen with 2026-07-28 `subscriptions/listen` streams, which do not wait: a
-//!   stream being replaced stays open until its successor is acknowledged, and a successor
-//!   waiting for a place the page's own old stream holds would wait for ever.
+//!   streams are open says why it waits ([`crate::ClientEvent::ConnectionsBusy`]): streams
+//!   that cannot wait (the 2024-11-05 HTTP+SSE transport's, which carries every answer)
+//!   can still take them all.
 //!
 //! `https://` servers are not counted: they speak HTTP/2 (or HTTP/3) in practice, where one
 //! connection carries every request. Pages of other origins (another app, another host page)
@@ -61,7 +64,7 @@ pub(crate) async fn mark_stream(url: &str) -> Option<HeldLock> {
 }
 
 /// Marks a stream that may wait ([`client_core::http::HttpRequest::may_wait`]: a 2025-era
-/// session's standalone GET stream) once it leaves a connection to the server free for
+/// session's standalone GET stream, a first `subscriptions/listen` stream) once it leaves a connection to the server free for
 /// requests: while the streams of this origin's pages hold all but one of the connections the
 /// browser opens to it, it waits (the listeners are told once), and opens when one closes.
 /// Without this, six tabs on one server would leave none of them a connection for calls.
@@ -101,10 +104,11 @@ pub(crate) async fn mark_stream_leaving_one_free(
     }
 }
 
-/// Why the stream of a 2025-era session waits, in words.
+/// Why a connection's stream waits, in words.
 fn stream_waits(server: &str, streams: usize) -> String {
     format!(
-        "what {server} sends of its own accord (list changes, its requests) waits: browsers open \
+        "what {server} sends of its own accord (list changes, resource updates, its requests) \
+         waits: browsers open \
          at most {BROWSER_LIMIT} connections to one server over plain HTTP (HTTP/1.1), and \
          {streams} streams from pages of this site hold all but the one left for requests. This \
          connection's stream opens once one of them closes."

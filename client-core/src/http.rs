@@ -48,10 +48,11 @@ pub struct HttpRequest {
     /// goes out (fetch's `keepalive`). A person who aborts a call and closes the tab still
     /// cancels it; leaving the page still ends the session.
     pub keepalive: bool,
-    /// The request opens the legacy standalone GET stream, which only waits for what the
-    /// server may send of its own accord: the session does without it meanwhile. An I/O
-    /// layer may hold it back, e.g. while it would take the last connection a browser opens
-    /// to the server over HTTP/1.1 (requests would then have none).
+    /// The request opens a stream that only waits for what the server may send of its own
+    /// accord (the legacy standalone GET stream; a `subscriptions/listen` stream, unless it
+    /// replaces one still open): the session does without it meanwhile. An I/O layer may
+    /// hold it back, e.g. while it would take the last connection a browser opens to the
+    /// server over HTTP/1.1 (requests would then have none).
     pub may_wait: bool,
     /// The response is a stream that stays open (the standalone GET stream, the HTTP+SSE
     /// stream, a resumed response stream, a `subscriptions/listen` stream): it holds its

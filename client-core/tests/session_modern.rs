@@ -731,7 +731,7 @@ fn subscriptions_listen_delivers_acknowledged_and_tagged_notifications() {
     h.pump();
     // A stream that stays open: it holds its connection (the browser layer counts it).
     let listen = h.requests_for("subscriptions/listen");
-    assert!(!listen.is_empty() && listen.iter().all(|r| r.long_lived && !r.may_wait));
+    assert!(!listen.is_empty() && listen.iter().all(|r| r.long_lived));
     assert!(h
         .requests_for("server/discover")
         .iter()
@@ -766,6 +766,43 @@ fn subscriptions_listen_delivers_acknowledged_and_tagged_notifications() {
         "an abrupt end is reported, not hidden"
     );
     assert!(!h.session.is_under_way(sub), "ended");
+}
+
+#[test]
+fn a_listen_stream_may_wait_unless_it_replaces_one_still_open() {
+    let mut h = connected(Modern::default());
+    let filter = |tools| SubscriptionFilter {
+        tools_list_changed: Some(true),
+        prompts_list_changed: tools,
+        ..Default::default()
+    };
+    let may_wait = |h: &Harness<Modern>| {
+        h.requests_for("subscriptions/listen")
+            .last()
+            .map(|r| (r.long_lived, r.may_wait))
+    };
+    // The first stream only waits for the server's own messages: it may be held back.
+    let first = h.session.listen(filter(None), h.now);
+    h.pump();
+    assert_eq!(may_wait(&h), Some((true, true)));
+    // Its successor, while it is still open, may not: it closes once that one is acknowledged.
+    let second = h.session.listen(filter(Some(true)), h.now);
+    h.pump();
+    assert_eq!(may_wait(&h), Some((true, false)));
+    // Once no other is open, a new stream may wait again.
+    h.session.cancel(first, h.now);
+    h.session.cancel(second, h.now);
+    h.pump();
+    assert!(!h.session.is_under_way(first) && !h.session.is_under_way(second));
+    h.session.listen(filter(None), h.now);
+    h.pump();
+    assert_eq!(may_wait(&h), Some((true, true)));
+    // Nothing else waits.
+    call(&mut h, "echo", json!({"m": "x"}), RequestOptions::default());
+    assert!(h
+        .requests_for("tools/call")
+        .iter()
+        .all(|r| !r.may_wait && !r.long_lived));
 }
 
 #[test]

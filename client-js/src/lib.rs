@@ -101,6 +101,10 @@ export interface McpClientOptions {
    * origin, `streams` how many were counted, `message` says so in words. Close a client (or
    * a tab) connected to that server to free a connection. */
   onConnectionsBusy?: (busy: { server: string; streams: number; message: string }) => void;
+  /** Called with each non-fatal problem the client reports, in words: a notification stream
+   * that ended (opened again later, or given up on), a stream that waits for a free
+   * connection, a server message that could not be read, and the like. The client goes on. */
+  onWarning?: (message: string) => void;
   /** OAuth: log in through a popup when the server asks (true for the defaults). */
   oauth?: boolean | McpOAuthOptions;
 }
@@ -490,18 +494,20 @@ impl McpClient {
         o.auth = oauth_options::authorizer(&o.url, &options)?;
         // Listeners first, so that they hear the connection from its start.
         let client = Client::new(o);
-        let (on_notification, on_state, on_stale, on_login, on_busy) = (
+        let (on_notification, on_state, on_stale, on_login, on_busy, on_warning) = (
             fields.function("onNotification")?,
             fields.function("onStateChange")?,
             fields.function("onStale")?,
             fields.function("onLoginNeeded")?,
             fields.function("onConnectionsBusy")?,
+            fields.function("onWarning")?,
         );
         if on_notification.is_some()
             || on_state.is_some()
             || on_stale.is_some()
             || on_login.is_some()
             || on_busy.is_some()
+            || on_warning.is_some()
         {
             // The host's listeners run as microtasks of their own, in order: never inside the
             // client's event loop (a listener may call the client again), and one that throws
@@ -559,6 +565,11 @@ impl McpClient {
                             "message": client_browser::busy_connections::explain(server, *streams),
                         });
                         later(f, to_js(&busy).unwrap_or(JsValue::NULL));
+                    }
+                }
+                ClientEvent::Warning(warning) => {
+                    if let Some(f) = &on_warning {
+                        later(f, JsValue::from_str(warning));
                     }
                 }
                 _ => {}

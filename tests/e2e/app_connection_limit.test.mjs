@@ -1,10 +1,12 @@
 // The browser's six connections per server over plain HTTP (HTTP/1.1), with many tabs of the
 // app on one local server. Each connected tab keeps a stream open, which holds one of them.
-// - A 2025-era server (npm server-everything): a tab's GET stream waits while it would take
-//   the last connection, so every tab can still call tools; it opens once a tab closes.
-// - A 2026-07-28 server (the PyPI `mcp` test server): its `subscriptions/listen` streams do
-//   do not wait (a resource subscription waits for its stream), so six tabs hold all six; a
-//   seventh says why it waits instead of showing nothing, and goes on once a tab closes.
+// - A 2025-era server (npm server-everything) and a 2026-07-28 one (the PyPI `mcp` test
+//   server): a tab's stream (the GET stream, the `subscriptions/listen` stream) waits while
+//   it would take the last connection, so every tab can still call tools; it opens once a
+//   tab closes.
+// - The 2024-11-05 HTTP+SSE transport (server-everything's /sse), whose stream carries every
+//   answer and so cannot wait: the sixth tab's stream takes the last connection, and the tab
+//   says why its requests wait instead of showing nothing, and goes on once a tab closes.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
@@ -36,15 +38,16 @@ async function tab(context, url, streaming) {
 
 const logSays = (page, text) => page.locator('.logs .notifications li', { hasText: text }).first();
 
-test('seven tabs on a 2025-era server all call tools: the streams that would take the last connection wait, and one opens once a tab closes', async () => {
-  // A server of its own, so that no other test's connections count.
-  const peer = await startPeer('everything.sh', ['streamableHttp']);
+/** Seven tabs on the server `peer`, whose stream a tab opens with a request that
+ * `isStream(request)` tells: the first five open theirs, the last two wait (their logs say
+ * so) and every tab calls a tool; one of the two opens its stream once a tab closes. */
+async function sevenTabsAllCallTools(peer, isStream) {
   const context = await browser.newContext();
   try {
-    const getStream = (page) => page.waitForResponse((r) => r.request().method() === 'GET' && r.url() === peer.url, { timeout: 20_000 });
+    const stream = (page) => page.waitForResponse((r) => r.url() === peer.url && isStream(r.request()), { timeout: 20_000 });
     const tabs = [];
-    // Five tabs each open their GET stream.
-    for (let i = 0; i < 5; i++) tabs.push(await tab(context, peer.url, getStream));
+    // Five tabs each open their stream.
+    for (let i = 0; i < 5; i++) tabs.push(await tab(context, peer.url, stream));
     // Two more connect without one, and say so in their logs.
     for (let i = 0; i < 2; i++) tabs.push(await tab(context, peer.url));
     for (const page of tabs.slice(5)) {
@@ -56,47 +59,72 @@ test('seven tabs on a 2025-era server all call tools: the streams that would tak
     await echo(tabs[0], 'from the first tab');
     assert.equal(await tabs[6].locator('.waiting-for-connection').count(), 0);
     // A tab closed: one of the two waiting streams opens.
-    const opened = Promise.any(tabs.slice(5).map(getStream));
+    const opened = Promise.any(tabs.slice(5).map(stream));
     await tabs.shift().close();
     await opened;
     await echo(tabs[5], 'after a tab closed');
   } finally {
     await context.close();
+  }
+}
+
+test('seven tabs on a 2025-era server all call tools: the GET streams that would take the last connection wait, and one opens once a tab closes', async () => {
+  // A server of its own, so that no other test's connections count.
+  const peer = await startPeer('everything.sh', ['streamableHttp']);
+  try {
+    await sevenTabsAllCallTools(peer, (request) => request.method() === 'GET');
+  } finally {
     peer.stop();
   }
 });
 
-test('a seventh tab on a 2026-07-28 server whose six connections are held by listen streams says why it waits, and lists the tools once a tab closes', async () => {
+test('seven tabs on a 2026-07-28 server all call tools: the listen streams that would take the last connection wait, and one opens once a tab closes', async () => {
   process.env.MANY_TOOLS = '0';
   const peer = await startPeer('many_tools.sh');
   delete process.env.MANY_TOOLS;
-  const context = await browser.newContext();
   try {
-    const listening = (page) => page.waitForResponse((r) => r.url() === peer.url && r.request().headers()['mcp-method'] === 'subscriptions/listen', { timeout: 20_000 });
+    await sevenTabsAllCallTools(peer, (request) => request.headers()['mcp-method'] === 'subscriptions/listen');
+  } finally {
+    peer.stop();
+  }
+});
+
+test('a sixth tab on a server whose connections are held by HTTP+SSE streams (which cannot wait) says why it waits, and lists the tools once a tab closes', async () => {
+  const peer = await startPeer('everything.sh', ['sse'], '/sse');
+  const context = await browser.newContext();
+  const open = (page) => page.goto(`${site.url}/?url=${encodeURIComponent(peer.url)}&transport=sse`);
+  try {
+    // Five tabs connect: five streams, and the sixth connection for requests.
     const tabs = [];
-    for (let i = 0; i < 6; i++) tabs.push(await tab(context, peer.url, listening));
-    const seventh = await context.newPage();
-    seventh.on('pageerror', (e) => { throw e; });
-    await seventh.goto(`${site.url}/?url=${encodeURIComponent(peer.url)}`);
-    const hint = seventh.locator('.waiting-for-connection');
+    for (let i = 0; i < 5; i++) {
+      const page = await context.newPage();
+      page.on('pageerror', (e) => { throw e; });
+      await open(page);
+      await page.locator('#connection-state', { hasText: 'connected' }).waitFor({ timeout: 20_000 });
+      tabs.push(page);
+    }
+    // The sixth tab's stream takes that connection: its first request has none left.
+    const sixth = await context.newPage();
+    sixth.on('pageerror', (e) => { throw e; });
+    await open(sixth);
+    const hint = sixth.locator('.waiting-for-connection');
     await hint.waitFor({ timeout: 20_000 });
     const text = await hint.textContent();
     assert.match(text, /no answer yet from http:\/\/127\.0\.0\.1:\d+, most likely for want of a connection/);
     assert.match(text, /at most 6 connections to one server over plain HTTP/);
-    // Six at least (a stream being replaced, or one waiting for a connection, counts too).
     const counted = Number(/\b(\d+) streams from pages of this site/.exec(text)?.[1]);
-    assert.ok(counted >= 6, text);
-    // (It may say "connected": the tabs share the server's kept `server/discover` result, so
-    // connecting asks nothing. Its first request, the tool list, is what waits.)
-    const listed = () => Number.parseInt(document.querySelector('.tools .count')?.textContent, 10) >= 1;
-    assert.equal(await seventh.evaluate(listed), false);
-    // A tab closed frees its connection: the seventh lists the tools, and the hint goes.
+    assert.equal(counted, 6, text);
+    assert.notEqual(await sixth.locator('#connection-state').textContent(), 'connected');
+    // A tab closed frees its connection: the sixth connects and lists the tools, and the hint
+    // goes.
     await tabs.shift().close();
-    await seventh.waitForFunction(listed, null, { timeout: 20_000 });
+    await sixth.locator('#connection-state', { hasText: 'connected' }).waitFor({ timeout: 20_000 });
+    const listed = () => Number.parseInt(document.querySelector('.tools .count')?.textContent, 10) >= 1;
+    await sixth.waitForFunction(listed, null, { timeout: 20_000 });
     await hint.waitFor({ state: 'detached', timeout: 5_000 });
     // The connection's log keeps the same words.
-    await seventh.locator('#tab-logs').click();
-    await logSays(seventh, 'most likely for want of a connection').waitFor({ timeout: 5_000 });
+    await sixth.locator('#tab-logs').click();
+    await logSays(sixth, 'most likely for want of a connection').waitFor({ timeout: 5_000 });
   } finally {
     await context.close();
     peer.stop();

@@ -347,9 +347,8 @@ test('a client let go (free(), [Symbol.dispose]() as `using` calls it, or collec
   }
 });
 
-test('a seventh client of a page whose six connections to a server are held by streams hears onConnectionsBusy, and works once others close', async () => {
-  // A 2026-07-28 server of its own (its clients' `subscriptions/listen` streams do not wait for
-  // a free connection, as a 2025-era session's GET stream does): only this test's streams count.
+test('six clients of a page on a 2026-07-28 server all call tools: the sixth one\'s listen stream waits for a free connection, and says so (onWarning)', async () => {
+  // A server of its own: only this test's streams count.
   process.env.MANY_TOOLS = '0';
   const own = await startPeer('many_tools.sh');
   delete process.env.MANY_TOOLS;
@@ -358,33 +357,70 @@ test('a seventh client of a page whose six connections to a server are held by s
       const m = await import(`${pkgUrl}/mcp_client.js`);
       await m.default();
       const within = (p, ms, what) => Promise.race([p, new Promise((_, reject) => setTimeout(() => reject(new Error(`${what}: nothing in ${ms} ms`)), ms))]);
-      const six = [];
-      for (let i = 0; i < 6; i++) six.push(await within(m.McpClient.connect({ url }), 10_000, `connect ${i}`));
-      // Each holds its listen stream once it is open: wait until all six are (a stream is a
-      // Web Lock named for the server while open).
-      const streams = async () => (await navigator.locks.query()).held.filter((l) => l.name.startsWith('mcp-stream ')).length;
-      const end = Date.now() + 10_000;
-      while (await streams() < 6 && Date.now() < end) await new Promise((r) => setTimeout(r, 50));
+      const until = async (check, ms, what) => {
+        const end = Date.now() + ms;
+        while (!(await check())) {
+          if (Date.now() > end) throw new Error(`${what}: not in ${ms} ms`);
+          await new Promise((r) => setTimeout(r, 50));
+        }
+      };
+      // A stream is a Web Lock named for the server while it is open.
+      const streamNames = async () => (await navigator.locks.query()).held.map((l) => l.name)
+        .filter((n) => n.startsWith(`mcp-stream ${new URL(url).origin} `));
+      const streams = async () => (await streamNames()).length;
+      const warnings = [[], [], [], [], [], []];
+      const clients = [];
+      for (let i = 0; i < 6; i++) {
+        clients.push(await within(m.McpClient.connect({ url, onWarning: (w) => warnings[i].push(w) }), 10_000, `connect ${i}`));
+        if (i < 5) await until(async () => await streams() === i + 1, 10_000, `stream ${i}`);
+      }
+      await until(() => warnings[5].length > 0, 10_000, 'the sixth client\'s warning');
+      const texts = await Promise.all(clients.map((c, i) => within(c.callTool('echo', { message: `from ${i}` }), 10_000, `call ${i}`)));
       const held = await streams();
+      // One closed: the sixth one's stream opens.
+      const before = new Set(await streamNames());
+      clients.shift().close();
+      await until(async () => (await streamNames()).some((n) => !before.has(n)), 10_000, 'the sixth stream open');
+      for (const c of clients) c.close();
+      return { warnings, held, texts: texts.map((r) => r.content[0].text) };
+    }, { pkgUrl: pkg.url, url: own.url });
+    assert.match(out.warnings[5].join('\n'), /waits: browsers open at most 6 connections to one server over plain HTTP \(HTTP\/1\.1\), and 5 streams/);
+    assert.deepEqual(out.warnings.slice(0, 5), [[], [], [], [], []]);
+    assert.equal(out.held, 5, 'the last connection left for requests');
+    assert.deepEqual(out.texts, [0, 1, 2, 3, 4, 5].map((i) => `Echo: from ${i}`));
+  } finally {
+    own.stop();
+  }
+});
+
+test('a sixth client of a page whose connections to a server are held by HTTP+SSE streams hears onConnectionsBusy, and works once another closes', async () => {
+  // A server of its own (only this test's streams count), over the 2024-11-05 HTTP+SSE
+  // transport: its stream carries every answer, so it cannot wait for a free connection (as a
+  // GET stream or a listen stream does).
+  const own = await startPeer('everything.sh', ['sse'], '/sse');
+  try {
+    const out = await page.evaluate(async ({ pkgUrl, url }) => {
+      const m = await import(`${pkgUrl}/mcp_client.js`);
+      await m.default();
+      const within = (p, ms, what) => Promise.race([p, new Promise((_, reject) => setTimeout(() => reject(new Error(`${what}: nothing in ${ms} ms`)), ms))]);
+      // Five clients: five streams, and the sixth connection for requests.
+      const five = [];
+      for (let i = 0; i < 5; i++) five.push(await within(m.McpClient.connect({ url, transport: 'sse' }), 10_000, `connect ${i}`));
       let busy = null;
       let heard;
       const heardBusy = new Promise((r) => { heard = r; });
-      // Connecting may ask nothing (the server's `server/discover` result is kept): the tool
-      // list is what waits, then.
-      const seventh = m.McpClient.connect({ url, onConnectionsBusy: (b) => { busy = b; heard(); } });
-      const listed = seventh.then(async (c) => [c, await c.listTools()]);
+      // The sixth one's stream takes that connection: its first request has none left.
+      const sixth = m.McpClient.connect({ url, transport: 'sse', onConnectionsBusy: (b) => { busy = b; heard(); } });
+      const listed = sixth.then(async (c) => [c, await c.listTools()]);
       await within(heardBusy, 15_000, 'onConnectionsBusy');
-      // One closed frees a connection, which the seventh's own stream may take: a second
-      // leaves one for requests.
-      six[0].close();
-      six[1].close();
-      const [c, tools] = await within(listed, 15_000, 'the seventh lists the tools');
-      for (const x of [...six, c]) x.close();
-      return { held, busy, tools: tools.length };
+      // One closed frees a connection.
+      five[0].close();
+      const [c, tools] = await within(listed, 15_000, 'the sixth lists the tools');
+      for (const x of [...five, c]) x.close();
+      return { busy, tools: tools.length };
     }, { pkgUrl: pkg.url, url: own.url });
-    assert.ok(out.held >= 6, `six streams open (${out.held})`);
     assert.equal(out.busy.server, new URL(own.url).origin);
-    assert.ok(out.busy.streams >= 6, JSON.stringify(out.busy));
+    assert.equal(out.busy.streams, 6, JSON.stringify(out.busy));
     assert.match(out.busy.message, /most likely for want of a connection: browsers open at most 6 connections/);
     assert.ok(out.tools > 0);
   } finally {

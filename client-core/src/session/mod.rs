@@ -842,6 +842,19 @@ impl Session {
                 .is_some_and(|p| p.method == "subscriptions/listen"),
             Purpose::Delete | Purpose::Fire => false,
         };
+        // What only waits for the server's own messages may be held back by the I/O layer:
+        // the legacy standalone GET stream, and a `subscriptions/listen` stream unless it
+        // replaces one still open (that one closes only once its successor is acknowledged:
+        // held back, the successor could wait for the place its predecessor holds).
+        let may_wait = match purpose {
+            Purpose::GetStream => true,
+            Purpose::Call(key) => {
+                let listen = |p: &Pending| p.method == "subscriptions/listen";
+                self.pending.get(&key).is_some_and(listen)
+                    && !self.pending.iter().any(|(k, p)| *k != key && listen(p))
+            }
+            _ => false,
+        };
         let tells_only = match purpose {
             Purpose::Delete | Purpose::Fire => true,
             Purpose::Call(key) => self
@@ -860,7 +873,7 @@ impl Session {
             headers,
             body,
             keepalive,
-            may_wait: purpose == Purpose::GetStream,
+            may_wait,
             long_lived,
         }));
         id
