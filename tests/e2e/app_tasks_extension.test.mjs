@@ -183,16 +183,23 @@ test('a call running as a task in one tab is left to it by another tab of the br
   assert.equal(left, '{}');
 });
 
+/** Opens another tab of the app on the same server, and waits until it says that this tab
+ * follows the call of report (a task): resolves to that tab. */
+async function otherTabLeavingReport() {
+  const other = await page.context().newPage();
+  other.on('pageerror', (e) => { throw e; });
+  await other.goto(page.url());
+  await other.locator('#connection-state', { hasText: 'connected' }).waitFor({ timeout: 20_000 });
+  await other.locator('#tab-logs').click();
+  await other.locator('ul.notifications li', { hasText: 'another tab of this browser follows: report' }).waitFor({ timeout: 10_000 });
+  return other;
+}
+
 test('a tab that opens while another follows a task leaves it alone, also once that tab has followed it to its end', async () => {
   await run('report', () => page.locator('.runner input#arg-seconds').fill('3'));
   await page.locator('.runner .task-status', { hasText: /^Task working/ }).waitFor({ timeout: 10_000 });
-  const other = await page.context().newPage();
-  other.on('pageerror', (e) => { throw e; });
+  const other = await otherTabLeavingReport();
   try {
-    await other.goto(page.url());
-    await other.locator('#connection-state', { hasText: 'connected' }).waitFor({ timeout: 20_000 });
-    await other.locator('#tab-logs').click();
-    await other.locator('ul.notifications li', { hasText: 'another tab of this browser follows: report' }).waitFor({ timeout: 10_000 });
     // The first tab shows the result and records it.
     await page.locator('.runner .result').waitFor({ timeout: 20_000 });
     assert.match(await page.locator('.runner .result').innerText(), /report ready after 3 s/);
@@ -232,13 +239,8 @@ test('a tab granted a task\'s lock while its storage still keeps the task leaves
       granted();
     })));
   }, lockName);
-  const other = await page.context().newPage();
-  other.on('pageerror', (e) => { throw e; });
+  const other = await otherTabLeavingReport();
   try {
-    await other.goto(page.url());
-    await other.locator('#connection-state', { hasText: 'connected' }).waitFor({ timeout: 20_000 });
-    await other.locator('#tab-logs').click();
-    await other.locator('ul.notifications li', { hasText: 'another tab of this browser follows: report' }).waitFor({ timeout: 10_000 });
     await waitFor(() => other.evaluate(async (name) => (await navigator.locks.query()).pending
       .filter((l) => l.name === name).length === 2, lockName), 10_000, 'the other tab waiting for the lock');
     // The first tab follows it to its end and lets it go: the test has the lock.

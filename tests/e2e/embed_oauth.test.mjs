@@ -199,26 +199,32 @@ const tokenStats = async () => (await fetch(`${authServer.url}/__stats`)).json()
 /** Makes every access token seen so far expire (the gateway then answers 401). */
 const expireAccessTokens = () => fetch(`${gateway.url.replace(/\/mcp$/, '')}/__expire`, { method: 'POST' });
 
+/** Two pages of the host in `context` that share their tokens (storage "local"): the first
+ * logs in (a popup) and keeps them in localStorage; the second finds them there and
+ * refreshes (no access token is ever stored), so using up the refresh token the first page
+ * holds. Resolves to { first, second, before } (`before`: the token counts after the login). */
+async function twoPagesSharingTokens(context) {
+  const first = await context.newPage();
+  first.on('pageerror', (e) => { throw e; });
+  await first.goto(`${host.url}/index.html`);
+  await logInWithPopup(first, 'local');
+  const before = await tokenStats();
+  const second = await context.newPage();
+  second.on('pageerror', (e) => { throw e; });
+  await second.goto(`${host.url}/index.html`);
+  await connectIn(second, { storage: 'local' });
+  const b = await second.evaluate(() => window.connected);
+  assert.equal(b.error, undefined, `${b.error}\n${await traceOf(second)}`);
+  return { first, second, before };
+}
+
 test('pages that share their stored tokens (storage "local") refresh one at a time, each with the newest refresh token: the grant survives', async () => {
   // oidc-provider rotates a public client's refresh token on every refresh, and revokes the
   // whole grant when a used one comes back: the page that refreshes second must not use the
   // refresh token it read before the other page's refresh.
   const context = await browser.newContext();
   try {
-    const first = await context.newPage();
-    first.on('pageerror', (e) => { throw e; });
-    await first.goto(`${host.url}/index.html`);
-    // The first page logs in (a popup) and keeps the tokens in localStorage.
-    await logInWithPopup(first, 'local');
-    const before = await tokenStats();
-    // A second page of the site finds them there, refreshes (no access token is ever
-    // stored), and so uses up the refresh token the first page holds.
-    const second = await context.newPage();
-    second.on('pageerror', (e) => { throw e; });
-    await second.goto(`${host.url}/index.html`);
-    await connectIn(second, { storage: 'local' });
-    const b = await second.evaluate(() => window.connected);
-    assert.equal(b.error, undefined, `${b.error}\n${await traceOf(second)}`);
+    const { first, second, before } = await twoPagesSharingTokens(context);
     assert.equal((await tokenStats()).refresh_token, before.refresh_token + 1);
     // Every access token expires: each page refreshes again, the first one with the refresh
     // token the second one stored.
@@ -245,16 +251,7 @@ test('a page granted the refresh lock while its storage still holds the refresh 
   // puts the used-up token back, then the new one.
   const context = await browser.newContext();
   try {
-    const first = await context.newPage();
-    first.on('pageerror', (e) => { throw e; });
-    await first.goto(`${host.url}/index.html`);
-    await logInWithPopup(first, 'local');
-    const second = await context.newPage();
-    second.on('pageerror', (e) => { throw e; });
-    await second.goto(`${host.url}/index.html`);
-    await connectIn(second, { storage: 'local' });
-    const b = await second.evaluate(() => window.connected);
-    assert.equal(b.error, undefined, `${b.error}\n${await traceOf(second)}`);
+    const { first, second } = await twoPagesSharingTokens(context);
     const key = `mcp-oauth/v1/${gateway.url}`;
     const lockName = `mcp-oauth/v1/refresh ${gateway.url}`;
     const usedUp = await first.evaluate((k) => localStorage.getItem(k), key);
