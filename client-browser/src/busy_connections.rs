@@ -64,9 +64,10 @@ pub(crate) async fn mark_stream(url: &str) -> Option<HeldLock> {
 }
 
 /// Marks a stream that may wait ([`client_core::http::HttpRequest::may_wait`]: a 2025-era
-/// session's standalone GET stream, a first `subscriptions/listen` stream) once it leaves a connection to the server free for
-/// requests: while the streams of this origin's pages hold all but one of the connections the
-/// browser opens to it, it waits (the listeners are told once), and opens when one closes.
+/// session's standalone GET stream, a first `subscriptions/listen` stream) once it leaves a
+/// connection to the server free for requests: while the streams of this origin's pages hold
+/// all but one of the connections the browser opens to it, it waits (the listeners are told
+/// once), and opens when one closes.
 /// Without this, six tabs on one server would leave none of them a connection for calls.
 /// Ends with an error once the exchange is aborted or the client is gone.
 pub(crate) async fn mark_stream_leaving_one_free(

@@ -88,3 +88,22 @@ async fn a_waiter_that_stopped_waiting_lets_go_of_its_grant_at_once() {
     until(name, (0, 0)).await;
     assert!(acquire_if_free(name).await.is_some());
 }
+
+#[wasm_bindgen_test]
+async fn a_mark_stays_held_for_the_page_and_the_oldest_go_beyond_the_bound() {
+    use client_browser::locks::{hold_mark, is_held};
+    assert!(!is_held("test mark 0").await);
+    hold_mark("test mark 0").await;
+    assert!(is_held("test mark 0").await);
+    assert_eq!(state_of("test mark 0").await, (1, 0));
+    // Marked again: still one holder.
+    hold_mark("test mark 0").await;
+    assert_eq!(state_of("test mark 0").await, (1, 0));
+    assert!(!is_held("test mark 1").await, "only the names marked");
+    // A page keeps 64 marks: the first goes once 64 more are taken.
+    for i in 1..=64 {
+        hold_mark(&format!("test mark {i}")).await;
+    }
+    until("test mark 0", (0, 0)).await;
+    assert!(is_held("test mark 1").await && is_held("test mark 64").await);
+}

@@ -6,15 +6,14 @@
 //!
 //! A tab that followed a task to its end forgets it in `localStorage`, but another tab may be
 //! granted the task's lock before its copy of `localStorage` says so: Chromium brings one
-//! tab's writes to the others on a path of their own, not ordered with Web Locks (measured:
-//! about a third of such reads were stale). So that tab also holds a second lock, the task's
+//! tab's writes to the others on a path of their own, not ordered with Web Locks (see
+//! [`client_browser::locks::hold_mark`]). So that tab also holds a second lock, the task's
 //! "settled" mark, from before it releases the task's lock until it closes; a tab granted the
 //! task's lock asks for the marks ([`settled_elsewhere`]), which the lock manager answers in
 //! order.
 
 pub use client_browser::locks::{acquire, acquire_if_free, HeldLock};
 use std::cell::RefCell;
-use std::collections::VecDeque;
 use std::rc::Rc;
 
 /// The name of the lock of task `task_id` of the server at `url`.
@@ -28,29 +27,12 @@ pub fn settled_mark_name(url: &str, task_id: &str) -> String {
     format!("mcp-browser-client.task-settled {url} {task_id}")
 }
 
-/// Settled marks this page holds at most (the oldest let go first): a mark is read in the
-/// moment after the task's lock is released, so only the last few matter.
-const MAX_SETTLED_MARKS: usize = 32;
-
-thread_local! {
-    /// The settled marks this page holds, oldest first.
-    static SETTLED_MARKS: RefCell<VecDeque<HeldLock>> = const { RefCell::new(VecDeque::new()) };
-}
-
 /// Marks task `task_id` of `url` settled (followed to its end here), then releases `lock`, the
 /// task's lock, for any tab that waits for it.
 pub fn settle(lock: TaskLock, url: &str, task_id: &str) {
     let name = settled_mark_name(url, task_id);
     wasm_bindgen_futures::spawn_local(async move {
-        // `None`: marked already (by this page, before a reload of its tasks).
-        if let Some(mark) = acquire_if_free(&name).await {
-            SETTLED_MARKS.with_borrow_mut(|marks| {
-                marks.push_back(mark);
-                while marks.len() > MAX_SETTLED_MARKS {
-                    marks.pop_front();
-                }
-            });
-        }
+        client_browser::locks::hold_mark(&name).await;
         lock.release();
     });
 }
@@ -58,8 +40,7 @@ pub fn settle(lock: TaskLock, url: &str, task_id: &str) {
 /// True when a tab of this browser (this one included) followed task `task_id` of `url` to its
 /// end, whatever this page's `localStorage` says yet.
 pub async fn settled_elsewhere(url: &str, task_id: &str) -> bool {
-    let name = settled_mark_name(url, task_id);
-    client_browser::locks::held_names().await.contains(&name)
+    client_browser::locks::is_held(&settled_mark_name(url, task_id)).await
 }
 
 /// The lock of a task a call follows: asked for when the call's task is kept, released when

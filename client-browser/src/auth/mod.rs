@@ -159,12 +159,12 @@ fn dpop_bound(tokens: &TokenSet) -> bool {
     tokens.dpop || tokens.token_type.eq_ignore_ascii_case("dpop")
 }
 
-/// The name of the Web Lock a page holds while it refreshes `server_url`'s tokens.
 /// How long a page waits for its storage to bring the refresh token another page left after
 /// using up the one this page holds (see [`spent_tokens`]): a handover between pages takes
 /// milliseconds.
 const STORAGE_CATCH_UP_MS: u32 = 5_000;
 
+/// The name of the Web Lock a page holds while it refreshes `server_url`'s tokens.
 fn refresh_lock_name(server_url: &str) -> String {
     format!("mcp-oauth/v1/refresh {server_url}")
 }

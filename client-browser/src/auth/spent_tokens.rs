@@ -5,31 +5,20 @@
 //! [`super::Authorizer`]). But Chromium brings one page's `localStorage` writes to the others
 //! on a path of its own, not ordered with Web Locks: the page granted the lock may still read
 //! the token the page before it just used up (measured with a probe: about a third of reads
-//! made right after a lock was handed over were stale). Refreshing with it would make many
-//! authorization servers revoke the whole grant, for every page.
+//! made right after a lock was handed over were stale; see [`locks::hold_mark`]). Refreshing
+//! with it would make many authorization servers revoke the whole grant, for every page.
 //!
 //! So a page that refreshed holds a lock named for the refresh token it used (its SHA-256,
 //! never the token) from before it lets the refresh lock go until it closes. The next page
 //! asks the lock manager, which answers in order with the handover, whether its token is
 //! marked so, and if so waits for its storage to bring the newer one.
 
-use crate::locks::{self, HeldLock};
+use crate::locks;
 use futures_channel::mpsc;
 use futures_util::future::{select, Either};
 use futures_util::StreamExt;
-use std::cell::RefCell;
-use std::collections::VecDeque;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
-
-/// Marks this page holds at most (the oldest let go first): a mark is read in the moment after
-/// the refresh lock is handed over, so only the last few matter.
-const MAX_MARKS: usize = 16;
-
-thread_local! {
-    /// The marks this page holds, oldest first.
-    static MARKS: RefCell<VecDeque<HeldLock>> = const { RefCell::new(VecDeque::new()) };
-}
 
 /// The name of the mark of `refresh_token`, used up at the server at `server_url`.
 fn mark_name(server_url: &str, refresh_token: &str) -> String {
@@ -39,22 +28,12 @@ fn mark_name(server_url: &str, refresh_token: &str) -> String {
 
 /// Marks `refresh_token` used up, for the other pages of this origin, while this page is open.
 pub async fn mark(server_url: &str, refresh_token: &str) {
-    // `None`: marked already.
-    if let Some(mark) = locks::acquire_if_free(&mark_name(server_url, refresh_token)).await {
-        MARKS.with_borrow_mut(|marks| {
-            marks.push_back(mark);
-            while marks.len() > MAX_MARKS {
-                marks.pop_front();
-            }
-        });
-    }
+    locks::hold_mark(&mark_name(server_url, refresh_token)).await;
 }
 
 /// True when a page of this origin that is still open used `refresh_token` up.
 pub async fn is_spent(server_url: &str, refresh_token: &str) -> bool {
-    locks::held_names()
-        .await
-        .contains(&mark_name(server_url, refresh_token))
+    locks::is_held(&mark_name(server_url, refresh_token)).await
 }
 
 /// Hears `localStorage` changes made by other pages of this origin (their `storage` events)
