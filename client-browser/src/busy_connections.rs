@@ -29,9 +29,10 @@
 use crate::driver::Inner;
 use crate::locks::{self, HeldLock};
 use client_core::http::TransportFailure;
+use futures_channel::oneshot;
 use litemap::LiteMap;
 use std::cell::RefCell;
-use std::rc::Weak;
+use std::rc::{Rc, Weak};
 
 /// The connections a browser opens to one server over HTTP/1.1 (Chromium, Firefox, Safari).
 pub const BROWSER_LIMIT: usize = 6;
@@ -78,7 +79,7 @@ pub(crate) async fn mark_stream_leaving_one_free(
     let Some(origin) = limited_origin(url) else {
         return Ok(None);
     };
-    let mut told = false;
+    let mut waiting: Option<HeldBackGuard> = None;
     loop {
         {
             // One page at a time counts and takes its place (two counting at once could both
@@ -88,9 +89,9 @@ pub(crate) async fn mark_stream_leaving_one_free(
             if streams < BROWSER_LIMIT - 1 {
                 return Ok(mark_stream(url).await);
             }
-            if !told {
-                told = true;
+            if waiting.is_none() {
                 if let Some(inner) = weak.upgrade() {
+                    waiting = Some(HeldBackGuard::start(&inner, &origin, streams));
                     inner.emit(crate::ClientEvent::Warning(stream_waits(&origin, streams)));
                 }
             }
@@ -103,6 +104,69 @@ pub(crate) async fn mark_stream_leaving_one_free(
             }
         }
     }
+}
+
+/// Whether a client's stream is held back for want of a free connection, for what needs
+/// that stream (a resource subscription of a 2026-07-28 connection is acknowledged on it).
+#[derive(Default)]
+pub(crate) struct HeldBack {
+    /// The server's origin and the streams counted, while a stream is held back.
+    now: Option<(String, usize)>,
+    /// Told once a stream is held back.
+    hearing: Vec<oneshot::Sender<(String, usize)>>,
+}
+
+/// A stream held back, until dropped.
+struct HeldBackGuard(Weak<Inner>);
+
+impl HeldBackGuard {
+    fn start(inner: &Rc<Inner>, origin: &str, streams: usize) -> HeldBackGuard {
+        let mut held = inner.held_back.borrow_mut();
+        held.now = Some((origin.to_string(), streams));
+        for hearing in held.hearing.drain(..) {
+            let _ = hearing.send((origin.to_string(), streams));
+        }
+        HeldBackGuard(Rc::downgrade(inner))
+    }
+}
+
+impl Drop for HeldBackGuard {
+    fn drop(&mut self) {
+        if let Some(inner) = self.0.upgrade() {
+            inner.held_back.borrow_mut().now = None;
+        }
+    }
+}
+
+/// Resolves once a stream of the client of `inner` is held back for want of a free
+/// connection (at once if one is): the server's origin and the streams counted.
+pub(crate) async fn held_back(inner: &Inner) -> (String, usize) {
+    let heard = {
+        let mut held = inner.held_back.borrow_mut();
+        if let Some(now) = &held.now {
+            return now.clone();
+        }
+        let (tx, rx) = oneshot::channel();
+        held.hearing.retain(|h| !h.is_canceled());
+        held.hearing.push(tx);
+        rx
+    };
+    match heard.await {
+        Ok(why) => why,
+        // The client is gone: never.
+        Err(_) => futures_util::future::pending().await,
+    }
+}
+
+/// Why a subscription cannot be made now, in words: the stream it is acknowledged on waits.
+pub fn subscription_waits(server: &str, streams: usize) -> String {
+    format!(
+        "a resource subscription is made on this connection's notification stream, which waits \
+         for a free connection: browsers open at most {BROWSER_LIMIT} connections to one server \
+         over plain HTTP (HTTP/1.1), and {streams} streams from pages of this site hold all but \
+         the one left for requests ({server}). Close a tab or a connection to that server, then \
+         subscribe again."
+    )
 }
 
 /// Why a connection's stream waits, in words.

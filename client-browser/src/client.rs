@@ -191,6 +191,7 @@ impl Client {
             listen_acks: RefCell::default(),
             handover: RefCell::default(),
             page_hide: RefCell::new(None),
+            held_back: RefCell::default(),
         });
         *inner.page_hide.borrow_mut() = crate::page_hide::PageHideListener::watch(&inner);
         let tasks: Rc<RefCell<crate::tasks::Tasks>> = Rc::default();

@@ -51,6 +51,9 @@ pub(crate) struct Inner {
     pub handover: RefCell<crate::listen_handover::Handover>,
     /// Closes the client when the person leaves the page (see `page_hide.rs`).
     pub page_hide: RefCell<Option<crate::page_hide::PageHideListener>>,
+    /// This client's stream held back for want of a free connection, if one is (see
+    /// `busy_connections.rs`).
+    pub held_back: RefCell<crate::busy_connections::HeldBack>,
 }
 
 impl Inner {

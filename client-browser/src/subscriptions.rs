@@ -355,12 +355,20 @@ impl Client {
                 Err(ack) => {
                     let timer =
                         gloo_timers::future::TimeoutFuture::new(limit.min(u32::MAX as u64) as u32);
-                    match select(ack, timer).await {
+                    // A stream held back for want of a connection is not acknowledged until one
+                    // frees: said at once rather than after the time limit.
+                    let held_back = crate::busy_connections::held_back(&self.inner);
+                    match select(ack, select(timer, Box::pin(held_back))).await {
                         Either::Left((reply, _)) => reply,
-                        Either::Right(_) => {
+                        Either::Right((Either::Left(_), _)) => {
                             return Err(ClientError::Request(RequestError::Timeout {
                                 after_ms: limit,
                             }))
+                        }
+                        Either::Right((Either::Right(((server, streams), _)), _)) => {
+                            return Err(ClientError::Request(RequestError::Unavailable(
+                                crate::busy_connections::subscription_waits(&server, streams),
+                            )))
                         }
                     }
                 }

@@ -40,8 +40,9 @@ const logSays = (page, text) => page.locator('.logs .notifications li', { hasTex
 
 /** Seven tabs on the server `peer`, whose stream a tab opens with a request that
  * `isStream(request)` tells: the first five open theirs, the last two wait (their logs say
- * so) and every tab calls a tool; one of the two opens its stream once a tab closes. */
-async function sevenTabsAllCallTools(peer, isStream) {
+ * so) and every tab calls a tool; one of the two opens its stream once a tab closes.
+ * `meanwhile(page)`, if given, runs in the seventh tab while its stream waits. */
+async function sevenTabsAllCallTools(peer, isStream, meanwhile = async () => {}) {
   const context = await browser.newContext();
   try {
     const stream = (page) => page.waitForResponse((r) => r.url() === peer.url && isStream(r.request()), { timeout: 20_000 });
@@ -58,6 +59,7 @@ async function sevenTabsAllCallTools(peer, isStream) {
     await echo(tabs[6], 'from the seventh tab');
     await echo(tabs[0], 'from the first tab');
     assert.equal(await tabs[6].locator('.waiting-for-connection').count(), 0);
+    await meanwhile(tabs[6]);
     // A tab closed: one of the two waiting streams opens.
     const opened = Promise.any(tabs.slice(5).map(stream));
     await tabs.shift().close();
@@ -78,12 +80,21 @@ test('seven tabs on a 2025-era server all call tools: the GET streams that would
   }
 });
 
-test('seven tabs on a 2026-07-28 server all call tools: the listen streams that would take the last connection wait, and one opens once a tab closes', async () => {
+test('seven tabs on a 2026-07-28 server all call tools: the listen streams that would take the last connection wait (a subscription meanwhile is refused in words), and one opens once a tab closes', async () => {
   process.env.MANY_TOOLS = '0';
   const peer = await startPeer('many_tools.sh');
   delete process.env.MANY_TOOLS;
   try {
-    await sevenTabsAllCallTools(peer, (request) => request.headers()['mcp-method'] === 'subscriptions/listen');
+    // A resource subscription is acknowledged on that stream: refused at once, in words.
+    const subscribe = async (page) => {
+      await page.locator('#tab-resources').click();
+      const greeting = page.locator('.resource-list li', { hasText: 'test://greeting' });
+      await greeting.locator('button.subscribe').click();
+      await page.locator('.resources .call-error', { hasText: 'which waits for a free connection' }).waitFor({ timeout: 10_000 });
+      assert.equal(await greeting.locator('button.subscribe').getAttribute('aria-pressed'), 'false');
+      await page.locator('#tab-tools').click();
+    };
+    await sevenTabsAllCallTools(peer, (request) => request.headers()['mcp-method'] === 'subscriptions/listen', subscribe);
   } finally {
     peer.stop();
   }

@@ -347,7 +347,7 @@ test('a client let go (free(), [Symbol.dispose]() as `using` calls it, or collec
   }
 });
 
-test('six clients of a page on a 2026-07-28 server all call tools: the sixth one\'s listen stream waits for a free connection, and says so (onWarning)', async () => {
+test('six clients of a page on a 2026-07-28 server all call tools: the sixth one\'s listen stream waits for a free connection, and says so (onWarning); a subscription meanwhile is refused in words', async () => {
   // A server of its own: only this test's streams count.
   process.env.MANY_TOOLS = '0';
   const own = await startPeer('many_tools.sh');
@@ -377,17 +377,25 @@ test('six clients of a page on a 2026-07-28 server all call tools: the sixth one
       await until(() => warnings[5].length > 0, 10_000, 'the sixth client\'s warning');
       const texts = await Promise.all(clients.map((c, i) => within(c.callTool('echo', { message: `from ${i}` }), 10_000, `call ${i}`)));
       const held = await streams();
-      // One closed: the sixth one's stream opens.
+      // A resource subscription is acknowledged on that stream: refused at once, in words
+      // (not after the 60 s time limit).
+      const sixth = clients[5];
+      const subscribing = await within(sixth.subscribeResource('test://greeting')
+        .then(() => ({ subscribed: true }), (e) => ({ kind: e.kind, message: e.message })), 10_000, 'the sixth subscribing');
+      // One closed: the sixth one's stream opens, and it subscribes.
       const before = new Set(await streamNames());
       clients.shift().close();
       await until(async () => (await streamNames()).some((n) => !before.has(n)), 10_000, 'the sixth stream open');
+      await within(sixth.subscribeResource('test://greeting'), 10_000, 'subscribing once the stream is open');
       for (const c of clients) c.close();
-      return { warnings, held, texts: texts.map((r) => r.content[0].text) };
+      return { warnings, held, subscribing, texts: texts.map((r) => r.content[0].text) };
     }, { pkgUrl: pkg.url, url: own.url });
     assert.match(out.warnings[5].join('\n'), /waits: browsers open at most 6 connections to one server over plain HTTP \(HTTP\/1\.1\), and 5 streams/);
     assert.deepEqual(out.warnings.slice(0, 5), [[], [], [], [], []]);
     assert.equal(out.held, 5, 'the last connection left for requests');
     assert.deepEqual(out.texts, [0, 1, 2, 3, 4, 5].map((i) => `Echo: from ${i}`));
+    assert.equal(out.subscribing.kind, 'unavailable', JSON.stringify(out.subscribing));
+    assert.match(out.subscribing.message, /a resource subscription is made on this connection's notification stream, which waits for a free connection: .* 5 streams from pages of this site .* then subscribe again/);
   } finally {
     own.stop();
   }
