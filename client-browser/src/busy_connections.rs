@@ -173,10 +173,9 @@ pub fn subscription_waits(server: &str, streams: usize) -> String {
 fn stream_waits(server: &str, streams: usize) -> String {
     format!(
         "what {server} sends of its own accord (list changes, resource updates, its requests) \
-         waits: browsers open \
-         at most {BROWSER_LIMIT} connections to one server over plain HTTP (HTTP/1.1), and \
-         {streams} streams from pages of this site hold all but the one left for requests. This \
-         connection's stream opens once one of them closes."
+         waits: browsers open at most {BROWSER_LIMIT} connections to one server over plain HTTP \
+         (HTTP/1.1), and {streams} streams from pages of this site hold all but the one left \
+         for requests. This connection's stream opens once one of them closes."
     )
 }
 

@@ -496,34 +496,35 @@ impl Authorizer {
     /// another open page of this origin used up: this page's storage does not show yet the one
     /// that page left (see [`spent_tokens`]). Refreshing with it would revoke the grant.
     async fn wait_until_unspent(&self) -> Result<(), AuthFailure> {
+        if !self.holds_spent_token().await {
+            return Ok(());
+        }
+        self.trace("another page of this site used this refresh token up: waiting for this page's storage to bring the one it left");
         let deadline = now().0 + u64::from(STORAGE_CATCH_UP_MS);
-        let mut watch = None;
+        let mut watch = spent_tokens::StorageWatch::new();
         loop {
-            let Some(token) = self.tokens().and_then(|t| t.refresh_token) else {
-                return Ok(());
-            };
-            if !spent_tokens::is_spent(&self.server_url, &token).await {
-                return Ok(());
-            }
-            match watch.as_mut() {
-                None => {
-                    self.trace("another page of this site used this refresh token up: waiting for this page's storage to bring the one it left");
-                    // Changes are heard from here on; one that came before is read now.
-                    watch = Some(spent_tokens::StorageWatch::new());
-                }
-                Some(watch) => {
-                    let left = deadline.saturating_sub(now().0).min(u64::from(u32::MAX)) as u32;
-                    let heard = match watch {
-                        Some(watch) => left > 0 && watch.changed(left).await,
-                        None => false,
-                    };
-                    if !heard {
-                        self.trace("the refresh token another page left never reached this page's storage: a new login is needed");
-                        return Err(AuthFailure::NeedsLogin);
-                    }
-                }
-            }
+            // Changes are heard from the watch's start; one that came before is read now.
             self.adopt_newer().await;
+            if !self.holds_spent_token().await {
+                return Ok(());
+            }
+            let left = deadline.saturating_sub(now().0).min(u64::from(u32::MAX)) as u32;
+            let heard = match watch.as_mut() {
+                Some(watch) => left > 0 && watch.changed(left).await,
+                None => false,
+            };
+            if !heard {
+                self.trace("the refresh token another page left never reached this page's storage: a new login is needed");
+                return Err(AuthFailure::NeedsLogin);
+            }
+        }
+    }
+
+    /// Whether the refresh token at hand was used up by an open page of this origin.
+    async fn holds_spent_token(&self) -> bool {
+        match self.tokens().and_then(|t| t.refresh_token) {
+            Some(token) => spent_tokens::is_spent(&self.server_url, &token).await,
+            None => false,
         }
     }
 

@@ -140,6 +140,11 @@ struct Pending {
 }
 
 impl Pending {
+    /// A `subscriptions/listen` request: a stream that stays open.
+    fn is_listen(&self) -> bool {
+        self.method == "subscriptions/listen"
+    }
+
     /// A request that tells the server to stop something (a `tasks/cancel`): closing lets it
     /// finish, unread, and it is sent so as to outlive the page.
     fn only_tells_the_server(&self) -> bool {
@@ -834,27 +839,21 @@ impl Session {
     ) -> TransmitId {
         let id = TransmitId(self.next_transmit);
         self.next_transmit += 1;
-        let long_lived = match purpose {
-            Purpose::Resume(_) | Purpose::GetStream | Purpose::SseMain => true,
-            Purpose::Call(key) => self
-                .pending
-                .get(&key)
-                .is_some_and(|p| p.method == "subscriptions/listen"),
-            Purpose::Delete | Purpose::Fire => false,
+        let listen = match purpose {
+            Purpose::Call(key) => self.pending.get(&key).is_some_and(Pending::is_listen),
+            _ => false,
         };
+        let long_lived = listen
+            || matches!(
+                purpose,
+                Purpose::Resume(_) | Purpose::GetStream | Purpose::SseMain
+            );
         // What only waits for the server's own messages may be held back by the I/O layer:
         // the legacy standalone GET stream, and a `subscriptions/listen` stream unless it
         // replaces one still open (that one closes only once its successor is acknowledged:
         // held back, the successor could wait for the place its predecessor holds).
-        let may_wait = match purpose {
-            Purpose::GetStream => true,
-            Purpose::Call(key) => {
-                let listen = |p: &Pending| p.method == "subscriptions/listen";
-                self.pending.get(&key).is_some_and(listen)
-                    && !self.pending.iter().any(|(k, p)| *k != key && listen(p))
-            }
-            _ => false,
-        };
+        let may_wait = purpose == Purpose::GetStream
+            || (listen && self.pending.iter().filter(|(_, p)| p.is_listen()).count() == 1);
         let tells_only = match purpose {
             Purpose::Delete | Purpose::Fire => true,
             Purpose::Call(key) => self
