@@ -9,6 +9,7 @@
 //! read or written and what was kept is removed.
 
 use crate::per_server::{storage, WhenEmpty};
+use core::cmp::Ordering;
 use serde_json::{json, Value};
 
 /// One past tool call.
@@ -40,9 +41,21 @@ pub(crate) const KEY: &str = "mcp-browser-client.history";
 /// `"off"` when the person turned keeping history in the browser off.
 const OFF_KEY: &str = "mcp-browser-client.history-off";
 
-/// Adds `entry` as the newest, dropping the oldest beyond [`MAX_ENTRIES`].
+/// The order a history is kept in, the same in every tab: by when each call was made, then
+/// by tool and arguments. Two tabs holding the same calls therefore keep the same newest ones
+/// when they drop the oldest, and agree on what storage should hold (see [`to_write_back`]).
+fn call_order(a: &HistoryEntry, b: &HistoryEntry) -> Ordering {
+    a.at_ms
+        .total_cmp(&b.at_ms)
+        .then_with(|| a.tool.cmp(&b.tool))
+        .then_with(|| a.arguments.to_string().cmp(&b.arguments.to_string()))
+}
+
+/// Adds `entry` in its place (see [`call_order`]; a call made last is the newest), dropping
+/// the oldest beyond [`MAX_ENTRIES`].
 pub fn push(entries: &mut Vec<HistoryEntry>, entry: HistoryEntry) {
-    entries.push(entry);
+    let at = entries.partition_point(|e| call_order(e, &entry) != Ordering::Greater);
+    entries.insert(at, entry);
     if entries.len() > MAX_ENTRIES {
         let extra = entries.len() - MAX_ENTRIES;
         entries.drain(..extra);
@@ -55,17 +68,16 @@ fn same_call(a: &HistoryEntry, b: &HistoryEntry) -> bool {
     a.at_ms == b.at_ms && a.tool == b.tool && a.arguments == b.arguments
 }
 
-/// Adds the calls of `there` (another tab's, from storage) that `here` does not have, in
-/// their order, as the newest (see [`push`]); true if any came in.
+/// Adds the calls of `there` (another tab's, from storage) that `here` does not have, each
+/// in its place (see [`push`]); true if any came in (and was not at once the oldest beyond
+/// [`MAX_ENTRIES`]).
 pub fn take_in(here: &mut Vec<HistoryEntry>, there: &[HistoryEntry]) -> bool {
-    let new: Vec<HistoryEntry> = there
-        .iter()
-        .filter(|t| !here.iter().any(|h| same_call(h, t)))
-        .cloned()
-        .collect();
-    let any = !new.is_empty();
-    for entry in new {
-        push(here, entry);
+    let mut any = false;
+    for entry in there {
+        if !here.iter().any(|h| same_call(h, entry)) {
+            push(here, entry.clone());
+            any |= here.iter().any(|h| same_call(h, entry));
+        }
     }
     any
 }
@@ -142,10 +154,35 @@ pub fn to_store(entries: &[HistoryEntry]) -> Vec<Value> {
 pub fn entries_in(doc: &Value, url: &str) -> Vec<HistoryEntry> {
     let list = crate::per_server::list_in(doc, url, "calls");
     let mut out: Vec<HistoryEntry> = list.iter().filter_map(decode).collect();
+    out.sort_by(call_order);
     if out.len() > MAX_ENTRIES {
         out.drain(..out.len() - MAX_ENTRIES);
     }
     out
+}
+
+/// What this page writes to storage, having heard that another tab wrote `url`'s history:
+/// its history `here` with the stored calls of `doc` (storage as it is now) taken in, when
+/// `doc` lacks some of its calls that storage would keep; `None` when nothing needs writing.
+///
+/// Another tab records its call over its own copy of `localStorage`, which may lag behind
+/// this page's last write (Chromium brings one tab's writes to the others on a path of its
+/// own), and so drops this page's newest call from storage. Both pages still show it (each
+/// takes the other's calls in), but a reload would lose it; this page, hearing the write,
+/// puts it back. Every tab keeps the same order and bound ([`call_order`]), so the writes
+/// settle: a tab writes only calls the stored document lacks, and then holds them all.
+/// A server with no stored calls (cleared there, or dropped to make room for others) is
+/// left as it is.
+pub fn to_write_back(here: &[HistoryEntry], doc: &Value, url: &str) -> Option<Vec<HistoryEntry>> {
+    let stored = entries_in(doc, url);
+    if stored.is_empty() {
+        return None;
+    }
+    let mut merged = here.to_vec();
+    take_in(&mut merged, &stored);
+    let kept: Vec<HistoryEntry> = to_store(&merged).iter().filter_map(decode).collect();
+    let lacking = kept.iter().any(|k| !stored.iter().any(|s| same_call(s, k)));
+    lacking.then_some(merged)
 }
 
 /// `doc` with `url`'s history replaced by `entries` (removed when there are none), marked as
@@ -254,6 +291,19 @@ pub fn clear(url: &str) {
     };
     let doc = cleared_in(stored_doc(&s), url, js_sys::Date::now());
     let _ = s.set_item(KEY, &doc.to_string());
+}
+
+/// Writes `here`, `url`'s history on this page, back to storage when another tab's write
+/// dropped some of its calls (see [`to_write_back`]); returns what the page's history becomes
+/// then (with the stored calls taken in), `None` when nothing was written. Nothing is written
+/// while keeping is off.
+pub fn write_back(url: &str, here: &[HistoryEntry]) -> Option<Vec<HistoryEntry>> {
+    let s = storage().filter(|_| kept_in_browser())?;
+    let doc = stored_doc(&s);
+    let merged = to_write_back(here, &doc, url)?;
+    let doc = with_entries(doc, url, &merged, js_sys::Date::now());
+    s.set_item(KEY, &doc.to_string()).ok()?;
+    Some(merged)
 }
 
 /// Keeps `entries` as `url`'s history (best effort: storage may be full or disabled; the
@@ -381,10 +431,11 @@ mod tests {
         });
         let a = entries_in(&doc, "https://a.example/");
         let names: Vec<_> = a.iter().map(|e| e.tool.as_str()).collect();
-        assert_eq!(names, vec!["ok", "no-time"]);
-        assert_eq!(a[1].at_ms, 0.0);
-        assert_eq!(a[1].took_ms, None);
+        // In the order the calls were made (one without a time counts as the oldest).
+        assert_eq!(names, vec!["no-time", "ok"]);
+        assert_eq!(a[0].at_ms, 0.0);
         assert_eq!(a[0].took_ms, None);
+        assert_eq!(a[1].took_ms, None);
         assert!(entries_in(&doc, "https://b.example/").is_empty());
         assert!(entries_in(&doc, "https://c.example/").is_empty());
         assert!(entries_in(&json!("junk"), "https://a.example/").is_empty());
@@ -443,6 +494,158 @@ mod tests {
         assert!(take_in(&mut here, &many));
         assert_eq!(here.len(), MAX_ENTRIES);
         assert_eq!(here.last().map(|e| e.at_ms), Some(9.0 + MAX_ENTRIES as f64));
+    }
+
+    #[test]
+    fn a_history_is_in_the_order_its_calls_were_made_in_every_tab() {
+        let mut h = Vec::new();
+        push(&mut h, call("echo", 5));
+        push(&mut h, call("echo", 3));
+        push(&mut h, call("add", 5));
+        let order: Vec<(f64, &str)> = h.iter().map(|e| (e.at_ms, e.tool.as_str())).collect();
+        assert_eq!(order, vec![(3.0, "echo"), (5.0, "add"), (5.0, "echo")]);
+        // Stored in another order (an older version, or edited): read in this one.
+        let doc = json!({ "u": { "calls": [encode(&call("b", 9)), encode(&call("a", 2))] } });
+        let ats: Vec<f64> = entries_in(&doc, "u").iter().map(|e| e.at_ms).collect();
+        assert_eq!(ats, vec![2.0, 9.0]);
+        // Full, and the call taken in is older than all: nothing came in.
+        let mut full: Vec<HistoryEntry> = (10..10 + MAX_ENTRIES as u64)
+            .map(|n| call("t", n))
+            .collect();
+        assert!(!take_in(&mut full, &[call("t", 1)]));
+        assert_eq!(full[0].at_ms, 10.0);
+    }
+
+    /// Two tabs on one server, each with its own copy of storage that may lag, as Chromium's.
+    struct Tab {
+        history: Vec<HistoryEntry>,
+        copy: Value,
+        heard: std::collections::VecDeque<(Value, Value)>,
+    }
+
+    const URL: &str = "https://a.example/mcp";
+
+    /// What `record` does, over the tab's own copy; returns the write (before, after).
+    fn record_in(tab: &mut Tab, entry: HistoryEntry) -> (Value, Value) {
+        let before = tab.copy.clone();
+        take_in(&mut tab.history, &entries_in(&before, URL));
+        push(&mut tab.history, entry);
+        let after = with_entries(before.clone(), URL, &tab.history, 1.0);
+        tab.copy = after.clone();
+        (before, after)
+    }
+
+    /// What the tab does on hearing its next write of another tab: the `storage` event.
+    fn hear_next(tab: &mut Tab) -> Option<(Value, Value)> {
+        let (before, after) = tab.heard.pop_front()?;
+        tab.copy = after.clone();
+        if let Some(next) = after_change_elsewhere(&tab.history, URL, Some(&before), Some(&after)) {
+            tab.history = next;
+        }
+        let merged = to_write_back(&tab.history, &tab.copy, URL)?;
+        tab.history = merged;
+        let written = with_entries(tab.copy.clone(), URL, &tab.history, 2.0);
+        let event = (tab.copy.clone(), written.clone());
+        tab.copy = written;
+        Some(event)
+    }
+
+    /// Runs the tabs' events until none is left (at most `rounds`); the last write.
+    fn settle(tabs: &mut [Tab; 2], mut last: Value, rounds: usize) -> Value {
+        for _ in 0..rounds {
+            let mut wrote = false;
+            for i in 0..2 {
+                if let Some(event) = hear_next(&mut tabs[i]) {
+                    last = event.1.clone();
+                    tabs[1 - i].heard.push_back(event);
+                    wrote = true;
+                }
+            }
+            if !wrote && tabs.iter().all(|t| t.heard.is_empty()) {
+                return last;
+            }
+        }
+        panic!("the tabs still write after {rounds} rounds");
+    }
+
+    #[test]
+    fn a_call_dropped_by_a_tab_writing_over_a_lagging_copy_is_written_back() {
+        let common: Vec<HistoryEntry> = (1..=3).map(|n| call("echo", n)).collect();
+        let doc = with_entries(Value::Null, URL, &common, 0.0);
+        let tab = || Tab {
+            history: common.clone(),
+            copy: doc.clone(),
+            heard: Default::default(),
+        };
+        let mut tabs = [tab(), tab()];
+        // The first tab records a call; the second, not having heard of it yet, records one
+        // over its own copy: storage lacks the first one's call.
+        let first = record_in(&mut tabs[0], call("add", 10));
+        let second = record_in(&mut tabs[1], call("add", 11));
+        assert_eq!(entries_in(&second.1, URL).len(), 4);
+        tabs[1].heard.push_back(first);
+        tabs[0].heard.push_back(second.clone());
+        let stored = settle(&mut tabs, second.1, 10);
+        let ats: Vec<f64> = entries_in(&stored, URL).iter().map(|e| e.at_ms).collect();
+        assert_eq!(ats, vec![1.0, 2.0, 3.0, 10.0, 11.0]);
+        assert_eq!(tabs[0].history, tabs[1].history);
+        // The second tab's write, had it been complete, is not written again.
+        let mut quiet = Tab {
+            history: tabs[0].history.clone(),
+            copy: Value::Null,
+            heard: Default::default(),
+        };
+        quiet.heard.push_back((Value::Null, stored));
+        assert!(hear_next(&mut quiet).is_none());
+    }
+
+    #[test]
+    fn tabs_writing_back_settle_at_the_bound_whatever_order_they_took_calls_in() {
+        // Near the bound of a history, with calls made in both tabs in turn over lagging
+        // copies, heard in different orders: the tabs settle on the newest calls, the same.
+        for seed in 0..40u64 {
+            let mut rng = seed.wrapping_mul(6364136223846793005) ^ 1442695040888963407;
+            let mut next = move |n: u64| {
+                rng = rng
+                    .wrapping_mul(6364136223846793005)
+                    .wrapping_add(1442695040888963407);
+                (rng >> 33) % n
+            };
+            let common: Vec<HistoryEntry> = (0..MAX_ENTRIES as u64 - 2)
+                .map(|n| call("echo", n))
+                .collect();
+            let doc = with_entries(Value::Null, URL, &common, 0.0);
+            let tab = || Tab {
+                history: common.clone(),
+                copy: doc.clone(),
+                heard: Default::default(),
+            };
+            let mut tabs = [tab(), tab()];
+            let mut last = doc.clone();
+            let mut made = Vec::new();
+            for k in 0..6u64 {
+                let i = next(2) as usize;
+                // Made at about the same moment in both tabs: any order of `at`.
+                let entry = call(if i == 0 { "a" } else { "b" }, 200 + next(4) * 10 + k);
+                made.push(entry.clone());
+                let event = record_in(&mut tabs[i], entry);
+                last = event.1.clone();
+                // The other tab hears it now or later (its copy lags meanwhile).
+                tabs[1 - i].heard.push_back(event);
+                if next(2) == 0 {
+                    if let Some(e) = hear_next(&mut tabs[1 - i]) {
+                        last = e.1.clone();
+                        tabs[i].heard.push_back(e);
+                    }
+                }
+            }
+            let stored = settle(&mut tabs, last, 40);
+            let mut all = common.clone();
+            take_in(&mut all, &made);
+            assert_eq!(tabs[0].history, all, "seed {seed}");
+            assert_eq!(tabs[1].history, all, "seed {seed}");
+            assert_eq!(entries_in(&stored, URL), all, "seed {seed}");
+        }
     }
 
     #[test]

@@ -663,7 +663,8 @@ impl Connection {
 
     /// Another tab of the app changed the stored histories from `before` to `after` (see
     /// [`crate::call_history::after_change_elsewhere`]): the calls it made to this server come
-    /// in, and a history it cleared is cleared here.
+    /// in, a history it cleared is cleared here, and calls of this page that its write
+    /// dropped are written back ([`crate::call_history::write_back`]).
     pub fn history_changed_elsewhere(
         &self,
         before: Option<&serde_json::Value>,
@@ -677,6 +678,18 @@ impl Connection {
         });
         if let Some(Some(next)) = next {
             self.history.set(next);
+        }
+        let (was, is) = (
+            before.and_then(|d| d.get(&self.url)),
+            after.and_then(|d| d.get(&self.url)),
+        );
+        if is.is_some() && is != was {
+            let merged = self
+                .history
+                .try_with_untracked(|h| crate::call_history::write_back(&self.url, h));
+            if let Some(Some(merged)) = merged {
+                self.history.set(merged);
+            }
         }
     }
 

@@ -3,8 +3,10 @@
 //! at load would undo what another tab wrote since. A tab therefore hears what another tab
 //! of the app wrote (the `storage` event, which only the other tabs get) and updates what it
 //! shows: the calls made there to the servers it is connected to come in (a history cleared
-//! there is cleared here; one dropped there to make room for other servers is not), and the saved servers become that tab's list. The kept tasks need
-//! none of this: they are read when needed and written change by change.
+//! there is cleared here; one dropped there to make room for other servers is not; calls of
+//! this tab that its write dropped, written over a copy of storage that lagged, are written
+//! back), and the saved servers become that tab's list. The kept tasks need none of this:
+//! they are read when needed and written change by change.
 
 use crate::connection::Connection;
 use crate::saved::SavedServer;
