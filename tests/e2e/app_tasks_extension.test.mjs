@@ -3,7 +3,8 @@
 // the call shows the task's state while it works and then its result; a task that waits for
 // the person shows their question and goes on with the answer; a failed task shows its error;
 // cancelling the call cancels the task on the server; calls still running as tasks are
-// followed again after a reload; one tab of the browser follows a task at a time.
+// followed again after a reload; one tab of the browser follows a task at a time, and keeps
+// it right in storage when another tab writes over a lagging copy.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { appConnectedTo, taskStatusOnServer, viewFrame, waitFor } from './browser.mjs';
@@ -262,5 +263,37 @@ test('a tab granted a task\'s lock while its storage still keeps the task leaves
   } finally {
     await page.evaluate(() => localStorage.setItem('mcp-browser-client.tasks', '{}'));
     await other.close();
+  }
+});
+
+test("a task this tab follows, dropped by another tab's write over a lagging copy, is kept again; once followed to its end and put back, it is forgotten again", async () => {
+  const key = 'mcp-browser-client.tasks';
+  const stored = (p) => p.evaluate((key) => localStorage.getItem(key) || '{}', key);
+  const taskIds = (text) => Object.values(JSON.parse(text)).flatMap((s) => (s.tasks || []).map((t) => t.taskId));
+  await run('report', () => page.locator('.runner input#arg-seconds').fill('3'));
+  await page.locator('.runner .task-status', { hasText: /^Task working/ }).waitFor({ timeout: 10_000 });
+  const kept = await waitFor(async () => {
+    const text = await stored(page);
+    return taskIds(text).length === 1 ? text : null;
+  }, 5_000, 'the task kept in the browser');
+  const [id] = taskIds(kept);
+  // Another page of the app's origin writes as a tab would over a copy of localStorage not
+  // yet brought up to date: here, one that forgot its own last task, leaving none.
+  const writer = await page.context().newPage();
+  try {
+    writer.on('pageerror', (e) => { throw e; });
+    await writer.goto(new URL('/client-metadata.json', page.url()).href);
+    await writer.evaluate((key) => localStorage.setItem(key, '{}'), key);
+    await waitFor(async () => taskIds(await stored(writer)).includes(id), 5_000, 'the task kept again by the tab that follows it');
+    // Followed to its end: forgotten. A write from a copy that still has it puts it back;
+    // the tab that followed it forgets it again, so that no later page follows it twice.
+    await page.locator('.runner .result').waitFor({ timeout: 20_000 });
+    assert.match(await page.locator('.runner .result').innerText(), /report ready after 3 s/);
+    await waitFor(async () => taskIds(await stored(writer)).length === 0, 5_000, 'the task forgotten');
+    await writer.evaluate(({ key, kept }) => localStorage.setItem(key, kept), { key, kept });
+    await waitFor(async () => !taskIds(await stored(writer)).includes(id), 5_000, 'the task forgotten again');
+  } finally {
+    await writer.close();
+    await page.evaluate((key) => localStorage.setItem(key, '{}'), key);
   }
 });

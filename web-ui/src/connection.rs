@@ -194,6 +194,9 @@ pub struct Connection {
     /// The ids of the tasks kept in the browser that this connection follows, or waits to
     /// follow once another tab is done with them (see [`crate::tool_call`]).
     pub followed_tasks: StoredValue<Vec<String>>,
+    /// The kept tasks this connection answers for in storage: those it follows, those it
+    /// followed to their ends (see [`crate::kept_tasks::TasksHere`]).
+    pub tasks_here: StoredValue<crate::kept_tasks::TasksHere>,
 }
 
 /// Listing the tools again after `notifications/tools/list_changed`.
@@ -329,6 +332,7 @@ impl Connection {
             stale: RwSignal::new(StaleLists::default()),
             running_tools: RwSignal::new(Vec::new()),
             followed_tasks: StoredValue::new(Vec::new()),
+            tasks_here: StoredValue::new(Default::default()),
         };
         let mut o = ClientOptions::new(req.url.clone());
         o.transport = req.transport;
@@ -690,6 +694,18 @@ impl Connection {
             if let Some(Some(merged)) = merged {
                 self.history.set(merged);
             }
+        }
+    }
+
+    /// Another tab of the app wrote the kept tasks: those this connection answers for are
+    /// put right where its write, over a copy of storage that lagged, got them wrong (see
+    /// [`crate::kept_tasks::mended`]).
+    pub fn tasks_changed_elsewhere(&self) {
+        if !self.keeps_history {
+            return;
+        }
+        if let Some(here) = self.tasks_here.try_get_value() {
+            crate::kept_tasks::mend(&self.url, &here);
         }
     }
 

@@ -5,8 +5,9 @@
 //! shows: the calls made there to the servers it is connected to come in (a history cleared
 //! there is cleared here; one dropped there to make room for other servers is not; calls of
 //! this tab that its write dropped, written over a copy of storage that lagged, are written
-//! back), and the saved servers become that tab's list. The kept tasks need none of this:
-//! they are read when needed and written change by change.
+//! back), and the saved servers become that tab's list. The kept tasks are read when needed
+//! and written change by change; a write of theirs that, made over a lagging copy, dropped a
+//! task this tab follows or kept one it followed to its end is put right.
 
 use crate::connection::Connection;
 use crate::saved::SavedServer;
@@ -23,6 +24,10 @@ pub fn keep_in_step(connections: RwSignal<Vec<Connection>>, saved: RwSignal<Vec<
             let (before, after) = (parse(e.old_value()), parse(e.new_value()));
             for conn in connections.try_get_untracked().unwrap_or_default() {
                 conn.history_changed_elsewhere(before.as_ref(), after.as_ref());
+            }
+        } else if key == crate::kept_tasks::KEY {
+            for conn in connections.try_get_untracked().unwrap_or_default() {
+                conn.tasks_changed_elsewhere();
             }
         } else if key == crate::saved::KEY {
             let _ = saved.try_set(crate::saved::load());

@@ -50,6 +50,7 @@ pub fn options(
     let (url, tool, arguments) = (conn.url.clone(), name.to_string(), args.clone());
     let kept_here = kept.clone();
     let followed = conn.followed_tasks;
+    let tasks_here = conn.tasks_here;
     let opts = CallOptions {
         on_task: Some(Rc::new(move |t: &Task| {
             run.task
@@ -67,7 +68,8 @@ pub fn options(
                     arguments: arguments.clone(),
                     at_ms,
                 };
-                kept_tasks::keep(&url, task);
+                kept_tasks::keep(&url, task.clone());
+                tasks_here.update_value(|here| here.follow(task));
             }
         })),
         on_progress: Some(Rc::new(move |p: ProgressParams| {
@@ -118,8 +120,10 @@ pub fn follow(
         if let Some(id) = &kept_id {
             if task_outlives(&r) {
                 // Another tab may follow it from now on.
+                conn.tasks_here.try_update_value(|here| here.let_go(id));
                 kept.lock.release();
             } else {
+                conn.tasks_here.try_update_value(|here| here.settle(id));
                 kept_tasks::forget(&conn.url, id);
                 // A tab that waits for it is granted the lock, and sees the mark.
                 tab_lock::settle(kept.lock.clone(), &conn.url, id);
@@ -297,6 +301,8 @@ fn resume(conn: &Connection, kept: KeptTask, lock: HeldLock) {
     let (opts, kept_call) = options(conn, run, &kept.tool, &kept.arguments, kept.at_ms, base);
     kept_call.id.replace(Some(kept.task_id.clone()));
     kept_call.lock.hold(lock);
+    conn.tasks_here
+        .update_value(|here| here.follow(kept.clone()));
     let call = client.resume_task(&kept.task_id, opts);
     // A tool with an MCP App shows the call in a new View, as when it was called.
     if let Some(tool) = tool.filter(|t| crate::mcp_app::resource_uri(t).is_some()) {
