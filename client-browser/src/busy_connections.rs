@@ -30,9 +30,12 @@ use crate::driver::Inner;
 use crate::locks::{self, HeldLock};
 use client_core::http::TransportFailure;
 use futures_channel::oneshot;
+use futures_util::future::{select, Either};
 use litemap::LiteMap;
 use std::cell::RefCell;
 use std::rc::{Rc, Weak};
+use wasm_bindgen::closure::Closure;
+use wasm_bindgen::JsCast;
 
 /// The connections a browser opens to one server over HTTP/1.1 (Chromium, Firefox, Safari).
 pub const BROWSER_LIMIT: usize = 6;
@@ -80,6 +83,7 @@ pub(crate) async fn mark_stream_leaving_one_free(
         return Ok(None);
     };
     let mut waiting: Option<HeldBackGuard> = None;
+    let mut abort: Option<AbortWatch> = None;
     loop {
         {
             // One page at a time counts and takes its place (two counting at once could both
@@ -96,13 +100,57 @@ pub(crate) async fn mark_stream_leaving_one_free(
                 }
             }
         }
-        // Counted again every 2 s (checking for the end of the exchange meanwhile).
-        for _ in 0..20 {
-            gloo_timers::future::TimeoutFuture::new(100).await;
-            if signal.aborted() || weak.strong_count() == 0 {
-                return Err(TransportFailure::Aborted);
-            }
+        // Counted again every 2 s; the end of the exchange ends the wait at once.
+        let abort = abort.get_or_insert_with(|| AbortWatch::new(signal));
+        if abort.aborted_within(2_000).await || weak.strong_count() == 0 {
+            return Err(TransportFailure::Aborted);
         }
+    }
+}
+
+/// Hears the end of an exchange (its signal's `abort` event) until dropped.
+struct AbortWatch {
+    signal: web_sys::AbortSignal,
+    listener: Closure<dyn FnMut()>,
+    aborted: oneshot::Receiver<()>,
+}
+
+impl AbortWatch {
+    fn new(signal: &web_sys::AbortSignal) -> AbortWatch {
+        let (tx, aborted) = oneshot::channel();
+        let mut tx = Some(tx);
+        let listener = Closure::<dyn FnMut()>::new(move || {
+            if let Some(tx) = tx.take() {
+                let _ = tx.send(());
+            }
+        });
+        // Where the listener cannot be added, the signal is still read after each wait.
+        let _ = signal.add_event_listener_with_callback("abort", listener.as_ref().unchecked_ref());
+        AbortWatch {
+            signal: signal.clone(),
+            listener,
+            aborted,
+        }
+    }
+
+    /// Waits `ms`, or until the exchange is aborted if that comes first: true if it is.
+    async fn aborted_within(&mut self, ms: u32) -> bool {
+        if self.signal.aborted() {
+            return true;
+        }
+        let timer = gloo_timers::future::TimeoutFuture::new(ms);
+        match select(&mut self.aborted, timer).await {
+            Either::Left((heard, _)) => heard.is_ok() || self.signal.aborted(),
+            Either::Right(_) => self.signal.aborted(),
+        }
+    }
+}
+
+impl Drop for AbortWatch {
+    fn drop(&mut self) {
+        let _ = self
+            .signal
+            .remove_event_listener_with_callback("abort", self.listener.as_ref().unchecked_ref());
     }
 }
 
