@@ -3,7 +3,8 @@
 // writing from what it read at load would drop what the other wrote since: the calls each
 // tab makes show in the other's history (and stay in storage, also when one tab writes over
 // a copy of storage that lags), a history cleared in one is cleared in the other, and a
-// server saved in one is in the other's saved list.
+// server saved in one is in the other's saved list (also after such a write, unless
+// removed on purpose).
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { appConnectedTo, echoInApp as echo, waitFor } from './browser.mjs';
@@ -142,4 +143,33 @@ test("a server saved in one tab is in the other's saved list, and stays when the
   assert.ok((await saved(first)).includes(x), 'the other tab\'s server is still saved');
   await second.locator('details.saved summary').click();
   await second.locator('details.saved .saved-list li', { hasText: y }).waitFor({ timeout: 5_000 });
+});
+
+test("a server saved in one tab and dropped by the other's write over a lagging copy is saved again; one removed on purpose stays removed", async () => {
+  const savedUrls = (page) => page.evaluate(() => Object.keys(JSON.parse(localStorage.getItem('mcp-browser-client.servers') || '{"mcpServers":{}}').mcpServers));
+  const x = 'http://127.0.0.1:9/dropped-by-a-lagging-write';
+  await first.locator('#server-url').fill(x);
+  await first.locator('#connect').click();
+  await waitFor(async () => (await savedUrls(second)).includes(x), 10_000, 'saved, as the second tab reads it');
+  // What the second tab writes when it saves a server over its copy of localStorage that
+  // has not brought the first tab's write yet: its server, and the first tab's missing.
+  const z = 'http://127.0.0.1:9/saved-over-a-lagging-copy';
+  await second.evaluate(({ x, z }) => {
+    const key = 'mcp-browser-client.servers';
+    const doc = JSON.parse(localStorage.getItem(key));
+    delete doc.mcpServers[x];
+    doc.mcpServers[z] = { url: z, type: 'http' };
+    localStorage.setItem(key, JSON.stringify(doc, null, 2));
+  }, { x, z });
+  await waitFor(async () => (await savedUrls(second)).includes(x), 5_000, 'the dropped server saved again by the first tab');
+  assert.ok((await savedUrls(second)).includes(z), 'the other tab\'s server kept too');
+  await second.locator('details.saved .saved-list li', { hasText: x }).waitFor({ timeout: 5_000 });
+  // Removed on purpose in the second tab: the first tab takes it out of its list, and does
+  // not save it again.
+  await second.locator('details.saved').evaluate((d) => { d.open = true; });
+  await second.locator(`details.saved button.remove[aria-label="Remove ${x}"]`).click();
+  await waitFor(async () => (await first.locator('details.saved .saved-list li', { hasText: x }).count()) === 0, 5_000, 'gone from the first tab\'s list');
+  assert.ok(!(await savedUrls(first)).includes(x), 'not saved again');
+  assert.ok(!(await savedUrls(second)).includes(x));
+  assert.ok((await savedUrls(first)).includes(z));
 });

@@ -24,10 +24,11 @@ pub fn App(
     let selected = RwSignal::new(None::<u32>);
     let next_id = StoredValue::new(1u32);
     let saved_servers = RwSignal::new(crate::saved::load());
+    let saved_here = StoredValue::new(crate::saved::SavedHere::default());
     // The app's own page shares its storage with the app's other tabs (an embedding page's
     // storage is not the app's).
     if !embedded {
-        crate::tab_sync::keep_in_step(connections, saved_servers);
+        crate::tab_sync::keep_in_step(connections, saved_servers, saved_here);
     }
     // An authorizer holding fresh tokens after a full-page login, for the next `open` of its URL.
     let returned =
@@ -81,19 +82,17 @@ pub fn App(
         selected.set(next);
     };
     let open = Callback::new(move |req: ConnectRequest| {
-        saved_servers.update(|s| {
-            if !s.iter().any(|x| x.url == req.url) {
-                s.push(crate::saved::SavedServer {
-                    name: req.url.clone(),
-                    url: req.url.clone(),
-                    transport: crate::components::connect_form::transport_value(req.transport)
-                        .into(),
-                    headers: req.headers.clone(),
-                    allow_local_auth: req.allow_local_auth,
-                });
-                crate::saved::store(s);
-            }
-        });
+        let server = crate::saved::SavedServer {
+            name: req.url.clone(),
+            url: req.url.clone(),
+            transport: crate::components::connect_form::transport_value(req.transport).into(),
+            headers: req.headers.clone(),
+            allow_local_auth: req.allow_local_auth,
+        };
+        if let Some(servers) = crate::saved::add(server.clone()) {
+            saved_here.update_value(|h| h.saved(server, js_sys::Date::now()));
+            saved_servers.set(servers);
+        }
         let id = next_id.get_value();
         next_id.set_value(id + 1);
         let (auth, trace) = returned
@@ -178,7 +177,7 @@ pub fn App(
         <main class="main">
             {panels.connect.then(|| view! {
                 <ConnectForm initial_url=link.url.clone().unwrap_or_default() initial_transport=link.transport.clone() on_connect=open />
-                <crate::components::saved_servers::SavedServers servers=saved_servers on_connect=open />
+                <crate::components::saved_servers::SavedServers servers=saved_servers saved_here on_connect=open />
             })}
             {move || login_result.get().map(|e| view! {
                 <section class="login-result" aria-label="Login">

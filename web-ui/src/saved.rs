@@ -128,6 +128,142 @@ pub fn store(servers: &[SavedServer]) {
     }
 }
 
+/// The `localStorage` key of the servers removed on purpose: `{ name: when, in ms }`.
+const REMOVED_KEY: &str = "mcp-browser-client.servers-removed";
+/// Removals remembered (the oldest go first), and servers a page remembers saving.
+pub const MAX_REMEMBERED: usize = 64;
+
+/// `servers` with `server` added, unless one with its URL is saved already (the app saves a
+/// server when it is opened).
+pub fn with_server(mut servers: Vec<SavedServer>, server: SavedServer) -> Vec<SavedServer> {
+    if !servers.iter().any(|x| x.url == server.url) {
+        servers.push(server);
+    }
+    servers
+}
+
+/// `servers` with `new` in them, each in place of a server of its name (an import).
+pub fn with_imported(mut servers: Vec<SavedServer>, new: &[SavedServer]) -> Vec<SavedServer> {
+    for x in new {
+        servers.retain(|y| y.name != x.name);
+        servers.push(x.clone());
+    }
+    servers
+}
+
+/// The removals document `removed` with server `name` removed at `now_ms`, the newest
+/// [`MAX_REMEMBERED`] kept.
+pub fn with_removal(removed: Value, name: &str, now_ms: f64) -> Value {
+    let mut map = match removed {
+        Value::Object(m) => m,
+        _ => Map::new(),
+    };
+    map.insert(name.to_string(), json!(now_ms));
+    while map.len() > MAX_REMEMBERED {
+        let at = |v: &Value| v.as_f64().unwrap_or(0.0);
+        let oldest = map
+            .iter()
+            .min_by(|a, b| at(a.1).total_cmp(&at(b.1)))
+            .map(|(k, _)| k.clone());
+        match oldest {
+            Some(k) => map.remove(&k),
+            None => break,
+        };
+    }
+    Value::Object(map)
+}
+
+/// The servers this page saved (opened or imported), each with when, so that it can put one
+/// back that another tab's write dropped without meaning to.
+///
+/// Each tab writes the whole list, and another tab may write it over its own copy of
+/// `localStorage` that lags behind this page's last write (Chromium brings one tab's writes
+/// to the others on a path of its own; the `storage` event's old value is storage's, not
+/// the writer's, so it cannot tell). A server removed on purpose is written to the removals
+/// first, with when ([`with_removal`]); one missing without a removal since this page saved
+/// it was dropped by such a write.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct SavedHere(Vec<(SavedServer, f64)>);
+
+impl SavedHere {
+    /// This page saved `server` at `at_ms`.
+    pub fn saved(&mut self, server: SavedServer, at_ms: f64) {
+        self.0.retain(|(s, _)| s.name != server.name);
+        self.0.push((server, at_ms));
+        if self.0.len() > MAX_REMEMBERED {
+            self.0.remove(0);
+        }
+    }
+
+    /// The servers this page saved that `stored` lacks and that were not removed on purpose
+    /// since (in `removed`, see [`with_removal`]): to be saved again. Those removed on purpose
+    /// are forgotten here.
+    pub fn dropped_from(&mut self, stored: &[SavedServer], removed: &Value) -> Vec<SavedServer> {
+        let removed_since = |(s, at): &(SavedServer, f64)| {
+            removed
+                .get(&s.name)
+                .and_then(Value::as_f64)
+                .is_some_and(|r| r >= *at)
+        };
+        self.0.retain(|entry| !removed_since(entry));
+        self.0
+            .iter()
+            .filter(|(s, _)| !stored.iter().any(|x| x.name == s.name))
+            .map(|(s, _)| s.clone())
+            .collect()
+    }
+}
+
+/// Saves `server` (see [`with_server`]) in what storage holds now, not in a list this page
+/// read before; the saved servers then, `None` when one with its URL was saved already.
+pub fn add(server: SavedServer) -> Option<Vec<SavedServer>> {
+    let before = load();
+    if before.iter().any(|x| x.url == server.url) {
+        return None;
+    }
+    let servers = with_server(before, server);
+    store(&servers);
+    Some(servers)
+}
+
+/// Saves the imported servers `new` (see [`with_imported`]) in what storage holds now; the
+/// saved servers then.
+pub fn add_imported(new: &[SavedServer]) -> Vec<SavedServer> {
+    let servers = with_imported(load(), new);
+    store(&servers);
+    servers
+}
+
+/// Removes the server named `name` on purpose: noted in the removals first, so that no page
+/// saves it again (see [`SavedHere`]); the saved servers then.
+pub fn remove(name: &str) -> Vec<SavedServer> {
+    if let Some(s) = storage() {
+        let removed = crate::per_server::stored(&s, REMOVED_KEY);
+        let removed = with_removal(removed, name, js_sys::Date::now());
+        let _ = s.set_item(REMOVED_KEY, &removed.to_string());
+    }
+    let mut servers = load();
+    servers.retain(|x| x.name != name);
+    store(&servers);
+    servers
+}
+
+/// The saved servers after another tab wrote them: with those this page saved that the write
+/// dropped without meaning to saved again (see [`SavedHere`]).
+pub fn after_change_elsewhere(here: &mut SavedHere) -> Vec<SavedServer> {
+    let servers = load();
+    let removed = storage()
+        .map(|s| crate::per_server::stored(&s, REMOVED_KEY))
+        .unwrap_or(Value::Null);
+    let dropped = here.dropped_from(&servers, &removed);
+    if dropped.is_empty() {
+        return servers;
+    }
+    let servers = with_imported(servers, &dropped);
+    store(&servers);
+    servers
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -153,6 +289,70 @@ mod tests {
         let (back, skipped) = import(&export(&servers)).unwrap();
         assert_eq!(back, servers);
         assert!(skipped.is_empty());
+    }
+
+    fn server(name: &str) -> SavedServer {
+        SavedServer {
+            name: name.into(),
+            url: format!("https://{name}.test/mcp"),
+            transport: "auto".into(),
+            headers: vec![],
+            allow_local_auth: false,
+        }
+    }
+
+    #[test]
+    fn a_server_dropped_by_a_lagging_write_is_saved_again_unless_removed_on_purpose() {
+        let mut here = SavedHere::default();
+        here.saved(server("x"), 10.0);
+        here.saved(server("y"), 11.0);
+        // Another tab's write over a copy that had neither: both are to be saved again.
+        let stored = vec![server("z")];
+        assert_eq!(
+            here.dropped_from(&stored, &Value::Null),
+            vec![server("x"), server("y")]
+        );
+        // Both stored (x under another tab's import, with other settings): nothing to do.
+        let mut x_elsewhere = server("x");
+        x_elsewhere.transport = "sse".into();
+        let stored = vec![x_elsewhere, server("y")];
+        assert!(here.dropped_from(&stored, &Value::Null).is_empty());
+        // x removed on purpose after this page saved it: not saved again, and forgotten here.
+        let removed = with_removal(Value::Null, "x", 20.0);
+        let stored = vec![server("y")];
+        assert!(here.dropped_from(&stored, &removed).is_empty());
+        assert_eq!(here.dropped_from(&[], &Value::Null), vec![server("y")]);
+        // Removed before this page saved it again: the newer save counts.
+        here.saved(server("x"), 30.0);
+        assert_eq!(
+            here.dropped_from(&[server("y")], &removed),
+            vec![server("x")]
+        );
+    }
+
+    #[test]
+    fn adding_importing_and_removals_are_bounded_and_keep_one_per_url_or_name() {
+        let list = with_server(vec![server("a")], server("a"));
+        assert_eq!(list.len(), 1);
+        let mut renamed = server("a");
+        renamed.url = "https://other.test/mcp".into();
+        let list = with_imported(with_server(list, server("b")), &[renamed.clone()]);
+        assert_eq!(list, vec![server("b"), renamed]);
+        let mut removed = Value::Null;
+        for n in 0..MAX_REMEMBERED + 3 {
+            removed = with_removal(removed, &format!("s{n}"), n as f64);
+        }
+        let map = removed.as_object().unwrap();
+        assert_eq!(map.len(), MAX_REMEMBERED);
+        assert!(!map.contains_key("s2") && map.contains_key("s3"));
+        assert_eq!(with_removal(json!([1]), "a", 1.0), json!({ "a": 1.0 }));
+        let mut here = SavedHere::default();
+        for n in 0..MAX_REMEMBERED + 1 {
+            here.saved(server(&format!("h{n}")), n as f64);
+        }
+        let dropped = here.dropped_from(&[], &Value::Null);
+        assert_eq!(dropped.len(), MAX_REMEMBERED);
+        assert_eq!(dropped[0].name, "h1");
     }
 
     #[test]

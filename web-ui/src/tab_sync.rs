@@ -5,16 +5,23 @@
 //! shows: the calls made there to the servers it is connected to come in (a history cleared
 //! there is cleared here; one dropped there to make room for other servers is not; calls of
 //! this tab that its write dropped, written over a copy of storage that lagged, are written
-//! back), and the saved servers become that tab's list. The kept tasks are read when needed
+//! back), and the saved servers become that tab's list (with a server this tab saved put
+//! back, where that write dropped it without a removal on purpose, see
+//! [`crate::saved::SavedHere`]). The kept tasks are read when needed
 //! and written change by change; a write of theirs that, made over a lagging copy, dropped a
 //! task this tab follows or kept one it followed to its end is put right.
 
 use crate::connection::Connection;
-use crate::saved::SavedServer;
+use crate::saved::{SavedHere, SavedServer};
 use leptos::prelude::*;
 
-/// Follows the other tabs' writes for `connections` and `saved` (for the page's life).
-pub fn keep_in_step(connections: RwSignal<Vec<Connection>>, saved: RwSignal<Vec<SavedServer>>) {
+/// Follows the other tabs' writes for `connections` and `saved` (for the page's life);
+/// `saved_here` holds the servers this page saved.
+pub fn keep_in_step(
+    connections: RwSignal<Vec<Connection>>,
+    saved: RwSignal<Vec<SavedServer>>,
+    saved_here: StoredValue<SavedHere>,
+) {
     let handle = window_event_listener(leptos::ev::storage, move |e| {
         // No key: the whole storage was cleared (nothing to take in; the pages' own lists
         // stay, as when keeping history is turned off).
@@ -30,7 +37,8 @@ pub fn keep_in_step(connections: RwSignal<Vec<Connection>>, saved: RwSignal<Vec<
                 conn.tasks_changed_elsewhere();
             }
         } else if key == crate::saved::KEY {
-            let _ = saved.try_set(crate::saved::load());
+            let servers = saved_here.try_update_value(crate::saved::after_change_elsewhere);
+            let _ = saved.try_set(servers.unwrap_or_else(crate::saved::load));
         }
     });
     // The listener stays for the page's life (dropping the handle does not remove it).

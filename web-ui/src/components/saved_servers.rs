@@ -2,13 +2,15 @@
 
 use crate::components::keyed_list::KeyedList;
 use crate::connection::ConnectRequest;
-use crate::saved::{self, SavedServer};
+use crate::saved::{self, SavedHere, SavedServer};
 use leptos::prelude::*;
 
 /// Saved servers list with import and export.
 #[component]
 pub fn SavedServers(
     servers: RwSignal<Vec<SavedServer>>,
+    /// The servers this page saved (see [`SavedHere`]).
+    saved_here: StoredValue<SavedHere>,
     on_connect: Callback<ConnectRequest>,
 ) -> impl IntoView {
     let import_text = RwSignal::new(String::new());
@@ -16,13 +18,9 @@ pub fn SavedServers(
     let import = move |_| match saved::import(&import_text.get_untracked()) {
         Ok((new, skipped)) => {
             let n = new.len();
-            servers.update(|s| {
-                for x in new {
-                    s.retain(|y| y.name != x.name);
-                    s.push(x);
-                }
-                saved::store(s);
-            });
+            servers.set(saved::add_imported(&new));
+            let now = js_sys::Date::now();
+            saved_here.update_value(|h| new.into_iter().for_each(|x| h.saved(x, now)));
             message.set(Some(if skipped.is_empty() {
                 format!("imported {n} servers")
             } else {
@@ -52,10 +50,7 @@ pub fn SavedServers(
                                     ..Default::default()
                                 })>{s.name.clone()}</button>
                                 <span class="uri">{s.url.clone()}</span>
-                                <button class="remove" aria-label=format!("Remove {}", s.name) on:click=move |_| servers.update(|l| {
-                                    l.retain(|x| x.name != name);
-                                    saved::store(l);
-                                })>"Remove"</button>
+                                <button class="remove" aria-label=format!("Remove {}", s.name) on:click=move |_| servers.set(saved::remove(&name))>"Remove"</button>
                             </li>
                         }
                     }
