@@ -40,9 +40,12 @@ test('the element connects, runs a tool and reports events', async () => {
   const result = await page.evaluate(() => window.mcpEvents.find((e) => e.name === 'tool-result').detail);
   assert.equal(result.tool, 'echo');
   assert.equal(result.result.content[0].text, 'Echo: inside the widget');
-  // The call is in the widget's history, which is not written to the host page's storage.
+  // The call is in the widget's history, which is not written to the host page's storage;
+  // nor is the server it connected to (it is in the widget's saved list, for the page's life).
   await page.locator('mcp-client .history-list li', { hasText: 'inside the widget' }).waitFor({ timeout: 5_000 });
   assert.equal(await page.evaluate(() => localStorage.getItem('mcp-browser-client.history')), null);
+  assert.equal(await page.evaluate(() => localStorage.getItem('mcp-browser-client.servers')), null);
+  assert.equal(await page.locator('mcp-client details.saved .saved-list li').count(), 1);
   assert.deepEqual(await accessibilityViolationsInBothSchemes(page, 'the element with a result', 'mcp-client'), []);
 });
 

@@ -23,7 +23,13 @@ pub fn App(
     let connections = RwSignal::new(Vec::<Connection>::new());
     let selected = RwSignal::new(None::<u32>);
     let next_id = StoredValue::new(1u32);
-    let saved_servers = RwSignal::new(crate::saved::load());
+    // The saved servers are kept in the browser by the app's own page; an embedded widget
+    // keeps them for the page's life (an embedding page's storage is not the app's).
+    let saved_servers = RwSignal::new(if embedded {
+        Vec::new()
+    } else {
+        crate::saved::load()
+    });
     let saved_here = StoredValue::new(crate::saved::SavedHere::default());
     // The app's own page shares its storage with the app's other tabs (an embedding page's
     // storage is not the app's).
@@ -89,7 +95,9 @@ pub fn App(
             headers: req.headers.clone(),
             allow_local_auth: req.allow_local_auth,
         };
-        if let Some(servers) = crate::saved::add(server.clone()) {
+        if embedded {
+            saved_servers.update(|s| *s = crate::saved::with_server(std::mem::take(s), server));
+        } else if let Some(servers) = crate::saved::add(server.clone()) {
             saved_here.update_value(|h| h.saved(server, js_sys::Date::now()));
             saved_servers.set(servers);
         }
@@ -177,7 +185,7 @@ pub fn App(
         <main class="main">
             {panels.connect.then(|| view! {
                 <ConnectForm initial_url=link.url.clone().unwrap_or_default() initial_transport=link.transport.clone() on_connect=open />
-                <crate::components::saved_servers::SavedServers servers=saved_servers saved_here on_connect=open />
+                <crate::components::saved_servers::SavedServers servers=saved_servers saved_here in_browser=!embedded on_connect=open />
             })}
             {move || login_result.get().map(|e| view! {
                 <section class="login-result" aria-label="Login">

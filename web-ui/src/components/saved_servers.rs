@@ -11,6 +11,9 @@ pub fn SavedServers(
     servers: RwSignal<Vec<SavedServer>>,
     /// The servers this page saved (see [`SavedHere`]).
     saved_here: StoredValue<SavedHere>,
+    /// Whether the list is kept in the browser (the app's own page), or for the page's life
+    /// only (an embedded widget).
+    in_browser: bool,
     on_connect: Callback<ConnectRequest>,
 ) -> impl IntoView {
     let import_text = RwSignal::new(String::new());
@@ -18,9 +21,13 @@ pub fn SavedServers(
     let import = move |_| match saved::import(&import_text.get_untracked()) {
         Ok((new, skipped)) => {
             let n = new.len();
-            servers.set(saved::add_imported(&new));
-            let now = js_sys::Date::now();
-            saved_here.update_value(|h| new.into_iter().for_each(|x| h.saved(x, now)));
+            if in_browser {
+                servers.set(saved::add_imported(&new));
+                let now = js_sys::Date::now();
+                saved_here.update_value(|h| new.into_iter().for_each(|x| h.saved(x, now)));
+            } else {
+                servers.update(|s| *s = saved::with_imported(std::mem::take(s), &new));
+            }
             message.set(Some(if skipped.is_empty() {
                 format!("imported {n} servers")
             } else {
@@ -50,7 +57,11 @@ pub fn SavedServers(
                                     ..Default::default()
                                 })>{s.name.clone()}</button>
                                 <span class="uri">{s.url.clone()}</span>
-                                <button class="remove" aria-label=format!("Remove {}", s.name) on:click=move |_| servers.set(saved::remove(&name))>"Remove"</button>
+                                <button class="remove" aria-label=format!("Remove {}", s.name) on:click=move |_| if in_browser {
+                                    servers.set(saved::remove(&name));
+                                } else {
+                                    servers.update(|l| l.retain(|x| x.name != name));
+                                }>"Remove"</button>
                             </li>
                         }
                     }
