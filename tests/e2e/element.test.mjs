@@ -47,6 +47,16 @@ test('the element connects, runs a tool and reports events', async () => {
   assert.equal(await page.evaluate(() => localStorage.getItem('mcp-browser-client.servers')), null);
   assert.equal(await page.locator('mcp-client details.saved .saved-list li').count(), 1);
   assert.deepEqual(await accessibilityViolationsInBothSchemes(page, 'the element with a result', 'mcp-client'), []);
+  // A setting changed in the widget holds for its page's life, and is not written there
+  // either: of the app's keys, the widget writes only the client's memory of each server's
+  // protocol era into the host page's storage (as the JS API does by default, `rememberEra`).
+  await page.locator('mcp-client #tab-settings').click();
+  await page.locator('mcp-client #time-limit').fill('30');
+  await page.locator('mcp-client #time-limit').dispatchEvent('change');
+  await page.locator('mcp-client [role="status"]', { hasText: 'time limit: 30 s' }).waitFor({ timeout: 5_000 });
+  const keys = await page.evaluate(() => Object.keys(localStorage).filter((k) => k.startsWith('mcp-browser-client.')));
+  assert.deepEqual(keys, ['mcp-browser-client.eras']);
+  await page.locator('mcp-client #tab-tools').click();
 });
 
 test('host CSS does not break the widget, and the widget CSS does not leak out', async () => {

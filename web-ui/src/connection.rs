@@ -312,7 +312,11 @@ impl Connection {
             completed_elicitations: RwSignal::new(Vec::new()),
             log_level: RwSignal::new(None),
             roots: RwSignal::new(Vec::new()),
-            time_limit: RwSignal::new(crate::time_limit::load()),
+            time_limit: RwSignal::new(if sink.is_none() {
+                crate::time_limit::load()
+            } else {
+                crate::time_limit::DEFAULT_SECS
+            }),
             client: StoredValue::new_local(None),
             auth: StoredValue::new_local(None),
             auth_trace: RwSignal::new(Vec::new()),

@@ -59,10 +59,15 @@ pub fn SettingsPanel(conn: Connection) -> impl IntoView {
         status.set(Some("roots updated".into()));
     };
     let time_limit = conn.time_limit;
+    let keeps = conn.keeps_history();
     let set_time_limit = move |ev| match crate::time_limit::parse(&event_target_value(&ev)) {
         Ok(secs) => {
             time_limit.set(secs);
-            crate::time_limit::save(secs);
+            // Kept for the next visits by the app's own page (not in an embedding page's
+            // storage).
+            if keeps {
+                crate::time_limit::save(secs);
+            }
             status.set(Some(format!(
                 "time limit: {secs} s without an answer or progress, for the requests made from now on"
             )));
