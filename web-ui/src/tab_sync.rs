@@ -7,9 +7,9 @@
 //! this tab that its write dropped, written over a copy of storage that lagged, are written
 //! back), and the saved servers become that tab's list (with a server this tab saved put
 //! back, where that write dropped it without a removal on purpose, see
-//! [`crate::saved::SavedHere`]). The kept tasks are read when needed
-//! and written change by change; a write of theirs that, made over a lagging copy, dropped a
-//! task this tab follows or kept one it followed to its end is put right.
+//! [`crate::saved::SavedHere`]). The kept tasks are read when needed and written change by
+//! change; a write of theirs that, made over a lagging copy, dropped a task this tab follows
+//! or kept one it followed to its end is put right.
 
 use crate::connection::Connection;
 use crate::saved::{SavedHere, SavedServer};

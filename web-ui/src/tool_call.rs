@@ -69,7 +69,7 @@ pub fn options(
                     at_ms,
                 };
                 kept_tasks::keep(&url, task.clone());
-                tasks_here.update_value(|here| here.follow(task));
+                tasks_here.try_update_value(|here| here.follow(task));
             }
         })),
         on_progress: Some(Rc::new(move |p: ProgressParams| {
@@ -302,7 +302,7 @@ fn resume(conn: &Connection, kept: KeptTask, lock: HeldLock) {
     kept_call.id.replace(Some(kept.task_id.clone()));
     kept_call.lock.hold(lock);
     conn.tasks_here
-        .update_value(|here| here.follow(kept.clone()));
+        .try_update_value(|here| here.follow(kept.clone()));
     let call = client.resume_task(&kept.task_id, opts);
     // A tool with an MCP App shows the call in a new View, as when it was called.
     if let Some(tool) = tool.filter(|t| crate::mcp_app::resource_uri(t).is_some()) {

@@ -59,13 +59,13 @@ pub fn SettingsPanel(conn: Connection) -> impl IntoView {
         status.set(Some("roots updated".into()));
     };
     let time_limit = conn.time_limit;
-    let keeps = conn.keeps_history();
+    // The app's own page keeps its settings in the browser; an embedded widget does not.
+    let in_app_page = conn.keeps_history();
     let set_time_limit = move |ev| match crate::time_limit::parse(&event_target_value(&ev)) {
         Ok(secs) => {
             time_limit.set(secs);
-            // Kept for the next visits by the app's own page (not in an embedding page's
-            // storage).
-            if keeps {
+            // Kept for the next visits (not in an embedding page's storage).
+            if in_app_page {
                 crate::time_limit::save(secs);
             }
             status.set(Some(format!(
