@@ -550,6 +550,17 @@ mod tests {
         Some(event)
     }
 
+    /// Two tabs that hold the calls `common`, as storage does; and that stored document.
+    fn two_tabs_with(common: &[HistoryEntry]) -> ([Tab; 2], Value) {
+        let doc = with_entries(Value::Null, URL, common, 0.0);
+        let tab = || Tab {
+            history: common.to_vec(),
+            copy: doc.clone(),
+            heard: Default::default(),
+        };
+        ([tab(), tab()], doc.clone())
+    }
+
     /// Runs the tabs' events until none is left (at most `rounds`); the last write.
     fn settle(tabs: &mut [Tab; 2], mut last: Value, rounds: usize) -> Value {
         for _ in 0..rounds {
@@ -571,13 +582,7 @@ mod tests {
     #[test]
     fn a_call_dropped_by_a_tab_writing_over_a_lagging_copy_is_written_back() {
         let common: Vec<HistoryEntry> = (1..=3).map(|n| call("echo", n)).collect();
-        let doc = with_entries(Value::Null, URL, &common, 0.0);
-        let tab = || Tab {
-            history: common.clone(),
-            copy: doc.clone(),
-            heard: Default::default(),
-        };
-        let mut tabs = [tab(), tab()];
+        let (mut tabs, _) = two_tabs_with(&common);
         // The first tab records a call; the second, not having heard of it yet, records one
         // over its own copy: storage lacks the first one's call.
         let first = record_in(&mut tabs[0], call("add", 10));
@@ -614,14 +619,7 @@ mod tests {
             let common: Vec<HistoryEntry> = (0..MAX_ENTRIES as u64 - 2)
                 .map(|n| call("echo", n))
                 .collect();
-            let doc = with_entries(Value::Null, URL, &common, 0.0);
-            let tab = || Tab {
-                history: common.clone(),
-                copy: doc.clone(),
-                heard: Default::default(),
-            };
-            let mut tabs = [tab(), tab()];
-            let mut last = doc.clone();
+            let (mut tabs, mut last) = two_tabs_with(&common);
             let mut made = Vec::new();
             for k in 0..6u64 {
                 let i = next(2) as usize;

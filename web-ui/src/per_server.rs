@@ -43,18 +43,23 @@ pub fn with_list(
     if !list.is_empty() || when_empty == WhenEmpty::Keep {
         map.insert(url.to_string(), json!({ "used": now_ms, key: list }));
     }
-    while map.len() > max_servers {
-        let used = |v: &Value| v.get("used").and_then(Value::as_f64).unwrap_or(0.0);
+    let used = |v: &Value| v.get("used").and_then(Value::as_f64).unwrap_or(0.0);
+    keep_newest(&mut map, max_servers, used);
+    Value::Object(map)
+}
+
+/// Removes the entries of `map` with the smallest `when` until at most `max` are left.
+pub fn keep_newest(map: &mut Map<String, Value>, max: usize, when: impl Fn(&Value) -> f64) {
+    while map.len() > max {
         let oldest = map
             .iter()
-            .min_by(|a, b| used(a.1).total_cmp(&used(b.1)))
+            .min_by(|a, b| when(a.1).total_cmp(&when(b.1)))
             .map(|(k, _)| k.clone());
         match oldest {
             Some(k) => map.remove(&k),
             None => break,
         };
     }
-    Value::Object(map)
 }
 
 /// The browser's `localStorage`, if the page may use it.

@@ -159,17 +159,7 @@ pub fn with_removal(removed: Value, name: &str, now_ms: f64) -> Value {
         _ => Map::new(),
     };
     map.insert(name.to_string(), json!(now_ms));
-    while map.len() > MAX_REMEMBERED {
-        let at = |v: &Value| v.as_f64().unwrap_or(0.0);
-        let oldest = map
-            .iter()
-            .min_by(|a, b| at(a.1).total_cmp(&at(b.1)))
-            .map(|(k, _)| k.clone());
-        match oldest {
-            Some(k) => map.remove(&k),
-            None => break,
-        };
-    }
+    crate::per_server::keep_newest(&mut map, MAX_REMEMBERED, |v| v.as_f64().unwrap_or(0.0));
     Value::Object(map)
 }
 
