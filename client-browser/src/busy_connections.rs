@@ -83,7 +83,7 @@ pub(crate) async fn mark_stream_leaving_one_free(
         return Ok(None);
     };
     let mut waiting: Option<HeldBackGuard> = None;
-    let mut abort: Option<AbortWatch> = None;
+    let mut abort_watch: Option<AbortWatch> = None;
     loop {
         {
             // One page at a time counts and takes its place (two counting at once could both
@@ -101,8 +101,8 @@ pub(crate) async fn mark_stream_leaving_one_free(
             }
         }
         // Counted again every 2 s; the end of the exchange ends the wait at once.
-        let abort = abort.get_or_insert_with(|| AbortWatch::new(signal));
-        if abort.aborted_within(2_000).await || weak.strong_count() == 0 {
+        let watch = abort_watch.get_or_insert_with(|| AbortWatch::new(signal));
+        if watch.aborted_within(2_000).await || weak.strong_count() == 0 {
             return Err(TransportFailure::Aborted);
         }
     }
