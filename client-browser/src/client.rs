@@ -220,6 +220,8 @@ impl Client {
                     ClientEvent::Notification(ServerNotification::TaskUpdated(task)) => {
                         changes.borrow_mut().pushed(task);
                     }
+                    // Its tasks of the Tasks extension are no longer followed.
+                    ClientEvent::State(ConnectionState::Closed) => changes.borrow_mut().closed(),
                     _ => {}
                 }
             }));

@@ -168,8 +168,12 @@ impl Client {
                 // Not pushed any more (cannot happen while following): the polls go on.
                 Either::Right((Either::Left((None, _)), poll)) => decode("tasks/get", poll.await?)?,
                 // The call was cancelled.
-                Either::Right((Either::Right(_), _)) => {
+                Either::Right((Either::Right((Ok(()), _)), _)) => {
                     return Err(ClientError::Request(RequestError::Cancelled))
+                }
+                // The client closed (its stop dropped, see `Tasks::closed`).
+                Either::Right((Either::Right((Err(_), _)), _)) => {
+                    return Err(ClientError::Request(RequestError::Closed))
                 }
             };
             if state.task_id != task.task_id {

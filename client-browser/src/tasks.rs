@@ -106,6 +106,12 @@ impl Tasks {
         self.end(handle)
     }
 
+    /// The client closed: the calls following a task of the Tasks extension stop at once
+    /// (their stops dropped: they end as closed, not at their next poll).
+    pub(crate) fn closed(&mut self) {
+        self.stops.clear();
+    }
+
     /// Takes a state the server pushed (`notifications/tasks`): to the call following its
     /// task, if any (else dropped: nobody asked for it any more).
     pub(crate) fn pushed(&mut self, task: &Task) {

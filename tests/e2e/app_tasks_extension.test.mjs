@@ -153,6 +153,35 @@ test('calls still running as tasks when the page is reloaded are followed again 
   assert.equal(left, '{}');
 });
 
+test('a call running as a task when its connection is closed is not recorded as ended; opened again, the server is followed to the result, recorded once', async () => {
+  await run('report', () => page.locator('.runner input#arg-seconds').fill('5'));
+  await page.locator('.runner .task-status', { hasText: /^Task working/ }).waitFor({ timeout: 10_000 });
+  const tabs = page.locator('.connections .connection');
+  assert.equal(await tabs.count(), 1);
+  await tabs.first().locator('button.close-connection').click();
+  await waitFor(async () => (await tabs.count()) === 0, 10_000, 'the closed tab to go');
+  // Its view goes once its View (chart's, of the test before) has torn down.
+  await waitFor(async () => (await page.locator('#connection-state').count()) === 0, 10_000, 'the closed server view to go');
+  // Still kept: the task runs on in the server.
+  const kept = await page.evaluate(() => localStorage.getItem('mcp-browser-client.tasks'));
+  assert.match(kept, /"tool":"report","arguments":\{"seconds":5\}/);
+  await page.locator('#server-url').fill(app.peer.url);
+  await page.locator('#connect').click();
+  await page.locator('#connection-state', { hasText: 'connected' }).waitFor({ timeout: 20_000 });
+  await page.locator('#tab-logs').click();
+  await page.locator('ul.notifications li', { hasText: 'following again the calls of an earlier visit still running as tasks: report' }).waitFor({ timeout: 10_000 });
+  await page.locator('#tab-tools').click();
+  await page.locator('button.tool[data-tool="report"]').click();
+  const result = page.locator('.runner .result');
+  await result.waitFor({ timeout: 15_000 });
+  assert.match(await result.innerText(), /report ready after 5 s/);
+  await page.locator('.history-list li', { hasText: 'report {"seconds":5} → ok' }).waitFor({ timeout: 5_000 });
+  // The close was not an end of the call: no "the session is closed" entry beside it.
+  const history = await page.locator('.history-list li').allInnerTexts();
+  assert.deepEqual(history.filter((h) => h.includes('report {"seconds":5}')).map((h) => h.split(' → ')[1].split(' · ')[0]), ['ok'], history.join('\n'));
+  assert.equal(await page.evaluate(() => localStorage.getItem('mcp-browser-client.tasks')), '{}');
+});
+
 test('a call running as a task in one tab is left to it by another tab of the browser, which follows it once that tab closes', async () => {
   await run('report', () => page.locator('.runner input#arg-seconds').fill('9'));
   await page.locator('.runner .task-status', { hasText: /^Task working/ }).waitFor({ timeout: 10_000 });

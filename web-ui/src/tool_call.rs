@@ -97,9 +97,21 @@ fn task_outlives(outcome: &Result<Value, ClientError>) -> bool {
     )
 }
 
+/// True when a call that ended with `outcome` was cut short by its client's close (the page
+/// left, the connection was closed, the person logged out), not by anything about the call.
+/// A call whose task was kept is then not over: the page that follows the task to its end
+/// records it, once.
+fn closed_before_its_end(outcome: &Result<Value, ClientError>) -> bool {
+    matches!(
+        outcome,
+        Err(ClientError::Closed | ClientError::Request(RequestError::Closed))
+    )
+}
+
 /// Shows `call` (of tool `name` with `args`, made at `at_ms`) under way in `run`, and its end
 /// when it comes: the result or why it failed, how long it took, pages the server asks to
-/// open first; the history and an embedding page (`tool-result`) are told.
+/// open first; the history (unless its client's close cut short a call whose task goes on)
+/// and an embedding page (`tool-result`) are told.
 pub fn follow(
     conn: &Connection,
     run: ToolRun,
@@ -117,6 +129,7 @@ pub fn follow(
         let r = call.await;
         let _ = conn.running_tools.try_update(|r| r.retain(|t| *t != name));
         let kept_id = kept.id.borrow_mut().take();
+        let unfinished = kept_id.is_some() && closed_before_its_end(&r);
         if let Some(id) = &kept_id {
             if task_outlives(&r) {
                 // Another tab may follow it from now on.
@@ -148,7 +161,13 @@ pub fn follow(
                 serde_json::json!({ "tool": name, "result": raw }),
             );
         }
-        let took = conn.record_call(name, args, &outcome, at_ms);
+        // Not recorded while its task goes on: a reload recorded "the session is closed"
+        // beside the result the next page came to.
+        let took = if unfinished {
+            js_sys::Date::now() - at_ms
+        } else {
+            conn.record_call(name, args, &outcome, at_ms)
+        };
         run.took_ms.set(Some(took));
         run.url_required.set(required.unwrap_or_default());
         run.result.set(Some(outcome));
@@ -344,6 +363,23 @@ mod tests {
             client_browser::client_core::ErrorObject::new(-32602, String::from("no task"));
         assert!(!task_outlives(&Err(ClientError::Request(
             RequestError::Rpc(refused)
+        ))));
+    }
+
+    #[test]
+    fn only_a_close_cuts_a_call_short_before_its_end() {
+        assert!(closed_before_its_end(&Err(ClientError::Closed)));
+        assert!(closed_before_its_end(&Err(ClientError::Request(
+            RequestError::Closed
+        ))));
+        // A lost network is an end the person saw; the server's answers are ends.
+        let lost = Err(ClientError::Request(RequestError::Transport(
+            TransportFailure::Network("down".into()),
+        )));
+        assert!(!closed_before_its_end(&lost));
+        assert!(!closed_before_its_end(&Ok(Value::Null)));
+        assert!(!closed_before_its_end(&Err(ClientError::Request(
+            RequestError::Cancelled
         ))));
     }
 }
