@@ -204,18 +204,30 @@ const expireAccessTokens = () => fetch(`${gateway.url.replace(/\/mcp$/, '')}/__e
  * refreshes (no access token is ever stored), so using up the refresh token the first page
  * holds. Resolves to { first, second, before } (`before`: the token counts after the login). */
 async function twoPagesSharingTokens(context) {
-  const first = await context.newPage();
-  first.on('pageerror', (e) => { throw e; });
-  await first.goto(`${host.url}/index.html`);
-  await logInWithPopup(first, 'local');
-  const before = await tokenStats();
+  const { first, before } = await loggedInHostPage(context, 'local');
   const second = await context.newPage();
   second.on('pageerror', (e) => { throw e; });
   await second.goto(`${host.url}/index.html`);
-  await connectIn(second, { storage: 'local' });
-  const b = await second.evaluate(() => window.connected);
-  assert.equal(b.error, undefined, `${b.error}\n${await traceOf(second)}`);
+  await connectedIn(second, 'local');
   return { first, second, before };
+}
+
+/** A page of the host in `context`, logged in through the popup (tokens kept in `storage`).
+ * Resolves to { first, before } (`before`: the token counts after the login). */
+async function loggedInHostPage(context, storage) {
+  const first = await context.newPage();
+  first.on('pageerror', (e) => { throw e; });
+  await first.goto(`${host.url}/index.html`);
+  await logInWithPopup(first, storage);
+  return { first, before: await tokenStats() };
+}
+
+/** Connects the page `p` with the package (tokens kept in `storage`); fails the test if the
+ * connection or its first call did. */
+async function connectedIn(p, storage) {
+  await connectIn(p, { storage });
+  const outcome = await p.evaluate(() => window.connected);
+  assert.equal(outcome.error, undefined, `${outcome.error}\n${await traceOf(p)}`);
 }
 
 test('pages that share their stored tokens (storage "local") refresh one at a time, each with the newest refresh token: the grant survives', async () => {
@@ -327,11 +339,7 @@ test('so does a copy of a tab (storage "session") whose storage still holds the 
  * refresh token), connected: the copy refreshed, so using up the token the page holds.
  * Resolves to { first, second, before } (`before`: the token counts after the login). */
 async function tabAndItsCopy(context) {
-  const first = await context.newPage();
-  first.on('pageerror', (e) => { throw e; });
-  await first.goto(`${host.url}/index.html`);
-  await logInWithPopup(first, 'session');
-  const before = await tokenStats();
+  const { first, before } = await loggedInHostPage(context, 'session');
   const opened = context.waitForEvent('page', { timeout: 20_000 });
   await first.evaluate(() => { window.open(location.href); });
   const second = await opened;
@@ -343,9 +351,7 @@ async function tabAndItsCopy(context) {
     await first.evaluate((k) => sessionStorage.getItem(k), key),
     'the copy starts with the same refresh token',
   );
-  await connectIn(second, { storage: 'session' });
-  const b = await second.evaluate(() => window.connected);
-  assert.equal(b.error, undefined, `${b.error}\n${await traceOf(second)}`);
+  await connectedIn(second, 'session');
   return { first, second, before };
 }
 
