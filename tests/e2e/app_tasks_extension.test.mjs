@@ -29,6 +29,17 @@ async function run(name, fill = async () => {}) {
 
 const wire = (text) => page.locator('.logs .wire li', { hasText: text });
 
+/** Shows the run of report in the tools tab, waits for the result its call with `seconds`
+ * came to, and for the call in the history. */
+async function reportCameTo(seconds) {
+  await page.locator('#tab-tools').click();
+  await page.locator('button.tool[data-tool="report"]').click();
+  const result = page.locator('.runner .result');
+  await result.waitFor({ timeout: 20_000 });
+  assert.match(await result.innerText(), new RegExp(`report ready after ${seconds} s`));
+  await page.locator('.history-list li', { hasText: `report {"seconds":${seconds}} → ok` }).waitFor({ timeout: 5_000 });
+}
+
 test('the client declares the extension, and the server advertises it', async () => {
   await page.locator('#tab-logs').click();
   // Every request of the modern era carries the client's capabilities.
@@ -170,12 +181,7 @@ test('a call running as a task when its connection is closed is not recorded as 
   await page.locator('#connection-state', { hasText: 'connected' }).waitFor({ timeout: 20_000 });
   await page.locator('#tab-logs').click();
   await page.locator('ul.notifications li', { hasText: 'following again the calls of an earlier visit still running as tasks: report' }).waitFor({ timeout: 10_000 });
-  await page.locator('#tab-tools').click();
-  await page.locator('button.tool[data-tool="report"]').click();
-  const result = page.locator('.runner .result');
-  await result.waitFor({ timeout: 15_000 });
-  assert.match(await result.innerText(), /report ready after 5 s/);
-  await page.locator('.history-list li', { hasText: 'report {"seconds":5} → ok' }).waitFor({ timeout: 5_000 });
+  await reportCameTo(5);
   // The close was not an end of the call: no "the session is closed" entry beside it.
   const history = await page.locator('.history-list li').allInnerTexts();
   assert.deepEqual(history.filter((h) => h.includes('report {"seconds":5}')).map((h) => h.split(' → ')[1].split(' · ')[0]), ['ok'], history.join('\n'));
@@ -201,13 +207,8 @@ test('a call running as a task in one tab is left to it by another tab of the br
   page = other;
   await page.locator('ul.notifications li', { hasText: 'following again the call of report still running as a task (the tab that followed it is gone)' }).waitFor({ timeout: 10_000 });
   await wire('"method":"tasks/get"').first().waitFor({ timeout: 5_000 });
-  await page.locator('#tab-tools').click();
-  await page.locator('button.tool[data-tool="report"]').click();
-  const result = page.locator('.runner .result');
-  await result.waitFor({ timeout: 20_000 });
-  assert.match(await result.innerText(), /report ready after 9 s/);
+  await reportCameTo(9);
   // Recorded once, by the tab that saw it end; no longer kept.
-  await page.locator('.history-list li', { hasText: 'report {"seconds":9} → ok' }).waitFor({ timeout: 5_000 });
   assert.equal(await page.locator('.history-list li', { hasText: 'report {"seconds":9}' }).count(), 1);
   const left = await page.evaluate(() => localStorage.getItem('mcp-browser-client.tasks'));
   assert.equal(left, '{}');
