@@ -188,6 +188,39 @@ test('a call running as a task when its connection is closed is not recorded as 
   assert.equal(await page.evaluate(() => localStorage.getItem('mcp-browser-client.tasks')), '{}');
 });
 
+test('a second connection to the same server in the same tab leaves a task the first follows alone, and says so in words that fit', async () => {
+  await run('report', () => page.locator('.runner input#arg-seconds').fill('6'));
+  await page.locator('.runner .task-status', { hasText: /^Task working/ }).waitFor({ timeout: 10_000 });
+  const tabs = page.locator('.connections .connection');
+  assert.equal(await tabs.count(), 1);
+  await page.locator('#server-url').fill(app.peer.url);
+  await page.locator('#connect').click();
+  await waitFor(async () => (await tabs.count()) === 2, 10_000, 'a second connection');
+  try {
+    const shown = page.locator('.server-slot:not([hidden])');
+    await shown.locator('#connection-state', { hasText: 'connected' }).waitFor({ timeout: 20_000 });
+    await shown.locator('#tab-logs').click();
+    await shown.locator('ul.notifications li', { hasText: 'calls still running as tasks that another connection of this browser follows (in another tab, or in this one): report (followed here if that connection closes)' }).waitFor({ timeout: 10_000 });
+    // The first connection follows it to its end; the second never does.
+    await tabs.first().locator('.connection-tab').click();
+    await reportCameTo(6);
+    await tabs.nth(1).locator('.connection-tab').click();
+    await shown.locator('#tab-logs').click();
+    const free = await waitFor(() => page.evaluate(async () => {
+      const tasks = (locks) => locks.filter((l) => l.name.startsWith('mcp-browser-client.task '));
+      const { held, pending } = await navigator.locks.query();
+      return tasks(held).length === 0 && tasks(pending).length === 0;
+    }), 10_000, 'every task lock released');
+    assert.ok(free);
+    assert.equal(await shown.locator('.logs .wire li', { hasText: '"method":"tasks/get"' }).count(), 0);
+    assert.equal(await shown.locator('ul.notifications li', { hasText: 'following again' }).count(), 0);
+  } finally {
+    await tabs.nth(1).locator('button.close-connection').click();
+    await waitFor(async () => (await tabs.count()) === 1, 10_000, 'the second connection to go');
+    await page.locator('#connection-state').waitFor({ timeout: 10_000 });
+  }
+});
+
 test('a call running as a task in one tab is left to it by another tab of the browser, which follows it once that tab closes', async () => {
   await run('report', () => page.locator('.runner input#arg-seconds').fill('9'));
   await page.locator('.runner .task-status', { hasText: /^Task working/ }).waitFor({ timeout: 10_000 });
@@ -197,7 +230,7 @@ test('a call running as a task in one tab is left to it by another tab of the br
   await other.goto(page.url());
   await other.locator('#connection-state', { hasText: 'connected' }).waitFor({ timeout: 20_000 });
   await other.locator('#tab-logs').click();
-  await other.locator('ul.notifications li', { hasText: 'calls still running as tasks that another tab of this browser follows: report (followed here if that tab closes)' }).waitFor({ timeout: 10_000 });
+  await other.locator('ul.notifications li', { hasText: 'calls still running as tasks that another connection of this browser follows (in another tab, or in this one): report (followed here if that connection closes)' }).waitFor({ timeout: 10_000 });
   // Not followed there meanwhile.
   const otherWire = (text) => other.locator('.logs .wire li', { hasText: text });
   assert.equal(await otherWire('"method":"tasks/get"').count(), 0);
@@ -205,7 +238,7 @@ test('a call running as a task in one tab is left to it by another tab of the br
   // The first tab closes before the task ends: the other one follows it to its result.
   await page.close();
   page = other;
-  await page.locator('ul.notifications li', { hasText: 'following again the call of report still running as a task (the tab that followed it is gone)' }).waitFor({ timeout: 10_000 });
+  await page.locator('ul.notifications li', { hasText: 'following again the call of report still running as a task (the connection that followed it is gone)' }).waitFor({ timeout: 10_000 });
   await wire('"method":"tasks/get"').first().waitFor({ timeout: 5_000 });
   await reportCameTo(9);
   // Recorded once, by the tab that saw it end; no longer kept.
@@ -222,7 +255,7 @@ async function otherTabLeavingReport() {
   await other.goto(page.url());
   await other.locator('#connection-state', { hasText: 'connected' }).waitFor({ timeout: 20_000 });
   await other.locator('#tab-logs').click();
-  await other.locator('ul.notifications li', { hasText: 'another tab of this browser follows: report' }).waitFor({ timeout: 10_000 });
+  await other.locator('ul.notifications li', { hasText: 'another connection of this browser follows (in another tab, or in this one): report' }).waitFor({ timeout: 10_000 });
   return other;
 }
 

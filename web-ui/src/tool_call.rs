@@ -178,7 +178,8 @@ pub fn follow(
 /// were still running) to its end, shown in its tool's run (its form filled in with the
 /// call's arguments; a tool's MCP App in a new View) as if the call were still under way;
 /// once the tools are listed (the form is built from the tool's schema). A task that another
-/// tab of this browser follows is left to it, and followed here once that tab is gone.
+/// connection of this browser follows (in another tab, or in this one) is left to it, and
+/// followed here once that connection is gone.
 pub fn resume_kept_tasks(conn: &Connection) {
     if !conn.keeps_history() {
         return;
@@ -231,7 +232,7 @@ pub fn resume_kept_tasks(conn: &Connection) {
             crate::connection::note(
                 conn.log,
                 format!(
-                    "calls still running as tasks that another tab of this browser follows: {} (followed here if that tab closes)",
+                    "calls still running as tasks that another connection of this browser follows (in another tab, or in this one): {} (followed here if that connection closes)",
                     tools.join(", ")
                 ),
             );
@@ -248,8 +249,9 @@ fn unfollow(conn: &Connection, task_id: &str) {
         .try_update_value(|f| f.retain(|t| t != task_id));
 }
 
-/// Follows task `kept`, which another tab followed, once that tab is gone (its lock
-/// released): unless it followed the task to its end, or this connection is over.
+/// Follows task `kept`, which another connection followed (of another tab, or of this one),
+/// once that connection is gone (its lock released): unless it followed the task to its end,
+/// or this connection is over.
 async fn take_over(conn: Connection, kept: KeptTask) {
     let lock = tab_lock::acquire(&tab_lock::task_lock_name(&conn.url, &kept.task_id)).await;
     let connected = conn.state.try_get_untracked() == Some(ConnectionState::Connected);
@@ -266,7 +268,7 @@ async fn take_over(conn: Connection, kept: KeptTask) {
     crate::connection::note(
         conn.log,
         format!(
-            "following again the call of {} still running as a task (the tab that followed it is gone)",
+            "following again the call of {} still running as a task (the connection that followed it is gone)",
             kept.tool
         ),
     );
