@@ -4,7 +4,7 @@
 // tab makes show in the other's history (and stay in storage, also when one tab writes over
 // a copy of storage that lags), a history cleared in one is cleared in the other, and a
 // server saved in one is in the other's saved list (also after such a write, unless
-// removed on purpose).
+// removed on purpose). Two connections to the same server in one tab show the same history.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { appConnectedTo, echoInApp as echo, waitFor } from './browser.mjs';
@@ -172,4 +172,40 @@ test("a server saved in one tab and dropped by the other's write over a lagging 
   assert.ok(!(await savedUrls(first)).includes(x), 'not saved again');
   assert.ok(!(await savedUrls(second)).includes(x));
   assert.ok((await savedUrls(first)).includes(z));
+});
+
+test('two connections to the same server in one tab show the same history: a call and a clear in one show in the other', async () => {
+  // The other tab goes: its writes (of calls this page's storage lacks) would carry the
+  // history between the connections here.
+  await second.close();
+  // (The tab may hold a connection to a server of an earlier test too: the first one is
+  // server-everything's.)
+  const tabs = first.locator('.connections .connection');
+  const n = await tabs.count();
+  await first.locator('#server-url').fill(app.peer.url);
+  await first.locator('#connect').click();
+  await waitFor(async () => (await tabs.count()) === n + 1, 10_000, 'a second connection');
+  try {
+    await first.locator('#connection-state', { hasText: 'connected' }).waitFor({ timeout: 20_000 });
+    await echo(first, 'from the second connection');
+    await tabs.first().locator('.connection-tab').click();
+    await first.locator('#connection-state', { hasText: 'connected' }).waitFor({ timeout: 20_000 });
+    await first.locator('#tab-tools').click();
+    await line(first, 'from the second connection').waitFor({ timeout: 5_000 });
+    assert.equal(await line(first, 'from the second connection').count(), 1);
+    // The first connection's own call, and then its clear, show in the second one.
+    await echo(first, 'from the first connection');
+    await tabs.last().locator('.connection-tab').click();
+    await first.locator('#tab-tools').click();
+    await line(first, 'from the first connection').waitFor({ timeout: 5_000 });
+    await tabs.first().locator('.connection-tab').click();
+    await first.locator('#tab-tools').click();
+    await first.locator('button.clear-history').click();
+    await tabs.last().locator('.connection-tab').click();
+    await first.locator('#tab-tools').click();
+    await waitFor(async () => (await first.locator('.history-list li').count()) === 0, 5_000, 'the history cleared in the second connection');
+  } finally {
+    await tabs.last().locator('button.close-connection').click();
+    await waitFor(async () => (await tabs.count()) === n, 10_000, 'the second connection to go');
+  }
 });

@@ -267,30 +267,41 @@ pub fn load(url: &str) -> Vec<HistoryEntry> {
         .unwrap_or_default()
 }
 
+/// A write of this page to the stored histories: the document before it and after. The
+/// `storage` event tells only the other tabs; the page's other connections to the same server
+/// are told with this ([`crate::tab_sync::history_written_here`]).
+pub struct Written {
+    /// The stored document before the write.
+    pub before: Value,
+    /// The stored document after the write.
+    pub after: Value,
+}
+
 /// Adds `entry` to `here`, `url`'s history on this page, and keeps it in the browser, reading
 /// the stored document once: the calls another tab made meanwhile (each tab writes its whole
 /// list) are taken in first, so that writing this history does not drop them. While keeping
-/// is off, only `here` changes.
-pub fn record(url: &str, here: &mut Vec<HistoryEntry>, entry: HistoryEntry) {
+/// is off, only `here` changes (and `None` is returned: nothing was written).
+pub fn record(url: &str, here: &mut Vec<HistoryEntry>, entry: HistoryEntry) -> Option<Written> {
     let Some(s) = storage().filter(|_| kept_in_browser()) else {
         push(here, entry);
-        return;
+        return None;
     };
-    let doc = stored_doc(&s);
-    take_in(here, &entries_in(&doc, url));
+    let before = stored_doc(&s);
+    take_in(here, &entries_in(&before, url));
     push(here, entry);
-    let doc = with_entries(doc, url, here, js_sys::Date::now());
-    let _ = s.set_item(KEY, &doc.to_string());
+    let after = with_entries(before.clone(), url, here, js_sys::Date::now());
+    let _ = s.set_item(KEY, &after.to_string());
+    Some(Written { before, after })
 }
 
 /// Clears `url`'s history kept in the browser (see [`cleared_in`]). Nothing is written while
-/// keeping is off.
-pub fn clear(url: &str) {
-    let Some(s) = storage().filter(|_| kept_in_browser()) else {
-        return;
-    };
-    let doc = cleared_in(stored_doc(&s), url, js_sys::Date::now());
-    let _ = s.set_item(KEY, &doc.to_string());
+/// keeping is off (`None`).
+pub fn clear(url: &str) -> Option<Written> {
+    let s = storage().filter(|_| kept_in_browser())?;
+    let before = stored_doc(&s);
+    let after = cleared_in(before.clone(), url, js_sys::Date::now());
+    let _ = s.set_item(KEY, &after.to_string());
+    Some(Written { before, after })
 }
 
 /// Writes `here`, `url`'s history on this page, back to storage when another tab's write

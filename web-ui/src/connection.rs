@@ -661,15 +661,21 @@ impl Connection {
             took_ms: Some(took),
         };
         if self.keeps_history {
-            self.history
-                .update(|h| crate::call_history::record(&self.url, h, entry));
+            let written = self
+                .history
+                .try_update(|h| crate::call_history::record(&self.url, h, entry))
+                .flatten();
+            if let Some(written) = written {
+                crate::tab_sync::history_written_here(self, &written);
+            }
         } else {
             self.history.update(|h| crate::call_history::push(h, entry));
         }
         took
     }
 
-    /// Another tab of the app changed the stored histories from `before` to `after` (see
+    /// Another tab of the app (or another connection of this page to the same server)
+    /// changed the stored histories from `before` to `after` (see
     /// [`crate::call_history::after_change_elsewhere`]): the calls it made to this server come
     /// in, a history it cleared is cleared here, and calls of this page that its write
     /// dropped are written back ([`crate::call_history::write_back`]).
@@ -717,7 +723,9 @@ impl Connection {
     pub fn clear_history(&self) {
         self.history.set(Vec::new());
         if self.keeps_history {
-            crate::call_history::clear(&self.url);
+            if let Some(written) = crate::call_history::clear(&self.url) {
+                crate::tab_sync::history_written_here(self, &written);
+            }
         }
     }
 
