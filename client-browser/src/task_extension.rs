@@ -19,6 +19,27 @@ use std::rc::Rc;
 const POLL_MS: (u64, u64) = (250, 5_000);
 /// The interval when the server suggests none (milliseconds).
 const POLL_DEFAULT_MS: u64 = 1_000;
+/// Polls in a row that may fail for want of the server (no response, a 5xx, no answer in
+/// time: [`RequestError::server_unavailable`]) before the task is given up on with that
+/// failure (a task of either era). `tasks/get` only reads, so asking again is safe; the waits between them grow
+/// (1, 2, 4, 5, 5 s), so a task outlives a network that drops for about a quarter of a minute.
+pub(crate) const POLL_RETRIES: u32 = 5;
+
+/// The wait before the next poll after `failed` polls in a row failed for want of the
+/// server, at least `every` (milliseconds).
+pub(crate) fn poll_wait_ms(every: u64, failed: u32) -> u64 {
+    if failed == 0 {
+        return every;
+    }
+    let backoff = 1_000u64 << (failed - 1).min(8);
+    every.max(backoff.min(POLL_MS.1))
+}
+
+/// Whether a poll that failed with `e` may be made again (see [`POLL_RETRIES`]).
+pub(crate) fn poll_may_pass(e: &ClientError) -> bool {
+    matches!(e, ClientError::Request(r) if r.server_unavailable())
+}
+
 /// Most requests one task may wait on over its life (a server that keeps asking is refused,
 /// as the core bounds MRTR rounds).
 const MAX_INPUTS: usize = 64;
@@ -109,6 +130,8 @@ impl Client {
                 .as_millis(),
         );
         let given_up_at = js_sys::Date::now() + limit_ms as f64;
+        // Polls failed in a row for want of the server.
+        let mut failed_polls: u32 = 0;
         loop {
             self.report_task(&task);
             match task.status.as_str() {
@@ -141,6 +164,7 @@ impl Client {
                     .unwrap_or(POLL_DEFAULT_MS)
                     .clamp(POLL_MS.0, POLL_MS.1)
             };
+            let every = poll_wait_ms(every, failed_polls);
             let params = json!({ "taskId": task.task_id });
             let poll = Box::pin(async move {
                 gloo_timers::future::TimeoutFuture::new(every as u32).await;
@@ -153,6 +177,11 @@ impl Client {
             let state = match future::select(poll, future::select(pushed.next(), &mut stopped))
                 .await
             {
+                // A poll lost for want of the server: asked again (the task goes on there).
+                Either::Left((Err(e), _)) if poll_may_pass(&e) && failed_polls < POLL_RETRIES => {
+                    failed_polls += 1;
+                    continue;
+                }
                 Either::Left((state, _)) => decode("tasks/get", state?)?,
                 Either::Right((Either::Left((Some(state), _)), _)) => {
                     // A state older than the one known (a poll answered after it) is skipped.
@@ -176,6 +205,8 @@ impl Client {
                     return Err(ClientError::Request(RequestError::Closed))
                 }
             };
+            // A state came (polled or pushed): the server is there.
+            failed_polls = 0;
             if state.task_id != task.task_id {
                 self.cancel_task_quietly(&task.task_id);
                 return Err(other_task(&task.task_id, &state.task_id));
@@ -281,4 +312,51 @@ fn failed_error(task: &Task) -> ClientError {
             )
         });
     ClientError::Request(RequestError::Rpc(error))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use client_core::http::TransportFailure;
+
+    #[test]
+    fn polls_lost_for_want_of_the_server_are_asked_again_later_and_later() {
+        assert_eq!(poll_wait_ms(250, 0), 250);
+        let waits: Vec<u64> = (1..=POLL_RETRIES).map(|n| poll_wait_ms(250, n)).collect();
+        assert_eq!(waits, [1_000, 2_000, 4_000, 5_000, 5_000]);
+        // Never sooner than the interval the task asks for, nor later than the longest.
+        assert_eq!(poll_wait_ms(5_000, 1), 5_000);
+        assert_eq!(poll_wait_ms(250, u32::MAX), 5_000);
+    }
+
+    #[test]
+    fn only_a_poll_lost_for_want_of_the_server_is_made_again() {
+        let lost = ClientError::Request(RequestError::Transport(TransportFailure::Network(
+            "reset".into(),
+        )));
+        assert!(poll_may_pass(&lost));
+        let busy = ClientError::Request(RequestError::Http {
+            status: 503,
+            body: String::new(),
+            www_authenticate: None,
+        });
+        assert!(poll_may_pass(&busy));
+        assert!(poll_may_pass(&ClientError::Request(
+            RequestError::Timeout { after_ms: 30_000 }
+        )));
+        // The server's answer, a refusal, a close: the end.
+        let forgot = ClientError::Request(RequestError::Rpc(ErrorObject::new(
+            -32602,
+            String::from("no task"),
+        )));
+        assert!(!poll_may_pass(&forgot));
+        let refused = ClientError::Request(RequestError::Http {
+            status: 403,
+            body: String::new(),
+            www_authenticate: None,
+        });
+        assert!(!poll_may_pass(&refused));
+        assert!(!poll_may_pass(&ClientError::Request(RequestError::Closed)));
+        assert!(!poll_may_pass(&ClientError::Closed));
+    }
 }

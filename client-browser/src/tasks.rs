@@ -554,6 +554,9 @@ impl Client {
         mut task: Task,
         meta: Option<serde_json::Map<String, Value>>,
     ) -> Result<(), ClientError> {
+        use crate::task_extension::{poll_may_pass, poll_wait_ms, POLL_RETRIES};
+        // Polls failed in a row for want of the server (made again, as for the extension's).
+        let mut failed_polls: u32 = 0;
         while !task.is_terminal() {
             let every = if self.tasks.borrow().notified.contains(&task.task_id) {
                 TASK_POLL_MS.1
@@ -562,14 +565,23 @@ impl Client {
                     .unwrap_or(1_000)
                     .clamp(TASK_POLL_MS.0, TASK_POLL_MS.1)
             };
+            let every = poll_wait_ms(every, failed_polls);
             gloo_timers::future::TimeoutFuture::new(every as u32).await;
             let poll = CallOptions {
                 meta: meta.clone(),
                 ..CallOptions::default()
             };
-            let state = self
+            let state = match self
                 .start("tasks/get", Some(json!({ "taskId": task.task_id })), poll)
-                .await?;
+                .await
+            {
+                Err(e) if poll_may_pass(&e) && failed_polls < POLL_RETRIES => {
+                    failed_polls += 1;
+                    continue;
+                }
+                state => state?,
+            };
+            failed_polls = 0;
             task = decode("tasks/get", state)?;
             self.report_task(&task);
         }

@@ -29,6 +29,17 @@ async function run(name, fill = async () => {}) {
 
 const wire = (text) => page.locator('.logs .wire li', { hasText: text });
 
+/** Waits until no page of the browser holds or waits for a task's lock (seen from `p`). */
+async function everyTaskLockReleased(p) {
+  const free = await waitFor(() => p.evaluate(async () => {
+    // (The streams to the server hold locks of their own, named `mcp-stream …`.)
+    const tasks = (locks) => locks.filter((l) => l.name.startsWith('mcp-browser-client.task '));
+    const { held, pending } = await navigator.locks.query();
+    return tasks(held).length === 0 && tasks(pending).length === 0;
+  }), 10_000, 'every task lock released');
+  assert.ok(free);
+}
+
 /** Shows the run of report in the tools tab, waits for the result its call with `seconds`
  * came to, and for the call in the history. */
 async function reportCameTo(seconds) {
@@ -206,12 +217,7 @@ test('a second connection to the same server in the same tab leaves a task the f
     await reportCameTo(6);
     await tabs.nth(1).locator('.connection-tab').click();
     await shown.locator('#tab-logs').click();
-    const free = await waitFor(() => page.evaluate(async () => {
-      const tasks = (locks) => locks.filter((l) => l.name.startsWith('mcp-browser-client.task '));
-      const { held, pending } = await navigator.locks.query();
-      return tasks(held).length === 0 && tasks(pending).length === 0;
-    }), 10_000, 'every task lock released');
-    assert.ok(free);
+    await everyTaskLockReleased(page);
     assert.equal(await shown.locator('.logs .wire li', { hasText: '"method":"tasks/get"' }).count(), 0);
     assert.equal(await shown.locator('ul.notifications li', { hasText: 'following again' }).count(), 0);
   } finally {
@@ -269,13 +275,7 @@ test('a tab that opens while another follows a task leaves it alone, also once t
     assert.match(await page.locator('.runner .result').innerText(), /report ready after 3 s/);
     // The other tab, granted the task's lock once the first is done with it, finds the task no
     // longer kept and never follows it: the lock is free again (it let it go).
-    const free = await waitFor(async () => other.evaluate(async () => {
-      // (The tabs' streams to the server hold locks of their own, named `mcp-stream …`.)
-      const tasks = (locks) => locks.filter((l) => l.name.startsWith('mcp-browser-client.task '));
-      const { held, pending } = await navigator.locks.query();
-      return tasks(held).length === 0 && tasks(pending).length === 0;
-    }), 10_000, 'every task lock released');
-    assert.ok(free);
+    await everyTaskLockReleased(other);
     assert.equal(await other.locator('.logs .wire li', { hasText: '"method":"tasks/get"' }).count(), 0);
     // The call is in its history once: the first tab's entry (the tabs share the history).
     await other.locator('#tab-tools').click();

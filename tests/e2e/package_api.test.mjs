@@ -657,6 +657,73 @@ test('a 2026-07-28 server answers calls with tasks (Tasks extension): callTool r
   assert.equal(state, 'cancelled');
 });
 
+test('a task outlives polls lost for want of the server: a reset connection and a 503 are asked again, and the calls end with their results', async () => {
+  const root = path.resolve(here, '../..');
+  const proxy = await startPeer('fault_proxy.mjs', ['--', `${root}/tests/.venv-modern/bin/python`, `${root}/tests/peers/tasks_server.py`]);
+  const base = proxy.url.replace(/\/mcp$/, '');
+  try {
+    const seen = async () => (await (await fetch(`${base}/__log`)).json()).filter((m) => m === 'tasks/get').length;
+    const out = await page.evaluate(async ({ pkgUrl, url, base }) => {
+      const m = await import(`${pkgUrl}/mcp_client.js`);
+      await m.default();
+      const client = await m.McpClient.connect({ url });
+      // The next two polls, whichever call makes them, fail: one unanswered, one refused for
+      // now. Each call polls within 5 s of its task's creation, before its task ends.
+      for (const fault of [{ kind: 'reset', method: 'tasks/get' }, { kind: 'status', method: 'tasks/get', status: 503, body: 'busy' }]) {
+        await fetch(`${base}/__fault`, { method: 'POST', body: JSON.stringify(fault) });
+      }
+      const settled = await Promise.allSettled([
+        client.callTool('report', { seconds: 6 }),
+        client.callTool('report', { seconds: 6.5 }),
+      ]);
+      client.close();
+      return settled.map((s) => (s.status === 'fulfilled' ? s.value.content[0].text : `${s.reason.kind}: ${s.reason.message}`));
+    }, { pkgUrl: pkg.url, url: proxy.url, base });
+    assert.deepEqual(out, ['report ready after 6 s', 'report ready after 6.5 s']);
+    // Both faults were met: the first two polls (each is logged, the failed ones too).
+    assert.ok(await seen() >= 2, `polls seen: ${await seen()}`);
+  } finally {
+    proxy.stop();
+  }
+});
+
+test('so does a 2025-11-25 task (server-everything): a poll reset mid-answer is made again while its tasks/result waits for the person', async () => {
+  const root = path.resolve(here, '../..');
+  const everything = `${root}/tests/node_modules/@modelcontextprotocol/server-everything/dist/index.js`;
+  const proxy = await startPeer('fault_proxy.mjs', ['--', 'node', '-r', `${root}/tests/peers/loopback.cjs`, everything, 'streamableHttp']);
+  const base = proxy.url.replace(/\/mcp$/, '');
+  try {
+    const out = await page.evaluate(async ({ pkgUrl, url, base }) => {
+      const m = await import(`${pkgUrl}/mcp_client.js`);
+      await m.default();
+      // The person takes 6 s to answer the question the task asks (it polls meanwhile: at
+      // the longest interval, 5 s, once the server announces its states).
+      const client = await m.McpClient.connect({
+        url,
+        onElicitation: () => new Promise((answer) => setTimeout(() => answer({ action: 'decline' }), 6_000)),
+      });
+      await fetch(`${base}/__fault`, { method: 'POST', body: JSON.stringify({ kind: 'reset', method: 'tasks/get' }) });
+      const states = [];
+      try {
+        const research = await client.callTool('simulate-research-query', { topic: 'tides', ambiguous: true }, { onTask: (t) => states.push(t.status) });
+        return { text: research.content[0].text, states };
+      } catch (e) {
+        return { error: `${e.kind}: ${e.message}`, states };
+      } finally {
+        client.close();
+      }
+    }, { pkgUrl: pkg.url, url: proxy.url, base });
+    assert.equal(out.error, undefined);
+    assert.match(out.text, /tides/);
+    assert.equal(out.states.at(-1), 'completed');
+    // The fault was met: the poll it reset is logged.
+    const polls = (await (await fetch(`${base}/__log`)).json()).filter((m) => m === 'tasks/get').length;
+    assert.ok(polls >= 1, `polls seen: ${polls}`);
+  } finally {
+    proxy.stop();
+  }
+});
+
 /** Makes the host page record what each of its requests asks for (the `Mcp-Method` header) in
  * `window.recorded.sent`, the filters of its `subscriptions/listen` streams in
  * `window.recorded.filters`, and the most of those open at once (opened and not yet closed by

@@ -17,6 +17,10 @@
 //                  (closes the connection: its cancellation), log "closed METHOD"
 //   POST /__release  forward the held requests to the server after all; log "answered
 //                  METHOD" once an answer is sent in full
+//   POST /__fault  {"kind": "reset", "method": "tasks/get"}
+//                  answer the next matching request with a head and a part of a JSON body,
+//                  then reset the connection (to the client: the network failed; a reset
+//                  before any answer is not seen, as the browser sends the request again)
 //   POST /__fault  {"kind": "restart"}   kill the server now and start a fresh one
 //   POST /__fault  {"kind": "slow-preflights", "ms": 1500}
 //                  answer every CORS preflight from now on after this long (a request that
@@ -152,6 +156,11 @@ const server = http.createServer(async (req, res) => {
     res.on('finish', () => { answered = true; log.push(`answered ${method}`); });
     res.on('close', () => { if (!answered) log.push(`closed ${method}`); });
     held.push(() => { if (!res.destroyed) forward(req, res, body, path, noCors, null); });
+    return;
+  }
+  if (fault?.kind === 'reset') {
+    res.writeHead(200, { ...cors, 'content-type': 'application/json' });
+    res.write('{"jsonrpc":"2.0",', () => setTimeout(() => res.destroy(), 50));
     return;
   }
   if (fault?.kind === 'status') {
