@@ -21,8 +21,9 @@ const POLL_MS: (u64, u64) = (250, 5_000);
 const POLL_DEFAULT_MS: u64 = 1_000;
 /// Polls in a row that may fail for want of the server (no response, a 5xx, no answer in
 /// time: [`RequestError::server_unavailable`]) before the task is given up on with that
-/// failure (a task of either era). `tasks/get` only reads, so asking again is safe; the waits between them grow
-/// (1, 2, 4, 5, 5 s), so a task outlives a network that drops for about a quarter of a minute.
+/// failure (a task of either era). `tasks/get` only reads, so asking again is safe; the
+/// waits between them grow (1, 2, 4, 5, 5 s), so a task outlives a network that drops for
+/// about a quarter of a minute.
 pub(crate) const POLL_RETRIES: u32 = 5;
 
 /// The wait before the next poll after `failed` polls in a row failed for want of the
