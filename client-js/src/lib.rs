@@ -374,8 +374,6 @@ fn cache_mode(options: &JsValue) -> Result<CacheMode, JsError> {
 /// `invalid-argument` error before anything is sent).
 fn call_options(options: &JsValue) -> Result<CallOptions, JsError> {
     let fields = Fields::of(options, "options");
-    // The signal is checked here too, before anything is sent (it is used by `abortable`).
-    fields.signal("signal")?;
     let (on_progress, on_task) = (fields.function("onProgress")?, fields.function("onTask")?);
     let meta = match get(options, "meta") {
         None => None,
@@ -452,7 +450,7 @@ impl McpClient {
         };
         let namespace = fields.string("namespace")?.unwrap_or_else(|| "mcp".into());
         let approve = fields.function("approve")?;
-        fields.signal("signal")?;
+        let signal = fields.signal("signal")?;
         if let Some(h) = get(&options, "headers") {
             o.headers = string_map(&h, "options.headers")?
                 .into_iter()
@@ -576,13 +574,13 @@ impl McpClient {
             });
         }
         // Aborting `options.signal` while connecting closes the client.
-        abortable(&format!("connecting to {url}"), &options, || {
+        abortable(&format!("connecting to {url}"), signal.as_ref(), || {
             let closing = client.clone();
             let stop: Box<dyn FnMut()> = Box::new(move || closing.close());
             (client.reconnect(), stop)
         })
         .await
-        .map_err(|e| aborted_instead(&options, &url, e))?;
+        .map_err(|e| aborted_instead(signal.as_ref(), &url, e))?;
         Ok(McpClient {
             client,
             namespace,
@@ -713,7 +711,9 @@ impl McpClient {
         let opts = call_options(&options)?;
         let what = format!("following task {task_id}");
         let result = self
-            .follow(&what, &options, || self.client.resume_task(&task_id, opts))
+            .follow(&what, signal_of(&options)?.as_ref(), || {
+                self.client.resume_task(&task_id, opts)
+            })
             .await?;
         to_js(&result)
     }
@@ -735,7 +735,7 @@ impl McpClient {
         let params = Some(json!({ "uri": uri }));
         let what = format!("reading {uri}");
         let result = self
-            .follow(&what, &options, || {
+            .follow(&what, signal_of(&options)?.as_ref(), || {
                 self.client.start("resources/read", params, opts)
             })
             .await?;
@@ -765,7 +765,7 @@ impl McpClient {
         let what = format!("the prompt {name}");
         let opts = call_options(&options)?;
         let result = self
-            .follow(&what, &options, || {
+            .follow(&what, signal_of(&options)?.as_ref(), || {
                 self.client.start("prompts/get", Some(params), opts)
             })
             .await?;
@@ -811,7 +811,7 @@ impl McpClient {
         let params = client_browser::completion_params(reference, &argument, &value, &known);
         let opts = call_options(&options)?;
         let mut r = self
-            .follow("completing", &options, || {
+            .follow("completing", signal_of(&options)?.as_ref(), || {
                 self.client.start("completion/complete", Some(params), opts)
             })
             .await?;
@@ -913,7 +913,9 @@ impl McpClient {
         let what = format!("the request {method}");
         let opts = call_options(&options)?;
         let result = self
-            .follow(&what, &options, || self.client.start(&method, params, opts))
+            .follow(&what, signal_of(&options)?.as_ref(), || {
+                self.client.start(&method, params, opts)
+            })
             .await?;
         to_js(&result)
     }
@@ -1061,7 +1063,7 @@ impl McpClient {
             timeout: Fields::of(options, "options").milliseconds("timeoutMs")?,
         };
         let what = format!("the listing {method}");
-        abortable(&what, options, || {
+        abortable(&what, signal_of(options)?.as_ref(), || {
             let listing = self.client.start_listing(method, key, list_options);
             let stop = listing.stop.clone();
             (listing, Box::new(move || stop.stop()))
@@ -1080,12 +1082,13 @@ impl McpClient {
                 kind_of(&args)
             )));
         };
-        // Bad options are refused before the approve hook asks anyone.
+        // Bad options are refused before the approve hook asks anyone. The signal is read
+        // once, here: a getter is asked once per call.
         let opts = call_options(options)?;
+        let signal = signal_of(options)?;
         if let Some(approve) = &self.approve {
             // Aborted before or while the host decides: no one is asked, or the answer is not
             // awaited; the call rejects at once.
-            let signal = Fields::of(options, "options").signal("signal")?;
             let was_aborted = || signal.as_ref().is_some_and(aborted);
             let cancelled = || api_error("cancelled", &format!("the call to {name} was aborted"));
             if was_aborted() {
@@ -1111,22 +1114,22 @@ impl McpClient {
             }
         }
         // A tool that must run as a task (see listTools) runs as one.
-        self.follow(&format!("the call to {name}"), options, || {
+        self.follow(&format!("the call to {name}"), signal.as_ref(), || {
             self.client.start_tool_call(name, args_value, opts)
         })
         .await
     }
 
-    /// Starts a request with `start` unless `options.signal` is already aborted, and awaits
-    /// it; aborting the signal meanwhile cancels it (a task is cancelled on the server too).
-    /// `what` names it in the error.
+    /// Starts a request with `start` unless `signal` (the request's `options.signal`) is
+    /// already aborted, and awaits it; aborting the signal meanwhile cancels it (a task is
+    /// cancelled on the server too). `what` names it in the error.
     async fn follow(
         &self,
         what: &str,
-        options: &JsValue,
+        signal: Option<&JsValue>,
         start: impl FnOnce() -> client_browser::PendingCall,
     ) -> Result<Value, JsError> {
-        abortable(what, options, || {
+        abortable(what, signal, || {
             let call = start();
             let (client, handle) = (self.client.clone(), call.handle);
             (call, Box::new(move || client.cancel(handle)))
@@ -1137,17 +1140,28 @@ impl McpClient {
 
 /// The error of a connection that failed because `options.signal` was aborted meanwhile
 /// (closing the client made it fail "closed"): "cancelled", as for every request aborted.
-fn aborted_instead(options: &JsValue, url: &str, e: JsError) -> JsError {
-    if get(options, "signal").is_some_and(|s| aborted(&s)) {
+fn aborted_instead(signal: Option<&JsValue>, url: &str, e: JsError) -> JsError {
+    if signal.is_some_and(aborted) {
         api_error("cancelled", &format!("connecting to {url} was aborted"))
     } else {
         e
     }
 }
 
-/// A promise that rejects when `signal` aborts (and otherwise never settles).
+/// `options.signal` of a request, checked (an `AbortSignal`, or absent). Read once per
+/// request: the signal a getter gives is the one the whole request uses.
+fn signal_of(options: &JsValue) -> Result<Option<JsValue>, JsError> {
+    Fields::of(options, "options").signal("signal")
+}
+
+/// A promise that rejects when `signal` aborts (and otherwise never settles); at once if it
+/// is aborted already (e.g. by the approve hook itself, as it was called).
 fn on_abort(signal: &JsValue) -> js_sys::Promise {
     js_sys::Promise::new(&mut |_resolve, reject| {
+        if aborted(signal) {
+            let _ = reject.call0(&JsValue::NULL);
+            return;
+        }
         let rejected = Closure::once_into_js(move || {
             let _ = reject.call0(&JsValue::NULL);
         });
@@ -1167,19 +1181,18 @@ fn aborted(signal: &JsValue) -> bool {
     js_sys::Reflect::get(signal, &"aborted".into()).is_ok_and(|a| a.is_truthy())
 }
 
-/// Starts work with `start` (which also gives the way to stop it) unless `options.signal` is
-/// already aborted, and awaits it; aborting the signal meanwhile stops it. `what` names it in
-/// the error.
+/// Starts work with `start` (which also gives the way to stop it) unless `signal` is already
+/// aborted, and awaits it; aborting the signal meanwhile stops it. `what` names it in the
+/// error.
 async fn abortable<T, F>(
     what: &str,
-    options: &JsValue,
+    signal: Option<&JsValue>,
     start: impl FnOnce() -> (F, Box<dyn FnMut()>),
 ) -> Result<T, JsError>
 where
     F: std::future::Future<Output = Result<T, ClientError>>,
 {
-    let signal = Fields::of(options, "options").signal("signal")?;
-    if signal.as_ref().is_some_and(aborted) {
+    if signal.is_some_and(aborted) {
         return Err(api_error("cancelled", &format!("{what} was aborted")));
     }
     let (work, stop) = start();
@@ -1188,10 +1201,10 @@ where
     };
     let on_abort = Closure::<dyn FnMut()>::new(stop);
     let listen = |method: &str| {
-        js_sys::Reflect::get(&signal, &method.into())
+        js_sys::Reflect::get(signal, &method.into())
             .ok()
             .and_then(|f| f.dyn_into::<js_sys::Function>().ok())
-            .map(|f| f.call2(&signal, &"abort".into(), on_abort.as_ref()))
+            .map(|f| f.call2(signal, &"abort".into(), on_abort.as_ref()))
     };
     listen("addEventListener");
     let outcome = work.await;

@@ -462,6 +462,38 @@ test('a call aborted while the approve hook decides rejects at once ("cancelled"
   assert.deepEqual(methods.filter((m) => !CONNECTING.includes(m)), [], `a call that was never approved reached the server: ${JSON.stringify(methods)}`);
 });
 
+test('options.signal is read once per request: a getter that gives a new signal each time cannot split a request across two signals', async () => {
+  const out = await page.evaluate(async ({ pkgUrl, url }) => {
+    const m = await import(`${pkgUrl}/mcp_client.js`);
+    await m.default();
+    // Each read of `signal` gives another signal; only the first read's is aborted (by the
+    // approve hook). A client that read the option again would listen to an unaborted signal.
+    const counted = () => {
+      const o = { reads: 0, made: [] };
+      Object.defineProperty(o, 'signal', {
+        enumerable: true,
+        get() { o.reads += 1; const c = new AbortController(); o.made.push(c); return c.signal; },
+      });
+      return o;
+    };
+    const within = (p, ms) => Promise.race([p, new Promise((r) => setTimeout(() => r({ stillPending: true }), ms))]);
+    const connecting = counted();
+    const client = await m.McpClient.connect({ url, approve: () => { calling.made[0].abort(); return new Promise(() => {}); }, get signal() { return connecting.signal; } });
+    const calling = counted();
+    const call = await within(client.callTool('echo', { message: 'x' }, calling)
+      .then(() => ({ resolved: true }), (e) => ({ kind: e.kind })), 5_000);
+    const listing = counted();
+    const tools = await client.listTools(listing);
+    const reading = counted();
+    await client.readResource('demo://resource/static/document/architecture.md', reading);
+    client.close();
+    return { connect: connecting.reads, call, callReads: calling.reads, list: listing.reads, tools: tools.length, read: reading.reads };
+  }, { pkgUrl: pkg.url, url: a.url });
+  assert.equal(out.call.kind, "cancelled", `the call aborted by its signal: ${JSON.stringify(out)}`);
+  assert.deepEqual([out.connect, out.callReads, out.list, out.read], [1, 1, 1, 1], JSON.stringify(out));
+  assert.ok(out.tools > 0);
+});
+
 test('a host script sends any request with request(method, params, options), to legacy and 2026-07-28 servers', async () => {
   const out = await page.evaluate(async ({ pkgUrl, urlA, urlModern }) => {
     const m = await import(`${pkgUrl}/mcp_client.js`);
