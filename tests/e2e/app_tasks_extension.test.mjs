@@ -253,6 +253,33 @@ test('a call running as a task in one tab is left to it by another tab of the br
   assert.equal(left, '{}');
 });
 
+test('a tab that takes a task over while the person types in that tool\'s form follows it in the background: what they typed stays, the result goes to the history', async () => {
+  await run('report', () => page.locator('.runner input#arg-seconds').fill('7'));
+  await page.locator('.runner .task-status', { hasText: /^Task working/ }).waitFor({ timeout: 10_000 });
+  const other = await otherTabLeavingReport();
+  // In the other tab, the person fills in report's form for a call of their own.
+  await other.locator('#tab-tools').click();
+  await other.locator('button.tool[data-tool="report"]').click();
+  await other.locator('.runner input#arg-seconds').fill('2');
+  // The first tab closes while its task runs: the other one follows the task, not in the form.
+  await page.close();
+  page = other;
+  const note = (text) => page.locator('ul.notifications li', { hasText: text });
+  await page.locator('#tab-logs').click();
+  await note('the call of report still running as a task is followed in the background: its form here holds what you made of it').waitFor({ timeout: 10_000 });
+  await note('the call of report followed in the background came to its end: its result is in the history').waitFor({ timeout: 20_000 });
+  await page.locator('#tab-tools').click();
+  await page.locator('.history-list li', { hasText: 'report {"seconds":7} → ok' }).waitFor({ timeout: 5_000 });
+  assert.equal(await page.locator('.history-list li', { hasText: 'report {"seconds":7}' }).count(), 1);
+  // The form holds what the person typed, with no result of a call they did not make.
+  await page.locator('button.tool[data-tool="report"]').click();
+  assert.equal(await page.locator('.runner input#arg-seconds').inputValue(), '2');
+  assert.equal(await page.locator('.runner .result').count(), 0);
+  assert.equal(await page.locator('.runner .task-status').count(), 0);
+  await everyTaskLockReleased(page);
+  assert.equal(await page.evaluate(() => localStorage.getItem('mcp-browser-client.tasks')), '{}');
+});
+
 /** Opens another tab of the app on the same server, and waits until it says that this tab
  * follows the call of report (a task): resolves to that tab. */
 async function otherTabLeavingReport() {

@@ -7,6 +7,7 @@
 use crate::components::result_view::decode_tool_result;
 use crate::connection::Connection;
 use crate::kept_tasks::{self, KeptTask};
+use crate::schema_form::{fields_of, initial_values};
 use crate::tab_lock::{self, HeldLock, TaskLock};
 use crate::tool_runs::ToolRun;
 use client_browser::client_core::session::{ConnectionState, RequestError};
@@ -15,6 +16,7 @@ use client_browser::{CallOptions, ClientError, PendingCall};
 use leptos::prelude::*;
 use serde_json::Value;
 use std::cell::RefCell;
+use std::collections::BTreeMap;
 use std::rc::Rc;
 
 /// The task a call's run keeps in the browser, if any (forgotten when the call ends), and
@@ -25,6 +27,9 @@ pub struct KeptCall {
     id: Rc<RefCell<Option<String>>>,
     /// This tab's lock on the task.
     lock: TaskLock,
+    /// Followed in a run of its own that no form shows (the tool's form here was in use):
+    /// its end is told in the log, and the run goes with it.
+    background: bool,
 }
 
 /// What a call of tool `name` with `args`, made at `at_ms`, reports to `run`: progress, and
@@ -166,8 +171,22 @@ pub fn follow(
         let took = if unfinished {
             js_sys::Date::now() - at_ms
         } else {
-            conn.record_call(name, args, &outcome, at_ms)
+            conn.record_call(name.clone(), args, &outcome, at_ms)
         };
+        if kept.background {
+            if unfinished {
+                return run.dispose_detached();
+            }
+            let end = match &outcome {
+                Ok(_) => "its result",
+                Err(_) => "how it failed",
+            };
+            crate::connection::note(
+                conn.log,
+                format!("the call of {name} followed in the background came to its end: {end} is in the history"),
+            );
+            return run.dispose_detached();
+        }
         run.took_ms.set(Some(took));
         run.url_required.set(required.unwrap_or_default());
         run.result.set(Some(outcome));
@@ -300,13 +319,36 @@ fn resume(conn: &Connection, kept: KeptTask, lock: HeldLock) {
         );
         return unfollow();
     }
-    // Its form holds the call's arguments again, as before the reload (a tool no longer
-    // listed still gets its run: the result is shown there and in the history).
-    let run = match crate::tool_runs::run_with(conn, &kept.tool, &kept.arguments) {
-        Ok(run) => Some(run),
-        Err(_) => conn
-            .tool_runs
-            .try_update_value(|runs| runs.of(&kept.tool, Default::default)),
+    // A form the person uses here (typed in, or showing a call's result: this tab took the
+    // task over from one that closed) is left as it is; the task is followed in a run no
+    // form shows, its end told in the log and recorded in the history.
+    let initial = tool
+        .as_ref()
+        .map(|t| initial_values(&fields_of(&t.input_schema)))
+        .unwrap_or_default();
+    let in_use = conn
+        .tool_runs
+        .try_with_value(|runs| runs.find(&kept.tool))
+        .flatten()
+        .is_some_and(|run| run.holds_work(&initial));
+    let run = if in_use {
+        crate::connection::note(
+            conn.log,
+            format!(
+                "the call of {} still running as a task is followed in the background: its form here holds what you made of it",
+                kept.tool
+            ),
+        );
+        Some(ToolRun::detached(BTreeMap::new()))
+    } else {
+        // Its form holds the call's arguments again, as before the reload (a tool no longer
+        // listed still gets its run: the result is shown there and in the history).
+        match crate::tool_runs::run_with(conn, &kept.tool, &kept.arguments) {
+            Ok(run) => Some(run),
+            Err(_) => conn
+                .tool_runs
+                .try_update_value(|runs| runs.of(&kept.tool, Default::default)),
+        }
     };
     let Some(run) = run else {
         return unfollow();
@@ -319,14 +361,16 @@ fn resume(conn: &Connection, kept: KeptTask, lock: HeldLock) {
     run.task
         .set(Some(("working".into(), Some("followed again".into()))));
     let base = crate::time_limit::call_options(conn.time_limit.get_untracked());
-    let (opts, kept_call) = options(conn, run, &kept.tool, &kept.arguments, kept.at_ms, base);
+    let (opts, mut kept_call) = options(conn, run, &kept.tool, &kept.arguments, kept.at_ms, base);
+    kept_call.background = in_use;
     kept_call.id.replace(Some(kept.task_id.clone()));
     kept_call.lock.hold(lock);
     conn.tasks_here
         .try_update_value(|here| here.follow(kept.clone()));
     let call = client.resume_task(&kept.task_id, opts);
-    // A tool with an MCP App shows the call in a new View, as when it was called.
-    if let Some(tool) = tool.filter(|t| crate::mcp_app::resource_uri(t).is_some()) {
+    // A tool with an MCP App shows the call in a new View, as when it was called (not one
+    // followed in the background: the View here is the person's).
+    if let Some(tool) = tool.filter(|t| !in_use && crate::mcp_app::resource_uri(t).is_some()) {
         let args = kept.arguments.clone();
         conn.app_views
             .update(|views| _ = views.called(tool, args, None));

@@ -59,6 +59,23 @@ impl ToolRun {
         Self::new(values)
     }
 
+    /// Whether the person has made something of this run that following another call in it
+    /// would overwrite: values typed (other than the form's `initial` ones), raw JSON or
+    /// `_meta` typed, or a call's result (or error) shown.
+    pub fn holds_work(&self, initial: &BTreeMap<String, String>) -> bool {
+        self.values.with_untracked(|v| v != initial)
+            || self.raw_mode.get_untracked()
+            || self.meta.with_untracked(|m| !m.trim().is_empty())
+            || self.result.with_untracked(Option::is_some)
+            || self.last_args.with_untracked(Option::is_some)
+            || self.url_required.with_untracked(|u| !u.is_empty())
+    }
+
+    /// Lets go of the run's signals (a detached run whose call is over).
+    pub fn dispose_detached(self) {
+        self.dispose();
+    }
+
     fn new(values: BTreeMap<String, String>) -> Self {
         ToolRun {
             values: RwSignal::new(values),
@@ -209,5 +226,30 @@ mod tests {
         assert_eq!(runs.kept()[0], "a");
         assert!(!runs.kept().contains(&"t0"));
         assert_eq!(runs.kept().last(), Some(&"t7"));
+    }
+
+    #[test]
+    fn a_run_holds_the_persons_work_once_anything_differs_from_a_form_just_opened() {
+        let initial = BTreeMap::from([("x".to_string(), "1".to_string())]);
+        let fresh = || ToolRun::detached(initial.clone());
+        assert!(!fresh().holds_work(&initial));
+        let typed = fresh();
+        typed.values.update(|v| _ = v.insert("x".into(), "2".into()));
+        assert!(typed.holds_work(&initial));
+        let raw = fresh();
+        raw.raw_mode.set(true);
+        assert!(raw.holds_work(&initial));
+        let meta = fresh();
+        meta.meta.set(r#"{"traceparent":"x"}"#.into());
+        assert!(meta.holds_work(&initial));
+        let blank_meta = fresh();
+        blank_meta.meta.set("  ".into());
+        assert!(!blank_meta.holds_work(&initial));
+        let shown = fresh();
+        shown.result.set(Some(Err("failed".into())));
+        assert!(shown.holds_work(&initial));
+        let ran = fresh();
+        ran.last_args.set(Some(serde_json::json!({})));
+        assert!(ran.holds_work(&initial));
     }
 }
