@@ -807,6 +807,17 @@ test('gets a prompt with arguments, its form beside the list', async () => {
   assert.equal(await page.locator('#prompt-arg-city').inputValue(), 'Lisbon');
   await page.locator('.prompt-messages', { hasText: 'Lisbon' }).waitFor({ timeout: 5_000 });
   assert.equal(await chosen.getAttribute('aria-current'), 'true');
+  // Another prompt and back: each prompt's form keeps what was typed in it, and the answer
+  // shows with the prompt it answers only.
+  await page.locator('button.prompt[data-prompt="completable-prompt"]').click();
+  await page.locator('#prompt-arg-department').fill('Marketing');
+  assert.equal(await page.locator('.prompt-messages').count(), 0);
+  await chosen.click();
+  assert.equal(await page.locator('#prompt-arg-city').inputValue(), 'Lisbon');
+  await page.locator('.prompt-messages', { hasText: 'Lisbon' }).waitFor({ timeout: 5_000 });
+  await page.locator('button.prompt[data-prompt="completable-prompt"]').click();
+  assert.equal(await page.locator('#prompt-arg-department').inputValue(), 'Marketing');
+  assert.equal(await page.locator('.prompt-messages').count(), 0);
 });
 
 test('completes a prompt argument narrowed by the one filled in before', async () => {

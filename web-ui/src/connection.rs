@@ -110,16 +110,16 @@ pub struct Connection {
     /// tab is left; a read still under way then is cancelled).
     pub resource_shown: RwSignal<Option<String>>,
     /// What was typed in the resources tab's template forms, by URI template.
-    pub template_values: RwSignal<BTreeMap<String, BTreeMap<String, String>>>,
+    pub template_values: RwSignal<crate::typed_forms::TypedForms>,
     /// See [`Connection::resource_shown`].
     pub resource_contents: RwSignal<Option<Result<ReadResourceResult, String>>>,
-    /// The prompt chosen in the prompts tab, the values typed for its arguments and what
-    /// the server answered (kept while the tab is left).
+    /// The prompt chosen in the prompts tab (kept while the tab is left).
     pub chosen_prompt: RwSignal<Option<String>>,
-    /// See [`Connection::chosen_prompt`].
-    pub prompt_values: RwSignal<BTreeMap<String, String>>,
-    /// See [`Connection::chosen_prompt`].
-    pub prompt_result: RwSignal<Option<Result<GetPromptResult, String>>>,
+    /// The values typed for each prompt's arguments, by prompt name (kept while another
+    /// prompt is chosen or the tab is left).
+    pub prompt_values: RwSignal<crate::typed_forms::TypedForms>,
+    /// The prompt last gotten, and what the server answered (shown while it is chosen).
+    pub prompt_result: RwSignal<Option<(String, Result<GetPromptResult, String>)>>,
     /// The URL elicitations the server said are complete
     /// (`notifications/elicitation/complete`), the newest [`MAX_COMPLETED_ELICITATIONS`].
     pub completed_elicitations: RwSignal<Vec<String>>,

@@ -33,6 +33,7 @@ pub mod theme;
 pub mod time_limit;
 pub mod tool_call;
 pub mod tool_runs;
+pub mod typed_forms;
 pub mod typed_json;
 pub mod uri_template;
 pub mod wire_log;

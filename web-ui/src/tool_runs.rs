@@ -234,7 +234,9 @@ mod tests {
         let fresh = || ToolRun::detached(initial.clone());
         assert!(!fresh().holds_work(&initial));
         let typed = fresh();
-        typed.values.update(|v| _ = v.insert("x".into(), "2".into()));
+        typed
+            .values
+            .update(|v| _ = v.insert("x".into(), "2".into()));
         assert!(typed.holds_work(&initial));
         let raw = fresh();
         raw.raw_mode.set(true);

@@ -8,7 +8,7 @@ use crate::in_flight::InFlight;
 use client_browser::client_core::types::{GetPromptResult, Prompt};
 use leptos::prelude::*;
 use serde_json::json;
-use std::collections::{BTreeMap, HashMap};
+use std::collections::HashMap;
 
 /// The prompts tab of one connection.
 #[component]
@@ -16,12 +16,9 @@ pub fn PromptsPanel(conn: Connection) -> impl IntoView {
     let prompts = RwSignal::new(Vec::<Prompt>::new());
     // Kept by the connection, with the values typed and the answer, while the tab is left.
     let selected = conn.chosen_prompt;
-    let (values, result) = (conn.prompt_values, conn.prompt_result);
-    // Another prompt starts with an empty form.
+    // Each prompt's form keeps what was typed in it (see `PromptRunner`).
     let choose = move |name: String| {
         if selected.get_untracked().as_deref() != Some(name.as_str()) {
-            values.set(BTreeMap::new());
-            result.set(None);
             selected.set(Some(name));
         }
     };
@@ -73,7 +70,15 @@ pub fn PromptsPanel(conn: Connection) -> impl IntoView {
 
 #[component]
 fn PromptRunner(conn: Connection, prompt: Prompt) -> impl IntoView {
-    let (values, result) = (conn.prompt_values, conn.prompt_result);
+    // What was typed is the connection's, per prompt: still there when the prompt is chosen
+    // again; so is its answer, unless another prompt was gotten meanwhile.
+    let (kept, result) = (conn.prompt_values, conn.prompt_result);
+    let key = prompt.name.clone();
+    let values = RwSignal::new(kept.with_untracked(|k| k.get(&key).cloned().unwrap_or_default()));
+    Effect::new(move |_| {
+        let typed = values.get();
+        kept.update_untracked(|k| crate::typed_forms::keep_typed(k, &key, typed));
+    });
     let args = prompt.arguments.clone().unwrap_or_default();
     let reference = json!({"type": "ref/prompt", "name": prompt.name});
     let inputs = args
@@ -93,6 +98,7 @@ fn PromptRunner(conn: Connection, prompt: Prompt) -> impl IntoView {
     // The request under way, shown with a Cancel button; a newer one replaces it.
     let getting = InFlight::<()>::new(&conn);
     let name = prompt.name.clone();
+    let shown_name = prompt.name.clone();
     let get = move |ev: leptos::ev::SubmitEvent| {
         ev.prevent_default();
         let Some(client) = conn.client.get_value() else {
@@ -105,6 +111,7 @@ fn PromptRunner(conn: Connection, prompt: Prompt) -> impl IntoView {
             .collect();
         result.set(None);
         let params = json!({ "name": name, "arguments": args });
+        let gotten = name.clone();
         let opts = crate::time_limit::call_options(conn.time_limit.get_untracked());
         let call = client.start("prompts/get", Some(params), opts);
         let got = getting.run(call, ());
@@ -113,7 +120,7 @@ fn PromptRunner(conn: Connection, prompt: Prompt) -> impl IntoView {
                 return;
             };
             let got = got.and_then(|v| client_browser::decode::<GetPromptResult>("prompts/get", v));
-            result.set(Some(got.map_err(|e| crate::doctor::explain(&e))));
+            result.set(Some((gotten, got.map_err(|e| crate::doctor::explain(&e)))));
         });
     };
     view! {
@@ -128,7 +135,7 @@ fn PromptRunner(conn: Connection, prompt: Prompt) -> impl IntoView {
                     <button type="button" class="cancel" on:click=move |_| getting.cancel()>"Cancel"</button>
                 </Show>
             </div>
-            {move || result.get().map(|r| match r {
+            {move || result.get().filter(|(of, _)| *of == shown_name).map(|(_, r)| match r {
                 Ok(p) => view! {
                     <ol class="prompt-messages">
                         {p.messages.into_iter().map(|m| view! { <li><span class="role">{format!("{:?}", m.role)}</span><ContentView block=m.content /></li> }).collect_view()}

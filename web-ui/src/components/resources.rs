@@ -15,7 +15,6 @@ use client_browser::client_core::types::{
 use client_browser::{decode, CacheMode, CallOptions, Client};
 use leptos::prelude::*;
 use serde_json::json;
-use std::collections::BTreeMap;
 use std::future::Future;
 
 const PREVIEW_IMAGES: &[&str] = &["image/png", "image/jpeg", "image/gif", "image/webp"];
@@ -324,7 +323,7 @@ fn TemplateForm(
     let values = RwSignal::new(kept.with_untracked(|k| k.get(&key).cloned().unwrap_or_default()));
     Effect::new(move |_| {
         let typed = values.get();
-        kept.update_untracked(|k| keep_typed(k, &key, typed));
+        kept.update_untracked(|k| crate::typed_forms::keep_typed(k, &key, typed));
     });
     let uri_template = template.uri_template.clone();
     let tpl = uri_template.clone();
@@ -349,24 +348,6 @@ fn TemplateForm(
             <p class="uri">{expanded2}</p>
             <button type="submit">"Read"</button>
         </form>
-    }
-}
-
-/// Templates whose typed variables a connection keeps (a server may list thousands).
-const KEPT_TEMPLATES: usize = 64;
-
-/// Keeps `typed` as what was typed for the template `key` (forgotten once empty; a new
-/// template's values are not kept once [`KEPT_TEMPLATES`] are).
-fn keep_typed(
-    kept: &mut BTreeMap<String, BTreeMap<String, String>>,
-    key: &str,
-    mut typed: BTreeMap<String, String>,
-) {
-    typed.retain(|_, v| !v.is_empty());
-    if typed.is_empty() {
-        kept.remove(key);
-    } else if kept.contains_key(key) || kept.len() < KEPT_TEMPLATES {
-        kept.insert(key.to_string(), typed);
     }
 }
 
@@ -418,23 +399,6 @@ mod tests {
         );
         assert_eq!(file_name_of("", "file"), "file");
         assert_eq!(file_name_of("plain", "file"), "plain");
-    }
-
-    #[test]
-    fn typed_template_values_are_kept_bounded() {
-        let mut kept = BTreeMap::new();
-        let typed = |v: &str| BTreeMap::from([("id".to_string(), v.to_string())]);
-        keep_typed(&mut kept, "a://{id}", typed("7"));
-        assert_eq!(kept["a://{id}"]["id"], "7");
-        keep_typed(&mut kept, "a://{id}", typed(""));
-        assert!(kept.is_empty());
-        for n in 0..KEPT_TEMPLATES + 5 {
-            keep_typed(&mut kept, &format!("t{n}://{{id}}"), typed("1"));
-        }
-        assert_eq!(kept.len(), KEPT_TEMPLATES);
-        // One already kept is still updated.
-        keep_typed(&mut kept, "t0://{id}", typed("2"));
-        assert_eq!(kept["t0://{id}"]["id"], "2");
     }
 
     #[test]
