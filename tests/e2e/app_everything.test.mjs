@@ -612,10 +612,18 @@ test('offers editable roots and a log level, and shows server log messages', asy
   await page.locator('#tab-tools').click();
   await page.locator('#tab-settings').click();
   assert.equal(await page.locator('#log-level').inputValue(), 'debug');
+  assert.equal(await page.locator('#roots').inputValue(), 'file:///tmp/demo-root');
+  // Roots typed and not saved yet are still there when the tab is opened again (and are not
+  // offered to the server until saved).
+  await page.locator('#roots').fill('file:///tmp/demo-root\nfile:///tmp/not-saved');
+  await page.locator('#tab-tools').click();
+  await page.locator('#tab-settings').click();
+  assert.equal(await page.locator('#roots').inputValue(), 'file:///tmp/demo-root\nfile:///tmp/not-saved');
   await page.locator('#tab-tools').click();
   await openTool('get-roots-list');
   await page.locator('button.run').click();
   await page.locator('.runner .result', { hasText: 'file:///tmp/demo-root' }).waitFor({ timeout: 10_000 });
+  assert.doesNotMatch(await page.locator('.runner .result').innerText(), /not-saved/);
   await openTool('toggle-simulated-logging');
   await page.locator('button.run').click();
   await page.locator('.runner .result').waitFor({ timeout: 10_000 });

@@ -140,6 +140,9 @@ pub struct Connection {
     pub log_level: RwSignal<Option<String>>,
     /// Roots offered to the server (`file://` URIs).
     pub roots: RwSignal<Vec<String>>,
+    /// The roots as typed in the settings tab and not saved yet (kept while the tab is
+    /// left); `None`: the box shows [`Connection::roots`].
+    pub roots_draft: RwSignal<Option<String>>,
     /// How long a request may go without an answer or progress, in seconds (see
     /// [`crate::time_limit`]).
     pub time_limit: RwSignal<u32>,
@@ -312,6 +315,7 @@ impl Connection {
             completed_elicitations: RwSignal::new(Vec::new()),
             log_level: RwSignal::new(None),
             roots: RwSignal::new(Vec::new()),
+            roots_draft: RwSignal::new(None),
             time_limit: RwSignal::new(if sink.is_none() {
                 crate::time_limit::load()
             } else {

@@ -42,10 +42,16 @@ pub fn SettingsPanel(conn: Connection) -> impl IntoView {
             }));
         });
     };
-    let roots_text = RwSignal::new(conn.roots.get_untracked().join("\n"));
+    // What is typed is kept by the connection until it is saved: still there when the tab
+    // is opened again.
+    let (roots, draft) = (conn.roots, conn.roots_draft);
+    let roots_text = move || draft.get().unwrap_or_else(|| roots.with(|r| r.join("\n")));
     let c2 = conn.clone();
     let save_roots = move |_| {
-        let list = match parse_roots(&roots_text.get_untracked()) {
+        let text = draft
+            .get_untracked()
+            .unwrap_or_else(|| roots.with_untracked(|r| r.join("\n")));
+        let list = match parse_roots(&text) {
             Ok(list) => list,
             Err(why) => {
                 status.set(Some(why));
@@ -53,6 +59,7 @@ pub fn SettingsPanel(conn: Connection) -> impl IntoView {
             }
         };
         c2.roots.set(list);
+        draft.set(None);
         if let Some(client) = c2.client.get_value() {
             client.roots_changed();
         }
@@ -130,7 +137,7 @@ pub fn SettingsPanel(conn: Connection) -> impl IntoView {
                 }
             })}
             <label for="roots">"Roots offered to the server (one file:// URI per line)"</label>
-            <textarea id="roots" rows="3" prop:value=roots_text on:input=move |ev| roots_text.set(event_target_value(&ev))></textarea>
+            <textarea id="roots" rows="3" prop:value=roots_text on:input=move |ev| draft.set(Some(event_target_value(&ev)))></textarea>
             <button class="save-roots" on:click=save_roots>"Save roots"</button>
             {move || status.get().map(|s| view! { <p role="status" class="settings-status">{s}</p> })}
         </section>
