@@ -251,6 +251,43 @@ test('answers an elicitation with a form built from the requested schema', async
   assert.match(await result.innerText(), /grace@example\.com[\s\S]*1906-12-09/);
 });
 
+test('the server\'s questions and the tab shown are kept while another server is chosen: what the person typed is still there on return', async () => {
+  await openTool('trigger-sampling-request');
+  await page.locator('#arg-prompt').fill('Kept while away?');
+  await page.locator('button.run').click();
+  const dialog = page.locator('.ask.sampling');
+  await dialog.waitFor({ timeout: 10_000 });
+  await dialog.locator('textarea.sampling-reply').fill('A reply typed before going away');
+  await openTool('trigger-elicitation-request');
+  await page.locator('button.run').click();
+  const form = page.locator('form.ask.elicitation');
+  await form.waitFor({ timeout: 10_000 });
+  await form.locator('#arg-name').fill('Dorothy Vaughan');
+  await page.locator('#tab-logs').click();
+  // Another server is opened, and shown: this server's view goes, and is built again when
+  // it is chosen again.
+  const tabs = page.locator('.connections .connection');
+  await page.locator('#server-url').fill(everything.url);
+  await page.locator('#connect').click();
+  await waitFor(async () => (await tabs.count()) === 2, 10_000, 'a second connection');
+  await page.locator('#connection-state', { hasText: 'connected' }).waitFor({ timeout: 20_000 });
+  assert.equal(await page.locator('[role=tab][aria-selected=true]').getAttribute('id'), 'tab-tools');
+  assert.equal(await dialog.count(), 0);
+  await tabs.nth(0).locator('.connection-tab').click();
+  await dialog.waitFor({ timeout: 10_000 });
+  assert.equal(await page.locator('[role=tab][aria-selected=true]').getAttribute('id'), 'tab-logs');
+  assert.equal(await dialog.locator('textarea.sampling-reply').inputValue(), 'A reply typed before going away');
+  assert.equal(await form.locator('#arg-name').inputValue(), 'Dorothy Vaughan');
+  // And they are answered with it.
+  await dialog.locator('button.approve').click();
+  await form.locator('button.decline').click();
+  await page.locator('#tab-tools').click();
+  await openTool('trigger-sampling-request');
+  await page.locator('.runner .result', { hasText: 'A reply typed before going away' }).waitFor({ timeout: 10_000 });
+  await tabs.nth(1).locator('button.close-connection').click();
+  await waitFor(async () => (await tabs.count()) === 1, 10_000, 'the second connection closed');
+});
+
 test('answers an elicitation the server runs as a task on the client, while the server polls it', async () => {
   // Offered only to a client that declared task-augmented elicitation.
   await openTool('trigger-elicitation-request-async');

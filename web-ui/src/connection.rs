@@ -37,6 +37,28 @@ pub struct Ask {
     /// Who asks, when not the server itself (e.g. "The app of get-time").
     pub from: Option<String>,
     reply: Arc<Mutex<Option<oneshot::Sender<Answer>>>>,
+    /// What the person has made of its dialog so far (see [`AskDraft`]).
+    draft: Arc<Mutex<AskDraft>>,
+}
+
+/// What the person has made of a question's dialog so far, kept with the question: its
+/// server's view is built again when that server is chosen again, and its dialog starts
+/// from this rather than blank.
+#[derive(Clone, Debug, Default)]
+pub struct AskDraft {
+    /// The reply's text (sampling).
+    pub text: String,
+    /// The tool calls added to the reply (sampling), and how many were ever added (each
+    /// call's id is numbered from it).
+    pub calls: Vec<crate::sampling_reply::ToolCall>,
+    /// See [`AskDraft::calls`].
+    pub added: usize,
+    /// The form's values by field path (elicitation), once shown.
+    pub values: Option<BTreeMap<String, String>>,
+    /// Whether the answer is typed as JSON instead, and that JSON.
+    pub typed_mode: bool,
+    /// See [`AskDraft::typed_mode`].
+    pub typed: String,
 }
 
 /// The kinds of question.
@@ -49,6 +71,18 @@ pub enum AskKind {
 }
 
 impl Ask {
+    /// What the person made of the dialog so far (blank at first).
+    pub fn draft(&self) -> AskDraft {
+        self.draft.lock().map(|d| d.clone()).unwrap_or_default()
+    }
+
+    /// Keeps `draft` as what the person made of the dialog so far.
+    pub fn keep_draft(&self, draft: AskDraft) {
+        if let Ok(mut kept) = self.draft.lock() {
+            *kept = draft;
+        }
+    }
+
     /// Sends the answer (once).
     pub fn answer(&self, answer: Answer) {
         let tx = self.reply.lock().ok().and_then(|mut r| r.take());
@@ -113,6 +147,8 @@ pub struct Connection {
     pub template_values: RwSignal<crate::typed_forms::TypedForms>,
     /// See [`Connection::resource_shown`].
     pub resource_contents: RwSignal<Option<Result<ReadResourceResult, String>>>,
+    /// The tab of the server's view shown (kept while another server is chosen).
+    pub chosen_tab: RwSignal<crate::components::server_view::Tab>,
     /// The prompt chosen in the prompts tab (kept while the tab is left).
     pub chosen_prompt: RwSignal<Option<String>>,
     /// The values typed for each prompt's arguments, by prompt name (kept while another
@@ -294,6 +330,7 @@ impl Connection {
             resource_shown: RwSignal::new(None),
             resource_contents: RwSignal::new(None),
             template_values: RwSignal::new(BTreeMap::new()),
+            chosen_tab: RwSignal::new(Default::default()),
             chosen_prompt: RwSignal::new(None),
             prompt_values: RwSignal::new(BTreeMap::new()),
             prompt_result: RwSignal::new(None),
@@ -813,6 +850,7 @@ impl Connection {
                 kind,
                 from,
                 reply: Arc::new(Mutex::new(Some(tx))),
+                draft: Arc::default(),
             })
         });
         let answer = async move {

@@ -2,7 +2,7 @@
 //! requested schema (the answer checked against it), or the content typed as JSON; sent,
 //! declined or cancelled.
 
-use crate::connection::Ask;
+use crate::connection::{Ask, AskDraft};
 use crate::schema_check::checked_arguments;
 use crate::schema_form::{build_arguments, fields_of, initial_values};
 use crate::typed_json::typed_object;
@@ -19,11 +19,22 @@ pub fn ElicitationAsk(ask: Ask, p: ElicitParams) -> impl IntoView {
         .clone()
         .unwrap_or(json!({"type": "object"}));
     let fields = fields_of(&schema);
-    let values = RwSignal::new(initial_values(&fields));
+    // Starts from what the person made of it before its server's view was built again.
+    let draft = ask.draft();
+    let values = RwSignal::new(draft.values.unwrap_or_else(|| initial_values(&fields)));
     let errors = RwSignal::new(BTreeMap::<String, String>::new());
     // The content typed as JSON instead, sent as typed (to try the server's own checks).
-    let typed_mode = RwSignal::new(false);
-    let typed = RwSignal::new(String::new());
+    let typed_mode = RwSignal::new(draft.typed_mode);
+    let typed = RwSignal::new(draft.typed);
+    let keeper = ask.clone();
+    Effect::new(move |_| {
+        keeper.keep_draft(AskDraft {
+            values: Some(values.get()),
+            typed_mode: typed_mode.get(),
+            typed: typed.get(),
+            ..Default::default()
+        })
+    });
     let (a1, a2, a3) = (ask.clone(), ask.clone(), ask.clone());
     let f2 = fields.clone();
     let f3 = fields.clone();

@@ -3,8 +3,8 @@
 //! result typed as JSON; approved (sent) or rejected.
 
 use crate::components::sampling_tool_calls::SamplingToolCalls;
-use crate::connection::Ask;
-use crate::sampling_reply::{self, callable_tools, ToolCall, ToolChoice};
+use crate::connection::{Ask, AskDraft};
+use crate::sampling_reply::{self, callable_tools, ToolChoice};
 use crate::sampling_summary::{message_line, settings};
 use client_core::types::CreateMessageParams;
 use leptos::prelude::*;
@@ -14,14 +14,28 @@ use leptos::prelude::*;
 pub fn SamplingAsk(ask: Ask, p: CreateMessageParams) -> impl IntoView {
     let prompt: Vec<String> = p.messages.iter().map(message_line).collect();
     let facts = settings(&p);
-    let reply = RwSignal::new(String::new());
+    // Starts from what the person made of it before its server's view was built again.
+    let draft = ask.draft();
+    let reply = RwSignal::new(draft.text);
     let choice = ToolChoice::of(&p);
     let tools = callable_tools(&p);
-    let calls = RwSignal::new(Vec::<ToolCall>::new());
+    let calls = RwSignal::new(draft.calls);
+    let added = RwSignal::new(draft.added);
     // The whole result typed as JSON instead, sent as typed.
-    let typed_mode = RwSignal::new(false);
-    let typed = RwSignal::new(String::new());
+    let typed_mode = RwSignal::new(draft.typed_mode);
+    let typed = RwSignal::new(draft.typed);
     let problem = RwSignal::new(None::<String>);
+    let keeper = ask.clone();
+    Effect::new(move |_| {
+        keeper.keep_draft(AskDraft {
+            text: reply.get(),
+            calls: calls.get(),
+            added: added.get(),
+            typed_mode: typed_mode.get(),
+            typed: typed.get(),
+            values: None,
+        })
+    });
     let a1 = ask.clone();
     let a2 = ask.clone();
     let asks = format!(
@@ -62,7 +76,7 @@ pub fn SamplingAsk(ask: Ask, p: CreateMessageParams) -> impl IntoView {
     };
     let tool_calls = (!tools.is_empty()).then(|| {
         let required = choice == ToolChoice::Required;
-        view! { <SamplingToolCalls ask=ask.id tools=tools calls=calls required=required /> }
+        view! { <SamplingToolCalls ask=ask.id tools=tools calls=calls added=added required=required /> }
     });
     let reply_id = format!("sampling-reply-{}", ask.id);
     view! {

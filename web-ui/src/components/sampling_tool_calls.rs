@@ -10,18 +10,18 @@ use crate::schema_form::{fields_of, initial_values};
 use leptos::prelude::*;
 use std::collections::BTreeMap;
 
-/// The calls of `tools` added to the answer of ask `ask` (kept in `calls`). `required` says
-/// that the request asks for at least one.
+/// The calls of `tools` added to the answer of ask `ask` (kept in `calls`; `added` counts
+/// the calls ever added, which numbers them, so that a removed call's id is never given
+/// again). `required` says that the request asks for at least one.
 #[component]
 pub fn SamplingToolCalls(
     ask: u32,
     tools: Vec<OfferedTool>,
     calls: RwSignal<Vec<ToolCall>>,
+    added: RwSignal<usize>,
     required: bool,
 ) -> impl IntoView {
     let chosen = RwSignal::new(0usize);
-    // Numbers the calls, so that a removed call's id is never given again.
-    let added = StoredValue::new(0usize);
     let select_id = format!("sampling-tool-{ask}");
     let legend = if required {
         "Tool calls in the reply (the server requires at least one)"
@@ -55,8 +55,8 @@ pub fn SamplingToolCalls(
             match checked_arguments(&f2, &values.get_untracked(), &tool.input_schema) {
                 Ok(input) => {
                     errors.set(BTreeMap::new());
-                    let n = added.get_value() + 1;
-                    added.set_value(n);
+                    let n = added.get_untracked() + 1;
+                    added.set(n);
                     let call = ToolCall {
                         id: call_id(ask, n),
                         name: tool.name.clone(),

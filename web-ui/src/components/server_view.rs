@@ -64,13 +64,20 @@ pub fn ServerView(conn: Connection) -> impl IntoView {
 }
 
 /// The tabs of a server view.
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
-enum Tab {
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
+pub enum Tab {
+    /// Its tools (the first shown).
+    #[default]
     Tools,
+    /// Its resources and templates.
     Resources,
+    /// Its prompts.
     Prompts,
+    /// Its tasks (where it lists them).
     Tasks,
+    /// The log and the wire log.
     Logs,
+    /// The settings of the connection.
     Settings,
 }
 
@@ -100,7 +107,8 @@ impl Tab {
 
 #[component]
 fn Tabs(conn: Connection) -> impl IntoView {
-    let tab = RwSignal::new(Tab::Tools);
+    // The connection's: the same tab is shown when its server is chosen again.
+    let tab = conn.chosen_tab;
     let (details, stale, pip) = (conn.details, conn.stale, conn.pip_view);
     let panels = use_context::<crate::embed::Panels>().unwrap_or_default();
     let button = move |t: Tab, label: &'static str| {
