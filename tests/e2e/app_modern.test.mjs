@@ -103,6 +103,45 @@ test('answers a sampling request that offers tools with a tool call, then in wor
   await page.locator('.runner .result', { hasText: 'answer: Mild in Paris. (after tool calls for Paris)' }).waitFor({ timeout: 10_000 });
 });
 
+test('a sampling reply\'s tool calls, and the call being filled in, are kept while another server is chosen', async () => {
+  await openTool('weather');
+  await page.locator('button.run').click();
+  const ask = page.locator('.ask.sampling');
+  await ask.waitFor({ timeout: 10_000 });
+  const calls = ask.locator('.sampling-tool-calls');
+  const city = calls.locator('input[id$="-arg-city"]');
+  await city.fill('Paris');
+  await calls.locator('button.add-tool-call').click();
+  await calls.locator('li.tool-call').first().waitFor();
+  // The next call, being filled in (not added yet).
+  await city.fill('Rome');
+  // Another server is opened and shown, then this one again: its view is built again.
+  const tabs = page.locator('.connections .connection');
+  await page.locator('#server-url').fill(server.url);
+  await page.locator('#connect').click();
+  await waitFor(async () => (await tabs.count()) === 2, 10_000, 'a second connection');
+  await page.locator('#connection-state', { hasText: 'connected' }).waitFor({ timeout: 20_000 });
+  assert.equal(await ask.count(), 0);
+  await tabs.nth(0).locator('.connection-tab').click();
+  await ask.waitFor({ timeout: 10_000 });
+  assert.equal(await calls.locator('li.tool-call').count(), 1);
+  assert.match(await calls.locator('li.tool-call').nth(0).innerText(), /get_weather\s+\{"city":"Paris"\}/);
+  assert.equal(await city.inputValue(), 'Rome');
+  // The call added now gets an id of its own (the count of calls added is kept too).
+  await calls.locator('button.add-tool-call').click();
+  await calls.locator('li.tool-call').nth(1).waitFor();
+  const ids = await calls.locator('li.tool-call').evaluateAll((ls) => ls.map((l) => l.dataset.id));
+  assert.equal(new Set(ids).size, 2, JSON.stringify(ids));
+  await ask.locator('button.approve').click();
+  const second = page.locator('.ask.sampling', { hasText: 'Weather in Rome' });
+  await second.waitFor({ timeout: 10_000 });
+  await second.locator('textarea').fill('Fine.');
+  await second.locator('button.approve').click();
+  await page.locator('.runner .result', { hasText: 'answer: Fine. (after tool calls for Paris,Rome)' }).waitFor({ timeout: 10_000 });
+  await tabs.nth(1).locator('button.close-connection').click();
+  await waitFor(async () => (await tabs.count()) === 1, 10_000, 'the second connection closed');
+});
+
 test('a reply without a tool call is not sent where the server requires one', async () => {
   await openTool('weather');
   await page.locator('#arg-choice').fill('required');

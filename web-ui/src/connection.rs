@@ -53,6 +53,11 @@ pub struct AskDraft {
     pub calls: Vec<crate::sampling_reply::ToolCall>,
     /// See [`AskDraft::calls`].
     pub added: usize,
+    /// The tool chosen for the next call to add (sampling; its place among those offered),
+    /// and what was typed in its input form, by the tool's place.
+    pub call_tool: usize,
+    /// See [`AskDraft::call_tool`].
+    pub call_values: Option<(usize, BTreeMap<String, String>)>,
     /// The form's values by field path (elicitation), once shown.
     pub values: Option<BTreeMap<String, String>>,
     /// Whether the answer is typed as JSON instead, and that JSON.

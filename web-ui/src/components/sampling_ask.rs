@@ -21,6 +21,10 @@ pub fn SamplingAsk(ask: Ask, p: CreateMessageParams) -> impl IntoView {
     let tools = callable_tools(&p);
     let calls = RwSignal::new(draft.calls);
     let added = RwSignal::new(draft.added);
+    let (call_tool, call_values) = (
+        RwSignal::new(draft.call_tool),
+        RwSignal::new(draft.call_values),
+    );
     // The whole result typed as JSON instead, sent as typed.
     let typed_mode = RwSignal::new(draft.typed_mode);
     let typed = RwSignal::new(draft.typed);
@@ -31,6 +35,8 @@ pub fn SamplingAsk(ask: Ask, p: CreateMessageParams) -> impl IntoView {
             text: reply.get(),
             calls: calls.get(),
             added: added.get(),
+            call_tool: call_tool.get(),
+            call_values: call_values.get(),
             typed_mode: typed_mode.get(),
             typed: typed.get(),
             values: None,
@@ -76,7 +82,7 @@ pub fn SamplingAsk(ask: Ask, p: CreateMessageParams) -> impl IntoView {
     };
     let tool_calls = (!tools.is_empty()).then(|| {
         let required = choice == ToolChoice::Required;
-        view! { <SamplingToolCalls ask=ask.id tools=tools calls=calls added=added required=required /> }
+        view! { <SamplingToolCalls ask=ask.id tools=tools calls=calls added=added chosen=call_tool typed=call_values required=required /> }
     });
     let reply_id = format!("sampling-reply-{}", ask.id);
     view! {

@@ -12,16 +12,19 @@ use std::collections::BTreeMap;
 
 /// The calls of `tools` added to the answer of ask `ask` (kept in `calls`; `added` counts
 /// the calls ever added, which numbers them, so that a removed call's id is never given
-/// again). `required` says that the request asks for at least one.
+/// again). `chosen` is the tool whose input form is shown (its place in `tools`), `typed`
+/// what was typed in that form (by the tool's place): the dialog's, so that a form built
+/// again starts from them. `required` says that the request asks for at least one.
 #[component]
 pub fn SamplingToolCalls(
     ask: u32,
     tools: Vec<OfferedTool>,
     calls: RwSignal<Vec<ToolCall>>,
     added: RwSignal<usize>,
+    chosen: RwSignal<usize>,
+    typed: RwSignal<Option<(usize, BTreeMap<String, String>)>>,
     required: bool,
 ) -> impl IntoView {
-    let chosen = RwSignal::new(0usize);
     let select_id = format!("sampling-tool-{ask}");
     let legend = if required {
         "Tool calls in the reply (the server requires at least one)"
@@ -31,17 +34,26 @@ pub fn SamplingToolCalls(
     let options = tools
         .iter()
         .enumerate()
-        .map(|(i, t)| view! { <option value=i.to_string()>{t.name.clone()}</option> })
+        .map(|(i, t)| {
+            view! { <option value=i.to_string() selected=chosen.get_untracked() == i>{t.name.clone()}</option> }
+        })
         .collect_view();
     let tools = StoredValue::new(tools);
     // The chosen tool's description and input form, made again when another is chosen.
     let form = move || {
-        let Some(tool) = tools.with_value(|t| t.get(chosen.get()).cloned()) else {
+        let index = chosen.get();
+        let Some(tool) = tools.with_value(|t| t.get(index).cloned()) else {
             return ().into_any();
         };
         let description = tool.description.clone();
         let fields = fields_of(&tool.input_schema);
-        let values = RwSignal::new(initial_values(&fields));
+        let values = RwSignal::new(
+            typed
+                .get_untracked()
+                .filter(|(of, _)| *of == index)
+                .map_or_else(|| initial_values(&fields), |(_, v)| v),
+        );
+        Effect::new(move |_| typed.set(Some((index, values.get()))));
         let errors = RwSignal::new(BTreeMap::<String, String>::new());
         let f2 = fields.clone();
         let add = move |_| {
