@@ -6,7 +6,7 @@ import path from 'node:path';
 import fs from 'node:fs';
 import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { launch, leaveWithCallUnderWay, serveDir, startPeer, waitFor } from './browser.mjs';
+import { anotherConnection, launch, leaveWithCallUnderWay, serveDir, startPeer, waitFor } from './browser.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const dist = path.resolve(here, '../../dist');
@@ -266,14 +266,10 @@ test('the server\'s questions and the tab shown are kept while another server is
   await page.locator('#tab-logs').click();
   // Another server is opened, and shown: this server's view goes, and is built again when
   // it is chosen again.
-  const tabs = page.locator('.connections .connection');
-  await page.locator('#server-url').fill(everything.url);
-  await page.locator('#connect').click();
-  await waitFor(async () => (await tabs.count()) === 2, 10_000, 'a second connection');
-  await page.locator('#connection-state', { hasText: 'connected' }).waitFor({ timeout: 20_000 });
+  const other = await anotherConnection(page, everything.url);
   assert.equal(await page.locator('[role=tab][aria-selected=true]').getAttribute('id'), 'tab-tools');
   assert.equal(await dialog.count(), 0);
-  await tabs.nth(0).locator('.connection-tab').click();
+  await other.showFirst();
   await dialog.waitFor({ timeout: 10_000 });
   assert.equal(await page.locator('[role=tab][aria-selected=true]').getAttribute('id'), 'tab-logs');
   assert.equal(await dialog.locator('textarea.sampling-reply').inputValue(), 'A reply typed before going away');
@@ -284,8 +280,7 @@ test('the server\'s questions and the tab shown are kept while another server is
   await page.locator('#tab-tools').click();
   await openTool('trigger-sampling-request');
   await page.locator('.runner .result', { hasText: 'A reply typed before going away' }).waitFor({ timeout: 10_000 });
-  await tabs.nth(1).locator('button.close-connection').click();
-  await waitFor(async () => (await tabs.count()) === 1, 10_000, 'the second connection closed');
+  await other.close();
 });
 
 test('answers an elicitation the server runs as a task on the client, while the server polls it', async () => {

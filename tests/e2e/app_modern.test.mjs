@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { accessibilityViolationsInBothSchemes, launch, serveDir, startPeer, waitFor } from './browser.mjs';
+import { accessibilityViolationsInBothSchemes, anotherConnection, launch, serveDir, startPeer, waitFor } from './browser.mjs';
 
 const dist = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../dist');
 let browser, site, server, page;
@@ -116,13 +116,9 @@ test('a sampling reply\'s tool calls, and the call being filled in, are kept whi
   // The next call, being filled in (not added yet).
   await city.fill('Rome');
   // Another server is opened and shown, then this one again: its view is built again.
-  const tabs = page.locator('.connections .connection');
-  await page.locator('#server-url').fill(server.url);
-  await page.locator('#connect').click();
-  await waitFor(async () => (await tabs.count()) === 2, 10_000, 'a second connection');
-  await page.locator('#connection-state', { hasText: 'connected' }).waitFor({ timeout: 20_000 });
+  const other = await anotherConnection(page, server.url);
   assert.equal(await ask.count(), 0);
-  await tabs.nth(0).locator('.connection-tab').click();
+  await other.showFirst();
   await ask.waitFor({ timeout: 10_000 });
   assert.equal(await calls.locator('li.tool-call').count(), 1);
   assert.match(await calls.locator('li.tool-call').nth(0).innerText(), /get_weather\s+\{"city":"Paris"\}/);
@@ -138,8 +134,7 @@ test('a sampling reply\'s tool calls, and the call being filled in, are kept whi
   await second.locator('textarea').fill('Fine.');
   await second.locator('button.approve').click();
   await page.locator('.runner .result', { hasText: 'answer: Fine. (after tool calls for Paris,Rome)' }).waitFor({ timeout: 10_000 });
-  await tabs.nth(1).locator('button.close-connection').click();
-  await waitFor(async () => (await tabs.count()) === 1, 10_000, 'the second connection closed');
+  await other.close();
 });
 
 test('a reply without a tool call is not sent where the server requires one', async () => {

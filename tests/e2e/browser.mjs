@@ -121,6 +121,25 @@ export async function appConnectedTo(script) {
   };
 }
 
+/** Opens another connection in the app's `page`, to `url`, and waits until it is shown and
+ * connected (the connection shown before is no longer built). Resolves to { showFirst, close }:
+ * choose the page's first connection again; close the new one. */
+export async function anotherConnection(page, url) {
+  const tabs = page.locator('.connections .connection');
+  const before = await tabs.count();
+  await page.locator('#server-url').fill(url);
+  await page.locator('#connect').click();
+  await waitFor(async () => (await tabs.count()) === before + 1, 10_000, 'another connection');
+  await page.locator('#connection-state', { hasText: 'connected' }).waitFor({ timeout: 20_000 });
+  return {
+    showFirst: () => tabs.nth(0).locator('.connection-tab').click(),
+    close: async () => {
+      await tabs.nth(before).locator('button.close-connection').click();
+      await waitFor(async () => (await tabs.count()) === before, 10_000, 'the other connection closed');
+    },
+  };
+}
+
 /** Runs server-everything's `echo` tool through the app's form in `page` (its Tools tab),
  * and waits for the result. */
 export async function echoInApp(page, message) {
