@@ -174,17 +174,18 @@ pub fn follow(
             conn.record_call(name.clone(), args, &outcome, at_ms)
         };
         if kept.background {
-            if unfinished {
-                return run.dispose_detached();
+            // Cut short by a close, it is not over: nothing to tell yet.
+            if !unfinished {
+                let end = if outcome.is_ok() {
+                    "its result"
+                } else {
+                    "how it failed"
+                };
+                crate::connection::note(
+                    conn.log,
+                    format!("the call of {name} followed in the background came to its end: {end} is in the history"),
+                );
             }
-            let end = match &outcome {
-                Ok(_) => "its result",
-                Err(_) => "how it failed",
-            };
-            crate::connection::note(
-                conn.log,
-                format!("the call of {name} followed in the background came to its end: {end} is in the history"),
-            );
             return run.dispose_detached();
         }
         run.took_ms.set(Some(took));
