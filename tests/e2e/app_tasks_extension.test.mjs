@@ -267,8 +267,17 @@ test('a tab that takes a task over while the person types in that tool\'s form f
   const note = (text) => page.locator('ul.notifications li', { hasText: text });
   await page.locator('#tab-logs').click();
   await note('the call of report still running as a task is followed in the background: its form here holds what you made of it').waitFor({ timeout: 10_000 });
+  // The tool's form tells of the call while it runs, beside what the person typed.
+  await page.locator('#tab-tools').click();
+  await page.locator('button.tool[data-tool="report"]').click();
+  const told = page.locator('.runner .background-call', { hasText: /^An earlier call of this tool is still running as task \S+ \(working/ });
+  await told.waitFor({ timeout: 5_000 });
+  assert.equal(await page.locator('.runner input#arg-seconds').inputValue(), '2');
+  await page.locator('#tab-logs').click();
   await note('the call of report followed in the background came to its end: its result is in the history').waitFor({ timeout: 20_000 });
   await page.locator('#tab-tools').click();
+  // Over: the form no longer tells of it.
+  assert.equal(await page.locator('.runner .background-call').count(), 0);
   await page.locator('.history-list li', { hasText: 'report {"seconds":7} → ok' }).waitFor({ timeout: 5_000 });
   assert.equal(await page.locator('.history-list li', { hasText: 'report {"seconds":7}' }).count(), 1);
   // The form holds what the person typed, with no result of a call they did not make.
@@ -280,15 +289,45 @@ test('a tab that takes a task over while the person types in that tool\'s form f
   assert.equal(await page.evaluate(() => localStorage.getItem('mcp-browser-client.tasks')), '{}');
 });
 
+test('a call followed in the background can be cancelled from its tool\'s form, which keeps what the person typed', async () => {
+  const cancelledBefore = await page.locator('.history-list li', { hasText: 'forever {"ttl_ms":60000} → cancelled' }).count();
+  await run('forever');
+  await page.locator('.runner .task-status', { hasText: /^Task working/ }).waitFor({ timeout: 10_000 });
+  const other = await otherTabLeavingReport('forever');
+  await other.locator('#tab-tools').click();
+  await other.locator('button.tool[data-tool="forever"]').click();
+  await other.locator('.runner input#arg-ttl_ms').fill('50000');
+  await page.close();
+  page = other;
+  const told = page.locator('.runner .background-call');
+  await told.waitFor({ timeout: 10_000 });
+  const id = (await told.locator('code').innerText()).trim();
+  assert.ok(id.length > 0);
+  // The form's own Cancel is for a call of its own: none is under way.
+  assert.equal(await page.locator('.runner button.cancel').count(), 0);
+  await told.locator('button.cancel-background').click();
+  // The task is cancelled on the server, and the call ends: recorded, no longer told of.
+  assert.equal(await taskStatusOnServer(page, app.peer.url, id, 'cancelled'), 'cancelled');
+  await told.waitFor({ state: 'detached', timeout: 10_000 });
+  const cancelled = page.locator('.history-list li', { hasText: 'forever {"ttl_ms":60000} → cancelled' });
+  await waitFor(async () => (await cancelled.count()) === cancelledBefore + 1, 5_000, 'the cancelled call in the history');
+  assert.equal(await page.locator('.runner input#arg-ttl_ms').inputValue(), '50000');
+  await page.locator('#tab-logs').click();
+  await page.locator('ul.notifications li', { hasText: 'the call of forever followed in the background came to its end: how it failed is in the history' }).waitFor({ timeout: 5_000 });
+  await page.locator('#tab-tools').click();
+  await everyTaskLockReleased(page);
+  assert.equal(await page.evaluate(() => localStorage.getItem('mcp-browser-client.tasks')), '{}');
+});
+
 /** Opens another tab of the app on the same server, and waits until it says that this tab
- * follows the call of report (a task): resolves to that tab. */
-async function otherTabLeavingReport() {
+ * follows the call of `tool` (a task): resolves to that tab. */
+async function otherTabLeavingReport(tool = 'report') {
   const other = await page.context().newPage();
   other.on('pageerror', (e) => { throw e; });
   await other.goto(page.url());
   await other.locator('#connection-state', { hasText: 'connected' }).waitFor({ timeout: 20_000 });
   await other.locator('#tab-logs').click();
-  await other.locator('ul.notifications li', { hasText: 'another connection of this browser follows (in another tab, or in this one): report' }).waitFor({ timeout: 10_000 });
+  await other.locator('ul.notifications li', { hasText: `another connection of this browser follows (in another tab, or in this one): ${tool}` }).waitFor({ timeout: 10_000 });
   return other;
 }
 

@@ -235,6 +235,10 @@ pub struct Connection {
     pub stale: RwSignal<StaleLists>,
     /// The tools with a call under way (marked in the tool list, whichever tool is chosen).
     pub running_tools: RwSignal<Vec<String>>,
+    /// Calls followed in the background (a task this tab took over while the tool's form was
+    /// in use), by tool: their runs, which no form holds; the tool's form tells of them and
+    /// can cancel them.
+    pub background_calls: RwSignal<Vec<crate::tool_call::BackgroundCall>>,
     /// The ids of the tasks kept in the browser that this connection follows, or waits to
     /// follow once another tab is done with them (see [`crate::tool_call`]).
     pub followed_tasks: StoredValue<Vec<String>>,
@@ -381,6 +385,7 @@ impl Connection {
             updated: RwSignal::new(Vec::new()),
             stale: RwSignal::new(StaleLists::default()),
             running_tools: RwSignal::new(Vec::new()),
+            background_calls: RwSignal::new(Vec::new()),
             followed_tasks: StoredValue::new(Vec::new()),
             tasks_here: StoredValue::new(Default::default()),
         };

@@ -32,6 +32,18 @@ pub struct KeptCall {
     background: bool,
 }
 
+/// A call followed in the background: a task this tab took over while its tool's form was in
+/// use. Its run is no form's; the tool's form tells of it and can cancel it.
+#[derive(Clone)]
+pub struct BackgroundCall {
+    /// The tool called.
+    pub tool: String,
+    /// The task's id.
+    pub task_id: String,
+    /// Its run: the call under way, the task's state.
+    pub run: ToolRun,
+}
+
 /// What a call of tool `name` with `args`, made at `at_ms`, reports to `run`: progress, and
 /// its task's states (a task of a 2026-07-28 server kept in the browser from its first state
 /// until the call ends, where the connection keeps history). `base` holds the time limit and
@@ -186,6 +198,10 @@ pub fn follow(
                     format!("the call of {name} followed in the background came to its end: {end} is in the history"),
                 );
             }
+            // No form tells of it any longer: then its signals go.
+            let _ = conn
+                .background_calls
+                .try_update(|calls| calls.retain(|c| Some(&c.task_id) != kept_id.as_ref()));
             return run.dispose_detached();
         }
         run.took_ms.set(Some(took));
@@ -340,7 +356,16 @@ fn resume(conn: &Connection, kept: KeptTask, lock: HeldLock) {
                 kept.tool
             ),
         );
-        Some(ToolRun::detached(BTreeMap::new()))
+        let run = ToolRun::detached(BTreeMap::new());
+        // The tool's form tells of it, and can cancel it.
+        conn.background_calls.update(|calls| {
+            calls.push(BackgroundCall {
+                tool: kept.tool.clone(),
+                task_id: kept.task_id.clone(),
+                run,
+            })
+        });
+        Some(run)
     } else {
         // Its form holds the call's arguments again, as before the reload (a tool no longer
         // listed still gets its run: the result is shown there and in the history).

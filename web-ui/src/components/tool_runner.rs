@@ -199,6 +199,7 @@ pub fn ToolRunner(conn: Connection, tool: Tool) -> impl IntoView {
                 })
             }
             {tool.description.clone().map(|d| view! { <p class="description">{d}</p> })}
+            <BackgroundCalls conn=conn.clone() tool=tool.name.clone() />
             {
                 // The whole definition as the server listed it (schemas, annotations,
                 // execution, `_meta`, fields we do not know), drawn when opened.
@@ -254,6 +255,57 @@ pub fn ToolRunner(conn: Connection, tool: Tool) -> impl IntoView {
                 (!pages.is_empty()).then(|| view! { <UrlRequired pages=pages completed=completed retry=retry /> })
             }}
         </article>
+    }
+}
+
+/// The calls of tool `tool` followed in the background (tasks this tab took over while the
+/// form was in use): each one's task, its state, and a button that cancels it. Without this,
+/// the tool list said "running" and nothing here told of the call or could stop it.
+#[component]
+fn BackgroundCalls(conn: Connection, tool: String) -> impl IntoView {
+    let calls = conn.background_calls;
+    let client = conn.client;
+    let these = move || {
+        calls.with(|c| {
+            c.iter()
+                .filter(|c| c.tool == tool)
+                .cloned()
+                .collect::<Vec<_>>()
+        })
+    };
+    move || {
+        these()
+            .into_iter()
+            .map(|call| {
+                let run = call.run;
+                let asked = RwSignal::new(false);
+                let cancel = move |_| {
+                    if let (Some(h), Some(client)) = (run.running.try_get_untracked().flatten(), client.get_value()) {
+                        asked.set(true);
+                        client.cancel(h);
+                    }
+                };
+                let state = move || {
+                    run.task
+                        .try_get()
+                        .flatten()
+                        .map(|(status, message)| match message {
+                            Some(m) => format!("{status}: {m}"),
+                            None => status,
+                        })
+                        .unwrap_or_else(|| "working".into())
+                };
+                view! {
+                    <p class="background-call" role="status">
+                        "An earlier call of this tool is still running as task " <code>{call.task_id.clone()}</code>
+                        " (" {state} "), followed in the background: the form here is yours, and the call's end goes to the history. "
+                        <button type="button" class="cancel-background" on:click=cancel disabled=move || asked.get()>
+                            {move || if asked.get() { "Cancelling…" } else { "Cancel that call" }}
+                        </button>
+                    </p>
+                }
+            })
+            .collect_view()
     }
 }
 
