@@ -215,6 +215,9 @@ mod tests {
             encode_header_value("=?base64?literal?="),
             "=?base64?PT9iYXNlNjQ/bGl0ZXJhbD89?="
         );
+        // Only a value with both markers matches the sentinel pattern.
+        assert_eq!(encode_header_value("=?base64?open"), "=?base64?open");
+        assert_eq!(encode_header_value("closed?="), "closed?=");
         for s in ["Hello, 世界", " padded ", "a b", "=?base64?x?="] {
             assert_eq!(
                 decode_header_value(&encode_header_value(s)).as_deref(),
@@ -261,6 +264,38 @@ mod tests {
         );
         // Missing and null values omit the header.
         assert!(param_header_values(&hs, Some(&json!({"region": null}))).is_empty());
+        Ok(())
+    }
+
+    #[test]
+    fn integers_go_as_decimals_within_the_javascript_safe_range_only(
+    ) -> Result<(), HeaderSchemaError> {
+        let schema =
+            json!({"type":"object","properties":{"n":{"type":"integer","x-mcp-header":"N"}}});
+        let hs = param_headers(&schema)?;
+        let sent = |n: Value| {
+            param_header_values(&hs, Some(&json!({ "n": n })))
+                .pop()
+                .map(|(_, v)| v)
+        };
+        assert_eq!(
+            sent(json!(9_007_199_254_740_991_i64)).as_deref(),
+            Some("9007199254740991")
+        );
+        assert_eq!(
+            sent(json!(-9_007_199_254_740_991_i64)).as_deref(),
+            Some("-9007199254740991")
+        );
+        assert_eq!(sent(json!(-7)).as_deref(), Some("-7"));
+        // An integer written as a float goes as its decimal (servers compare numerically).
+        assert_eq!(sent(json!(42.0)).as_deref(), Some("42"));
+        // Outside the safe range, or not an integer: no header (the server refuses the
+        // mismatch rather than reading a rounded value).
+        assert_eq!(sent(json!(9_007_199_254_740_992_i64)), None);
+        assert_eq!(sent(json!(-9_007_199_254_740_992_i64)), None);
+        assert_eq!(sent(json!(9_007_199_254_740_992.0)), None);
+        assert_eq!(sent(json!(1.5)), None);
+        assert_eq!(sent(json!(1e300)), None);
         Ok(())
     }
 

@@ -140,10 +140,16 @@ mod tests {
             check_url("file:///etc/passwd", STRICT),
             Err(UrlError::NotHttps(_))
         ));
-        assert!(matches!(
-            check_url("https://u:p@auth.example.com/", STRICT),
-            Err(UrlError::Unsafe(_))
-        ));
+        for url in [
+            "https://u:p@auth.example.com/",
+            "https://u@auth.example.com/",
+            "https://:p@auth.example.com/",
+        ] {
+            assert!(
+                matches!(check_url(url, STRICT), Err(UrlError::Unsafe(_))),
+                "{url}"
+            );
+        }
         assert!(matches!(
             check_url("https://auth.example.com/#x", STRICT),
             Err(UrlError::Unsafe(_))
@@ -187,6 +193,8 @@ mod tests {
             "100.64.0.1",
             "255.255.255.255",
             "224.0.0.1",
+            "192.0.0.8",
+            "240.0.0.1",
         ] {
             let url = alloc::format!("https://{h}/x");
             assert!(
@@ -196,6 +204,7 @@ mod tests {
         }
         assert!(check_url("https://172.32.0.1/", STRICT).is_ok());
         assert!(check_url("https://100.128.0.1/", STRICT).is_ok());
+        assert!(check_url("https://192.0.1.1/", STRICT).is_ok());
     }
 
     #[test]
@@ -213,6 +222,8 @@ mod tests {
             "[::127.0.0.1]",
             "[64:ff9b::10.0.0.1]",
             "[ff02::1]",
+            "[fec0::1]",
+            "[64:ff9b::192.0.0.1]",
         ] {
             let url = alloc::format!("https://{h}/x");
             assert!(
@@ -220,7 +231,17 @@ mod tests {
                 "{url} was allowed"
             );
         }
-        assert!(check_url("https://[::ffff:8.8.8.8]/", STRICT).is_ok());
+        // The IPv4 address an IPv6 one embeds is read whole: public ones pass.
+        for h in [
+            "[::ffff:8.8.8.8]",
+            "[::8.8.8.8]",
+            "[64:ff9b::8.8.8.8]",
+            "[64:ff9b::192.0.1.1]",
+            "[2001:db8::1]",
+        ] {
+            let url = alloc::format!("https://{h}/x");
+            assert!(check_url(&url, STRICT).is_ok(), "{url} was refused");
+        }
     }
 
     #[test]

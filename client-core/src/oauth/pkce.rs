@@ -28,7 +28,7 @@ impl Pkce {
     /// A verifier from 32 random bytes, and its S256 challenge.
     pub fn from_random(random: &[u8; 32]) -> Pkce {
         let verifier = b64url(random);
-        let challenge = b64url(&Sha256::digest(verifier.as_bytes()));
+        let challenge = s256(&verifier);
         Pkce {
             verifier,
             challenge,
@@ -50,5 +50,19 @@ mod tests {
         let p = Pkce::from_random(&octets);
         assert_eq!(p.verifier, "dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk");
         assert_eq!(p.challenge, "E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM");
+    }
+
+    #[test]
+    fn s256_of_the_rfc_examples() {
+        // RFC 7636 Appendix B (the challenge of its verifier) and RFC 9449 (the proof example's
+        // `ath`, the hash of its example access token).
+        assert_eq!(
+            s256("dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk"),
+            "E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM"
+        );
+        assert_eq!(
+            s256("Kz~8mXK1EalYznwH-LC-1fBAo.4Ljp~zsPE_NeO.gxU"),
+            "fUHyO2r2Z3DZ53EsNrWBb0xWXoaNy59IiKCAqksmQEo"
+        );
     }
 }
