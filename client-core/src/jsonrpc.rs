@@ -419,6 +419,15 @@ mod tests {
                 limit: 50
             })
         );
+        // A message of exactly the limit is read.
+        assert!(Message::decode(big.as_bytes(), big.len()).is_ok());
+        assert!(Message::decode(big.as_bytes(), big.len() - 1).is_err());
+    }
+
+    #[test]
+    fn an_error_reads_as_its_message_and_code() {
+        let e = ErrorObject::new(codes::METHOD_NOT_FOUND, "no such method");
+        assert_eq!(e.to_string(), "no such method (code -32601)");
     }
 
     #[test]

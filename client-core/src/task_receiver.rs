@@ -319,6 +319,61 @@ mod tests {
     }
 
     #[test]
+    fn the_task_requests_it_answers_its_default_lifetime_and_while_it_runs() {
+        for m in ["tasks/get", "tasks/result", "tasks/list", "tasks/cancel"] {
+            assert!(TaskReceiver::handles(m), "{m}");
+        }
+        for m in ["tasks/update", "tools/call", "sampling/createMessage", ""] {
+            assert!(!TaskReceiver::handles(m), "{m}");
+        }
+        let mut r = TaskReceiver::new();
+        // No lifetime asked for: five minutes.
+        let (id, created) = r
+            .create(&json!({ "task": {}, "messages": [] }), Instant(0), T0)
+            .unwrap();
+        assert_eq!(created["task"]["ttl"], 300_000);
+        assert!(r.is_running(&id));
+        assert!(!r.is_running("client-task-999"));
+        r.finish(&id, Ok(json!({})), T1);
+        assert!(!r.is_running(&id));
+    }
+
+    #[test]
+    fn a_running_task_past_its_lifetime_is_kept_only_while_a_result_request_waits() {
+        let mut r = TaskReceiver::new();
+        let (waited, _) = r
+            .create(&sampling_params(json!(1_000)), Instant(0), T0)
+            .unwrap();
+        let (alone, _) = r
+            .create(&sampling_params(json!(1_000)), Instant(0), T0)
+            .unwrap();
+        let (done, _) = r
+            .create(&sampling_params(json!(1_000)), Instant(0), T0)
+            .unwrap();
+        let params = json!({ "taskId": waited });
+        assert!(r
+            .handle(
+                ServerRequestId(1),
+                "tasks/result",
+                Some(&params),
+                Instant(10),
+                T0
+            )
+            .is_empty());
+        r.finish(&done, Ok(json!({})), T0);
+        // Past their lifetimes (a new task makes the receiver forget the expired).
+        r.create(&sampling_params(json!(60_000)), Instant(5_000), T1)
+            .unwrap();
+        assert!(r.task_state(&waited).is_some(), "awaited: kept");
+        assert!(r.task_state(&alone).is_none(), "nobody waits: forgotten");
+        assert!(r.task_state(&done).is_none(), "over: forgotten");
+        // The awaited one is answered when its handler ends.
+        let (to, result) = one(r.finish(&waited, Ok(json!({ "role": "assistant" })), T1));
+        assert_eq!(to, ServerRequestId(1));
+        assert_eq!(result.unwrap()["role"], "assistant");
+    }
+
+    #[test]
     fn a_task_is_created_polled_and_its_result_handed_over() {
         let mut r = TaskReceiver::new();
         assert!(TaskReceiver::wants_task(&sampling_params(json!(300000))));

@@ -175,3 +175,57 @@ fn every_example_round_trips_and_matches_its_schema() {
     );
     assert!(checked >= 120, "only {checked} examples checked");
 }
+
+/// The `code` a schema's error definition fixes (`properties.error.properties.code.const`).
+fn schema_error_code(revision: &str, def: &str) -> Option<i64> {
+    let path = spec_dir().join(revision).join("schema.json");
+    let text = std::fs::read_to_string(&path).ok()?;
+    let root: Value = serde_json::from_str(&text).ok()?;
+    let error = &root["$defs"][def];
+    // Either directly, or in one of the definition's `allOf` parts.
+    let direct = error["properties"]["error"]["properties"]["code"]["const"].as_i64();
+    direct.or_else(|| {
+        serde_json::to_string(error).ok().and_then(|t| {
+            let at = t.find("\"const\":")? + "\"const\":".len();
+            t[at..].split([',', '}']).next()?.trim().parse().ok()
+        })
+    })
+}
+
+#[test]
+fn the_error_codes_are_the_schemas() {
+    use client_core::jsonrpc::codes;
+    for (revision, def, ours) in [
+        ("2026-07-28", "ParseError", codes::PARSE_ERROR),
+        ("2026-07-28", "InvalidRequestError", codes::INVALID_REQUEST),
+        ("2026-07-28", "MethodNotFoundError", codes::METHOD_NOT_FOUND),
+        ("2026-07-28", "InvalidParamsError", codes::INVALID_PARAMS),
+        ("2026-07-28", "InternalError", codes::INTERNAL_ERROR),
+        ("2026-07-28", "HeaderMismatchError", codes::HEADER_MISMATCH),
+        (
+            "2026-07-28",
+            "MissingRequiredClientCapabilityError",
+            codes::MISSING_REQUIRED_CLIENT_CAPABILITY,
+        ),
+        (
+            "2026-07-28",
+            "UnsupportedProtocolVersionError",
+            codes::UNSUPPORTED_PROTOCOL_VERSION,
+        ),
+        (
+            "2025-11-25",
+            "URLElicitationRequiredError",
+            codes::URL_ELICITATION_REQUIRED,
+        ),
+    ] {
+        assert_eq!(
+            schema_error_code(revision, def),
+            Some(ours),
+            "{revision} {def}"
+        );
+    }
+    // Not in a schema: resource not found (the 2025-11-25 resources page) and a cancelled
+    // request (not reserved by MCP; what SDKs send).
+    assert_eq!(codes::RESOURCE_NOT_FOUND, -32002);
+    assert_eq!(codes::REQUEST_CANCELLED, -32800);
+}
