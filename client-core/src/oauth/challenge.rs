@@ -143,6 +143,21 @@ pub fn parse_challenges(header: &str) -> Vec<Challenge> {
             params: Vec::new(),
             token68: None,
         };
+        // `scheme token68` (RFC 9110 §11.3): a token68 stands alone, up to the end or a comma
+        // (`abc=` followed by a value is a parameter instead).
+        let after_scheme = lx.i;
+        lx.ws();
+        if lx.i > after_scheme {
+            let start = lx.i;
+            let token68 = lx.token68();
+            lx.ws();
+            if token68.is_some() && matches!(lx.peek(), None | Some(b',')) {
+                ch.token68 = token68;
+                out.push(ch);
+                continue;
+            }
+            lx.i = start;
+        }
         // Parameters until the next scheme (a token not followed by '=').
         loop {
             lx.ws();
@@ -247,6 +262,31 @@ mod tests {
         assert_eq!(all[1].scheme, "Bearer");
         assert!(bearer("Bearer").is_some());
         assert!(bearer("Basic realm=x").is_none());
+        // A token68 that ends the header, with and without padding, and one whose `/` or
+        // `+` used to split it into challenges of their own (here a "Bearer" one).
+        for (h, t) in [
+            ("Negotiate abc123==", "abc123=="),
+            ("Negotiate a+/b=", "a+/b="),
+            ("Negotiate abc", "abc"),
+            ("Negotiate YII+x/Bearer", "YII+x/Bearer"),
+        ] {
+            let all = parse_challenges(h);
+            assert_eq!(all.len(), 1, "{h}");
+            assert_eq!(all[0].token68.as_deref(), Some(t), "{h}");
+        }
+        // A token that is no token68 (`#` is not one of its characters) gives none.
+        assert_eq!(parse_challenges("Negotiate #x==")[0].token68, None);
+        assert!(bearer("Negotiate YII+x/Bearer").is_none());
+        // Then the next challenge.
+        let all = parse_challenges("Negotiate a/b==, Bearer error=\"invalid_token\"");
+        assert_eq!(all.len(), 2);
+        assert_eq!(all[0].token68.as_deref(), Some("a/b=="));
+        assert_eq!(
+            bearer("Negotiate a/b==, Bearer error=\"invalid_token\"")
+                .and_then(|b| b.error)
+                .as_deref(),
+            Some("invalid_token")
+        );
     }
 
     #[test]
