@@ -386,6 +386,7 @@ fn client_identity_preregistered_then_metadata_document_then_dcr() {
     }];
     let (mut flow, q) = login_until_callback(&mut world, cfg.clone());
     assert_eq!(q["client_id"], "pre id");
+    assert_eq!(q["scope"], "files:read offline_access");
     flow.handle_callback(
         &callback(&[("code", "c"), ("state", &q["state"]), ("iss", ISSUER)]),
         Instant(1),
@@ -476,6 +477,17 @@ fn a_2025_03_26_server_without_metadata_uses_default_endpoints() {
     );
     let t = drive(&mut flow, &mut world, &mut vec![]).tokens();
     assert_eq!(t.access_token, "legacy-at");
+
+    // The challenge's scope is asked for on this path too.
+    let mut world = World::default().at(
+        "https://mcp.example.com/register",
+        201,
+        json!({"client_id": "legacy-client"}),
+    );
+    let mut flow = AuthFlow::new(config(), random(), Instant(0)).unwrap();
+    flow.start(Some(r#"Bearer scope="files:read""#));
+    let q = query(&drive(&mut flow, &mut world, &mut vec![]).navigate());
+    assert_eq!(q["scope"], "files:read");
 }
 
 #[test]
@@ -693,4 +705,114 @@ fn dpop_is_used_when_the_resource_asks_and_the_server_supports_es256() {
     cfg.dpop = false;
     let (req, _, _) = login_after(&challenge, &mut dpop_as(standard_world()), cfg);
     assert!(!req.dpop);
+}
+
+#[test]
+fn the_challenges_scope_comes_first_earlier_scopes_are_kept_and_offline_access_only_where_offered()
+{
+    // Step-up: the challenge asks for more than the resource lists; what was granted
+    // before is asked for again (once), and offline_access, which the AS offers.
+    let mut world = standard_world();
+    let mut cfg = config();
+    cfg.previous_scopes = vec!["files:read".into(), "mail:send".into()];
+    let mut flow = AuthFlow::new(cfg, random(), Instant(0)).unwrap();
+    flow.start(Some(
+        r#"Bearer error="insufficient_scope", scope="files:write files:read""#,
+    ));
+    let q = query(&drive(&mut flow, &mut world, &mut vec![]).navigate());
+    assert_eq!(
+        q["scope"],
+        "files:write files:read mail:send offline_access"
+    );
+    // An AS that does not offer offline_access is not asked for it.
+    let mut world = standard_world().at(
+        "https://auth.example.com/.well-known/openid-configuration/tenant1",
+        200,
+        as_meta(json!({"scopes_supported": ["files:read"]})),
+    );
+    let (_, q) = login_until_callback(&mut world, config());
+    assert_eq!(q["scope"], "files:read");
+}
+
+/// The token request of a login whose dynamic registration answered `registered`.
+fn token_request_after_registering(registered: Value) -> AuthRequest {
+    let mut world =
+        standard_world().at("https://auth.example.com/tenant1/register", 201, registered);
+    let (request, _, _) = login_after("Bearer", &mut world, config());
+    // Each request of the flow had an id of its own (an answer is matched by it).
+    let mut ids: Vec<u32> = world.seen.iter().map(|r| r.id).collect();
+    ids.dedup();
+    assert_eq!(ids.len(), world.seen.len(), "request ids repeat");
+    assert!(request.url.ends_with("/token"));
+    request
+}
+
+fn form_of(request: &AuthRequest) -> HashMap<String, String> {
+    url::form_urlencoded::parse(request.body.as_deref().unwrap_or("").as_bytes())
+        .into_owned()
+        .collect()
+}
+
+fn authorization_of(request: &AuthRequest) -> Option<&str> {
+    request
+        .headers
+        .iter()
+        .find(|(k, _)| k.eq_ignore_ascii_case("authorization"))
+        .map(|(_, v)| v.as_str())
+}
+
+#[test]
+fn a_client_secret_from_registration_goes_the_way_the_server_registered() {
+    // client_secret_post: in the form, beside the id.
+    let r = token_request_after_registering(json!({
+        "client_id": "dyn-123", "client_secret": "s3 cr:t",
+        "token_endpoint_auth_method": "client_secret_post"
+    }));
+    let form = form_of(&r);
+    assert_eq!(
+        (form["client_id"].as_str(), form["client_secret"].as_str()),
+        ("dyn-123", "s3 cr:t")
+    );
+    assert_eq!(authorization_of(&r), None);
+    // client_secret_basic, named or implied by a secret: HTTP Basic of the form-encoded id
+    // and secret (RFC 6749 §2.3.1); neither in the form.
+    for registered in [
+        json!({"client_id": "dyn-123", "client_secret": "s3 cr:t", "token_endpoint_auth_method": "client_secret_basic"}),
+        json!({"client_id": "dyn-123", "client_secret": "s3 cr:t"}),
+    ] {
+        let r = token_request_after_registering(registered);
+        use base64::Engine;
+        let expected = base64::engine::general_purpose::STANDARD.encode("dyn-123:s3+cr%3At");
+        assert_eq!(
+            authorization_of(&r),
+            Some(format!("Basic {expected}").as_str())
+        );
+        let form = form_of(&r);
+        assert!(!form.contains_key("client_secret"));
+        assert!(!form.contains_key("client_id"));
+    }
+    // No secret: a public client, its id in the form.
+    let r = token_request_after_registering(json!({"client_id": "dyn-123"}));
+    assert_eq!(form_of(&r)["client_id"], "dyn-123");
+    assert!(!form_of(&r).contains_key("client_secret"));
+    assert_eq!(authorization_of(&r), None);
+}
+
+#[test]
+fn a_refused_registration_says_what_the_server_answered() {
+    let mut world = standard_world().at(
+        "https://auth.example.com/tenant1/register",
+        400,
+        json!({"error": "invalid_redirect_uri", "error_description": "not on the list"}),
+    );
+    let mut flow = AuthFlow::new(config(), random(), Instant(0)).unwrap();
+    flow.start(None);
+    let mut trace = vec![];
+    assert!(matches!(
+        drive(&mut flow, &mut world, &mut trace),
+        Settled::Failed
+    ));
+    let said = trace.last().cloned().unwrap_or_default();
+    assert!(said.contains("400"), "{said}");
+    assert!(said.contains("invalid_redirect_uri"), "{said}");
 }

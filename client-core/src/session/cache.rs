@@ -560,7 +560,14 @@ mod tests {
             &tools(json!(60_000)),
             Instant(0),
         );
+        let prompts_key = key("prompts/list", None);
+        c.store(
+            c.ticket(prompts_key.clone()),
+            &json!({ "prompts": [], "ttlMs": 60_000 }),
+            Instant(0),
+        );
         c.evict_for(&ServerNotification::PromptListChanged);
+        assert!(c.lookup(&prompts_key, Instant(1)).is_none());
         assert!(c.lookup(&tools_key, Instant(1)).is_some());
         c.evict_for(&ServerNotification::ToolListChanged);
         assert!(c.lookup(&tools_key, Instant(1)).is_none());
@@ -594,10 +601,18 @@ mod tests {
             )
         };
         let small = json!({ "contents": [], "ttlMs": 60_000 });
+        // The bytes counted are those of the entries kept, whatever came and went.
+        let counted_right =
+            |c: &ResultCache| c.bytes == c.entries.iter().map(|e| e.bytes).sum::<usize>();
         for i in 0..MAX_ENTRIES + 10 {
             c.store(c.ticket(read(i)), &small, Instant(0));
         }
         assert_eq!(c.entries.len(), MAX_ENTRIES);
+        assert!(counted_right(&c));
+        // The same key stored again replaces its entry.
+        c.store(c.ticket(read(MAX_ENTRIES + 9)), &small, Instant(0));
+        assert_eq!(c.entries.len(), MAX_ENTRIES);
+        assert!(counted_right(&c));
         assert!(
             c.lookup(&read(0), Instant(1)).is_none(),
             "the oldest went first"
@@ -609,8 +624,13 @@ mod tests {
         for i in 0..40 {
             c.store(c.ticket(read(1000 + i)), &half, Instant(0));
             assert!(c.bytes <= MAX_BYTES);
+            assert!(counted_right(&c));
         }
-        assert!(c.lookup(&read(1039), Instant(1)).is_some());
+        // Eviction makes room for the new entry, no more: the latest that fit stay (about
+        // fifteen of these in 8 MiB).
+        for i in 1030..1040 {
+            assert!(c.lookup(&read(i), Instant(1)).is_some(), "{i} was evicted");
+        }
         let too_big =
             json!({ "contents": [{ "text": "x".repeat(MAX_ENTRY_BYTES) }], "ttlMs": 60_000 });
         c.store(c.ticket(read(2000)), &too_big, Instant(0));
