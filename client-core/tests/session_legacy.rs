@@ -234,6 +234,15 @@ impl Server for Legacy {
                     self.cuts_left -= 1;
                     Reply::Sse(vec![], vec![format!("id: call-{id}\ndata:\n\n")], End::Cut)
                 }
+                // The server says how long to wait before resuming (SSE `retry:`).
+                "cut-retry" if self.cuts_left > 0 => {
+                    self.cuts_left -= 1;
+                    Reply::Sse(
+                        vec![],
+                        vec![format!("id: call-{id}\nretry: 2500\ndata:\n\n")],
+                        End::Cut,
+                    )
+                }
                 "slow" => Reply::Hang,
                 _ => Reply::Json(200, json_ct(), result(id, json!({"content": []}))),
             },
@@ -613,6 +622,27 @@ fn a_cut_stream_is_resumed_with_last_event_id() {
         .find(|r| r.header("last-event-id").is_some())
         .unwrap();
     assert!(resume.header("last-event-id").unwrap().starts_with("call-"));
+}
+
+#[test]
+fn a_cut_stream_is_resumed_after_the_retry_delay_the_server_asked_for() {
+    let mut h = connected(Legacy::new(ProbeAnswer::NotInitialized));
+    h.server.cuts_left = 1;
+    let c = call(&mut h, "cut-retry");
+    let resumes = |h: &Harness<Legacy>| {
+        h.sent
+            .iter()
+            .filter(|r| r.method == HttpMethod::Get && r.header("last-event-id").is_some())
+            .count()
+    };
+    // Not at the client's own delay (one second) ...
+    h.advance(2_499);
+    assert_eq!(resumes(&h), 0, "resumed before the server's retry delay");
+    assert!(response(&h, c).is_none());
+    // ... but at the server's.
+    h.advance(2);
+    assert_eq!(resumes(&h), 1);
+    assert!(matches!(response(&h, c), Some(Ok(McpResult::CallTool(_)))));
 }
 
 #[test]

@@ -321,3 +321,65 @@ impl McpResult {
 pub fn supports_input_required(method: &str) -> bool {
     matches!(method, "tools/call" | "prompts/get" | "resources/read")
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn a_result_decodes_as_its_methods_type_and_a_malformed_one_is_an_error() {
+        let typed = [
+            "server/discover",
+            "initialize",
+            "tools/list",
+            "tools/call",
+            "resources/list",
+            "resources/templates/list",
+            "resources/read",
+            "prompts/list",
+            "prompts/get",
+            "completion/complete",
+            "tasks/get",
+            "tasks/cancel",
+            "tasks/list",
+            "ping",
+            "logging/setLevel",
+            "resources/subscribe",
+            "resources/unsubscribe",
+            "subscriptions/listen",
+        ];
+        // A number is no result object: each typed method refuses it ...
+        for method in typed {
+            assert!(McpResult::decode(method, json!(42)).is_err(), "{method}");
+        }
+        // ... and a method not typed here keeps it as it came.
+        assert!(matches!(
+            McpResult::decode("x/custom", json!(42)),
+            Ok(McpResult::Other(v)) if v == json!(42)
+        ));
+        assert!(matches!(
+            McpResult::decode("tools/list", json!({ "tools": [] })),
+            Ok(McpResult::ListTools(_))
+        ));
+        assert!(matches!(
+            McpResult::decode("ping", json!({})),
+            Ok(McpResult::Empty(_))
+        ));
+    }
+
+    #[test]
+    fn only_calls_reads_and_prompts_may_ask_for_input() {
+        for m in ["tools/call", "prompts/get", "resources/read"] {
+            assert!(supports_input_required(m), "{m}");
+        }
+        for m in [
+            "tools/list",
+            "server/discover",
+            "completion/complete",
+            "tasks/get",
+        ] {
+            assert!(!supports_input_required(m), "{m}");
+        }
+    }
+}
