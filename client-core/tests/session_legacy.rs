@@ -1633,3 +1633,79 @@ fn the_wire_id_of_a_request_is_known_while_it_is_under_way_only() {
     let queued = idle.request("tools/call", None, RequestOptions::default(), h.now);
     assert_eq!(idle.wire_id(queued), None);
 }
+
+/// A 2025-era server that refuses `server/discover` and answers `initialize` with
+/// `initialize` (a status and body), or 404 for anything else.
+struct Initializes {
+    initialize: (u16, Value),
+}
+
+impl Server for Initializes {
+    fn handle(&mut self, _: &HttpRequest, body: Option<&Value>) -> Reply {
+        let Some(b) = body else {
+            return Reply::Raw(404, "text/plain", vec![]);
+        };
+        match b["method"].as_str() {
+            Some("server/discover") => {
+                Reply::Json(400, json_ct(), error(&b["id"], -32601, "Method not found"))
+            }
+            Some("initialize") => {
+                let (status, answer) = self.initialize.clone();
+                let mut answer = answer;
+                answer["id"] = b["id"].clone();
+                Reply::Json(status, json_ct(), answer)
+            }
+            _ => Reply::Raw(404, "text/plain", vec![]),
+        }
+    }
+}
+
+#[test]
+fn an_initialize_answer_in_a_version_we_do_not_speak_fails_clearly() {
+    let answer = json!({"jsonrpc": "2.0", "id": 0, "result": {
+        "protocolVersion": "2099-01-01", "capabilities": {},
+        "serverInfo": {"name": "future", "version": "1"}}});
+    let mut h = Harness::new(
+        Session::new(config()),
+        Initializes {
+            initialize: (200, answer),
+        },
+    );
+    h.connect();
+    assert_eq!(h.session.state(), ConnectionState::Failed);
+    assert!(
+        h.events.iter().any(|e| matches!(e,
+            Event::ConnectFailed(RequestError::Unavailable(m)) if m.contains("2099-01-01"))),
+        "{:?}",
+        h.events
+    );
+}
+
+#[test]
+fn a_refused_initialize_tries_the_http_sse_transport_only_in_auto_mode() {
+    let refused = || Initializes {
+        initialize: (404, json!({})),
+    };
+    // Auto: the 2024-11-05 HTTP+SSE transport is tried next (a GET for its event stream).
+    let mut h = Harness::new(Session::new(config()), refused());
+    h.connect();
+    assert!(
+        h.sent.iter().any(|r| r.method == HttpMethod::Get),
+        "HTTP+SSE tried"
+    );
+    // Streamable HTTP only: the refusal is the answer.
+    let mut cfg = config();
+    cfg.transport = TransportMode::StreamableHttp;
+    let mut h = Harness::new(Session::new(cfg), refused());
+    h.connect();
+    assert!(!h.sent.iter().any(|r| r.method == HttpMethod::Get));
+    assert_eq!(h.session.state(), ConnectionState::Failed);
+    assert!(
+        h.events.iter().any(|e| matches!(
+            e,
+            Event::ConnectFailed(RequestError::Http { status: 404, .. })
+        )),
+        "{:?}",
+        h.events
+    );
+}

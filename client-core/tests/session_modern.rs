@@ -986,6 +986,59 @@ fn a_version_refused_in_passing_is_retried_once_with_the_same_version() {
     );
 }
 
+#[test]
+fn a_refused_probe_falls_back_to_initialize_only_where_the_refusal_allows_it() {
+    /// Answers `server/discover` with `error`; anything else (an `initialize`) is not found
+    /// (only whether it was sent matters here).
+    struct RefusesDiscover {
+        error: Value,
+    }
+    impl Server for RefusesDiscover {
+        fn handle(&mut self, _: &HttpRequest, body: Option<&Value>) -> Reply {
+            match body {
+                Some(b) if b["method"] == "server/discover" => Reply::Json(
+                    400,
+                    json_ct(),
+                    json!({"jsonrpc": "2.0", "id": b["id"], "error": self.error}),
+                ),
+                _ => Reply::Raw(404, "text/plain", vec![]),
+            }
+        }
+    }
+    let connect = |error: Value| {
+        let mut h = Harness::new(Session::new(config()), RefusesDiscover { error });
+        h.connect();
+        let initialized = h.posted().iter().any(|m| m["method"] == "initialize");
+        let failure = h.events.iter().find_map(|e| match e {
+            Event::ConnectFailed(e) => Some(e.clone()),
+            _ => None,
+        });
+        (initialized, failure)
+    };
+    // The server speaks only 2025-era versions: initialize.
+    let (initialized, _) = connect(
+        json!({"code": -32022, "message": "Unsupported protocol version",
+        "data": {"supported": ["2025-11-25"]}}),
+    );
+    assert!(initialized, "a legacy version offered: initialize is tried");
+    // Only versions we do not speak: a clear failure, no initialize.
+    let (initialized, failure) = connect(
+        json!({"code": -32022, "message": "Unsupported protocol version",
+        "data": {"supported": ["2099-01-01"]}}),
+    );
+    assert!(!initialized);
+    assert!(matches!(failure, Some(RequestError::Unavailable(m)) if m.contains("2099-01-01")));
+    // Errors only a 2026-07-28 server sends: it is modern, so no initialize; the error is said.
+    for code in [-32020, -32021] {
+        let (initialized, failure) = connect(json!({"code": code, "message": "refused"}));
+        assert!(!initialized, "{code}");
+        assert!(
+            matches!(&failure, Some(RequestError::Rpc(e)) if e.code == code),
+            "{code}: {failure:?}"
+        );
+    }
+}
+
 fn request(
     h: &mut Harness<Modern>,
     method: &str,

@@ -124,4 +124,22 @@ mod tests {
         assert!(!odd.tasks_cancel());
         assert!(!ServerCapabilities::default().tasks_list());
     }
+
+    #[test]
+    fn list_changes_and_subscriptions_are_read_from_their_flags() {
+        let caps: ServerCapabilities = serde_json::from_value(serde_json::json!({
+            "tools": { "listChanged": true },
+            "prompts": { "listChanged": false },
+            "resources": { "subscribe": true, "listChanged": "yes" }
+        }))
+        .expect("valid capabilities");
+        assert!(caps.tools_list_changed());
+        assert!(!caps.prompts_list_changed());
+        assert!(caps.resources_subscribe());
+        // Only `true` declares it (a string is not a flag).
+        assert!(!caps.resources_list_changed());
+        let none = ServerCapabilities::default();
+        assert!(!none.tools_list_changed() && !none.prompts_list_changed());
+        assert!(!none.resources_list_changed() && !none.resources_subscribe());
+    }
 }
