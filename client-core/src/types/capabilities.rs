@@ -122,6 +122,10 @@ mod tests {
             serde_json::from_value(serde_json::json!({ "tasks": { "cancel": true } }))
                 .expect("valid capabilities");
         assert!(!odd.tasks_cancel());
+        let both: ServerCapabilities =
+            serde_json::from_value(serde_json::json!({ "tasks": { "list": {}, "cancel": {} } }))
+                .expect("valid capabilities");
+        assert!(both.tasks_list() && both.tasks_cancel());
         assert!(!ServerCapabilities::default().tasks_list());
     }
 
@@ -138,6 +142,12 @@ mod tests {
         assert!(caps.resources_subscribe());
         // Only `true` declares it (a string is not a flag).
         assert!(!caps.resources_list_changed());
+        let all: ServerCapabilities = serde_json::from_value(serde_json::json!({
+            "prompts": { "listChanged": true },
+            "resources": { "listChanged": true }
+        }))
+        .expect("valid capabilities");
+        assert!(all.prompts_list_changed() && all.resources_list_changed());
         let none = ServerCapabilities::default();
         assert!(!none.tools_list_changed() && !none.prompts_list_changed());
         assert!(!none.resources_list_changed() && !none.resources_subscribe());
