@@ -176,25 +176,26 @@ fn every_example_round_trips_and_matches_its_schema() {
     assert!(checked >= 120, "only {checked} examples checked");
 }
 
-/// The `code` a schema's error definition fixes (`properties.error.properties.code.const`).
-fn schema_error_code(revision: &str, def: &str) -> Option<i64> {
-    let path = spec_dir().join(revision).join("schema.json");
-    let text = std::fs::read_to_string(&path).ok()?;
-    let root: Value = serde_json::from_str(&text).ok()?;
-    let error = &root["$defs"][def];
-    // Either directly, or in one of the definition's `allOf` parts.
-    let direct = error["properties"]["error"]["properties"]["code"]["const"].as_i64();
-    direct.or_else(|| {
-        serde_json::to_string(error).ok().and_then(|t| {
-            let at = t.find("\"const\":")? + "\"const\":".len();
-            t[at..].split([',', '}']).next()?.trim().parse().ok()
-        })
-    })
-}
-
 #[test]
 fn the_error_codes_are_the_schemas() {
     use client_core::jsonrpc::codes;
+    let schemas = [
+        ("2026-07-28", SchemaValidator::load("2026-07-28")),
+        ("2025-11-25", SchemaValidator::load("2025-11-25")),
+    ];
+    // The `code` an error definition fixes: an error object's own, or, for an error
+    // response, its `error`'s (one of the parts of its `allOf`).
+    let code_of = |revision: &str, def: &str| {
+        let (_, schema) = schemas.iter().find(|(r, _)| *r == revision)?;
+        let def = schema.def(def);
+        let code = |v: &Value| v["properties"]["code"]["const"].as_i64();
+        code(def).or_else(|| {
+            def["properties"]["error"]["allOf"]
+                .as_array()?
+                .iter()
+                .find_map(code)
+        })
+    };
     for (revision, def, ours) in [
         ("2026-07-28", "ParseError", codes::PARSE_ERROR),
         ("2026-07-28", "InvalidRequestError", codes::INVALID_REQUEST),
@@ -218,11 +219,7 @@ fn the_error_codes_are_the_schemas() {
             codes::URL_ELICITATION_REQUIRED,
         ),
     ] {
-        assert_eq!(
-            schema_error_code(revision, def),
-            Some(ours),
-            "{revision} {def}"
-        );
+        assert_eq!(code_of(revision, def), Some(ours), "{revision} {def}");
     }
     // Not in a schema: resource not found (the 2025-11-25 resources page) and a cancelled
     // request (not reserved by MCP; what SDKs send).

@@ -32,6 +32,11 @@ impl SchemaValidator {
         self.root["$defs"].get(def).is_some()
     }
 
+    /// Definition `#/$defs/<def>` (`Value::Null` when there is none).
+    pub fn def(&self, def: &str) -> &Value {
+        &self.root["$defs"][def]
+    }
+
     /// Errors of `value` against `#/$defs/<def>` (empty when valid).
     pub fn errors(&self, def: &str, value: &Value) -> Vec<String> {
         let v = self
