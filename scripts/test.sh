@@ -30,7 +30,7 @@ step "client-core lints (clippy, warnings are errors)" cargo clippy -p client-co
 step "client-core tests (unit, two-peer, spec examples, properties; SSE decoder)" cargo test -p client-core -p client-core-sse --locked
 step "client-core builds with no std (x86_64-unknown-none)" cargo build -p client-core --locked --target x86_64-unknown-none
 step "client-core builds for wasm32-unknown-unknown" cargo build -p client-core --locked --target wasm32-unknown-unknown
-step "browser crates lints (clippy, wasm32: client-browser, client-js, client-element, web-ui)" cargo clippy -p client-browser -p client-js -p client-element -p web-ui --locked --target wasm32-unknown-unknown --all-targets -- -D warnings
+step "browser crates lints (clippy, wasm32: client-browser, client-js, client-element, web-ui, the benchmark's SSE module)" cargo clippy -p client-browser -p client-js -p client-element -p web-ui -p bench-sse --locked --target wasm32-unknown-unknown --all-targets -- -D warnings
 step "browser crates lints, native build (clippy: the native tests build them too)" cargo clippy -p client-browser -p client-js -p client-element -p web-ui --locked --all-targets -- -D warnings
 step "app and package logic tests (web-ui, client-js, client-browser; native)" cargo test -p web-ui -p client-js -p client-browser --locked
 step "client-browser in headless Chromium against real servers (wasm-bindgen-test)" bash tests/run-wasm-tests.sh

@@ -1211,37 +1211,3 @@ where
     listen("removeEventListener");
     outcome.map_err(client_error)
 }
-
-/// Benchmark helper: decodes `data` as an SSE stream with the core's decoder, the way the
-/// transport feeds it: `chunk` bytes at a time, each copied from the JS array into one reused
-/// buffer in wasm memory, its events handed over borrowed. Returns the number of events.
-#[wasm_bindgen(js_name = benchSseDecode)]
-pub fn bench_sse_decode(data: &js_sys::Uint8Array, chunk: u32) -> u32 {
-    let mut d = client_browser::client_core::sse::SseDecoder::new(1 << 20);
-    let mut n = 0;
-    let mut bytes = Vec::new();
-    let (len, chunk) = (data.length(), chunk.max(1));
-    let mut at = 0;
-    while at < len {
-        let piece = data.subarray(at, len.min(at.saturating_add(chunk)));
-        bytes.resize(piece.length() as usize, 0);
-        piece.copy_to(&mut bytes);
-        d.push_with(&bytes, |e| {
-            if e.is_ok() {
-                n += 1;
-            }
-        });
-        at = at.saturating_add(chunk);
-    }
-    n
-}
-
-/// Benchmark helper: bytes of linear memory the module uses.
-#[wasm_bindgen(js_name = wasmMemoryBytes)]
-pub fn wasm_memory_bytes() -> f64 {
-    wasm_bindgen::memory()
-        .unchecked_into::<js_sys::WebAssembly::Memory>()
-        .buffer()
-        .unchecked_into::<js_sys::ArrayBuffer>()
-        .byte_length() as f64
-}

@@ -138,6 +138,13 @@ function namedBreakdown(artifact, shipped) {
   }
 }
 const wasmTarget = path.join(root, 'target/wasm32-unknown-unknown/release');
+// Our SSE decoder for the "SSE decoding" row: the core's decoder as its own tiny module
+// (tests/bench/sse-decoder), built like the package (release profile and std, wasm-opt -Oz),
+// so that the package itself exports no benchmark helper.
+execSync(`bash scripts/release-wasm.sh cargo build -p bench-sse --release --locked --target wasm32-unknown-unknown`,
+  { cwd: root, stdio: ['ignore', 'ignore', 'inherit'] });
+execSync(`wasm-bindgen --target web --out-dir ${out} --out-name sse_decoder ${path.join(wasmTarget, 'bench_sse.wasm')}`, { stdio: 'ignore' });
+execSync(`wasm-opt -Oz ${WASM_FEATURES} -o ${path.join(out, 'sse_decoder_bg.wasm')} ${path.join(out, 'sse_decoder_bg.wasm')}`, { stdio: 'ignore' });
 const appWasm = filesIn(path.join(root, 'dist'), ['.wasm'])[0];
 const bytesGo = {
   headless: namedBreakdown(path.join(wasmTarget, 'client_js.wasm'), path.join(pkgDir, 'mcp_client_bg.wasm')),
@@ -171,8 +178,12 @@ async function hostPage() {
   await page.goto(`${host.url}/index.html`);
   await page.evaluate(async (pkgUrl) => {
     const m = await import(`${pkgUrl}/mcp_client.js`);
-    await m.default();
+    // The module's exports, for the size of its linear memory.
+    window.oursWasm = await m.default();
     window.ours = m;
+    const decoder = await import('/sse_decoder.js');
+    await decoder.default();
+    window.oursSse = decoder;
     window.ts = await import('/ts-page.js');
     window.ts2 = await import('/ts2-page.js');
     window.esp = await import('/eventsource-parser.js');
@@ -378,7 +389,7 @@ await page.evaluate(async () => { window.bench.ours.close(); await window.bench.
 // ---- memory after many calls ----
 const memory = await page.evaluate(async ({ url, n }) => {
   const c = await window.ours.McpClient.connect({ url });
-  const measure = () => { if (window.gc) window.gc(); return { js: performance.memory.usedJSHeapSize, wasm: window.ours.wasmMemoryBytes() }; };
+  const measure = () => { if (window.gc) window.gc(); return { js: performance.memory.usedJSHeapSize, wasm: window.oursWasm.memory.buffer.byteLength }; };
   for (let i = 0; i < 1000; i++) await c.callTool('echo', { message: 'x' });
   const after1k = measure();
   for (let i = 1000; i < n; i++) await c.callTool('echo', { message: 'x' });
@@ -397,7 +408,7 @@ const sse = await page.evaluate(async () => {
   const warmup = 2;
   for (let r = 0; r < warmup + 7; r++) {
     let t0 = performance.now();
-    const n1 = window.ours.benchSseDecode(bytes, chunk);
+    const n1 = window.oursSse.decode(bytes, chunk);
     runs.ours.push(performance.now() - t0);
     t0 = performance.now();
     let n2 = 0;

@@ -893,15 +893,21 @@ test('a task outlives its page: resumeTask on the reloaded page follows it to it
   assert.equal(state, 'cancelled');
 });
 
+test('the package exports its API and nothing else (no benchmark or test helpers)', async () => {
+  const names = await page.evaluate(async (pkgUrl) => Object.keys(await import(`${pkgUrl}/mcp_client.js`)).sort(), pkg.url);
+  assert.deepEqual(names, ['McpClient', 'default', 'initSync']);
+});
+
 test('thousands of calls leave no wasm memory behind', async () => {
   const out = await page.evaluate(async ({ pkgUrl, urlA }) => {
     const m = await import(`${pkgUrl}/mcp_client.js`);
-    await m.default();
+    // The module's exports: its linear memory among them.
+    const wasm = await m.default();
     const client = await m.McpClient.connect({ url: urlA });
     for (let i = 0; i < 1000; i++) await client.callTool('echo', { message: 'x' });
-    const before = m.wasmMemoryBytes();
+    const before = wasm.memory.buffer.byteLength;
     for (let i = 0; i < 4000; i++) await client.callTool('echo', { message: 'x' });
-    const after = m.wasmMemoryBytes();
+    const after = wasm.memory.buffer.byteLength;
     client.close();
     return { before, after };
   }, { pkgUrl: pkg.url, urlA: a.url });
