@@ -837,6 +837,15 @@ mod tests {
             ("https://[::1.2.3.4]/", "https://[::102:304]/"),
             ("https://[1:0:0:2::3:0]/", "https://[1::2:0:0:3:0]/"),
             ("https://[1:0::]/", "https://[1::]/"),
+            ("https://[1::2:3:4:5:6:7]/", "https://[1:0:2:3:4:5:6:7]/"),
+            (
+                "https://[1:2:3:4:5:6:1.2.3.4]/",
+                "https://[1:2:3:4:5:6:102:304]/",
+            ),
+            ("https://[::1.2.3.255]/", "https://[::102:3ff]/"),
+            // The port follows the bracketed address.
+            ("http://[::1]:8080/x", "http://[::1]:8080/x"),
+            ("https://[::1]:443/", "https://[::1]/"),
             ("https://0x7f.1/", "https://127.0.0.1/"),
             ("https://2130706433/", "https://127.0.0.1/"),
             ("https://1.2.3.4./", "https://1.2.3.4/"),
@@ -864,6 +873,13 @@ mod tests {
             ("https://[1:2]/", ParseError::InvalidIpv6),
             ("https://[::1.2.3]/", ParseError::InvalidIpv6),
             ("https://[::01.2.3.4]/", ParseError::InvalidIpv6),
+            // `::` stands for at least one zero piece: eight pieces beside it are too many.
+            ("https://[1::2:3:4:5:6:7:8]/", ParseError::InvalidIpv6),
+            // A dotted IPv4 tail: after six pieces at most, four decimal parts up to 255.
+            ("https://[1:2:3:4:5:6:7:1.2.3.4]/", ParseError::InvalidIpv6),
+            ("https://[1:2:3:4:5:6:1.2.3.4.5]/", ParseError::InvalidIpv6),
+            ("https://[::1.2.3x4]/", ParseError::InvalidIpv6),
+            ("https://[::1.2.3.256]/", ParseError::InvalidIpv6),
             ("https://a.b:65536/", ParseError::InvalidPort),
             ("https://a.b:8x/", ParseError::InvalidPort),
             ("https://a:b:c/", ParseError::InvalidPort),

@@ -7,12 +7,67 @@ use client_core::weburl;
 use proptest::prelude::*;
 
 /// What the `url` crate makes of `input` (resolved against `base` if given).
-fn oracle(input: &str, base: Option<&str>) -> Option<String> {
-    let parsed = match base {
-        Some(b) => url::Url::parse(b).ok()?.join(input),
-        None => url::Url::parse(input),
+fn oracle(input: &str, base: Option<&str>) -> Option<url::Url> {
+    match base {
+        Some(b) => url::Url::parse(b).ok()?.join(input).ok(),
+        None => url::Url::parse(input).ok(),
+    }
+}
+
+/// Every part of a special URL the core parsed, against the `url` crate's reading of the same
+/// input: the accessors, the origin, the same-origin check against `other`, and the two edits
+/// the OAuth flow makes (query and fragment dropped; form-encoded pairs appended).
+fn compare_parts(
+    input: &str,
+    ours: &weburl::Url,
+    want: &url::Url,
+    other: (&weburl::Url, &url::Url),
+) -> Result<(), TestCaseError> {
+    prop_assert_eq!(ours.as_str(), want.as_str(), "{:?}", input);
+    prop_assert_eq!(ours.scheme(), want.scheme(), "{:?}", input);
+    prop_assert_eq!(ours.username(), want.username(), "{:?}", input);
+    prop_assert_eq!(ours.password(), want.password(), "{:?}", input);
+    let same_host = match (ours.host(), want.host()) {
+        (Some(weburl::Host::Domain(a)), Some(url::Host::Domain(b))) => a == b,
+        (Some(weburl::Host::Ipv4(a)), Some(url::Host::Ipv4(b))) => a == &b,
+        (Some(weburl::Host::Ipv6(a)), Some(url::Host::Ipv6(b))) => a == &b,
+        _ => false,
     };
-    parsed.ok().map(String::from)
+    prop_assert!(
+        same_host,
+        "{input:?}: host {:?}, want {:?}",
+        ours.host(),
+        want.host()
+    );
+    prop_assert_eq!(ours.port(), want.port(), "{:?}", input);
+    prop_assert_eq!(ours.path(), want.path(), "{:?}", input);
+    prop_assert_eq!(ours.query(), want.query(), "{:?}", input);
+    prop_assert_eq!(ours.fragment(), want.fragment(), "{:?}", input);
+    prop_assert_eq!(
+        ours.origin(),
+        want.origin().ascii_serialization(),
+        "{:?}",
+        input
+    );
+    prop_assert!(ours.same_origin(ours), "{input:?} is not of its own origin");
+    prop_assert_eq!(
+        ours.same_origin(other.0),
+        want.origin() == other.1.origin(),
+        "{:?} against {}",
+        input,
+        other.1
+    );
+    let (mut stripped, mut want_stripped) = (ours.clone(), want.clone());
+    stripped.strip_query_and_fragment();
+    want_stripped.set_query(None);
+    want_stripped.set_fragment(None);
+    prop_assert_eq!(stripped.as_str(), want_stripped.as_str(), "{:?}", input);
+    let pairs = [("state", "a b&c=d"), ("é*-._~", "")];
+    let (mut appended, mut want_appended) = (ours.clone(), want.clone());
+    appended.append_query_pairs(&pairs);
+    want_appended.query_pairs_mut().extend_pairs(pairs);
+    prop_assert_eq!(appended.as_str(), want_appended.as_str(), "{:?}", input);
+    Ok(())
 }
 
 /// Hosts with non-ASCII or percent-encoded characters, which the core refuses on purpose.
@@ -49,8 +104,15 @@ fn compare(input: &str, base: Option<&str>) -> Result<(), TestCaseError> {
     {
         return Ok(());
     }
+    // The URL the same-origin check compares with: the base, or one with a host the
+    // generator often makes.
+    let other = base.unwrap_or("http://a/");
+    let other = (
+        weburl::parse(other).expect("a valid URL"),
+        url::Url::parse(other).expect("a valid URL"),
+    );
     let ours = match base {
-        Some(b) => weburl::join(&weburl::parse(b).expect("a valid base"), input),
+        Some(_) => weburl::join(&other.0, input),
         None => weburl::parse(input),
     };
     // Refused on purpose (and the `url` crate's IDNA adapter would trip a debug assertion on
@@ -58,14 +120,12 @@ fn compare(input: &str, base: Option<&str>) -> Result<(), TestCaseError> {
     if ours.as_ref().err().is_some_and(refused_on_purpose) {
         return Ok(());
     }
-    let special = |s: &str| {
-        ["http:", "https:", "ws:", "wss:"]
-            .iter()
-            .any(|p| s.starts_with(p))
-    };
+    let special = |u: &url::Url| ["http", "https", "ws", "wss"].contains(&u.scheme());
     match (ours, oracle(input, base)) {
-        (Ok(u), Some(want)) if special(&want) => prop_assert_eq!(u.as_str(), want, "{:?}", input),
-        (Ok(u), Some(want)) => prop_assert_eq!(u.scheme(), want.split(':').next().unwrap_or("")),
+        (Ok(u), Some(want)) if special(&want) => {
+            compare_parts(input, &u, &want, (&other.0, &other.1))?
+        }
+        (Ok(u), Some(want)) => prop_assert_eq!(u.scheme(), want.scheme()),
         // Other schemes are kept opaque: the core only ever refuses them.
         (Ok(u), None) if u.host().is_none() => {}
         (Ok(_), None) if input.to_ascii_lowercase().contains("xn--") => {}
@@ -86,6 +146,11 @@ fn host() -> impl Strategy<Value = String> {
         "[a-zA-Z0-9-]{1,6}(\\.[a-zA-Z0-9-]{0,5}){0,3}\\.?",
         "(0x[0-9a-fA-F]{0,9}|0[0-7]{0,12}|[0-9]{1,11})(\\.(0x[0-9a-fA-F]{0,3}|0[0-7]{0,4}|[0-9]{1,4})){0,4}\\.?",
         "\\[[0-9a-fA-F:.]{0,24}\\]",
+        // Valid IPv6 addresses more often than the random text above: compressed, full, and
+        // with a dotted IPv4 tail.
+        "\\[([0-9a-f]{1,4}:){0,3}:?:([0-9a-f]{1,4}:){0,4}[0-9a-f]{1,4}\\]",
+        "\\[([0-9a-fA-F]{1,4}:){7}[0-9a-fA-F]{1,4}\\]",
+        "\\[::(ffff:)?[0-9]{1,3}\\.[0-9]{1,3}\\.[0-9]{1,3}\\.[0-9]{1,3}\\]",
         "[a-z]{1,4}(%[0-9a-fA-F]{2}|[#<>^|% ])[a-z]{0,3}",
     ]
 }
