@@ -343,9 +343,12 @@ impl Client {
         self.retries.borrow_mut().applied = Some(generation);
     }
 
-    /// Replaces the extra headers sent on every HTTP request (e.g. `Authorization`).
+    /// Replaces the extra headers sent on every HTTP request (e.g. `Authorization`). A
+    /// legacy server's event stream refused for want of authorization is opened again with
+    /// a new `Authorization`.
     pub fn set_headers(&self, headers: Vec<(String, String)>) {
         self.inner.session.borrow_mut().set_extra_headers(headers);
+        self.inner.drive();
     }
 
     /// What the server told us when we connected.

@@ -3,7 +3,7 @@
 
 mod support;
 
-use client_core::http::{HttpMethod, HttpRequest};
+use client_core::http::{HttpMethod, HttpRequest, TransportFailure};
 use client_core::session::*;
 use client_core::time::Duration;
 use client_core::types::*;
@@ -1707,5 +1707,251 @@ fn a_refused_initialize_tries_the_http_sse_transport_only_in_auto_mode() {
         )),
         "{:?}",
         h.events
+    );
+}
+
+/// The legacy server with its GET streams answered from `replies` first, then as usual.
+struct GetAnswers {
+    server: Legacy,
+    replies: Vec<Reply>,
+}
+
+impl Server for GetAnswers {
+    fn handle(&mut self, req: &HttpRequest, body: Option<&Value>) -> Reply {
+        if req.method == HttpMethod::Get && !self.replies.is_empty() {
+            return self.replies.remove(0);
+        }
+        self.server.handle(req, body)
+    }
+}
+
+fn connected_answering_gets(replies: Vec<Reply>) -> Harness<GetAnswers> {
+    let server = GetAnswers {
+        server: Legacy::new(ProbeAnswer::NotInitialized),
+        replies,
+    };
+    let mut h = Harness::new(Session::new(config()), server);
+    h.connect();
+    assert_eq!(
+        h.session.state(),
+        ConnectionState::Connected,
+        "{:?}",
+        h.events
+    );
+    h
+}
+
+fn warnings<S: Server>(h: &Harness<S>) -> Vec<&str> {
+    h.events
+        .iter()
+        .filter_map(|e| match e {
+            Event::Warning(w) => Some(w.as_str()),
+            _ => None,
+        })
+        .collect()
+}
+
+/// The times (ms after now) at which a GET stream was asked for over the next `ms`.
+fn gets_over<S: Server>(h: &mut Harness<S>, ms: u64) -> Vec<u64> {
+    let start = h.now.0;
+    let mut at = vec![];
+    for _ in 0..ms {
+        let before = stream_gets(h);
+        h.advance(1);
+        if stream_gets(h) > before {
+            at.push(h.now.0 - start);
+        }
+    }
+    at
+}
+
+#[test]
+fn a_get_stream_refused_with_a_server_error_is_asked_for_later_each_time_then_after_the_next_answer(
+) {
+    let busy = Reply::Raw(503, "text/plain", b"busy".to_vec());
+    let mut h = connected_answering_gets(vec![busy; 6]);
+    // Refused at once, then 2, 4, 8, 16 and 32 s later (five attempts), then given up.
+    assert_eq!(
+        gets_over(&mut h, 70_000),
+        [2_000, 6_000, 14_000, 30_000, 62_000]
+    );
+    assert_eq!(stream_gets(&h), 6);
+    assert!(
+        warnings(&h)
+            .iter()
+            .any(|w| w.contains("could not be kept open (HTTP 503)")),
+        "{:?}",
+        warnings(&h)
+    );
+    // The server answers a request again: its event stream is asked for again, and opens.
+    let c = call(&mut h, "echo");
+    assert!(matches!(response(&h, c), Some(Ok(_))), "{:?}", h.events);
+    assert_eq!(stream_gets(&h), 7);
+    assert_eq!(h.open_streams.len(), 1);
+}
+
+#[test]
+fn a_get_stream_the_server_refuses_is_not_asked_for_again_and_a_405_is_no_news() {
+    let mut h =
+        connected_answering_gets(vec![Reply::Raw(403, "text/plain", b"Forbidden".to_vec())]);
+    assert_eq!(gets_over(&mut h, 120_000), [] as [u64; 0]);
+    assert!(
+        warnings(&h)
+            .iter()
+            .any(|w| w.contains("refused its event stream: HTTP 403")),
+        "{:?}",
+        warnings(&h)
+    );
+    // 405: the server offers no stream, as the spec lets it say.
+    let mut h = connected_answering_gets(vec![Reply::Raw(405, "text/plain", vec![])]);
+    assert_eq!(gets_over(&mut h, 120_000), [] as [u64; 0]);
+    assert!(warnings(&h).is_empty(), "{:?}", warnings(&h));
+    // JSON where an event stream was asked for: said once, and not asked for again.
+    let mut h = connected_answering_gets(vec![Reply::Json(200, json_ct(), json!({}))]);
+    assert_eq!(gets_over(&mut h, 120_000), [] as [u64; 0]);
+    assert_eq!(
+        warnings(&h)
+            .iter()
+            .filter(|w| w.contains("content type \"application/json\""))
+            .count(),
+        1,
+        "{:?}",
+        warnings(&h)
+    );
+}
+
+#[test]
+fn a_get_stream_refused_for_want_of_authorization_is_asked_for_again_with_other_credentials() {
+    let refused = || {
+        Reply::Json(
+            401,
+            vec![(
+                "WWW-Authenticate".into(),
+                "Bearer error=\"invalid_token\"".into(),
+            )],
+            json!({}),
+        )
+    };
+    let mut h = connected_answering_gets(vec![refused()]);
+    assert!(h
+        .events
+        .iter()
+        .any(|e| matches!(e, Event::AuthRequired { status: 401, .. })));
+    // Not with the same credentials ...
+    assert_eq!(gets_over(&mut h, 60_000), [] as [u64; 0]);
+    h.session
+        .set_extra_headers(vec![("X-Other".into(), "1".into())]);
+    h.pump();
+    assert_eq!(stream_gets(&h), 1);
+    // ... but with new ones (a token refreshed after a request was refused).
+    h.session
+        .set_extra_headers(vec![("Authorization".into(), "Bearer fresh".into())]);
+    h.pump();
+    assert_eq!(stream_gets(&h), 2);
+    let get = h.sent.last().expect("a GET");
+    assert_eq!(get.header("authorization"), Some("Bearer fresh"));
+    assert_eq!(h.open_streams.len(), 1);
+
+    // Credentials that changed while the stream was being refused: asked for again at once.
+    let mut h = connected_answering_gets(vec![Reply::Hang]);
+    let refused_get = *h.hanging.last().expect("the GET stream waits");
+    h.session
+        .set_extra_headers(vec![("Authorization".into(), "Bearer fresh".into())]);
+    h.pump();
+    assert_eq!(stream_gets(&h), 1, "the stream under way is not doubled");
+    h.deliver(refused_get, refused());
+    h.pump();
+    assert_eq!(stream_gets(&h), 2);
+    assert_eq!(
+        h.sent.last().expect("a GET").header("authorization"),
+        Some("Bearer fresh")
+    );
+    assert_eq!(h.open_streams.len(), 1);
+}
+
+#[test]
+fn a_notification_answered_with_200_and_a_text_body_is_accepted() {
+    /// Answers `notifications/initialized` with `200 OK` in plain text, as some servers do.
+    struct InitializedAsText(Legacy);
+    impl Server for InitializedAsText {
+        fn handle(&mut self, req: &HttpRequest, body: Option<&Value>) -> Reply {
+            if body.is_some_and(|b| b["method"] == "notifications/initialized") {
+                return Reply::Raw(200, "text/plain", b"OK".to_vec());
+            }
+            self.0.handle(req, body)
+        }
+    }
+    let mut h = Harness::new(
+        Session::new(config()),
+        InitializedAsText(Legacy::new(ProbeAnswer::NotInitialized)),
+    );
+    h.connect();
+    assert_eq!(
+        h.session.state(),
+        ConnectionState::Connected,
+        "{:?}",
+        h.events
+    );
+    let c = call(&mut h, "echo");
+    assert!(matches!(response(&h, c), Some(Ok(_))), "{:?}", h.events);
+}
+
+#[test]
+fn an_http_sse_stream_refused_or_broken_while_connecting_says_why() {
+    /// A server whose HTTP+SSE event stream is answered with `reply` (its POSTs refused, so
+    /// that the client falls back to that transport).
+    struct SseMainAnswers(Reply);
+    impl Server for SseMainAnswers {
+        fn handle(&mut self, req: &HttpRequest, _: Option<&Value>) -> Reply {
+            match req.method {
+                HttpMethod::Get => self.0.clone(),
+                _ => Reply::Raw(405, "text/plain", vec![]),
+            }
+        }
+    }
+    let connect = |reply: Reply| {
+        let mut h = Harness::new(
+            Session::new(SessionConfig::new("http://127.0.0.1:1/sse")),
+            SseMainAnswers(reply),
+        );
+        h.connect();
+        h
+    };
+    let failure = |h: &Harness<SseMainAnswers>| {
+        h.events.iter().find_map(|e| match e {
+            Event::ConnectFailed(err) => Some(err.clone()),
+            _ => None,
+        })
+    };
+    // Login needed.
+    let h = connect(Reply::Json(
+        401,
+        vec![(
+            "WWW-Authenticate".into(),
+            "Bearer resource_metadata=\"http://127.0.0.1:1/.well-known/oauth-protected-resource\""
+                .into(),
+        )],
+        json!({}),
+    ));
+    assert_eq!(h.session.state(), ConnectionState::AuthRequired);
+    assert!(h
+        .events
+        .iter()
+        .any(|e| matches!(e, Event::AuthRequired { status: 401, www_authenticate: Some(w) } if w.contains("resource_metadata"))));
+    // A page where the event stream should be.
+    let h = connect(Reply::Raw(200, "text/html", b"<html>".to_vec()));
+    assert_eq!(h.session.state(), ConnectionState::Failed);
+    assert!(
+        matches!(failure(&h), Some(RequestError::Protocol(ref m)) if m.contains("content type \"text/html\"")),
+        "{:?}",
+        failure(&h)
+    );
+    // No answer at all.
+    let h = connect(Reply::Network("connection refused"));
+    assert_eq!(h.session.state(), ConnectionState::Failed);
+    assert!(
+        matches!(failure(&h), Some(RequestError::Transport(TransportFailure::Network(ref m))) if m == "connection refused"),
+        "{:?}",
+        failure(&h)
     );
 }

@@ -294,6 +294,29 @@ impl Modern {
             "wrong-id" => Reply::Json(200, json_ct(), result(&json!(999_999), text("x"))),
             "html" => Reply::Raw(200, "text/html", b"<html>".to_vec()),
             "huge" => Reply::Raw(200, "application/json", vec![b' '; 2048]),
+            // An event bigger than the limit (1024) on the call's own stream.
+            "huge-sse" => Reply::Sse(
+                vec![],
+                vec![format!("data: {}\n\n", " ".repeat(2048))],
+                End::Open,
+            ),
+            // A JSON body of exactly the limit.
+            "exactly-the-limit" => {
+                let body = |pad: &str| result(id, text(pad));
+                let len = serde_json::to_vec(&body("")).map_or(0, |b| b.len());
+                Reply::Json(200, json_ct(), body(&"x".repeat(1024 - len)))
+            }
+            // A gateway in front of the server, for a moment.
+            "gateway-503" => Reply::Raw(503, "text/plain", b"Service Unavailable".to_vec()),
+            "forbidden" => Reply::Raw(403, "text/plain", b"Forbidden".to_vec()),
+            "more-scope" => Reply::Json(
+                403,
+                vec![(
+                    "WWW-Authenticate".into(),
+                    "Bearer error=\"insufficient_scope\", scope=\"tools:write\"".into(),
+                )],
+                json!({}),
+            ),
             "rpc-error" => Reply::Json(400, json_ct(), error(id, -32602, "Unknown tool")),
             // Not in the tool list, and refused as if its headers were wrong.
             "unlisted-mismatch" => Reply::Json(400, json_ct(), error(id, -32020, "mismatch")),
@@ -705,6 +728,75 @@ fn malformed_and_hostile_answers_give_clear_errors() {
         h.session.state(),
         ConnectionState::Connected,
         "bad answers do not break the session"
+    );
+}
+
+#[test]
+fn a_body_of_exactly_the_size_limit_is_read_and_an_event_over_it_fails_the_call() {
+    let mut h = connected(Modern::default());
+    let c = call(
+        &mut h,
+        "exactly-the-limit",
+        json!({}),
+        RequestOptions::default(),
+    );
+    let padding = text_of(&response(&h, c));
+    assert!(
+        !padding.is_empty() && padding.bytes().all(|b| b == b'x'),
+        "{:?}",
+        response(&h, c)
+    );
+    // Over the limit on the call's event stream: the call fails at once (the stream stays
+    // open; nothing else would end the call).
+    let c = call(&mut h, "huge-sse", json!({}), RequestOptions::default());
+    assert_eq!(
+        response(&h, c),
+        Some(Err(RequestError::TooLarge { limit: 1024 }))
+    );
+    assert!(h.open_streams.is_empty(), "the stream was not let go");
+}
+
+#[test]
+fn a_call_a_gateway_answers_with_503_fails_and_is_not_sent_again() {
+    // A tools/call may have side effects: only the server may say it is safe to repeat.
+    let mut h = connected(Modern::default());
+    let c = call(&mut h, "gateway-503", json!({}), RequestOptions::default());
+    assert!(
+        matches!(response(&h, c), Some(Err(RequestError::Http { status: 503, ref body, .. })) if body == "Service Unavailable"),
+        "{:?}",
+        response(&h, c)
+    );
+    h.advance(60_000);
+    let sent = h
+        .posted_method("tools/call")
+        .iter()
+        .filter(|b| b["params"]["name"] == "gateway-503")
+        .count();
+    assert_eq!(sent, 1);
+}
+
+#[test]
+fn a_403_asks_for_authorization_only_when_its_challenge_asks_for_more_scope() {
+    let mut h = connected(Modern::default());
+    let c = call(&mut h, "more-scope", json!({}), RequestOptions::default());
+    assert!(matches!(
+        response(&h, c),
+        Some(Err(RequestError::Http { status: 403, www_authenticate: Some(ref w), .. })) if w.contains("insufficient_scope")
+    ));
+    assert!(h.events.iter().any(|e| matches!(e, Event::AuthRequired { status: 403, www_authenticate: Some(w) } if w.contains("tools:write"))));
+    // A plain 403 is the server's answer, not a question of authorization.
+    h.take_events();
+    let c = call(&mut h, "forbidden", json!({}), RequestOptions::default());
+    assert!(matches!(
+        response(&h, c),
+        Some(Err(RequestError::Http { status: 403, ref body, .. })) if body == "Forbidden"
+    ));
+    assert!(
+        !h.events
+            .iter()
+            .any(|e| matches!(e, Event::AuthRequired { .. })),
+        "{:?}",
+        h.events
     );
 }
 

@@ -557,6 +557,8 @@ impl Session {
             None,
         );
         self.get_stream = Some(tid);
+        self.get_awaits_credentials = false;
+        self.get_authorization = authorization(&self.config.extra_headers).map(String::from);
     }
 
     /// Takes the application's requests that are on the wire off it (their exchanges

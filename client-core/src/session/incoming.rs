@@ -74,7 +74,18 @@ impl Session {
                     self.sse_main = None;
                     self.set_phase(Phase::AuthRequired);
                 }
-                Purpose::GetStream => self.get_stream = None,
+                Purpose::GetStream => {
+                    self.get_stream = None;
+                    // Opened again with other credentials: at once if they changed while
+                    // this stream was being refused, else once they do.
+                    if authorization(&self.config.extra_headers)
+                        == self.get_authorization.as_deref()
+                    {
+                        self.get_awaits_credentials = true;
+                    } else {
+                        self.open_get_stream();
+                    }
+                }
                 _ => {}
             }
             return;
@@ -355,6 +366,12 @@ impl Session {
                             self.get_reconnects += 1;
                             let delay = self.backoff(self.get_reconnects);
                             self.schedule(now + delay, Timer::ReopenGet);
+                        } else if s >= 500 && self.phase == Phase::Ready {
+                            // Still failing: opened again once the server answers a request.
+                            self.get_given_up = true;
+                            self.emit(Event::Warning(alloc::format!(
+                                "the server's event stream could not be kept open (HTTP {s}); opened again after the next request answered"
+                            )));
                         } else {
                             self.emit(Event::Warning(alloc::format!(
                                 "the server refused its event stream: HTTP {s}"

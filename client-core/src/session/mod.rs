@@ -254,6 +254,11 @@ pub struct Session {
     /// The GET stream could not be kept open: it is opened again once a request is
     /// answered (the server is back).
     get_given_up: bool,
+    /// The `Authorization` the GET stream open now (or last) was asked with.
+    get_authorization: Option<String>,
+    /// The GET stream was refused for want of authorization: it is opened again once the
+    /// authorization changes ([`Session::set_extra_headers`]).
+    get_awaits_credentials: bool,
     /// Attempts in a row to open the HTTP+SSE stream again after the session was lost.
     sse_reopens: u32,
     /// Attempts in a row to open the frames connection again after it closed.
@@ -294,6 +299,14 @@ pub struct Session {
     cache: cache::ResultCache,
 }
 
+/// The `Authorization` header among `headers`, if any.
+fn authorization(headers: &[(String, String)]) -> Option<&str> {
+    headers
+        .iter()
+        .find(|(k, _)| k.eq_ignore_ascii_case("authorization"))
+        .map(|(_, v)| v.as_str())
+}
+
 impl Session {
     /// A session that will talk to `config.endpoint` once [`Session::connect`] is called.
     pub fn new(config: SessionConfig) -> Self {
@@ -326,6 +339,8 @@ impl Session {
             get_opened_at: Instant(0),
             get_given_up: false,
             frames_reopens: 0,
+            get_authorization: None,
+            get_awaits_credentials: false,
             get_last_event_id: None,
             sse_main: None,
             reinit_used: false,
@@ -352,18 +367,21 @@ impl Session {
     }
 
     /// Replaces the extra headers (e.g. a new `Authorization` after logging in).
+    /// A legacy GET stream refused for want of authorization is opened again with the new
+    /// one (poll the output after this).
     pub fn set_extra_headers(&mut self, headers: Vec<(String, String)>) {
-        let authorization = |hs: &[(String, String)]| {
-            hs.iter()
-                .find(|(k, _)| k.eq_ignore_ascii_case("authorization"))
-                .map(|(_, v)| v.clone())
-        };
-        if authorization(&headers) != authorization(&self.config.extra_headers) {
+        let changed = authorization(&headers) != authorization(&self.config.extra_headers);
+        if changed {
             // Another authorization context: results the server scoped to the previous one
             // may not be served in this one.
             self.cache.drop_private();
         }
         self.config.extra_headers = headers;
+        if changed && self.get_awaits_credentials {
+            self.get_awaits_credentials = false;
+            self.get_reconnects = 0;
+            self.open_get_stream();
+        }
     }
 
     /// Changes the minimum log level asked of a modern server on every later request (for a
