@@ -244,6 +244,11 @@ impl Server for Legacy {
                     )
                 }
                 "slow" => Reply::Hang,
+                "invalid" => Reply::Json(
+                    400,
+                    json_ct(),
+                    error(id, -32602, "Invalid params: no such argument"),
+                ),
                 _ => Reply::Json(200, json_ct(), result(id, json!({"content": []}))),
             },
             _ => Reply::Json(200, json_ct(), error(id, -32601, "Method not found")),
@@ -1277,6 +1282,57 @@ fn a_session_id_hidden_by_cors_is_explained() {
 }
 
 #[test]
+fn a_server_without_sessions_refusing_a_call_is_not_taken_for_a_hidden_session_id() {
+    /// A stateless 2025-era server: no `Mcp-Session-Id` at all; it refuses one call.
+    struct Stateless;
+    impl Server for Stateless {
+        fn handle(&mut self, _req: &HttpRequest, body: Option<&Value>) -> Reply {
+            let b = body.cloned().unwrap_or_default();
+            let id = &b["id"];
+            match b["method"].as_str() {
+                Some("server/discover") => Reply::Raw(404, "text/plain", vec![]),
+                Some("initialize") => Reply::Json(
+                    200,
+                    json_ct(),
+                    result(
+                        id,
+                        json!({"protocolVersion": "2025-11-25", "capabilities": {"tools": {}}, "serverInfo": {"name": "s", "version": "1"}}),
+                    ),
+                ),
+                Some("tools/call") => Reply::Json(
+                    400,
+                    json_ct(),
+                    error(id, -32602, "Invalid params: no such argument"),
+                ),
+                _ => Reply::Accepted,
+            }
+        }
+    }
+    let mut h = Harness::new(Session::new(config()), Stateless);
+    h.connect();
+    assert_eq!(h.session.state(), ConnectionState::Connected);
+    let c = call(&mut h, "echo");
+    assert!(
+        matches!(response(&h, c), Some(Err(RequestError::Rpc(ref e))) if e.code == -32602),
+        "{:?}",
+        response(&h, c)
+    );
+}
+
+#[test]
+fn a_400_that_is_not_about_the_session_does_not_start_a_new_one() {
+    let mut h = connected(Legacy::new(ProbeAnswer::NotInitialized));
+    let c = call(&mut h, "invalid");
+    assert!(
+        matches!(response(&h, c), Some(Err(RequestError::Rpc(ref e))) if e.code == -32602),
+        "{:?}",
+        response(&h, c)
+    );
+    assert_eq!(h.server.inits, 1, "initialized again");
+    assert_eq!(h.session.state(), ConnectionState::Connected);
+}
+
+#[test]
 fn requests_wait_until_the_server_accepted_notifications_initialized() {
     /// Holds the `notifications/initialized` POST open (like a slow server).
     struct SlowInitialized(Legacy);
@@ -1464,6 +1520,34 @@ fn a_resumption_the_gateway_refuses_or_that_breaks_empty_is_tried_again_from_the
         "{resumed_from:?}"
     );
     assert_eq!(h.server.inits, 1, "the same session throughout");
+}
+
+#[test]
+fn a_stream_that_cannot_be_resumed_is_resumed_a_bounded_number_of_times_then_the_call_sent_again() {
+    let mut h = connected(Legacy::new(ProbeAnswer::NotInitialized));
+    h.server.cuts_left = 1;
+    h.server.resume_faults = vec![ResumeFault::EmptyCut; 20];
+    let c = call(&mut h, "cut");
+    h.advance(60_000);
+    let resumptions = h
+        .sent
+        .iter()
+        .filter(|r| {
+            r.header("last-event-id")
+                .is_some_and(|id| id.starts_with("call-"))
+        })
+        .count();
+    assert_eq!(
+        resumptions, 5,
+        "the attempts allowed (max_stream_reconnects)"
+    );
+    // Then sent again as a new request (the server no longer cuts it).
+    assert_eq!(h.posted_method("tools/call").len(), 2);
+    assert!(
+        matches!(response(&h, c), Some(Ok(McpResult::CallTool(_)))),
+        "{:?}",
+        response(&h, c)
+    );
 }
 
 #[test]

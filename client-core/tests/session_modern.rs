@@ -2,7 +2,7 @@
 
 mod support;
 
-use client_core::http::HttpRequest;
+use client_core::http::{HttpMethod, HttpRequest};
 use client_core::session::*;
 use client_core::types::*;
 use client_core::{Session, SessionConfig};
@@ -241,6 +241,23 @@ impl Modern {
                 Reply::Sse(vec![], vec!["data:\n\n".into()], End::Cut)
             }
             "cut" => Reply::Json(200, json_ct(), result(id, text("after cut"))),
+            // An older server's habit: event ids (and a retry delay) on the call's stream.
+            "cut-with-id" if self.cuts_left > 0 => {
+                self.cuts_left -= 1;
+                Reply::Sse(
+                    vec![],
+                    vec!["id: m1\nretry: 10\ndata:\n\n".into()],
+                    End::Cut,
+                )
+            }
+            "cut-with-id" => Reply::Json(200, json_ct(), result(id, text("after cut"))),
+            // A JSON-RPC error tied to no request, whose words mention a session.
+            "null-id-error" => Reply::Json(
+                400,
+                json_ct(),
+                json!({"jsonrpc": "2.0", "id": null,
+                       "error": {"code": -32600, "message": "Invalid Request: bad session parameter"}}),
+            ),
             "ask" => match (params.get("inputResponses"), params.get("requestState")) {
                 (None, None) => Reply::Json(
                     200,
@@ -691,6 +708,41 @@ fn a_cut_stream_reissues_the_request_once() {
     });
     let c = call(&mut h, "cut", json!({}), RequestOptions::default());
     assert_eq!(response(&h, c), Some(Err(RequestError::StreamCut)));
+}
+
+#[test]
+fn a_cut_stream_with_event_ids_is_sent_again_not_resumed() {
+    // 2026-07-28 has no resumption: a broken stream's request is sent again with a new id.
+    let mut h = connected(Modern {
+        cuts_left: 1,
+        ..Default::default()
+    });
+    let c = call(&mut h, "cut-with-id", json!({}), RequestOptions::default());
+    h.advance(1_000);
+    assert_eq!(text_of(&response(&h, c)), "after cut");
+    assert_eq!(h.posted_method("tools/call").len(), 2);
+    assert!(
+        h.sent
+            .iter()
+            .all(|r| r.method == HttpMethod::Post && r.header("last-event-id").is_none()),
+        "a GET or a Last-Event-ID was sent"
+    );
+}
+
+#[test]
+fn a_json_rpc_error_tied_to_no_request_is_reported_as_the_servers_error() {
+    let mut h = connected(Modern::default());
+    let c = call(
+        &mut h,
+        "null-id-error",
+        json!({}),
+        RequestOptions::default(),
+    );
+    assert!(
+        matches!(response(&h, c), Some(Err(RequestError::Rpc(ref e))) if e.code == -32600 && e.message.contains("bad session parameter")),
+        "{:?}",
+        response(&h, c)
+    );
 }
 
 #[test]
