@@ -230,6 +230,28 @@ impl Server for Legacy {
                     ],
                     End::Open,
                 ),
+                "asks-everything" => Reply::Sse(
+                    vec![],
+                    vec![
+                        sse(
+                            json!({"jsonrpc": "2.0", "id": "srv-s", "method": "sampling/createMessage",
+                            "params": {"maxTokens": 5, "messages": [{"role": "user", "content": {"type": "text", "text": "Hi?"}}]}}),
+                        ),
+                        sse(
+                            json!({"jsonrpc": "2.0", "id": "srv-e", "method": "elicitation/create",
+                            "params": {"message": "Name?", "requestedSchema": {"type": "object", "properties": {}}}}),
+                        ),
+                        sse(json!({"jsonrpc": "2.0", "id": "srv-r", "method": "roots/list"})),
+                    ],
+                    End::Open,
+                ),
+                // A JSON-RPC error tied to no request, in the call's own (200) answer.
+                "null-id-error" => Reply::Json(
+                    200,
+                    json_ct(),
+                    json!({"jsonrpc": "2.0", "id": null,
+                           "error": {"code": -32600, "message": "Invalid Request"}}),
+                ),
                 "cut" if self.cuts_left > 0 => {
                     self.cuts_left -= 1;
                     Reply::Sse(vec![], vec![format!("id: call-{id}\ndata:\n\n")], End::Cut)
@@ -514,6 +536,130 @@ fn undeclared_capabilities_are_refused_without_bothering_the_application() {
         .any(|e| matches!(e, Event::ServerRequest { .. })));
     let refusal = h.posted().into_iter().find(|m| m["id"] == "srv-1").unwrap();
     assert_eq!(refusal["error"]["code"], -32601);
+}
+
+#[test]
+fn server_requests_are_refused_unless_declared_and_each_answer_goes_to_its_own_request() {
+    let kinds = |h: &Harness<Legacy>| -> Vec<(ServerRequestId, &'static str)> {
+        h.events
+            .iter()
+            .filter_map(|e| match e {
+                Event::ServerRequest { id, request, .. } => Some((
+                    *id,
+                    match request {
+                        ServerRequest::Sampling(_) => "sampling",
+                        ServerRequest::Elicitation(_) => "elicitation",
+                        ServerRequest::ListRoots => "roots",
+                        ServerRequest::Other { .. } => "other",
+                    },
+                )),
+                _ => None,
+            })
+            .collect()
+    };
+    let answers = |h: &Harness<Legacy>| -> Vec<Value> {
+        h.posted()
+            .into_iter()
+            .filter(|m| m.get("method").is_none())
+            .collect()
+    };
+    // Declared: roots only. Sampling and elicitation are refused by the core.
+    let mut h = connected(Legacy::new(ProbeAnswer::NotInitialized));
+    call(&mut h, "asks-everything");
+    let surfaced: Vec<_> = kinds(&h).into_iter().map(|(_, k)| k).collect();
+    assert_eq!(surfaced, ["roots"]);
+    let refused: Vec<_> = answers(&h)
+        .into_iter()
+        .map(|m| (m["id"].clone(), m["error"]["code"].clone()))
+        .collect();
+    assert_eq!(
+        refused,
+        [
+            (json!("srv-s"), json!(-32601)),
+            (json!("srv-e"), json!(-32601))
+        ]
+    );
+    // Declared: all three. Answered the last first, each answer goes to its own request.
+    let mut cfg = config();
+    cfg.capabilities.sampling = Some(json!({}));
+    cfg.capabilities.elicitation = Some(json!({"form": {}}));
+    let mut h = connected_with(cfg, Legacy::new(ProbeAnswer::NotInitialized));
+    call(&mut h, "asks-everything");
+    let asked = kinds(&h);
+    assert_eq!(
+        asked.iter().map(|(_, k)| *k).collect::<Vec<_>>(),
+        ["sampling", "elicitation", "roots"]
+    );
+    for (id, kind) in asked.iter().rev() {
+        let result = match *kind {
+            "sampling" => {
+                json!({"role": "assistant", "content": {"type": "text", "text": "Hello"}, "model": "m"})
+            }
+            "elicitation" => json!({"action": "decline"}),
+            _ => json!({"roots": []}),
+        };
+        h.session.answer(*id, Ok(result), h.now);
+        h.pump();
+    }
+    let answered: Vec<_> = answers(&h)
+        .into_iter()
+        .map(|m| {
+            (
+                m["id"].clone(),
+                m["result"]
+                    .as_object()
+                    .map(|r| r.keys().cloned().collect::<Vec<_>>()),
+            )
+        })
+        .collect();
+    assert_eq!(
+        answered,
+        [
+            (json!("srv-r"), Some(vec!["roots".to_string()])),
+            (json!("srv-e"), Some(vec!["action".to_string()])),
+            (
+                json!("srv-s"),
+                Some(vec![
+                    "content".to_string(),
+                    "model".to_string(),
+                    "role".to_string()
+                ])
+            ),
+        ]
+    );
+}
+
+#[test]
+fn a_json_rpc_error_tied_to_no_request_in_a_calls_answer_fails_that_call() {
+    let mut h = connected(Legacy::new(ProbeAnswer::NotInitialized));
+    let c = call(&mut h, "null-id-error");
+    assert!(
+        matches!(response(&h, c), Some(Err(RequestError::Rpc(ref e))) if e.code == -32600),
+        "{:?}",
+        response(&h, c)
+    );
+}
+
+#[test]
+fn a_websocket_that_closes_before_it_ever_connected_fails_the_connection_at_once() {
+    let mut cfg = config();
+    cfg.transport = TransportMode::Frames;
+    let mut h = Harness::new(Session::new(cfg), NoHttp);
+    h.connect();
+    assert_eq!(h.frames_opened, 1);
+    h.session.handle_input(
+        Input::FramesClosed("WebSocket closed (code 1006)".into()),
+        h.now,
+    );
+    h.pump();
+    assert_eq!(h.session.state(), ConnectionState::Failed);
+    assert!(
+        h.events.iter().any(|e| matches!(e, Event::ConnectFailed(RequestError::Transport(TransportFailure::Network(m))) if m.contains("1006"))),
+        "{:?}",
+        h.events
+    );
+    h.advance(60_000);
+    assert_eq!(h.frames_opened, 1, "not opened again");
 }
 
 #[test]

@@ -708,6 +708,11 @@ fn a_cut_stream_reissues_the_request_once() {
     });
     let c = call(&mut h, "cut", json!({}), RequestOptions::default());
     assert_eq!(response(&h, c), Some(Err(RequestError::StreamCut)));
+    assert_eq!(
+        h.posted_method("tools/call").len(),
+        2,
+        "sent again once only"
+    );
 }
 
 #[test]

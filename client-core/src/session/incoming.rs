@@ -167,6 +167,19 @@ impl Session {
         }
     }
 
+    /// The request whose answer exchange `tid` carries: under way, or ended with its JSON
+    /// body being dispatched.
+    fn request_answered_by(&self, tid: TransmitId) -> Option<u64> {
+        match self.exchanges.get(&tid).map(|ex| ex.purpose) {
+            Some(Purpose::Call(key)) => Some(key),
+            Some(_) => None,
+            None => self
+                .ended_call
+                .filter(|(t, _)| *t == tid)
+                .map(|(_, key)| key),
+        }
+    }
+
     fn is_current(&self, key: u64, tid: TransmitId) -> bool {
         self.pending
             .get(&key)
@@ -316,9 +329,11 @@ impl Session {
                         }
                         match Message::decode_batch(bytes, self.config.max_message_bytes) {
                             Ok(msgs) => {
+                                self.ended_call = Some((tid, key));
                                 for m in msgs {
                                     self.on_message(m, Some(tid), now);
                                 }
+                                self.ended_call = None;
                                 if self.pending.get(&key).is_some_and(|p| matches!(p.state, PendingState::InFlight(Some(t)) if t == tid)) {
                                     self.finish(key, Err(RequestError::Protocol("the response body did not answer the request".into())), Some(now));
                                 }
@@ -721,12 +736,9 @@ impl Session {
                 }
             }
             Message::Response(Response { id: None, outcome }) => {
-                let key =
-                    from.and_then(|t| self.exchanges.get(&t))
-                        .and_then(|ex| match ex.purpose {
-                            Purpose::Call(k) => Some(k),
-                            _ => None,
-                        });
+                // In a request's own answer: that request's refusal (a server that could not
+                // read its id).
+                let key = from.and_then(|t| self.request_answered_by(t));
                 match (key, outcome) {
                     (Some(key), Err(e)) => self.finish(key, Err(RequestError::Rpc(e)), Some(now)),
                     (_, Err(e)) => self.emit(Event::Warning(alloc::format!(

@@ -288,6 +288,8 @@ pub struct Session {
     pending_session_id: Option<String>,
     /// The head of the exchange whose JSON body is being dispatched (for the wire log).
     ended_head: Option<(TransmitId, ResponseHead)>,
+    /// The exchange whose JSON body is being dispatched, and the request it answers.
+    ended_call: Option<(TransmitId, u64)>,
     /// Legacy HTTP: the `notifications/initialized` POST, and the details to announce once
     /// the server has accepted it.
     awaiting_initialized: Option<(TransmitId, ServerDetails)>,
@@ -354,6 +356,7 @@ impl Session {
             tried_http_sse: false,
             pending_session_id: None,
             ended_head: None,
+            ended_call: None,
             awaiting_initialized: None,
             initialized_acked: false,
             awaiting_get_head: false,
