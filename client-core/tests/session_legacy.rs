@@ -630,6 +630,44 @@ fn server_requests_are_refused_unless_declared_and_each_answer_goes_to_its_own_r
 }
 
 #[test]
+fn a_server_request_the_server_cancels_is_not_answered_and_the_others_are() {
+    let mut cfg = config();
+    cfg.capabilities.sampling = Some(json!({}));
+    cfg.capabilities.elicitation = Some(json!({"form": {}}));
+    let mut h = connected_with(cfg, Legacy::new(ProbeAnswer::NotInitialized));
+    call(&mut h, "asks-everything");
+    let asked: Vec<ServerRequestId> = h
+        .events
+        .iter()
+        .filter_map(|e| match e {
+            Event::ServerRequest { id, .. } => Some(*id),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(asked.len(), 3);
+    let stream = *h.open_streams.last().expect("the call's stream");
+    h.push(
+        stream,
+        &sse(
+            json!({"jsonrpc": "2.0", "method": "notifications/cancelled",
+                    "params": {"requestId": "srv-e", "reason": "no longer needed"}}),
+        ),
+    );
+    h.session.answer(asked[0], Ok(json!({"role": "assistant", "content": {"type": "text", "text": "Hello"}, "model": "m"})), h.now);
+    h.session
+        .answer(asked[1], Ok(json!({"action": "decline"})), h.now);
+    h.session.answer(asked[2], Ok(json!({"roots": []})), h.now);
+    h.pump();
+    let answered: Vec<Value> = h
+        .posted()
+        .into_iter()
+        .filter(|m| m.get("method").is_none())
+        .map(|m| m["id"].clone())
+        .collect();
+    assert_eq!(answered, [json!("srv-s"), json!("srv-r")]);
+}
+
+#[test]
 fn a_json_rpc_error_tied_to_no_request_in_a_calls_answer_fails_that_call() {
     let mut h = connected(Legacy::new(ProbeAnswer::NotInitialized));
     let c = call(&mut h, "null-id-error");
@@ -2176,6 +2214,16 @@ fn an_http_sse_stream_refused_or_broken_while_connecting_says_why() {
         "{:?}",
         failure(&h)
     );
+    // Refused, in words.
+    let h = connect(Reply::Raw(403, "text/plain", b"Forbidden".to_vec()));
+    assert!(
+        matches!(failure(&h), Some(RequestError::Http { status: 403, ref body, .. }) if body == "Forbidden"),
+        "{:?}",
+        failure(&h)
+    );
+    // Opened, then ended before it said where to send messages.
+    let h = connect(Reply::Sse(vec![], vec![], End::Close));
+    assert_eq!(failure(&h), Some(RequestError::StreamCut));
     // No answer at all.
     let h = connect(Reply::Network("connection refused"));
     assert_eq!(h.session.state(), ConnectionState::Failed);

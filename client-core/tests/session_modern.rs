@@ -295,6 +295,18 @@ impl Modern {
                 ),
                 Some(_) => Reply::Json(200, json_ct(), result(id, text("resumed"))),
             },
+            // The same, its interim result on an event stream that then ends.
+            "state-only-sse" => match params.get("requestState") {
+                None => Reply::Sse(
+                    vec![],
+                    vec![sse(result(
+                        id,
+                        json!({"resultType": "input_required", "requestState": "s"}),
+                    ))],
+                    End::Close,
+                ),
+                Some(_) => Reply::Json(200, json_ct(), result(id, text("resumed"))),
+            },
             "forever-input" => Reply::Json(
                 200,
                 json_ct(),
@@ -338,6 +350,9 @@ impl Modern {
             // Not in the tool list, and refused as if its headers were wrong.
             "unlisted-mismatch" => Reply::Json(400, json_ct(), error(id, -32020, "mismatch")),
             "http-500" => Reply::Raw(500, "text/plain", b"boom".to_vec()),
+            // Error bodies are kept as an excerpt of 300 characters.
+            "http-500-300" => Reply::Raw(500, "text/plain", "é".repeat(300).into_bytes()),
+            "http-500-301" => Reply::Raw(500, "text/plain", "é".repeat(301).into_bytes()),
             "auth" => Reply::Json(
                 401,
                 vec![(
@@ -537,6 +552,21 @@ fn mrtr_input_requests_become_server_requests_and_the_retry_carries_answers() {
 }
 
 #[test]
+fn an_interim_result_whose_stream_then_ends_is_retried_once() {
+    // The end of the interim result's stream is no cut: the retry under way is the request.
+    let mut h = connected(Modern::default());
+    let c = call(
+        &mut h,
+        "state-only-sse",
+        json!({}),
+        RequestOptions::default(),
+    );
+    h.advance(5_000);
+    assert_eq!(text_of(&response(&h, c)), "resumed");
+    assert_eq!(h.posted_method("tools/call").len(), 2);
+}
+
+#[test]
 fn mrtr_refused_input_fails_the_request() {
     let mut h = connected(Modern::default());
     let c = call(&mut h, "ask", json!({}), RequestOptions::default());
@@ -732,6 +762,22 @@ fn a_cut_stream_with_event_ids_is_sent_again_not_resumed() {
             .all(|r| r.method == HttpMethod::Post && r.header("last-event-id").is_none()),
         "a GET or a Last-Event-ID was sent"
     );
+}
+
+#[test]
+fn an_error_body_is_kept_to_300_characters() {
+    let mut h = connected(Modern::default());
+    let body = |h: &mut Harness<Modern>, tool: &str| {
+        let c = call(h, tool, json!({}), RequestOptions::default());
+        match response(h, c) {
+            Some(Err(RequestError::Http {
+                status: 500, body, ..
+            })) => body,
+            other => panic!("{tool}: {other:?}"),
+        }
+    };
+    assert_eq!(body(&mut h, "http-500-300"), "é".repeat(300));
+    assert_eq!(body(&mut h, "http-500-301"), "é".repeat(300) + "…");
 }
 
 #[test]
