@@ -382,7 +382,8 @@ impl SseDecoder {
                 if self.discarding_event {
                     return;
                 }
-                if self.data_len() + value.len() + 1 > self.limit {
+                // The data so far, the line feed that joins this line to it, and this line.
+                if self.data_len() + usize::from(self.has_data) + value.len() > self.limit {
                     self.event_too_large(emit);
                     return;
                 }
@@ -649,6 +650,176 @@ mod tests {
         assert_eq!(decode_all(&[many.as_bytes()], 50), out);
     }
 
+    /// `stream` decoded whole and in every cut into two chunks, and with every chunk size:
+    /// the same events each time (returned).
+    fn decode_every_way(stream: &[u8], limit: usize) -> Vec<Result<SseEvent, SseError>> {
+        let whole = decode_all(&[stream], limit);
+        for cut in 0..stream.len() {
+            let two = decode_all(&[&stream[..cut], &stream[cut..]], limit);
+            assert_eq!(two, whole, "cut at {cut}");
+        }
+        for size in 1..stream.len() {
+            let chunks: Vec<&[u8]> = stream.chunks(size).collect();
+            assert_eq!(decode_all(&chunks, limit), whole, "chunks of {size}");
+        }
+        whole
+    }
+
+    #[test]
+    fn an_event_of_exactly_the_limit_is_kept_and_one_byte_more_is_dropped() {
+        let x = |n: usize| "x".repeat(n);
+        let stream = alloc::format!(
+            "data: {}
+
+",
+            x(50)
+        );
+        assert_eq!(
+            decode_every_way(stream.as_bytes(), 50),
+            vec![ev(None, &x(50), None)]
+        );
+        let stream = alloc::format!(
+            "data: {}
+
+data: ok
+
+",
+            x(51)
+        );
+        assert_eq!(
+            decode_every_way(stream.as_bytes(), 50),
+            vec![
+                Err(SseError::EventTooLarge { limit: 50 }),
+                ev(None, "ok", None)
+            ]
+        );
+        // Two lines count their joining line feed: 24 + 1 + 25 bytes.
+        let stream = alloc::format!(
+            "data: {}
+data: {}
+
+",
+            x(24),
+            x(25)
+        );
+        let joined = alloc::format!(
+            "{}
+{}",
+            x(24),
+            x(25)
+        );
+        assert_eq!(
+            decode_every_way(stream.as_bytes(), 50),
+            vec![ev(None, &joined, None)]
+        );
+        let stream = alloc::format!(
+            "data: {}
+data: {}
+
+data: ok
+
+",
+            x(24),
+            x(26)
+        );
+        assert_eq!(
+            decode_every_way(stream.as_bytes(), 50),
+            vec![
+                Err(SseError::EventTooLarge { limit: 50 }),
+                ev(None, "ok", None)
+            ]
+        );
+    }
+
+    #[test]
+    fn a_line_longer_than_the_limit_drops_its_event_before_it_ends() {
+        // A line is held back only up to the limit and a little more (for its field name):
+        // one without end is not buffered whole.
+        let mut d = SseDecoder::new(50);
+        let mut got = vec![];
+        d.push_with(alloc::format!("data: {}", "x".repeat(100)).as_bytes(), |e| {
+            got.push(e.map(|e| e.to_event()))
+        });
+        assert_eq!(got, vec![Err(SseError::EventTooLarge { limit: 50 })]);
+        // An `id:` line is such a line too: 66 bytes are read, 67 drop the event.
+        let stream = alloc::format!(
+            "id: {}
+data: ok
+
+",
+            "7".repeat(62)
+        );
+        assert_eq!(
+            decode_every_way(stream.as_bytes(), 50),
+            vec![ev(None, "ok", Some(&"7".repeat(62)))]
+        );
+        let stream = alloc::format!(
+            "id: {}
+data: ok
+
+data: next
+
+",
+            "7".repeat(63)
+        );
+        assert_eq!(
+            decode_every_way(stream.as_bytes(), 50),
+            vec![
+                Err(SseError::EventTooLarge { limit: 50 }),
+                ev(None, "next", None)
+            ]
+        );
+    }
+
+    #[test]
+    fn finish_says_whether_an_unterminated_event_was_dropped() {
+        let mut d = SseDecoder::new(100);
+        d.push(
+            b"data: done
+
+",
+        );
+        assert!(!d.finish());
+        d.push(b"data: cut off");
+        assert!(d.finish());
+        d.push(
+            b"data: x
+",
+        );
+        assert!(d.finish(), "data without its blank line");
+        assert!(!d.finish(), "nothing left after finish");
+    }
+
+    #[test]
+    fn an_id_that_differs_only_in_its_last_bytes_replaces_the_last_one() {
+        // Seven bytes: compared four at a time, then the three left one by one.
+        let mut d = SseDecoder::new(100);
+        d.push(
+            b"id: 12345ab
+data: 1
+
+id: 12345ba
+data: 2
+
+id: 1234xyz
+data: 3
+
+",
+        );
+        let ids: Vec<_> = core::iter::from_fn(|| d.poll())
+            .map(|e| e.map(|e| e.id))
+            .collect();
+        assert_eq!(
+            ids,
+            vec![
+                Ok(Some("12345ab".into())),
+                Ok(Some("12345ba".into())),
+                Ok(Some("1234xyz".into()))
+            ]
+        );
+        assert_eq!(d.last_event_id(), Some("1234xyz"));
+    }
+
     #[test]
     fn invalid_utf8_becomes_replacement_character() {
         let out = decode_all(&[b"data: a\xFFb\ndata: \xE2\x82\n\n"], 100);
@@ -716,6 +887,8 @@ mod tests {
             b"evenT",
             b"eventt",
             b"i",
+            b"ix",
+            b"xd",
             b"ID",
             b"retr",
             b"retrY",
