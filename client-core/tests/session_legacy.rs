@@ -950,10 +950,12 @@ fn close_stops_what_awaits_an_answer_and_lets_cancels_reach_the_server() {
     let tid_of = |h: &Harness<Legacy>, method: &str| h.requests_for(method).last().unwrap().id;
     let slow_tid = tid_of(&h, "tools/call");
     let cancel_tid = tid_of(&h, "tasks/cancel");
+    let get_stream = *h.open_streams.first().expect("the GET stream");
     h.session.close(h.now);
     h.pump();
-    // The call awaiting its answer is stopped, and the server told so.
+    // The call awaiting its answer is stopped, and the server told so; the stream too.
     assert!(h.aborted.contains(&slow_tid), "{:?}", h.aborted);
+    assert!(h.aborted.contains(&get_stream), "{:?}", h.aborted);
     assert_eq!(
         h.posted_method("notifications/cancelled")[0]["params"]["requestId"],
         h.posted_method("tools/call").last().unwrap()["id"]

@@ -1006,11 +1006,27 @@ fn log_level_goes_in_every_request_meta() {
     cfg.log_level = Some(LoggingLevel::Warning);
     let mut h = Harness::new(Session::new(cfg), Modern::default());
     h.connect();
+    let details = h
+        .session
+        .server_details()
+        .expect("the server's details once connected");
+    assert_eq!(details.protocol_version, "2026-07-28");
     call(&mut h, "echo", json!({"m": "x"}), RequestOptions::default());
     assert_eq!(
         h.posted_method("tools/call")[0]["params"]["_meta"]["io.modelcontextprotocol/logLevel"],
         "warning"
     );
+    // Changed while connected: the next requests ask for the new level, or for none.
+    h.session.set_log_level(Some(LoggingLevel::Debug));
+    call(&mut h, "echo", json!({"m": "x"}), RequestOptions::default());
+    h.session.set_log_level(None);
+    call(&mut h, "echo", json!({"m": "x"}), RequestOptions::default());
+    let levels: Vec<Value> = h
+        .posted_method("tools/call")
+        .iter()
+        .map(|m| m["params"]["_meta"]["io.modelcontextprotocol/logLevel"].clone())
+        .collect();
+    assert_eq!(levels, [json!("warning"), json!("debug"), Value::Null]);
 }
 
 #[test]

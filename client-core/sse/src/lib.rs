@@ -737,9 +737,10 @@ data: ok
         // one without end is not buffered whole.
         let mut d = SseDecoder::new(50);
         let mut got = vec![];
-        d.push_with(alloc::format!("data: {}", "x".repeat(100)).as_bytes(), |e| {
-            got.push(e.map(|e| e.to_event()))
-        });
+        d.push_with(
+            alloc::format!("data: {}", "x".repeat(100)).as_bytes(),
+            |e| got.push(e.map(|e| e.to_event())),
+        );
         assert_eq!(got, vec![Err(SseError::EventTooLarge { limit: 50 })]);
         // An `id:` line is such a line too: 66 bytes are read, 67 drop the event.
         let stream = alloc::format!(
