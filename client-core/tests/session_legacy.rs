@@ -145,6 +145,8 @@ impl Server for Legacy {
         }
         if method == "initialize" {
             assert!(req.header("mcp-session-id").is_none());
+            // The version is agreed by `initialize`, and only then sent in a header.
+            assert!(req.header("mcp-protocol-version").is_none());
             assert_eq!(body["params"]["protocolVersion"], "2025-11-25");
             self.session += 1;
             self.inits += 1;
@@ -811,6 +813,23 @@ fn a_cut_stream_is_resumed_with_last_event_id() {
         .find(|r| r.header("last-event-id").is_some())
         .unwrap();
     assert!(resume.header("last-event-id").unwrap().starts_with("call-"));
+}
+
+#[test]
+fn a_call_cancelled_while_its_stream_waits_to_be_resumed_is_cancelled_on_the_server() {
+    let mut h = connected(Legacy::new(ProbeAnswer::NotInitialized));
+    h.server.cuts_left = 1;
+    let c = call(&mut h, "cut");
+    let id = h.posted_method("tools/call")[0]["id"].clone();
+    h.session.cancel(c, h.now);
+    h.pump();
+    assert_eq!(response(&h, c), Some(Err(RequestError::Cancelled)));
+    let told = h.posted_method("notifications/cancelled");
+    assert_eq!(told.len(), 1);
+    assert_eq!(told[0]["params"]["requestId"], id);
+    // And it is not resumed.
+    h.advance(10_000);
+    assert!(h.sent.iter().all(|r| r.header("last-event-id").is_none()));
 }
 
 #[test]

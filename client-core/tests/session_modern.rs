@@ -1589,6 +1589,39 @@ fn an_error_answered_with_an_http_error_status_is_in_the_wire_log() {
 }
 
 #[test]
+fn what_is_sent_is_in_the_wire_log_with_its_own_requests_headers() {
+    let mut cfg = config();
+    cfg.wire_log = true;
+    let mut h = Harness::new(Session::new(cfg), Modern::default());
+    h.connect();
+    h.take_events();
+    call(&mut h, "echo", json!({"m": "x"}), RequestOptions::default());
+    let posted = h.requests_for("tools/call");
+    let sent = h.events.iter().find_map(|e| match e {
+        Event::Wire {
+            direction: Direction::Sent,
+            transmit,
+            headers,
+            message,
+            ..
+        } if message["method"] == "tools/call" => Some((*transmit, headers.clone())),
+        _ => None,
+    });
+    let Some((transmit, headers)) = sent else {
+        panic!("the call is not in the wire log: {:?}", h.events)
+    };
+    assert_eq!(transmit, Some(posted[0].id));
+    let header = |name: &str| {
+        headers
+            .iter()
+            .find(|(k, _)| k.eq_ignore_ascii_case(name))
+            .map(|(_, v)| v.as_str())
+    };
+    assert_eq!(header("mcp-method"), Some("tools/call"));
+    assert_eq!(header("mcp-name"), Some("echo"));
+}
+
+#[test]
 fn a_call_the_server_refuses_as_unknown_makes_the_cached_tool_list_stale() {
     let mut h = connected_fresh_for_a_minute();
     request(&mut h, "tools/list", None, CacheMode::Use);
