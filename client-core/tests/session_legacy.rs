@@ -1685,6 +1685,38 @@ fn the_get_stream_opens_with_the_handshake_and_calls_wait_for_its_answer_listing
 }
 
 #[test]
+fn a_2025_era_tool_list_is_taken_as_it_is_whatever_its_x_mcp_header_annotations() {
+    /// Lists a tool whose annotation a 2026-07-28 client would refuse (a header for a
+    /// number): the annotation means nothing in the 2025 era.
+    struct Annotated(Legacy);
+    impl Server for Annotated {
+        fn handle(&mut self, req: &HttpRequest, body: Option<&Value>) -> Reply {
+            if body.is_some_and(|b| b["method"] == "tools/list") {
+                let id = &body.expect("a body")["id"];
+                let tools = json!({"tools": [{"name": "bad", "inputSchema": {"type": "object",
+                    "properties": {"f": {"type": "number", "x-mcp-header": "F"}}}}]});
+                return Reply::Json(200, json_ct(), result(id, tools));
+            }
+            self.0.handle(req, body)
+        }
+    }
+    let mut h = Harness::new(
+        Session::new(config()),
+        Annotated(Legacy::new(ProbeAnswer::NotInitialized)),
+    );
+    h.connect();
+    let list = h
+        .session
+        .request("tools/list", None, RequestOptions::default(), h.now);
+    h.pump();
+    let Some(Ok(McpResult::ListTools(tools))) = response(&h, list) else {
+        panic!("{:?}", h.events)
+    };
+    assert_eq!(tools.tools.len(), 1);
+    assert_eq!(tools.tools[0].name, "bad");
+}
+
+#[test]
 fn legacy_results_are_never_served_from_the_cache() {
     let mut h = connected(Legacy::new(ProbeAnswer::NotInitialized));
     for _ in 0..2 {

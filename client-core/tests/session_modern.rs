@@ -567,6 +567,45 @@ fn an_interim_result_whose_stream_then_ends_is_retried_once() {
 }
 
 #[test]
+fn mrtr_input_of_one_call_survives_another_call_ending() {
+    let mut h = connected(Modern::default());
+    let first = call(&mut h, "ask", json!({}), RequestOptions::default());
+    let second = call(&mut h, "ask", json!({}), RequestOptions::default());
+    let asks_of =
+        |h: &Harness<Modern>, c: RequestHandle| -> Vec<(ServerRequestId, ServerRequest)> {
+            h.events
+                .iter()
+                .filter_map(|e| match e {
+                    Event::ServerRequest {
+                        id,
+                        request,
+                        related,
+                    } if *related == Some(c) => Some((*id, request.clone())),
+                    _ => None,
+                })
+                .collect()
+        };
+    assert_eq!(asks_of(&h, first).len(), 2);
+    // The first call ends (the user gave up on it): the second one's questions stay open.
+    h.session.cancel(first, h.now);
+    h.pump();
+    assert_eq!(response(&h, first), Some(Err(RequestError::Cancelled)));
+    for (id, req) in asks_of(&h, second) {
+        let answer = match req {
+            ServerRequest::Elicitation(_) => {
+                json!({"action": "accept", "content": {"name": "ada"}})
+            }
+            _ => {
+                json!({"role": "assistant", "content": {"type": "text", "text": "Paris"}, "model": "m"})
+            }
+        };
+        h.session.answer(id, Ok(answer), h.now);
+        h.pump();
+    }
+    assert_eq!(text_of(&response(&h, second)), "ada Paris");
+}
+
+#[test]
 fn mrtr_refused_input_fails_the_request() {
     let mut h = connected(Modern::default());
     let c = call(&mut h, "ask", json!({}), RequestOptions::default());
