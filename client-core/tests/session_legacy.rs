@@ -1717,6 +1717,37 @@ fn a_2025_era_tool_list_is_taken_as_it_is_whatever_its_x_mcp_header_annotations(
 }
 
 #[test]
+fn a_task_answer_from_a_2025_era_server_is_refused_even_with_the_extension_configured() {
+    /// Answers every call with a Tasks extension task, which only a 2026-07-28 session
+    /// declares it can take.
+    struct TaskAnswers(Legacy);
+    impl Server for TaskAnswers {
+        fn handle(&mut self, req: &HttpRequest, body: Option<&Value>) -> Reply {
+            if body.is_some_and(|b| b["method"] == "tools/call") {
+                let id = &body.expect("a body")["id"];
+                let task = json!({"resultType": "task", "taskId": "t-1", "status": "working",
+                    "createdAt": "2026-11-27T10:00:00Z", "lastUpdatedAt": "2026-11-27T10:00:00Z"});
+                return Reply::Json(200, json_ct(), result(id, task));
+            }
+            self.0.handle(req, body)
+        }
+    }
+    let mut cfg = config();
+    cfg.tasks_extension = true;
+    let mut h = Harness::new(
+        Session::new(cfg),
+        TaskAnswers(Legacy::new(ProbeAnswer::NotInitialized)),
+    );
+    h.connect();
+    let c = call(&mut h, "report");
+    assert!(
+        matches!(response(&h, c), Some(Err(RequestError::Protocol(ref m))) if m.contains("tasks extension")),
+        "{:?}",
+        response(&h, c)
+    );
+}
+
+#[test]
 fn legacy_results_are_never_served_from_the_cache() {
     let mut h = connected(Legacy::new(ProbeAnswer::NotInitialized));
     for _ in 0..2 {
