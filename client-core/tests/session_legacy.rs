@@ -268,6 +268,25 @@ impl Server for Legacy {
                     )
                 }
                 "slow" => Reply::Hang,
+                // An MRTR interim result from a server of the 2025 era.
+                "state-only" => match body["params"].get("requestState") {
+                    None => Reply::Json(
+                        200,
+                        json_ct(),
+                        result(
+                            id,
+                            json!({"resultType": "input_required", "requestState": "s"}),
+                        ),
+                    ),
+                    Some(_) => Reply::Json(
+                        200,
+                        json_ct(),
+                        result(
+                            id,
+                            json!({"content": [{"type": "text", "text": "resumed"}]}),
+                        ),
+                    ),
+                },
                 "invalid" => Reply::Json(
                     400,
                     json_ct(),
@@ -275,6 +294,15 @@ impl Server for Legacy {
                 ),
                 _ => Reply::Json(200, json_ct(), result(id, json!({"content": []}))),
             },
+            // `input_required` where MRTR is not allowed: an ordinary result.
+            "completion/complete" => Reply::Json(
+                200,
+                json_ct(),
+                result(
+                    id,
+                    json!({"resultType": "input_required", "completion": {"values": ["a"]}}),
+                ),
+            ),
             _ => Reply::Json(200, json_ct(), error(id, -32601, "Method not found")),
         }
     }
@@ -682,6 +710,44 @@ fn a_json_rpc_error_tied_to_no_request_in_a_calls_answer_fails_that_call() {
     let mut h = connected(Legacy::new(ProbeAnswer::NotInitialized));
     let c = call(&mut h, "null-id-error");
     assert_eq!(rpc_code(&h, c), Some(-32600), "{:?}", response(&h, c));
+}
+
+/// The spec says only that a result without `resultType` from an earlier-era server is
+/// complete. One that says `input_required` knows MRTR: for the methods that may answer so,
+/// it is taken at its word (the call is retried with the state it gave); for others the
+/// field is not one the method may use, and the result stands as it is.
+#[test]
+fn a_2025_era_servers_input_required_is_taken_at_its_word_where_mrtr_is_allowed() {
+    let mut h = connected(Legacy::new(ProbeAnswer::NotInitialized));
+    let c = call(&mut h, "state-only");
+    match response(&h, c) {
+        Some(Ok(McpResult::CallTool(r))) => assert_eq!(r.content.len(), 1, "{r:?}"),
+        other => panic!("{other:?}"),
+    }
+    let calls = h.posted_method("tools/call");
+    assert_eq!(calls.len(), 2, "the call, then its retry");
+    assert_eq!(calls[1]["params"]["requestState"], "s");
+
+    let c = h.session.request(
+        "completion/complete",
+        Some(json!({"ref": {"type": "ref/prompt", "name": "p"}, "argument": {"name": "a", "value": ""}})),
+        RequestOptions::default(),
+        h.now,
+    );
+    h.pump();
+    let answer = h.events.iter().find_map(|e| match e {
+        Event::Response { handle, result } if *handle == c => Some(result.clone()),
+        _ => None,
+    });
+    match answer {
+        Some(Ok(v)) => assert_eq!(v["completion"]["values"], json!(["a"])),
+        other => panic!("{other:?}"),
+    }
+    assert_eq!(
+        h.posted_method("completion/complete").len(),
+        1,
+        "not retried"
+    );
 }
 
 #[test]
