@@ -131,3 +131,15 @@ pub enum TransportFailure {
     /// The exchange was aborted because the session asked for it.
     Aborted,
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn method_tokens_are_the_ones_fetch_sends() {
+        assert_eq!(HttpMethod::Post.as_str(), "POST");
+        assert_eq!(HttpMethod::Get.as_str(), "GET");
+        assert_eq!(HttpMethod::Delete.as_str(), "DELETE");
+    }
+}

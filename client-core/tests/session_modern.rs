@@ -1661,6 +1661,38 @@ fn what_is_sent_is_in_the_wire_log_with_its_own_requests_headers() {
 }
 
 #[test]
+fn an_answer_in_a_json_body_is_in_the_wire_log_with_its_responses_status_and_headers() {
+    let mut cfg = config();
+    cfg.wire_log = true;
+    let mut h = Harness::new(Session::new(cfg), Modern::default());
+    h.connect();
+    h.take_events();
+    call(&mut h, "echo", json!({"m": "x"}), RequestOptions::default());
+    let posted = h.requests_for("tools/call");
+    let received = h.events.iter().find_map(|e| match e {
+        Event::Wire {
+            direction: Direction::Received,
+            transmit,
+            status,
+            headers,
+            message,
+        } if message.get("result").is_some() => Some((*transmit, *status, headers.clone())),
+        _ => None,
+    });
+    let Some((transmit, status, headers)) = received else {
+        panic!("the answer is not in the wire log: {:?}", h.events)
+    };
+    assert_eq!(transmit, Some(posted[0].id));
+    assert_eq!(status, Some(200));
+    assert!(
+        headers
+            .iter()
+            .any(|(k, v)| k.eq_ignore_ascii_case("content-type") && v.contains("json")),
+        "{headers:?}"
+    );
+}
+
+#[test]
 fn a_call_the_server_refuses_as_unknown_makes_the_cached_tool_list_stale() {
     let mut h = connected_fresh_for_a_minute();
     request(&mut h, "tools/list", None, CacheMode::Use);

@@ -174,9 +174,10 @@ impl Session {
             Some(Purpose::Call(key)) => Some(key),
             Some(_) => None,
             None => self
-                .ended_call
-                .filter(|(t, _)| *t == tid)
-                .map(|(_, key)| key),
+                .dispatching
+                .as_ref()
+                .filter(|d| d.tid == tid)
+                .map(|d| d.call),
         }
     }
 
@@ -324,16 +325,21 @@ impl Session {
                     }
                     (Some(f), _) => self.finish(key, Err(RequestError::Transport(f)), Some(now)),
                     (None, Body::Json(bytes)) => {
-                        if self.config.wire_log {
-                            self.ended_head = ex.head.clone().map(|h| (tid, h));
-                        }
                         match Message::decode_batch(bytes, self.config.max_message_bytes) {
                             Ok(msgs) => {
-                                self.ended_call = Some((tid, key));
+                                self.dispatching = Some(EndedExchange {
+                                    tid,
+                                    call: key,
+                                    head: if self.config.wire_log {
+                                        ex.head.clone()
+                                    } else {
+                                        None
+                                    },
+                                });
                                 for m in msgs {
                                     self.on_message(m, Some(tid), now);
                                 }
-                                self.ended_call = None;
+                                self.dispatching = None;
                                 if self.pending.get(&key).is_some_and(|p| matches!(p.state, PendingState::InFlight(Some(t)) if t == tid)) {
                                     self.finish(key, Err(RequestError::Protocol("the response body did not answer the request".into())), Some(now));
                                 }
@@ -701,10 +707,10 @@ impl Session {
                     .get(&t)
                     .and_then(|e| e.head.clone())
                     .or_else(|| {
-                        self.ended_head
+                        self.dispatching
                             .as_ref()
-                            .filter(|(id, _)| *id == t)
-                            .map(|(_, h)| h.clone())
+                            .filter(|d| d.tid == t)
+                            .and_then(|d| d.head.clone())
                     })
             });
             let (status, headers) =

@@ -161,6 +161,18 @@ struct RetryExtra {
     request_state: Option<String>,
 }
 
+/// An exchange that ended with a JSON body, while the messages of that body are dispatched
+/// (the exchange itself is gone by then).
+#[derive(Debug)]
+struct EndedExchange {
+    /// The exchange.
+    tid: TransmitId,
+    /// The request it answered.
+    call: u64,
+    /// Its response head, kept only for the wire log.
+    head: Option<ResponseHead>,
+}
+
 /// Per-request options.
 #[derive(Debug, Clone, Default)]
 pub struct RequestOptions {
@@ -286,10 +298,9 @@ pub struct Session {
     tried_http_sse: bool,
     /// `Mcp-Session-Id` of the `initialize` response, until the result is accepted.
     pending_session_id: Option<String>,
-    /// The head of the exchange whose JSON body is being dispatched (for the wire log).
-    ended_head: Option<(TransmitId, ResponseHead)>,
-    /// The exchange whose JSON body is being dispatched, and the request it answers.
-    ended_call: Option<(TransmitId, u64)>,
+    /// The ended exchange whose JSON body is being dispatched: its messages still need to
+    /// know which request it answered and (for the wire log) its head.
+    dispatching: Option<EndedExchange>,
     /// Legacy HTTP: the `notifications/initialized` POST, and the details to announce once
     /// the server has accepted it.
     awaiting_initialized: Option<(TransmitId, ServerDetails)>,
@@ -355,8 +366,7 @@ impl Session {
             discover_unverified: false,
             tried_http_sse: false,
             pending_session_id: None,
-            ended_head: None,
-            ended_call: None,
+            dispatching: None,
             awaiting_initialized: None,
             initialized_acked: false,
             awaiting_get_head: false,
