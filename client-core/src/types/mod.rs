@@ -256,6 +256,9 @@ mod tests {
             Some(true)
         );
         assert_eq!(serde_json::to_value(&t)?, tool);
+        // A tool listed without a schema takes no arguments but an object.
+        let bare: Tool = serde_json::from_value(json!({"name": "bare"}))?;
+        assert_eq!(bare.input_schema, json!({"type": "object"}));
         let block = json!({"type": "hologram", "data": "…"});
         let c: ContentBlock = serde_json::from_value(block.clone())?;
         assert!(matches!(c, ContentBlock::Unknown(_)));

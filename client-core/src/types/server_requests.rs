@@ -330,6 +330,13 @@ mod tests {
             url_elicitations_required(&ErrorObject::new(-32042, "m")),
             None
         );
+        // URL mode only: a form-mode entry with a url and an id is left out.
+        let mut form_with_url = error.clone();
+        form_with_url.data = Some(json!({"elicitations": [
+            {"mode": "form", "elicitationId": "f", "url": "https://x", "message": "m"},
+            {"elicitationId": "g", "url": "https://x", "message": "m"}
+        ]}));
+        assert_eq!(url_elicitations_required(&form_with_url), None);
         let mut none_valid = error.clone();
         none_valid.data = Some(json!({"elicitations": [{"mode": "form", "message": "m"}]}));
         assert_eq!(url_elicitations_required(&none_valid), None);
@@ -374,6 +381,13 @@ mod tests {
         ));
         let url = json!({"mode": "url", "message": "m", "url": "https://x", "elicitationId": "e"});
         assert!(ok("elicitation/create", url).is_ok());
+        // Each of the two is needed on its own.
+        for only in [
+            json!({"mode": "url", "message": "m", "url": "https://x"}),
+            json!({"mode": "url", "message": "m", "elicitationId": "e"}),
+        ] {
+            assert!(ok("elicitation/create", only.clone()).is_err(), "{only}");
+        }
         let e = ok("elicitation/create", json!({"mode": "url", "message": "m"}));
         assert_eq!(
             e.map_err(|e| e.to_string()),
@@ -394,6 +408,25 @@ mod tests {
             ServerRequest::decode("roots/list", None),
             Ok(ServerRequest::ListRoots)
         );
+        // Each request names its method.
+        let names = [
+            (
+                "sampling/createMessage",
+                json!({"messages": [], "maxTokens": 1}),
+            ),
+            (
+                "elicitation/create",
+                json!({"message": "m", "requestedSchema": {}}),
+            ),
+            ("roots/list", json!({})),
+            ("x/new", json!({})),
+        ];
+        for (method, params) in names {
+            assert_eq!(
+                ok(method, params).map(|r| r.method().to_string()),
+                Ok(method.into())
+            );
+        }
         // What passes the check decodes to the typed parameters.
         let p: CreateMessageParams = serde_json::from_value(
             json!({"messages": [{"role": "user", "content": {"type": "text", "text": "hi"}}], "maxTokens": 5}),

@@ -104,3 +104,33 @@ pub struct ListTasksResult {
     #[serde(flatten)]
     pub extra: Extra,
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn a_tasks_outcome_and_open_questions_are_read_from_its_fields() {
+        let task = |v: serde_json::Value| -> Task { serde_json::from_value(v).expect("a task") };
+        let failed = task(json!({"taskId": "t", "status": "failed",
+            "error": {"code": -32603, "message": "boom"}}));
+        assert_eq!(
+            failed.error().map(|e| e["code"].clone()),
+            Some(json!(-32603))
+        );
+        assert!(failed.is_terminal() && failed.result().is_none());
+        let waiting = task(json!({"taskId": "t", "status": "input_required",
+            "inputRequests": {"k": {"method": "roots/list"}}}));
+        assert_eq!(
+            waiting
+                .input_requests()
+                .map(|m| m.keys().cloned().collect::<Vec<_>>()),
+            Some(alloc::vec!["k".into()])
+        );
+        assert!(!waiting.is_terminal() && waiting.error().is_none());
+        // Not a map: no questions.
+        let odd = task(json!({"taskId": "t", "status": "input_required", "inputRequests": []}));
+        assert_eq!(odd.input_requests(), None);
+    }
+}
