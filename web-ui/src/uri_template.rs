@@ -28,12 +28,19 @@ pub fn variables(template: &str) -> Vec<String> {
     out
 }
 
+/// `value` percent-encoded as RFC 6570 asks: all but the unreserved characters, or (for
+/// `+` and `#`, `reserved`) all but the unreserved and reserved characters and the
+/// percent-encoded triplets already in the value.
 fn encode(value: &str, reserved: bool) -> String {
     let mut s = String::new();
-    for b in value.bytes() {
+    let bytes = value.as_bytes();
+    for (i, &b) in bytes.iter().enumerate() {
+        let triplet = b == b'%'
+            && bytes.get(i + 1).is_some_and(u8::is_ascii_hexdigit)
+            && bytes.get(i + 2).is_some_and(u8::is_ascii_hexdigit);
         let keep = b.is_ascii_alphanumeric()
             || b"-._~".contains(&b)
-            || (reserved && b":/?#[]@!$&'()*+,;=".contains(&b));
+            || (reserved && (b":/?#[]@!$&'()*+,;=".contains(&b) || triplet));
         if keep {
             s.push(b as char);
         } else {
@@ -61,13 +68,21 @@ pub fn expand(template: &str, value_of: impl Fn(&str) -> Option<String>) -> Stri
         let vals: Vec<(String, String)> = names
             .split(',')
             .map(|n| {
-                n.trim_end_matches('*')
-                    .split(':')
-                    .next()
-                    .unwrap_or("")
-                    .to_string()
+                let (name, prefix) = match n.trim_end_matches('*').split_once(':') {
+                    // `{var:3}`: the first 3 characters of the value.
+                    Some((name, len)) => (name, len.parse::<usize>().ok()),
+                    None => (n.trim_end_matches('*'), None),
+                };
+                (name.to_string(), prefix)
             })
-            .filter_map(|n| value_of(&n).filter(|v| !v.is_empty()).map(|v| (n, v)))
+            .filter_map(|(n, prefix)| {
+                let v = value_of(&n).filter(|v| !v.is_empty())?;
+                let v = match prefix {
+                    Some(len) => v.chars().take(len).collect(),
+                    None => v,
+                };
+                Some((n, v))
+            })
             .collect();
         let reserved = matches!(op, Some('+' | '#'));
         let enc: Vec<(String, String)> = vals
@@ -142,5 +157,56 @@ mod tests {
             "file:///x/y%20z?q=1%262"
         );
         assert_eq!(expand("no/{missing}/vars", v), "no//vars");
+    }
+
+    /// RFC 6570's examples (sections 1.2 and 3.2) for the operators and the prefix modifier.
+    #[test]
+    fn the_rfcs_examples_expand_as_it_says() {
+        let v = |n: &str| {
+            Some(
+                match n {
+                    "var" => "value",
+                    "hello" => "Hello World!",
+                    "path" => "/foo/bar",
+                    "half" => "50%",
+                    "base" => "http://example.com/home/",
+                    "x" => "1024",
+                    "y" => "768",
+                    "enc" => "a%2Fb",
+                    _ => return None,
+                }
+                .to_string(),
+            )
+        };
+        for (template, expected) in [
+            ("{var}", "value"),
+            ("{hello}", "Hello%20World%21"),
+            ("{half}", "50%25"),
+            ("{+hello}", "Hello%20World!"),
+            ("{+half}", "50%25"),
+            ("{base}index", "http%3A%2F%2Fexample.com%2Fhome%2Findex"),
+            ("{+base}index", "http://example.com/home/index"),
+            ("{+path}/here", "/foo/bar/here"),
+            ("{#hello}", "#Hello%20World!"),
+            ("{x,hello,y}", "1024,Hello%20World%21,768"),
+            ("{.x,y}", ".1024.768"),
+            ("{/var,x}/here", "/value/1024/here"),
+            ("{;x,y}", ";x=1024;y=768"),
+            ("{?x,y}", "?x=1024&y=768"),
+            ("?fixed=yes{&x}", "?fixed=yes&x=1024"),
+            ("{var:3}", "val"),
+            ("{var:30}", "value"),
+            ("{+path:6}/here", "/foo/b/here"),
+            ("{#path:6}/here", "#/foo/b/here"),
+            ("{/var:1,var}", "/v/value"),
+            ("{?var:3}", "?var=val"),
+            ("{;hello:5}", ";hello=Hello"),
+            // Already percent-encoded: kept by reserved expansion, encoded again otherwise.
+            ("{+enc}", "a%2Fb"),
+            ("{enc}", "a%252Fb"),
+        ] {
+            assert_eq!(expand(template, v), expected, "{template}");
+        }
+        assert_eq!(variables("{/var:1,var}{?x*}"), ["var", "x"]);
     }
 }
