@@ -93,6 +93,28 @@ venv() { # venv DIR REQUIREMENTS
 venv tests/.venv-modern tests/peers/requirements-modern.txt
 venv tests/.venv-websocket tests/peers/requirements-websocket.txt
 
+# The JSON Schema Test Suite (the official cases the app's schema checker is tested with),
+# as vendored in the source release of PyPI's `jsonschema`, pinned by version and hash.
+JSONSCHEMA_SDIST=4.26.0
+JSONSCHEMA_SDIST_SHA256=0c26707e2efad8aa1bfc5b7ce170f3fccc2e4918ff85989ba9ffa9facb2be326
+suite=tests/.json-schema-suite
+if [ "$(cat "$suite/.version" 2>/dev/null)" != "$JSONSCHEMA_SDIST" ]; then
+  say "fetching the JSON Schema Test Suite (PyPI jsonschema $JSONSCHEMA_SDIST, source release)"
+  tmp=$(mktemp -d)
+  tests/.venv-modern/bin/pip download --quiet --disable-pip-version-check --no-deps \
+    --no-binary :all: "jsonschema==$JSONSCHEMA_SDIST" -d "$tmp"
+  sdist="$tmp/jsonschema-$JSONSCHEMA_SDIST.tar.gz"
+  if [ "$(sha256sum "$sdist" | awk '{print $1}')" != "$JSONSCHEMA_SDIST_SHA256" ]; then
+    echo "[setup] $sdist does not have the pinned SHA-256" >&2
+    exit 1
+  fi
+  rm -rf "$suite"
+  mkdir -p "$suite"
+  tar xzf "$sdist" -C "$suite" --strip-components=2 "jsonschema-$JSONSCHEMA_SDIST/json/tests"
+  echo "$JSONSCHEMA_SDIST" > "$suite/.version"
+  rm -rf "$tmp"
+fi
+
 # Release wasm builds compile std (scripts/release-wasm.sh), and Trunk runs cargo with
 # --offline: std's own dependencies are fetched here (a no-op once they are in cargo's cache).
 bash scripts/release-wasm.sh cargo fetch --locked --quiet --target wasm32-unknown-unknown

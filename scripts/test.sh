@@ -32,7 +32,7 @@ step "client-core builds with no std (x86_64-unknown-none)" cargo build -p clien
 step "client-core builds for wasm32-unknown-unknown" cargo build -p client-core --locked --target wasm32-unknown-unknown
 step "browser crates lints (clippy, wasm32: client-browser, client-js, client-element, web-ui, the benchmark's SSE module)" cargo clippy -p client-browser -p client-js -p client-element -p web-ui -p bench-sse --locked --target wasm32-unknown-unknown --all-targets -- -D warnings
 step "browser crates lints, native build (clippy: the native tests build them too)" cargo clippy -p client-browser -p client-js -p client-element -p web-ui --locked --all-targets -- -D warnings
-step "app and package logic tests (web-ui, client-js, client-browser; native)" cargo test -p web-ui -p client-js -p client-browser --locked
+step "app and package logic tests (web-ui with the JSON Schema Test Suite, client-js, client-browser; native)" cargo test -p web-ui -p client-js -p client-browser --locked
 step "client-browser in headless Chromium against real servers (wasm-bindgen-test)" bash tests/run-wasm-tests.sh
 step "fuzz targets run clean (${FUZZ_SECONDS} s each)" bash scripts/fuzz.sh all "$FUZZ_SECONDS"
 step "web app release build (trunk)" bash scripts/release-wasm.sh trunk build --offline

@@ -10,7 +10,7 @@
 //! keywords; `format` is an annotation (2020-12's default) and not asserted. What cannot be
 //! decided here is reported as "not checked" rather than guessed: a `$ref` to another
 //! document (never fetched, as the specification requires), 2019-09's `$recursiveRef`,
-//! another dialect, a `pattern` the browser's regular expressions reject or that could take
+//! another dialect (a custom meta-schema, which may turn vocabularies off), a `pattern` the browser's regular expressions reject or that could take
 //! too long to run ([`crate::schema_pattern`]), or a schema too
 //! large to evaluate within the bounds the specification asks for (depth and steps, below).
 //! An `$id` sets the base URI its subschemas' `$ref`s resolve against, and bundled resources
@@ -29,7 +29,7 @@
 //! patterns here run on the browser's own ECMA-262 engine, the one JSON Schema specifies.
 
 use crate::schema_pattern::{self, Compiled, Refusal};
-use crate::schema_ref::{Resources, Target};
+use crate::schema_ref::{Dialect, Resources, Target};
 use serde_json::{Map, Value};
 use std::collections::BTreeSet;
 
@@ -52,17 +52,9 @@ const MAX_STEPS: u32 = 200_000;
 
 /// Checks `value` against `schema`.
 pub fn check(schema: &Value, value: &Value) -> Verdict {
-    let draft07 = match schema.get("$schema").and_then(Value::as_str) {
-        None => false,
-        Some(d) if d.contains("2020-12") || d.contains("2019-09") => false,
-        Some(d)
-            if ["draft-07", "draft-06", "draft-04"]
-                .iter()
-                .any(|v| d.contains(v)) =>
-        {
-            true
-        }
-        Some(d) => {
+    let draft07 = match Dialect::of(schema) {
+        Ok(dialect) => dialect.is_draft07_or_older(),
+        Err(d) => {
             return Verdict::NotChecked(format!("the schema's dialect {d} is not supported"));
         }
     };
@@ -168,8 +160,11 @@ type PatternRead = Result<(u32, Option<Compiled>), Refusal>;
 struct Checker<'s> {
     /// The document's schema resources (`$ref` targets).
     resources: Resources<'s>,
-    /// Base URIs set by the `$id`s of the schemas being evaluated, innermost last.
-    bases: Vec<String>,
+    /// Base URIs set by the `$id`s of the schemas being evaluated and by the `$ref`s
+    /// followed, innermost last; each with whether evaluation entered that resource (it is
+    /// then in the dynamic scope). A `$ref` to an embedded resource sets the base around it,
+    /// its parent's, without entering the parent.
+    bases: Vec<(String, bool)>,
     /// Draft-07 rules (`$ref` siblings ignored, `dependencies`); else 2020-12.
     draft07: bool,
     /// Collect what each schema evaluated (the schema uses `unevaluated*`).
@@ -212,11 +207,11 @@ impl<'s> Checker<'s> {
         };
         // An `$id` sets the base URI of the references inside this schema.
         let base = self.base();
-        let inner = Resources::base_of(base, schema);
+        let inner = self.resources.base_of(base, schema);
         if inner == base {
             return self.validate_object(s, v, at, depth);
         }
-        self.bases.push(inner);
+        self.bases.push((inner, true));
         let outcome = self.validate_object(s, v, at, depth);
         self.bases.pop();
         outcome
@@ -233,7 +228,8 @@ impl<'s> Checker<'s> {
         depth: u32,
     ) -> Result<Evaluated, Stop> {
         let (target, around) = self.target(r, dynamic)?;
-        self.bases.push(around);
+        let enters = self.resources.base_of(&around, target) == around;
+        self.bases.push((around, enters));
         let outcome = self.validate(target, v, at, depth + 1);
         self.bases.pop();
         outcome
@@ -267,8 +263,12 @@ impl<'s> Checker<'s> {
                 if dynamic
                     && target.get("$dynamicAnchor").and_then(Value::as_str) == Some(name) =>
             {
-                let scope = core::iter::once(self.resources.root_base())
-                    .chain(self.bases.iter().map(String::as_str));
+                let scope = core::iter::once(self.resources.root_base()).chain(
+                    self.bases
+                        .iter()
+                        .filter(|(_, entered)| *entered)
+                        .map(|(base, _)| base.as_str()),
+                );
                 Ok(self
                     .resources
                     .dynamic(scope, name)
@@ -282,7 +282,7 @@ impl<'s> Checker<'s> {
     fn base(&self) -> &str {
         self.bases
             .last()
-            .map_or(self.resources.root_base(), String::as_str)
+            .map_or(self.resources.root_base(), |(base, _)| base.as_str())
     }
 
     /// [`Self::validate`] for a schema object, its base URI set.
@@ -435,12 +435,12 @@ impl<'s> Checker<'s> {
                     }
                 }
             }
-            let min = s.get("minContains").and_then(Value::as_u64).unwrap_or(1);
+            let min = s.get("minContains").and_then(count).unwrap_or(1);
             if found < min {
                 return Err(invalid(at, "too few items match `contains`"));
             }
             if s.get("maxContains")
-                .and_then(Value::as_u64)
+                .and_then(count)
                 .is_some_and(|m| found > m)
             {
                 return Err(invalid(at, "too many items match `contains`"));
@@ -658,6 +658,16 @@ fn none_of(at: &str, keyword: &str, errors: &[String]) -> Stop {
     )
 }
 
+/// The value of a count keyword (`minLength`, `maxItems`, `minContains`, ...): a
+/// non-negative integer, which JSON Schema lets be written with a zero fraction (`2.0`).
+fn count(v: &Value) -> Option<u64> {
+    v.as_u64().or_else(|| {
+        v.as_f64()
+            .filter(|f| f.fract() == 0.0 && *f >= 0.0 && *f <= u64::MAX as f64)
+            .map(|f| f as u64)
+    })
+}
+
 /// A count (characters, items, properties) against the schema's pair of bounds for it.
 fn check_count(
     s: &Map<String, Value>,
@@ -666,10 +676,10 @@ fn check_count(
     at: &str,
     what: &str,
 ) -> Outcome {
-    if let Some(m) = s.get(min).and_then(Value::as_u64).filter(|m| n < *m) {
+    if let Some(m) = s.get(min).and_then(count).filter(|m| n < *m) {
         return Err(invalid(at, format!("too few {what} ({n}, at least {m})")));
     }
-    if let Some(m) = s.get(max).and_then(Value::as_u64).filter(|m| n > *m) {
+    if let Some(m) = s.get(max).and_then(count).filter(|m| n > *m) {
         return Err(invalid(at, format!("too many {what} ({n}, at most {m})")));
     }
     Ok(())

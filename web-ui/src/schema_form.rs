@@ -83,13 +83,13 @@ fn effective<'s>(
     mut schema: &'s Value,
 ) -> (&'s Value, bool, String) {
     let mut nullable = false;
-    let mut base = Resources::base_of(base, schema);
+    let mut base = doc.base_of(base, schema);
     for _ in 0..MAX_HOPS {
         if let Some(r) = schema.get("$ref").and_then(Value::as_str) {
             match doc.resolve(&base, r) {
                 (Target::Found(target), around) => {
                     schema = target;
-                    base = Resources::base_of(&around, target);
+                    base = doc.base_of(&around, target);
                     continue;
                 }
                 _ => break,
@@ -99,7 +99,7 @@ fn effective<'s>(
             if all.len() == 1 && schema.get("type").is_none() && schema.get("properties").is_none()
             {
                 schema = &all[0];
-                base = Resources::base_of(&base, schema);
+                base = doc.base_of(&base, schema);
                 continue;
             }
         }
@@ -111,7 +111,7 @@ fn effective<'s>(
                 if options.len() > 1 {
                     nullable = true;
                     schema = only;
-                    base = Resources::base_of(&base, schema);
+                    base = doc.base_of(&base, schema);
                     continue;
                 }
             }

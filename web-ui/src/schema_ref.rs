@@ -28,10 +28,65 @@ pub enum Target<'a> {
     Missing,
 }
 
+/// The JSON Schema dialect a document is written in, named by its root's `$schema`.
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub enum Dialect {
+    /// 2020-12 (MCP's default when `$schema` is absent) or 2019-09.
+    #[default]
+    Current,
+    /// Draft-07 or -06: the keywords beside a `$ref` (its `$id` too) are ignored, and
+    /// `dependencies` is a keyword.
+    Draft07,
+    /// Draft-04: as draft-07, with `id` for `$id`.
+    Draft04,
+}
+
+impl Dialect {
+    /// The dialect `root` names in `$schema` (none: 2020-12), or the URI it names when that is
+    /// not one of the standard meta-schemas (a custom one may turn any vocabulary off, and
+    /// is never fetched).
+    pub fn of(root: &Value) -> Result<Dialect, &str> {
+        let Some(uri) = root.get("$schema").and_then(Value::as_str) else {
+            return Ok(Dialect::Current);
+        };
+        let bare = uri
+            .strip_prefix("https://")
+            .or_else(|| uri.strip_prefix("http://"))
+            .unwrap_or("");
+        let bare = bare.strip_suffix('#').unwrap_or(bare);
+        match bare {
+            "json-schema.org/draft/2020-12/schema" | "json-schema.org/draft/2019-09/schema" => {
+                Ok(Dialect::Current)
+            }
+            "json-schema.org/draft-07/schema" | "json-schema.org/draft-06/schema" => {
+                Ok(Dialect::Draft07)
+            }
+            "json-schema.org/draft-04/schema" => Ok(Dialect::Draft04),
+            _ => Err(uri),
+        }
+    }
+
+    /// Whether this is draft-07 or older (`$ref` siblings ignored, `dependencies`).
+    pub fn is_draft07_or_older(self) -> bool {
+        self != Dialect::Current
+    }
+
+    /// The keyword that names a schema's URI (`$id`; draft-04: `id`).
+    fn id_keyword(self) -> &'static str {
+        if self == Dialect::Draft04 {
+            "id"
+        } else {
+            "$id"
+        }
+    }
+}
+
 /// The schema resources of one document: the root and every subschema with an `$id`, each
 /// by its absolute URI (resolved against the enclosing resource's).
 pub struct Resources<'a> {
     root: &'a Value,
+    /// The document's dialect (draft-07: an `$id` beside a `$ref` sets no base).
+    dialect: Dialect,
     /// The root's base URI (its `$id`), or empty.
     root_base: String,
     /// Every embedded resource, by absolute URI without fragment, with the base URI around it.
@@ -53,11 +108,16 @@ struct DynamicAnchor<'a> {
 impl<'a> Resources<'a> {
     /// Finds the resources of `root` (a bounded search, like the anchors').
     pub fn of(root: &'a Value) -> Resources<'a> {
-        let root_base = join_id("", root);
-        let mut found = Found::default();
+        let dialect = Dialect::of(root).unwrap_or(Dialect::Current);
+        let root_base = join_id("", root, dialect);
+        let mut found = Found {
+            dialect,
+            ..Found::default()
+        };
         collect(root, &root_base, &mut found, true);
         Resources {
             root,
+            dialect,
             root_base,
             embedded: found.embedded,
             dynamic_anchors: found.dynamic_anchors,
@@ -70,8 +130,8 @@ impl<'a> Resources<'a> {
     }
 
     /// The base URI inside `schema`, which sits in a resource whose base URI is `base`.
-    pub fn base_of(base: &str, schema: &Value) -> String {
-        join_id(base, schema)
+    pub fn base_of(&self, base: &str, schema: &Value) -> String {
+        join_id(base, schema, self.dialect)
     }
 
     /// Resolves `reference` found in a schema whose base URI is `base`: what it leads to, and
@@ -100,7 +160,7 @@ impl<'a> Resources<'a> {
         let Some((resource, around)) = resource else {
             return (Target::External, String::new());
         };
-        match in_resource(resource, around, fragment) {
+        match in_resource(resource, around, fragment, self.dialect) {
             Some((target, base)) => (Target::Found(target), base),
             None => (Target::Missing, String::new()),
         }
@@ -138,8 +198,11 @@ fn absolute(base: &str, uri: &str) -> Option<String> {
 }
 
 /// The base URI inside `schema` (its `$id` resolved against `base`), or `base`.
-fn join_id(base: &str, schema: &Value) -> String {
-    match schema.get("$id").and_then(Value::as_str) {
+fn join_id(base: &str, schema: &Value, dialect: Dialect) -> String {
+    if dialect.is_draft07_or_older() && schema.get("$ref").is_some() {
+        return base.to_string(); // draft-07 ignores what stands beside a `$ref`
+    }
+    match schema.get(dialect.id_keyword()).and_then(Value::as_str) {
         // Draft-07's `$id: "#name"` is an anchor, not a new base.
         Some(id) if !id.starts_with('#') => absolute(base, id).unwrap_or_else(|| base.into()),
         _ => base.to_string(),
@@ -152,6 +215,7 @@ const DATA_KEYWORDS: &[&str] = &["const", "enum", "default", "examples"];
 /// What [`collect`] finds.
 #[derive(Default)]
 struct Found<'a> {
+    dialect: Dialect,
     embedded: Vec<(String, &'a Value, String)>,
     dynamic_anchors: Vec<DynamicAnchor<'a>>,
     /// Objects and arrays visited (bounded like the anchor search).
@@ -165,7 +229,7 @@ fn collect<'a>(at: &'a Value, base: &str, found: &mut Found<'a>, is_root: bool) 
     }
     match at {
         Value::Object(m) => {
-            let here = join_id(base, at);
+            let here = join_id(base, at, found.dialect);
             if !is_root && here != base {
                 found.embedded.push((here.clone(), at, base.to_string()));
             }
@@ -195,17 +259,18 @@ fn in_resource<'a>(
     resource: &'a Value,
     around: &str,
     fragment: &str,
+    dialect: Dialect,
 ) -> Option<(&'a Value, String)> {
     // A URI fragment is percent-encoded (`#/$defs/a%20b`).
     let fragment = percent_encoding::percent_decode_str(fragment).decode_utf8_lossy();
     match fragment.strip_prefix('/') {
         None if fragment.is_empty() => Some((resource, around.to_string())),
         None => {
-            let found = find_anchor(resource, &fragment, &mut 0, true)?;
+            let found = find_anchor(resource, &fragment, dialect, &mut 0, true)?;
             let base = if core::ptr::eq(found, resource) {
                 around.to_string()
             } else {
-                join_id(around, resource)
+                join_id(around, resource, dialect)
             };
             Some((found, base))
         }
@@ -215,7 +280,7 @@ fn in_resource<'a>(
             for token in pointer.split('/') {
                 let token = token.replace("~1", "/").replace("~0", "~");
                 // Each schema passed on the way may set the base of what it contains.
-                base = join_id(&base, at);
+                base = join_id(&base, at, dialect);
                 at = match at {
                     Value::Object(m) => m.get(&token)?,
                     Value::Array(a) => a.get(token.parse::<usize>().ok()?)?,
@@ -230,14 +295,20 @@ fn in_resource<'a>(
 /// The subschema declaring `$anchor: name` (or `$dynamicAnchor: name`, which is a plain
 /// anchor too, or draft-07's `$id: "#name"`), searched depth-first within one resource (not
 /// inside embedded resources of their own).
-fn find_anchor<'a>(at: &'a Value, name: &str, seen: &mut usize, top: bool) -> Option<&'a Value> {
+fn find_anchor<'a>(
+    at: &'a Value,
+    name: &str,
+    dialect: Dialect,
+    seen: &mut usize,
+    top: bool,
+) -> Option<&'a Value> {
     *seen += 1;
     if *seen > MAX_ANCHOR_SEARCH {
         return None;
     }
     match at {
         Value::Object(m) => {
-            let id = m.get("$id").and_then(Value::as_str);
+            let id = m.get(dialect.id_keyword()).and_then(Value::as_str);
             if !top && id.is_some_and(|i| !i.starts_with('#')) {
                 return None; // another resource
             }
@@ -250,9 +321,11 @@ fn find_anchor<'a>(at: &'a Value, name: &str, seen: &mut usize, top: bool) -> Op
             }
             m.iter()
                 .filter(|(k, _)| !DATA_KEYWORDS.contains(&k.as_str()))
-                .find_map(|(_, v)| find_anchor(v, name, seen, false))
+                .find_map(|(_, v)| find_anchor(v, name, dialect, seen, false))
         }
-        Value::Array(a) => a.iter().find_map(|v| find_anchor(v, name, seen, false)),
+        Value::Array(a) => a
+            .iter()
+            .find_map(|v| find_anchor(v, name, dialect, seen, false)),
         _ => None,
     }
 }
@@ -261,6 +334,38 @@ fn find_anchor<'a>(at: &'a Value, name: &str, seen: &mut usize, top: bool) -> Op
 mod tests {
     use super::*;
     use serde_json::json;
+
+    #[test]
+    fn the_dialect_is_the_standard_meta_schema_named_however_it_is_spelled() {
+        let of = |uri: &str| Dialect::of(&json!({"$schema": uri})).map_err(String::from);
+        for uri in [
+            "https://json-schema.org/draft/2020-12/schema",
+            "http://json-schema.org/draft/2020-12/schema#",
+            "https://json-schema.org/draft/2019-09/schema",
+        ] {
+            assert_eq!(of(uri), Ok(Dialect::Current), "{uri}");
+        }
+        assert_eq!(Dialect::of(&json!({})), Ok(Dialect::Current));
+        assert_eq!(
+            of("http://json-schema.org/draft-07/schema#"),
+            Ok(Dialect::Draft07)
+        );
+        assert_eq!(
+            of("https://json-schema.org/draft-06/schema"),
+            Ok(Dialect::Draft07)
+        );
+        assert_eq!(
+            of("http://json-schema.org/draft-04/schema#"),
+            Ok(Dialect::Draft04)
+        );
+        // A custom meta-schema, whatever its name says.
+        let custom = "http://localhost:1234/draft2020-12/metaschema-no-validation.json";
+        assert_eq!(of(custom), Err(custom.into()));
+        assert_eq!(
+            of("json-schema.org/draft/2020-12/schema"),
+            Err("json-schema.org/draft/2020-12/schema".into())
+        );
+    }
 
     /// Where `reference` leads from the root of `doc`.
     fn resolve<'a>(doc: &'a Value, reference: &str) -> Target<'a> {
