@@ -10,9 +10,10 @@
 //! keywords; `format` is an annotation (2020-12's default) and not asserted. What cannot be
 //! decided here is reported as "not checked" rather than guessed: a `$ref` to another
 //! document (never fetched, as the specification requires), 2019-09's `$recursiveRef`,
-//! another dialect (a custom meta-schema, which may turn vocabularies off), a `pattern` the browser's regular expressions reject or that could take
-//! too long to run ([`crate::schema_pattern`]), or a schema too
-//! large to evaluate within the bounds the specification asks for (depth and steps, below).
+//! another dialect (a custom meta-schema, which may turn vocabularies off), a `pattern` the
+//! browser's regular expressions reject or that could take too long to run
+//! ([`crate::schema_pattern`]), or a schema too large to evaluate within the bounds the
+//! specification asks for (depth and steps, below).
 //! An `$id` sets the base URI its subschemas' `$ref`s resolve against, and bundled resources
 //! (subschemas with an `$id`) are found by it ([`crate::schema_ref`]).
 //!
