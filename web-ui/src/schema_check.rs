@@ -166,7 +166,7 @@ struct Checker<'s> {
     /// then in the dynamic scope). A `$ref` to an embedded resource sets the base around it,
     /// its parent's, without entering the parent.
     bases: Vec<(String, bool)>,
-    /// Draft-07 rules (`$ref` siblings ignored, `dependencies`); else 2020-12.
+    /// Draft-07 rules (`$ref` siblings ignored, `items` as a tuple); else 2020-12.
     draft07: bool,
     /// Collect what each schema evaluated (the schema uses `unevaluated*`).
     tracks: bool,
@@ -508,7 +508,9 @@ impl<'s> Checker<'s> {
         let dependencies = [
             s.get("dependentRequired"),
             s.get("dependentSchemas"),
-            s.get("dependencies").filter(|_| self.draft07),
+            // Draft-07's keyword, also read in 2020-12 as the suite's optional
+            // compatibility tests ask: a schema that writes it means it.
+            s.get("dependencies"),
         ];
         for (name, dependency) in dependencies
             .into_iter()
