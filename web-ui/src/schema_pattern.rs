@@ -230,6 +230,15 @@ mod tests {
             "(a)\\1",
             "(?<x>a)\\k<x>",
             "^(\\d+)*$",
+            // What the scanner skips (a lookbehind's or a name's `<`, a class, an escape)
+            // does not hide what follows.
+            "(?<=a)(x+)+$",
+            "(?<!a)(x+)+$",
+            "(?<n>a)(x+)+$",
+            "(?:a)(x+)+$",
+            "(?=a)(x+)+$",
+            "[\\]a](x+)+$",
+            "\\((x+)+$",
         ] {
             assert!(
                 matches!(cost(evil), Err(Refusal::Exponential(_))),
@@ -253,8 +262,25 @@ mod tests {
             ("^\\(\\d+\\)$", 1),
             ("^(?=.*\\d).{8,}$", 2),
             ("(ab)+", 1),
+            // Escaped, a quantifier or a parenthesis is a character.
+            ("^(a\\+)*$", 1),
+            ("^(a\\*b\\?)+$", 1),
+            ("\\(a\\)+", 1),
+            // In a class too, up to its real end.
+            ("^([+*?]b)+$", 1),
+            ("^([\\]+]b)+$", 1),
+            // `\k` names a group only with `<`.
+            ("\\kx", 0),
+            // A group's `?:`, `?=`, `?<=`, `?<name>` is no quantifier.
+            ("(?:ab)+", 1),
+            ("(?<=ab)c+", 1),
+            ("(?<name>ab)+", 1),
         ] {
             assert_eq!(cost(pattern), Ok(repeats), "{pattern}");
+        }
+        // Unterminated syntax is read to the end without panicking (the browser rejects it).
+        for broken in ["[abc", "[a\\", "(?<name", "(?<", "\\", "(a{2,", "(?"] {
+            let _ = cost(broken);
         }
         assert!(affordable(0, 10_000_000));
         assert!(affordable(1, 1_000_000));
