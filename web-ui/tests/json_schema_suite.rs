@@ -10,6 +10,7 @@
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 use web_ui::schema_check::{check, Verdict};
+use web_ui::schema_form::{build_arguments, fields_of, initial_values};
 
 /// Why the checker may decline a case here: a `pattern` (run by the browser's engine only),
 /// a reference to another document (never fetched), 2019-09's `$recursiveRef`, or a custom
@@ -148,4 +149,20 @@ fn every_case_of_the_json_schema_test_suite_gets_its_verdict_or_a_deliberate_not
             "{folder}: {checked} cases checked, fewer than the {floor} this suite allows"
         );
     }
+}
+
+/// The suite's schemas as tool input schemas: the form builder makes a form of each (or
+/// none) without panicking, and the arguments its defaults make are built.
+#[test]
+fn the_form_builder_takes_every_schema_of_the_suite() {
+    let root = suite();
+    let mut forms = 0;
+    for (folder, _, _) in DIALECTS {
+        for (_, group) in groups(&root.join(folder)) {
+            let fields = fields_of(&group["schema"]);
+            let _ = build_arguments(&fields, &initial_values(&fields));
+            forms += usize::from(!fields.is_empty());
+        }
+    }
+    assert!(forms > 100, "only {forms} schemas made a form");
 }
