@@ -209,8 +209,50 @@ fn join_id(base: &str, schema: &Value, dialect: Dialect) -> String {
     }
 }
 
-/// Keywords whose values are data, not schemas (an `$id` there declares nothing).
-const DATA_KEYWORDS: &[&str] = &["const", "enum", "default", "examples"];
+/// Keywords whose value is a schema (`items` also a list of them, in draft-07).
+const SCHEMA_KEYWORDS: &[&str] = &[
+    "additionalProperties",
+    "additionalItems",
+    "unevaluatedItems",
+    "unevaluatedProperties",
+    "contains",
+    "propertyNames",
+    "not",
+    "if",
+    "then",
+    "else",
+    "items",
+    "contentSchema",
+];
+/// Keywords whose value is a list of schemas.
+const SCHEMA_LIST_KEYWORDS: &[&str] = &["allOf", "anyOf", "oneOf", "prefixItems", "items"];
+/// Keywords whose value is a map of schemas (`dependencies`: of schemas or name lists).
+const SCHEMA_MAP_KEYWORDS: &[&str] = &[
+    "$defs",
+    "definitions",
+    "properties",
+    "patternProperties",
+    "dependentSchemas",
+    "dependencies",
+];
+
+/// The schemas directly inside the schema object `m`: the values of the keywords that hold
+/// a schema, a list or a map of them. What other keywords hold is data (`const`, `enum`,
+/// `examples`, ...) or unknown: an `$id` or an anchor there names nothing (the JSON Schema
+/// Test Suite's `unknownKeyword`).
+fn subschemas(m: &serde_json::Map<String, Value>) -> Vec<&Value> {
+    let mut out = Vec::new();
+    for (k, v) in m {
+        let k = k.as_str();
+        match v {
+            Value::Array(list) if SCHEMA_LIST_KEYWORDS.contains(&k) => out.extend(list),
+            Value::Object(map) if SCHEMA_MAP_KEYWORDS.contains(&k) => out.extend(map.values()),
+            _ if SCHEMA_KEYWORDS.contains(&k) => out.push(v),
+            _ => {}
+        }
+    }
+    out
+}
 
 /// What [`collect`] finds.
 #[derive(Default)]
@@ -241,13 +283,10 @@ fn collect<'a>(at: &'a Value, base: &str, found: &mut Found<'a>, is_root: bool) 
                     around: base.to_string(),
                 });
             }
-            for (k, v) in m {
-                if !DATA_KEYWORDS.contains(&k.as_str()) {
-                    collect(v, &here, found, false);
-                }
+            for v in subschemas(m) {
+                collect(v, &here, found, false);
             }
         }
-        Value::Array(a) => a.iter().for_each(|v| collect(v, base, found, false)),
         _ => {}
     }
 }
@@ -319,13 +358,10 @@ fn find_anchor<'a>(
             {
                 return Some(at);
             }
-            m.iter()
-                .filter(|(k, _)| !DATA_KEYWORDS.contains(&k.as_str()))
-                .find_map(|(_, v)| find_anchor(v, name, dialect, seen, false))
+            subschemas(m)
+                .into_iter()
+                .find_map(|v| find_anchor(v, name, dialect, seen, false))
         }
-        Value::Array(a) => a
-            .iter()
-            .find_map(|v| find_anchor(v, name, dialect, seen, false)),
         _ => None,
     }
 }

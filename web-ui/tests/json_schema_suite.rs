@@ -25,15 +25,13 @@ const DECLINED_ON_PURPOSE: &[&str] = &[
 /// Optional behaviour of the suite this checker does not have, on purpose: integers beyond
 /// a float's range as multiples (`float-overflow`), draft-04's integers that must not be
 /// written as floats (`zeroTerminatedFloats`), decoding `contentEncoding` and
-/// `contentMediaType` to check contents (`content`, an annotation in MCP's 2020-12), and an
-/// `$id` inside a keyword no dialect knows (`unknownKeyword`: such an `$id` still names a
-/// resource here). `format` assertions (`optional/format/`) are not read: `format` is an
+/// `contentMediaType` to check contents (`content`, an annotation in MCP's 2020-12).
+/// `format` assertions (`optional/format/`) are not read: `format` is an
 /// annotation.
 const OPTIONAL_LEFT_OUT: &[&str] = &[
     "float-overflow.json",
     "zeroTerminatedFloats.json",
     "content.json",
-    "unknownKeyword.json",
 ];
 
 /// Each dialect's folder, the `$schema` its cases assume when they name none, and how many
