@@ -269,25 +269,23 @@ fn collect<'a>(at: &'a Value, base: &str, found: &mut Found<'a>, is_root: bool) 
     if found.visited > MAX_ANCHOR_SEARCH {
         return;
     }
-    match at {
-        Value::Object(m) => {
-            let here = join_id(base, at, found.dialect);
-            if !is_root && here != base {
-                found.embedded.push((here.clone(), at, base.to_string()));
-            }
-            if let Some(name) = m.get("$dynamicAnchor").and_then(Value::as_str) {
-                found.dynamic_anchors.push(DynamicAnchor {
-                    resource: here.clone(),
-                    name: name.to_string(),
-                    schema: at,
-                    around: base.to_string(),
-                });
-            }
-            for v in subschemas(m) {
-                collect(v, &here, found, false);
-            }
-        }
-        _ => {}
+    let Value::Object(m) = at else {
+        return; // `true`, `false` or not a schema
+    };
+    let here = join_id(base, at, found.dialect);
+    if !is_root && here != base {
+        found.embedded.push((here.clone(), at, base.to_string()));
+    }
+    if let Some(name) = m.get("$dynamicAnchor").and_then(Value::as_str) {
+        found.dynamic_anchors.push(DynamicAnchor {
+            resource: here.clone(),
+            name: name.to_string(),
+            schema: at,
+            around: base.to_string(),
+        });
+    }
+    for v in subschemas(m) {
+        collect(v, &here, found, false);
     }
 }
 
