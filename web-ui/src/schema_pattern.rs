@@ -239,6 +239,11 @@ mod tests {
             "(?=a)(x+)+$",
             "[\\]a](x+)+$",
             "\\((x+)+$",
+            // An alternation or a quantifier deeper inside counts too.
+            "^((a|aa))+$",
+            "^((a+)b)*$",
+            // Lazy quantifiers are quantifiers.
+            "^(a+?)+$",
         ] {
             assert!(
                 matches!(cost(evil), Err(Refusal::Exponential(_))),
@@ -275,6 +280,11 @@ mod tests {
             ("(?:ab)+", 1),
             ("(?<=ab)c+", 1),
             ("(?<name>ab)+", 1),
+            // A group inside that repeats nothing is no quantifier.
+            ("^((a)b)+$", 1),
+            // Lazy quantifiers, and what follows them, are read in full.
+            ("^a+?b*?c??$", 2),
+            ("^(ab)+?c$", 1),
         ] {
             assert_eq!(cost(pattern), Ok(repeats), "{pattern}");
         }
