@@ -48,6 +48,21 @@ test('server name, instructions and tool names are text', async () => {
   await assertNothingRan();
 });
 
+test('a right-to-left override in a server\'s text does not turn the app\'s own text after it around', async () => {
+  const tool = page.locator('button.tool[data-tool="bidi"]');
+  assert.equal(await tool.locator('.name').textContent(), 'abc\u202edef', 'the title is shown as sent');
+  const hint = tool.locator('.hint').first();
+  assert.equal(await hint.textContent(), 'read-only');
+  // Where the hint's first and last letters are drawn: left to right, as the app wrote it.
+  const [first, last] = await hint.evaluate((el) => {
+    const text = el.firstChild;
+    const range = document.createRange();
+    const left = (i) => { range.setStart(text, i); range.setEnd(text, i + 1); return range.getBoundingClientRect().left; };
+    return [left(0), left(text.length - 1)];
+  });
+  assert.ok(first < last, `"read-only" is drawn right to left (its r at ${first}, its y at ${last})`);
+});
+
 test('tool descriptions and results are text; unsafe links and images are refused', async () => {
   await page.locator('button.tool').first().click();
   assert.match(await page.locator('.runner .description').innerText(), /onerror=/);

@@ -13,7 +13,14 @@ import uvicorn
 from mcp.server.mcpserver import Context, MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
 from mcp.shared.exceptions import UrlElicitationRequiredError
-from mcp_types import CallToolResult, ElicitRequestURLParams, ImageContent, ResourceLink, TextContent
+from mcp_types import (
+    CallToolResult,
+    ElicitRequestURLParams,
+    ImageContent,
+    ResourceLink,
+    TextContent,
+    ToolAnnotations,
+)
 from pydantic import BaseModel, Field
 from starlette.middleware.cors import CORSMiddleware
 
@@ -361,6 +368,14 @@ def hostile_view() -> str:
 def evil_prompt(topic: str) -> str:
     """A prompt that echoes markup."""
     return XSS + topic
+
+
+# A title with a right-to-left override (U+202E) that it never closes: shown as it is, it
+# must not turn the app's own text after it around.
+@server.tool(name="bidi", title="abc\u202edef", annotations=ToolAnnotations(readOnlyHint=True))
+def bidi() -> str:
+    """A tool whose title reverses what follows it."""
+    return "ok"
 
 
 if __name__ == "__main__":
