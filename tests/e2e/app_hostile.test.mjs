@@ -61,6 +61,18 @@ test('a right-to-left override in a server\'s text does not turn the app\'s own 
     return [left(0), left(text.length - 1)];
   });
   assert.ok(first < last, `"read-only" is drawn right to left (its r at ${first}, its y at ${last})`);
+  // The server's name ends with one too: the connection's state after it, in the same
+  // button, reads left to right as well.
+  const [c, d] = await page.locator('.connection-tab').first().evaluate((el) => {
+    const walker = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
+    let text = null;
+    while (walker.nextNode()) if (walker.currentNode.data.includes('connected')) text = walker.currentNode;
+    const at = text.data.indexOf('connected');
+    const range = document.createRange();
+    const left = (i) => { range.setStart(text, i); range.setEnd(text, i + 1); return range.getBoundingClientRect().left; };
+    return [left(at), left(at + 'connected'.length - 1)];
+  });
+  assert.ok(c < d, `"connected" is drawn right to left (its c at ${c}, its d at ${d})`);
 });
 
 test('tool descriptions and results are text; unsafe links and images are refused', async () => {

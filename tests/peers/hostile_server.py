@@ -26,7 +26,8 @@ from starlette.middleware.cors import CORSMiddleware
 
 XSS = '<img src=x onerror="window.__pwned=1"><script>window.__pwned=1</script>'
 server = MCPServer(
-    "<b>hostile</b>" + XSS,
+    # Ends with a right-to-left override it never closes (see the `bidi` tool).
+    "<b>hostile</b>" + XSS + "\u202eend",
     instructions="<script>window.__pwned=1</script> be careful",
     description=XSS,
     website_url="javascript:window.__pwned=1",

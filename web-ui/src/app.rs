@@ -214,7 +214,7 @@ pub fn App(
                             <span class="connection">
                                 <button class="connection-tab" title=conn.url.clone() aria-current=move || (selected.get() == Some(id)).to_string()
                                     on:click=move |_| show(Some(id), crate::mcp_app::kept::OTHER_SERVER, false)>
-                                    {name} " · " {move || state_label(state.get())}
+                                    <bdi>{name}</bdi> " · " {move || state_label(state.get())}
                                 </button>
                                 {closable.then(|| view! {
                                     <button class="close-connection" aria-label=label.clone() title=label on:click=move |_| close(id)>"×"</button>

@@ -665,7 +665,7 @@ fn watch_silence(heard: Rc<Cell<bool>>, silent: RwSignal<bool>) {
 /// One thing the View said, as shown.
 fn said_view(s: Said) -> AnyView {
     match s {
-        Said::Log(level, text) => view! { <span class="said-log">"Log (" {level} "): " {text}</span> }.into_any(),
+        Said::Log(level, text) => view! { <span class="said-log">"Log (" <bdi>{level}</bdi> "): " {text}</span> }.into_any(),
         Said::Message(text) => view! { <span class="said-message">"Message for the conversation: " {text}</span> }.into_any(),
         Said::Context(text) => view! { <span class="said-context">"Context for the model: " {text}</span> }.into_any(),
         Said::Link(url) => view! { <span class="said-link">"Asks to open a web page:"</span> <UrlToOpen url=url on_open=|| () /> }.into_any(),

@@ -370,7 +370,7 @@ pub fn ContentsView(contents: Vec<ResourceContents>) -> impl IntoView {
                 let text_name = file_name_of(&c.uri, "resource.txt");
                 view! {
                     <article class="resource-contents">
-                        <p class="uri">{c.uri.clone()} " · " {mime.clone()}</p>
+                        <p class="uri"><bdi>{c.uri.clone()}</bdi> " · " <bdi>{mime.clone()}</bdi></p>
                         {c.text.clone().map(|t| view! { <LongText text=t pre_class="resource-text" file=text_name.clone() json=true /> })}
                         {blob_view}
                     </article>

@@ -49,14 +49,14 @@ pub fn ContentView(block: ContentBlock) -> impl IntoView {
         ContentBlock::Known(KnownContent::Image(m)) => {
             let shown = match safe_data_url(&m.mime_type, &m.data, IMAGE_TYPES) {
                 Some(src) => view! { <img class="content image" src=src alt="image from the server" /> }.into_any(),
-                None => view! { <p class="content refused">"An image of type " {m.mime_type.clone()} " was not shown."</p> }.into_any(),
+                None => view! { <p class="content refused">"An image of type " <bdi>{m.mime_type.clone()}</bdi> " was not shown."</p> }.into_any(),
             };
             view! { {shown} <MediaDownload name="image" mime=m.mime_type data=m.data /> }.into_any()
         }
         ContentBlock::Known(KnownContent::Audio(m)) => {
             let shown = match safe_data_url(&m.mime_type, &m.data, AUDIO_TYPES) {
                 Some(src) => view! { <audio class="content audio" controls src=src></audio> }.into_any(),
-                None => view! { <p class="content refused">"Audio of type " {m.mime_type.clone()} " was not played."</p> }.into_any(),
+                None => view! { <p class="content refused">"Audio of type " <bdi>{m.mime_type.clone()}</bdi> " was not played."</p> }.into_any(),
             };
             view! { {shown} <MediaDownload name="audio" mime=m.mime_type data=m.data /> }.into_any()
         }

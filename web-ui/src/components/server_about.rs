@@ -88,7 +88,7 @@ pub fn ServerAbout(details: ServerDetails) -> impl IntoView {
                 <dt>"Protocol"</dt>
                 <dd>{format!("{} ({:?} era, {:?})", details.protocol_version, details.era, details.wire)}</dd>
                 <dt>"Server"</dt>
-                <dd>{info.title.clone().unwrap_or(info.name.clone())} " " {info.version.clone()} {info.title.is_some().then(|| format!(" ({})", info.name))}</dd>
+                <dd><bdi>{info.title.clone().unwrap_or(info.name.clone())}</bdi> " " <bdi>{info.version.clone()}</bdi> {info.title.is_some().then(|| view! { " (" <bdi>{info.name.clone()}</bdi> ")" })}</dd>
                 {info.description.clone().map(|d| view! { <dt>"Description"</dt><dd>{d}</dd> })}
                 {website.map(|href| view! { <dt>"Website"</dt><dd><a href=href.clone() target="_blank" rel="noopener noreferrer">{href.clone()}</a></dd> })}
                 <dt>"Capabilities"</dt>

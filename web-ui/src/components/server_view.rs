@@ -39,7 +39,7 @@ pub fn ServerView(conn: Connection) -> impl IntoView {
                 </span>
                 <span class="url">{conn.url.clone()}</span>
                 {move || details.get().map(|d| view! {
-                    <h2 class="server-name">{d.server_info.title.clone().unwrap_or(d.server_info.name.clone())} " " {d.server_info.version.clone()}</h2>
+                    <h2 class="server-name"><bdi>{d.server_info.title.clone().unwrap_or(d.server_info.name.clone())}</bdi> " " <bdi>{d.server_info.version.clone()}</bdi></h2>
                     <span class="era">{format!("{:?} era · {} · {:?}", d.era, d.protocol_version, d.wire)}</span>
                 })}
             </header>

@@ -174,7 +174,7 @@ pub fn ToolRunner(conn: Connection, tool: Tool) -> impl IntoView {
     view! {
         <article class="runner" aria-label=format!("Run {}", tool.name) on:keydown=on_key>
             <h3>{tool.title.clone().unwrap_or_else(|| tool.name.clone())}</h3>
-            <p class="tool-name">{tool.name.clone()} " "
+            <p class="tool-name"><bdi>{tool.name.clone()}</bdi> " "
             {
                 // A link that opens this tool's form on this server (the app's own page only:
                 // embedded, the page's address is the host's).
