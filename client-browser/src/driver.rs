@@ -230,14 +230,11 @@ impl Inner {
                 status,
                 www_authenticate,
             } => {
-                *self.auth.borrow_mut() = Some((status, www_authenticate.clone()));
-                if let Some(tx) = self.connected.borrow_mut().take() {
-                    let _ = tx.send(Err(RequestError::Http {
-                        status,
-                        body: String::new(),
-                        www_authenticate,
-                    }));
-                }
+                // Kept for the connect under way: it fails when the session stops for want
+                // of authorization (`State(AuthRequired)`, below). A refusal the session
+                // connects through (the 2025 era's event stream, asked for beside the
+                // handshake) does not fail it.
+                *self.auth.borrow_mut() = Some((status, www_authenticate));
             }
             Event::State(s) => {
                 // Closed while connecting: the connect under way ends (`ClientError::Closed`,

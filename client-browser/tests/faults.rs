@@ -646,6 +646,49 @@ async fn a_request_refused_for_want_of_a_login_is_announced_once_with_the_challe
 }
 
 #[wasm_bindgen_test]
+async fn a_server_that_refuses_only_its_event_stream_for_want_of_a_login_still_connects() {
+    // 2025 era: the standalone GET stream, asked for beside the handshake, is refused with
+    // 401 before the server has accepted `notifications/initialized` (held by the proxy
+    // until the refusal is on its way). The connect still succeeds and calls are answered.
+    let base = LEGACY_PROXY.expect("MCP_FAULT_LEGACY not set");
+    let before = log(base).await.len();
+    fault(
+        base,
+        json!({"kind": "hold", "method": "notifications/initialized"}),
+    )
+    .await;
+    fault(
+        base,
+        json!({"kind": "status", "method": "GET", "status": 401, "headers": {"www-authenticate": "Bearer"}}),
+    )
+    .await;
+    let client = Client::new(ClientOptions::new(format!("{base}/mcp")));
+    let outcome = Rc::new(RefCell::new(None));
+    let (c, o) = (client.clone(), outcome.clone());
+    wasm_bindgen_futures::spawn_local(async move {
+        let r = c.reconnect().await;
+        *o.borrow_mut() = Some(r.map(|_| ()));
+    });
+    logged(base, before, "GET stream", "the event stream asked for").await;
+    control(base, "/__release", Some(json!({}))).await;
+    until(15_000, "the connect to end", || outcome.borrow().is_some()).await;
+    assert!(
+        matches!(*outcome.borrow(), Some(Ok(()))),
+        "{:?}",
+        outcome.borrow()
+    );
+    let r = within(
+        10_000,
+        "echo",
+        client.call_tool("echo", json!({"message": "no login"})),
+    )
+    .await
+    .unwrap();
+    assert_eq!(text(&r), "Echo: no login");
+    client.close();
+}
+
+#[wasm_bindgen_test]
 async fn closing_while_connecting_ends_the_connect_and_a_closed_client_connects_no_more() {
     let base = MODERN_PROXY.expect("MCP_FAULT_MODERN not set");
     let client = Client::new(ClientOptions::new(format!("{base}/mcp")));

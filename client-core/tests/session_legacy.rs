@@ -2379,3 +2379,48 @@ fn an_http_sse_stream_refused_or_broken_while_connecting_says_why() {
         failure(&h)
     );
 }
+
+#[test]
+fn an_event_stream_refused_for_want_of_a_login_during_the_handshake_is_asked_for_once_new_credentials_come(
+) {
+    // The standalone GET goes out with `notifications/initialized`; here its 401 comes back
+    // before the server accepted the notification. The session still connects and serves
+    // calls; the stream is not asked for again with the same credentials when the handshake
+    // ends, only once they change.
+    struct SlowToAccept(Legacy);
+    impl Server for SlowToAccept {
+        fn handle(&mut self, req: &HttpRequest, body: Option<&Value>) -> Reply {
+            if body.is_some_and(|b| b["method"] == "notifications/initialized") {
+                return Reply::Hang;
+            }
+            self.0.handle(req, body)
+        }
+    }
+    let mut server = Legacy::new(ProbeAnswer::NotInitialized);
+    server.get_status = 401;
+    let mut h = Harness::new(Session::new(config()), SlowToAccept(server));
+    h.connect();
+    let gets = |h: &Harness<SlowToAccept>| {
+        h.sent
+            .iter()
+            .filter(|r| r.method == HttpMethod::Get)
+            .count()
+    };
+    assert_eq!(gets(&h), 1);
+    assert_eq!(h.session.state(), ConnectionState::Connecting);
+    let initialized = h.requests_for("notifications/initialized")[0].id;
+    h.deliver(initialized, Reply::Accepted);
+    h.pump();
+    assert_eq!(h.session.state(), ConnectionState::Connected);
+    assert_eq!(gets(&h), 1, "not asked for again with the same credentials");
+    let c = call(&mut h, "echo");
+    assert!(
+        matches!(response(&h, c), Some(Ok(_))),
+        "{:?}",
+        response(&h, c)
+    );
+    h.session
+        .set_extra_headers(vec![("Authorization".into(), "Bearer new".into())]);
+    h.pump();
+    assert_eq!(gets(&h), 2, "asked for again with the new credentials");
+}

@@ -438,7 +438,12 @@ impl Session {
     pub(super) fn finish_legacy_handshake(&mut self, details: ServerDetails, now: Instant) {
         let has_logging = details.capabilities.logging.is_some();
         self.connected(details, now);
-        if self.wire == WireProtocol::StreamableHttp && self.config.open_get_stream {
+        // Opened now unless it was refused for want of credentials during the handshake
+        // (then it is asked for again once they change, see `set_extra_headers`).
+        if self.wire == WireProtocol::StreamableHttp
+            && self.config.open_get_stream
+            && !self.get_awaits_credentials
+        {
             self.get_reconnects = 0;
             self.open_get_stream();
         }
