@@ -64,8 +64,18 @@ pub fn html_of(contents: &ResourceContents) -> Result<String, ViewError> {
     let html = match (&contents.text, &contents.blob) {
         (Some(text), _) => text.clone(),
         (None, Some(blob)) => {
-            if blob.len() / 4 * 3 > MAX_HTML {
-                return Err(ViewError::TooLarge(blob.len() / 4 * 3));
+            // The decoded size, known from the text's length and its padding: a page over
+            // the limit is refused before it is decoded.
+            let encoded = blob.trim();
+            let padding = encoded
+                .bytes()
+                .rev()
+                .take_while(|b| *b == b'=')
+                .count()
+                .min(2);
+            let size = (encoded.len() / 4 * 3).saturating_sub(padding);
+            if size > MAX_HTML {
+                return Err(ViewError::TooLarge(size));
             }
             let bytes = base64::engine::general_purpose::STANDARD
                 .decode(blob.trim())
@@ -256,6 +266,63 @@ mod tests {
     }
 
     #[test]
+    fn views_are_taken_up_to_exactly_the_size_limit_and_refusals_say_why() {
+        let contents =
+            |v: Value| -> ResourceContents { serde_json::from_value(v).expect("contents") };
+        let text = |n: usize| {
+            contents(json!({"uri": "ui://a", "mimeType": MIME_TYPE, "text": "x".repeat(n)}))
+        };
+        assert_eq!(html_of(&text(MAX_HTML)).map(|h| h.len()), Ok(MAX_HTML));
+        assert_eq!(
+            html_of(&text(MAX_HTML + 1)),
+            Err(ViewError::TooLarge(MAX_HTML + 1))
+        );
+        // Base64: refused by its length before it is decoded, at exactly the limit's.
+        let blob = |n: usize| {
+            let b64 = base64::engine::general_purpose::STANDARD.encode("x".repeat(n));
+            contents(json!({"uri": "ui://a", "mimeType": MIME_TYPE, "blob": b64}))
+        };
+        assert_eq!(html_of(&blob(MAX_HTML)).map(|h| h.len()), Ok(MAX_HTML));
+        assert_eq!(
+            html_of(&blob(MAX_HTML + 3)),
+            Err(ViewError::TooLarge(MAX_HTML + 3))
+        );
+        // What each refusal tells the person.
+        assert_eq!(
+            ViewError::TooLarge(5 << 20).to_string(),
+            "the app's page is 5120 KB, over the 4096 KB this client shows"
+        );
+        assert!(ViewError::NotAView("text/plain".into())
+            .to_string()
+            .contains("\"text/plain\""));
+        assert!(ViewError::NoContents.to_string().contains("empty"));
+        assert!(ViewError::Undecodable.to_string().contains("base64"));
+    }
+
+    #[test]
+    fn declared_origins_are_a_scheme_a_host_and_a_port_of_digits_only() {
+        for good in [
+            "https://api.example.com",
+            "https://a-b.example.com:8443",
+            "wss://*.example.com",
+            "http://127.0.0.1:1",
+        ] {
+            assert!(is_origin(good), "{good}");
+        }
+        for bad in [
+            "https://x.com:",
+            "https://x.com:123456",
+            "https://x.com:12a",
+            "https://x_y.com",
+            "https://",
+            "ftp://x.com",
+            "https://x.com/path",
+        ] {
+            assert!(!is_origin(bad), "{bad}");
+        }
+    }
+
+    #[test]
     fn the_policy_is_the_restrictive_default_widened_only_by_valid_origins() {
         let default = content_security_policy(None);
         assert!(default.starts_with("default-src 'none'; script-src 'self' 'unsafe-inline';"));
@@ -308,5 +375,12 @@ mod tests {
         assert_eq!(frame_source(big.clone()), FrameSource::Document(big));
         let fits = "x".repeat(MAX_URL / 4 * 3 - 48);
         assert!(matches!(frame_source(fits), FrameSource::Url(u) if u.len() <= MAX_URL));
+        // The largest document whose URL fits is still a URL.
+        let prefix = "data:text/html;charset=utf-8;base64,".len();
+        let exact = "x".repeat((MAX_URL - prefix) / 4 * 3);
+        match frame_source(exact) {
+            FrameSource::Url(u) => assert!(u.len() <= MAX_URL && u.len() + 4 > MAX_URL),
+            other => panic!("{other:?}"),
+        }
     }
 }
