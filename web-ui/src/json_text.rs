@@ -104,6 +104,18 @@ mod tests {
     use serde_json::Value;
 
     #[test]
+    fn the_size_limits_take_exactly_their_size() {
+        // A text of exactly the limit is indented; one byte more is shown as sent.
+        let string_of = |len: usize| format!("[\"{}\"]", "x".repeat(len - 4));
+        assert!(formatted(&string_of(MAX_FORMATTED_BYTES)).is_some());
+        assert!(formatted(&string_of(MAX_FORMATTED_BYTES + 1)).is_none());
+        // Indenting may make a text a few times longer (here 2.5 times): still shown so.
+        let many = format!("[{}1]", "1,".repeat(300_000));
+        let indented = formatted(&many).expect("indented");
+        assert!(indented.len() > 2 * many.len() && indented.len() <= MAX_INDENTED_BYTES);
+    }
+
+    #[test]
     fn objects_and_arrays_are_indented() {
         assert_eq!(
             formatted(r#"{"a":1,"b":[true,null],"c":{},"d":[]}"#).unwrap(),
