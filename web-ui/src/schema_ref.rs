@@ -370,6 +370,33 @@ mod tests {
     use serde_json::json;
 
     #[test]
+    fn embedded_resources_are_looked_for_among_the_first_ten_thousand_schemas_only() {
+        // The root and `defs` schemas in its `$defs`, the last one an embedded resource.
+        let doc = |defs: usize| {
+            let mut map = serde_json::Map::new();
+            for i in 0..defs {
+                let schema = if i + 1 == defs {
+                    json!({"$id": "https://example.com/last", "type": "string"})
+                } else {
+                    json!({"type": "integer"})
+                };
+                map.insert(format!("d{i:05}"), schema);
+            }
+            json!({"$defs": map})
+        };
+        let within = doc(MAX_ANCHOR_SEARCH - 1);
+        assert!(matches!(
+            resolve(&within, "https://example.com/last"),
+            Target::Found(_)
+        ));
+        let beyond = doc(MAX_ANCHOR_SEARCH);
+        assert_eq!(
+            resolve(&beyond, "https://example.com/last"),
+            Target::External
+        );
+    }
+
+    #[test]
     fn the_dialect_is_the_standard_meta_schema_named_however_it_is_spelled() {
         let of = |uri: &str| Dialect::of(&json!({"$schema": uri})).map_err(String::from);
         for uri in [
