@@ -370,7 +370,7 @@ mod tests {
     use serde_json::json;
 
     #[test]
-    fn embedded_resources_are_looked_for_among_the_first_ten_thousand_schemas_only() {
+    fn resources_and_anchors_are_looked_for_among_the_first_ten_thousand_schemas_only() {
         // The root and `defs` schemas in its `$defs`, the last one an embedded resource.
         let doc = |defs: usize| {
             let mut map = serde_json::Map::new();
@@ -394,6 +394,23 @@ mod tests {
             resolve(&beyond, "https://example.com/last"),
             Target::External
         );
+        // Anchors likewise.
+        let anchored = |defs: usize| {
+            let mut map = serde_json::Map::new();
+            for i in 0..defs {
+                let schema = if i + 1 == defs {
+                    json!({"$anchor": "last", "type": "string"})
+                } else {
+                    json!({"type": "integer"})
+                };
+                map.insert(format!("d{i:05}"), schema);
+            }
+            json!({"$defs": map})
+        };
+        let within = anchored(MAX_ANCHOR_SEARCH - 1);
+        assert!(matches!(resolve(&within, "#last"), Target::Found(_)));
+        let beyond = anchored(MAX_ANCHOR_SEARCH);
+        assert_eq!(resolve(&beyond, "#last"), Target::Missing);
     }
 
     #[test]
