@@ -173,6 +173,8 @@ mod tests {
                     "x" => "1024",
                     "y" => "768",
                     "enc" => "a%2Fb",
+                    "enc2" => "abc%2Fz",
+                    "sp" => " 1a%zz",
                     _ => return None,
                 }
                 .to_string(),
@@ -204,6 +206,9 @@ mod tests {
             // Already percent-encoded: kept by reserved expansion, encoded again otherwise.
             ("{+enc}", "a%2Fb"),
             ("{enc}", "a%252Fb"),
+            ("{+enc2}", "abc%2Fz"),
+            // Only a `%` and two hex digits make a triplet.
+            ("{+sp}", "%201a%25zz"),
         ] {
             assert_eq!(expand(template, v), expected, "{template}");
         }
