@@ -279,6 +279,7 @@ mod tests {
             // A group's `?:`, `?=`, `?<=`, `?<name>` is no quantifier.
             ("(?:ab)+", 1),
             ("(?<=ab)c+", 1),
+            ("xxxxx(?<=a)b+", 1),
             ("(?<name>ab)+", 1),
             // A group inside that repeats nothing is no quantifier.
             ("^((a)b)+$", 1),
