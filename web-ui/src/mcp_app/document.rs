@@ -287,6 +287,15 @@ mod tests {
             html_of(&blob(MAX_HTML + 3)),
             Err(ViewError::TooLarge(MAX_HTML + 3))
         );
+        // Too large is known before decoding: a broken base64 text that long is refused
+        // for its size.
+        let mut broken = "A".repeat(MAX_HTML / 3 * 4 + 8);
+        broken.replace_range(broken.len() - 1.., "%");
+        let broken = contents(json!({"uri": "ui://a", "mimeType": MIME_TYPE, "blob": broken}));
+        assert_eq!(
+            html_of(&broken),
+            Err(ViewError::TooLarge(MAX_HTML / 3 * 3 + 6))
+        );
         // What each refusal tells the person.
         assert_eq!(
             ViewError::TooLarge(5 << 20).to_string(),
