@@ -1628,7 +1628,7 @@ fn an_error_answered_with_an_http_error_status_is_in_the_wire_log() {
 }
 
 #[test]
-fn what_is_sent_is_in_the_wire_log_with_its_own_requests_headers() {
+fn a_call_and_its_json_answer_are_in_the_wire_log_each_with_its_own_headers() {
     let mut cfg = config();
     cfg.wire_log = true;
     let mut h = Harness::new(Session::new(cfg), Modern::default());
@@ -1636,58 +1636,45 @@ fn what_is_sent_is_in_the_wire_log_with_its_own_requests_headers() {
     h.take_events();
     call(&mut h, "echo", json!({"m": "x"}), RequestOptions::default());
     let posted = h.requests_for("tools/call");
-    let sent = h.events.iter().find_map(|e| match e {
-        Event::Wire {
-            direction: Direction::Sent,
-            transmit,
-            headers,
-            message,
-            ..
-        } if message["method"] == "tools/call" => Some((*transmit, headers.clone())),
-        _ => None,
-    });
-    let Some((transmit, headers)) = sent else {
-        panic!("the call is not in the wire log: {:?}", h.events)
+    let logged = |direction: Direction, key: &str| {
+        h.events.iter().find_map(|e| match e {
+            Event::Wire {
+                direction: d,
+                transmit,
+                status,
+                headers,
+                message,
+            } if *d == direction && message.get(key).is_some() => {
+                Some((*transmit, *status, headers.clone()))
+            }
+            _ => None,
+        })
     };
-    assert_eq!(transmit, Some(posted[0].id));
-    let header = |name: &str| {
+    let header = |headers: &[(String, String)], name: &str| {
         headers
             .iter()
             .find(|(k, _)| k.eq_ignore_ascii_case(name))
-            .map(|(_, v)| v.as_str())
+            .map(|(_, v)| v.clone())
     };
-    assert_eq!(header("mcp-method"), Some("tools/call"));
-    assert_eq!(header("mcp-name"), Some("echo"));
-}
-
-#[test]
-fn an_answer_in_a_json_body_is_in_the_wire_log_with_its_responses_status_and_headers() {
-    let mut cfg = config();
-    cfg.wire_log = true;
-    let mut h = Harness::new(Session::new(cfg), Modern::default());
-    h.connect();
-    h.take_events();
-    call(&mut h, "echo", json!({"m": "x"}), RequestOptions::default());
-    let posted = h.requests_for("tools/call");
-    let received = h.events.iter().find_map(|e| match e {
-        Event::Wire {
-            direction: Direction::Received,
-            transmit,
-            status,
-            headers,
-            message,
-        } if message.get("result").is_some() => Some((*transmit, *status, headers.clone())),
-        _ => None,
-    });
-    let Some((transmit, status, headers)) = received else {
+    // What is sent, with its own request's headers.
+    let Some((transmit, _, headers)) = logged(Direction::Sent, "method") else {
+        panic!("the call is not in the wire log: {:?}", h.events)
+    };
+    assert_eq!(transmit, Some(posted[0].id));
+    assert_eq!(
+        header(&headers, "mcp-method").as_deref(),
+        Some("tools/call")
+    );
+    assert_eq!(header(&headers, "mcp-name").as_deref(), Some("echo"));
+    // Its answer, in the JSON body of the same exchange, with that response's status and
+    // headers (the exchange has ended by the time its body is read).
+    let Some((transmit, status, headers)) = logged(Direction::Received, "result") else {
         panic!("the answer is not in the wire log: {:?}", h.events)
     };
     assert_eq!(transmit, Some(posted[0].id));
     assert_eq!(status, Some(200));
     assert!(
-        headers
-            .iter()
-            .any(|(k, v)| k.eq_ignore_ascii_case("content-type") && v.contains("json")),
+        header(&headers, "content-type").is_some_and(|v| v.contains("json")),
         "{headers:?}"
     );
 }

@@ -371,12 +371,12 @@ mod tests {
 
     #[test]
     fn resources_and_anchors_are_looked_for_among_the_first_ten_thousand_schemas_only() {
-        // The root and `defs` schemas in its `$defs`, the last one an embedded resource.
-        let doc = |defs: usize| {
+        // The root and `defs` schemas in its `$defs`, the last one `last`.
+        let doc = |defs: usize, last: Value| {
             let mut map = serde_json::Map::new();
             for i in 0..defs {
                 let schema = if i + 1 == defs {
-                    json!({"$id": "https://example.com/last", "type": "string"})
+                    last.clone()
                 } else {
                     json!({"type": "integer"})
                 };
@@ -384,32 +384,16 @@ mod tests {
             }
             json!({"$defs": map})
         };
-        let within = doc(MAX_ANCHOR_SEARCH - 1);
-        assert!(matches!(
-            resolve(&within, "https://example.com/last"),
-            Target::Found(_)
-        ));
-        let beyond = doc(MAX_ANCHOR_SEARCH);
-        assert_eq!(
-            resolve(&beyond, "https://example.com/last"),
-            Target::External
-        );
-        // Anchors likewise.
-        let anchored = |defs: usize| {
-            let mut map = serde_json::Map::new();
-            for i in 0..defs {
-                let schema = if i + 1 == defs {
-                    json!({"$anchor": "last", "type": "string"})
-                } else {
-                    json!({"type": "integer"})
-                };
-                map.insert(format!("d{i:05}"), schema);
-            }
-            json!({"$defs": map})
-        };
-        let within = anchored(MAX_ANCHOR_SEARCH - 1);
+        let embedded = json!({"$id": "https://example.com/last", "type": "string"});
+        let within = doc(MAX_ANCHOR_SEARCH - 1, embedded.clone());
+        let beyond = doc(MAX_ANCHOR_SEARCH, embedded);
+        let uri = "https://example.com/last";
+        assert!(matches!(resolve(&within, uri), Target::Found(_)));
+        assert_eq!(resolve(&beyond, uri), Target::External);
+        let anchored = json!({"$anchor": "last", "type": "string"});
+        let within = doc(MAX_ANCHOR_SEARCH - 1, anchored.clone());
+        let beyond = doc(MAX_ANCHOR_SEARCH, anchored);
         assert!(matches!(resolve(&within, "#last"), Target::Found(_)));
-        let beyond = anchored(MAX_ANCHOR_SEARCH);
         assert_eq!(resolve(&beyond, "#last"), Target::Missing);
     }
 
