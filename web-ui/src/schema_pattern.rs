@@ -242,8 +242,9 @@ mod tests {
             // An alternation or a quantifier deeper inside counts too.
             "^((a|aa))+$",
             "^((a+)b)*$",
-            // Lazy quantifiers are quantifiers.
+            // Lazy quantifiers are quantifiers, and so is `?`.
             "^(a+?)+$",
+            "^(a?b?)+$",
         ] {
             assert!(
                 matches!(cost(evil), Err(Refusal::Exponential(_))),
@@ -280,6 +281,8 @@ mod tests {
             ("(?:ab)+", 1),
             ("(?<=ab)c+", 1),
             ("xxxxx(?<=a)b+", 1),
+            // What follows a repeated group is read on.
+            ("(ab)+c+", 2),
             ("(?<name>ab)+", 1),
             // A group inside that repeats nothing is no quantifier.
             ("^((a)b)+$", 1),
