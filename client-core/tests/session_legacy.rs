@@ -314,6 +314,36 @@ fn config() -> SessionConfig {
     c
 }
 
+/// The scripted legacy server, but for messages with `method`, answered by `answer` (given
+/// the message) instead.
+struct Answering<F> {
+    inner: Legacy,
+    method: &'static str,
+    answer: F,
+}
+
+impl<F: FnMut(&Value) -> Reply> Server for Answering<F> {
+    fn handle(&mut self, req: &HttpRequest, body: Option<&Value>) -> Reply {
+        match body {
+            Some(b) if b["method"] == self.method => (self.answer)(b),
+            _ => self.inner.handle(req, body),
+        }
+    }
+}
+
+/// [`Answering`] in front of `inner`.
+fn answering<F: FnMut(&Value) -> Reply>(
+    inner: Legacy,
+    method: &'static str,
+    answer: F,
+) -> Answering<F> {
+    Answering {
+        inner,
+        method,
+        answer,
+    }
+}
+
 fn connected(server: Legacy) -> Harness<Legacy> {
     connected_with(config(), server)
 }
@@ -1601,20 +1631,15 @@ fn a_400_that_is_not_about_the_session_does_not_start_a_new_one() {
 
 #[test]
 fn requests_wait_until_the_server_accepted_notifications_initialized() {
-    /// Holds the `notifications/initialized` POST open (like a slow server).
-    struct SlowInitialized(Legacy);
-    impl Server for SlowInitialized {
-        fn handle(&mut self, req: &HttpRequest, body: Option<&Value>) -> Reply {
-            if body.is_some_and(|b| b["method"] == "notifications/initialized") {
-                return Reply::Hang;
-            }
-            self.0.handle(req, body)
-        }
-    }
-    let mut h = Harness::new(
-        Session::new(config()),
-        SlowInitialized(Legacy::new(ProbeAnswer::NotInitialized)),
-    );
+    // Holds the `notifications/initialized` POST open (like a slow server).
+    let slow = || {
+        answering(
+            Legacy::new(ProbeAnswer::NotInitialized),
+            "notifications/initialized",
+            |_| Reply::Hang,
+        )
+    };
+    let mut h = Harness::new(Session::new(config()), slow());
     let c = h.session.request(
         "tools/call",
         Some(json!({"name": "echo"})),
@@ -1637,10 +1662,7 @@ fn requests_wait_until_the_server_accepted_notifications_initialized() {
     assert!(matches!(response(&h, c), Some(Ok(_))));
 
     // A server that never answers it: the client goes on after the probe timeout.
-    let mut h = Harness::new(
-        Session::new(config()),
-        SlowInitialized(Legacy::new(ProbeAnswer::NotInitialized)),
-    );
+    let mut h = Harness::new(Session::new(config()), slow());
     h.connect();
     h.advance(5_001);
     assert_eq!(h.session.state(), ConnectionState::Connected);
@@ -1748,24 +1770,18 @@ fn the_get_stream_opens_with_the_handshake_and_calls_wait_for_its_answer_listing
 
 #[test]
 fn a_2025_era_tool_list_is_taken_as_it_is_whatever_its_x_mcp_header_annotations() {
-    /// Lists a tool whose annotation a 2026-07-28 client would refuse (a header for a
-    /// number): the annotation means nothing in the 2025 era.
-    struct Annotated(Legacy);
-    impl Server for Annotated {
-        fn handle(&mut self, req: &HttpRequest, body: Option<&Value>) -> Reply {
-            if body.is_some_and(|b| b["method"] == "tools/list") {
-                let id = &body.expect("a body")["id"];
-                let tools = json!({"tools": [{"name": "bad", "inputSchema": {"type": "object",
-                    "properties": {"f": {"type": "number", "x-mcp-header": "F"}}}}]});
-                return Reply::Json(200, json_ct(), result(id, tools));
-            }
-            self.0.handle(req, body)
-        }
-    }
-    let mut h = Harness::new(
-        Session::new(config()),
-        Annotated(Legacy::new(ProbeAnswer::NotInitialized)),
+    // Lists a tool whose annotation a 2026-07-28 client would refuse (a header for a
+    // number): the annotation means nothing in the 2025 era.
+    let annotated = answering(
+        Legacy::new(ProbeAnswer::NotInitialized),
+        "tools/list",
+        |b| {
+            let tools = json!({"tools": [{"name": "bad", "inputSchema": {"type": "object",
+                "properties": {"f": {"type": "number", "x-mcp-header": "F"}}}}]});
+            Reply::Json(200, json_ct(), result(&b["id"], tools))
+        },
     );
+    let mut h = Harness::new(Session::new(config()), annotated);
     h.connect();
     let list = h
         .session
@@ -1780,26 +1796,20 @@ fn a_2025_era_tool_list_is_taken_as_it_is_whatever_its_x_mcp_header_annotations(
 
 #[test]
 fn a_task_answer_from_a_2025_era_server_is_refused_even_with_the_extension_configured() {
-    /// Answers every call with a Tasks extension task, which only a 2026-07-28 session
-    /// declares it can take.
-    struct TaskAnswers(Legacy);
-    impl Server for TaskAnswers {
-        fn handle(&mut self, req: &HttpRequest, body: Option<&Value>) -> Reply {
-            if body.is_some_and(|b| b["method"] == "tools/call") {
-                let id = &body.expect("a body")["id"];
-                let task = json!({"resultType": "task", "taskId": "t-1", "status": "working",
-                    "createdAt": "2026-11-27T10:00:00Z", "lastUpdatedAt": "2026-11-27T10:00:00Z"});
-                return Reply::Json(200, json_ct(), result(id, task));
-            }
-            self.0.handle(req, body)
-        }
-    }
+    // Answers every call with a Tasks extension task, which only a 2026-07-28 session
+    // declares it can take.
+    let task_answers = answering(
+        Legacy::new(ProbeAnswer::NotInitialized),
+        "tools/call",
+        |b| {
+            let task = json!({"resultType": "task", "taskId": "t-1", "status": "working",
+                "createdAt": "2026-11-27T10:00:00Z", "lastUpdatedAt": "2026-11-27T10:00:00Z"});
+            Reply::Json(200, json_ct(), result(&b["id"], task))
+        },
+    );
     let mut cfg = config();
     cfg.tasks_extension = true;
-    let mut h = Harness::new(
-        Session::new(cfg),
-        TaskAnswers(Legacy::new(ProbeAnswer::NotInitialized)),
-    );
+    let mut h = Harness::new(Session::new(cfg), task_answers);
     h.connect();
     let c = call(&mut h, "report");
     assert!(
@@ -2285,20 +2295,13 @@ fn a_get_stream_refused_for_want_of_authorization_is_asked_for_again_with_other_
 
 #[test]
 fn a_notification_answered_with_200_and_a_text_body_is_accepted() {
-    /// Answers `notifications/initialized` with `200 OK` in plain text, as some servers do.
-    struct InitializedAsText(Legacy);
-    impl Server for InitializedAsText {
-        fn handle(&mut self, req: &HttpRequest, body: Option<&Value>) -> Reply {
-            if body.is_some_and(|b| b["method"] == "notifications/initialized") {
-                return Reply::Raw(200, "text/plain", b"OK".to_vec());
-            }
-            self.0.handle(req, body)
-        }
-    }
-    let mut h = Harness::new(
-        Session::new(config()),
-        InitializedAsText(Legacy::new(ProbeAnswer::NotInitialized)),
+    // Answers `notifications/initialized` with `200 OK` in plain text, as some servers do.
+    let as_text = answering(
+        Legacy::new(ProbeAnswer::NotInitialized),
+        "notifications/initialized",
+        |_| Reply::Raw(200, "text/plain", b"OK".to_vec()),
     );
+    let mut h = Harness::new(Session::new(config()), as_text);
     h.connect();
     assert_eq!(
         h.session.state(),
@@ -2387,20 +2390,12 @@ fn an_event_stream_refused_for_want_of_a_login_during_the_handshake_is_asked_for
     // before the server accepted the notification. The session still connects and serves
     // calls; the stream is not asked for again with the same credentials when the handshake
     // ends, only once they change.
-    struct SlowToAccept(Legacy);
-    impl Server for SlowToAccept {
-        fn handle(&mut self, req: &HttpRequest, body: Option<&Value>) -> Reply {
-            if body.is_some_and(|b| b["method"] == "notifications/initialized") {
-                return Reply::Hang;
-            }
-            self.0.handle(req, body)
-        }
-    }
     let mut server = Legacy::new(ProbeAnswer::NotInitialized);
     server.get_status = 401;
-    let mut h = Harness::new(Session::new(config()), SlowToAccept(server));
+    let slow = answering(server, "notifications/initialized", |_| Reply::Hang);
+    let mut h = Harness::new(Session::new(config()), slow);
     h.connect();
-    let gets = |h: &Harness<SlowToAccept>| {
+    let gets = |h: &Harness<_>| {
         h.sent
             .iter()
             .filter(|r| r.method == HttpMethod::Get)

@@ -502,12 +502,11 @@ fn mcp_name_is_base64_for_unsafe_names() {
     assert_eq!(req.header("mcp-name"), Some("=?base64?IHNwYWNlZCA=?="));
 }
 
-#[test]
-fn mrtr_input_requests_become_server_requests_and_the_retry_carries_answers() {
-    let mut h = connected(Modern::default());
-    let c = call(&mut h, "ask", json!({}), RequestOptions::default());
-    let asks: Vec<(ServerRequestId, ServerRequest, Option<RequestHandle>)> = h
-        .events
+/// The server requests the session has surfaced so far: id, request, the call it belongs to.
+fn server_requests(
+    h: &Harness<Modern>,
+) -> Vec<(ServerRequestId, ServerRequest, Option<RequestHandle>)> {
+    h.events
         .iter()
         .filter_map(|e| match e {
             Event::ServerRequest {
@@ -517,7 +516,14 @@ fn mrtr_input_requests_become_server_requests_and_the_retry_carries_answers() {
             } => Some((*id, request.clone(), *related)),
             _ => None,
         })
-        .collect();
+        .collect()
+}
+
+#[test]
+fn mrtr_input_requests_become_server_requests_and_the_retry_carries_answers() {
+    let mut h = connected(Modern::default());
+    let c = call(&mut h, "ask", json!({}), RequestOptions::default());
+    let asks = server_requests(&h);
     assert_eq!(asks.len(), 2);
     assert!(asks.iter().all(|(_, _, r)| *r == Some(c)));
     assert!(
@@ -573,16 +579,10 @@ fn mrtr_input_of_one_call_survives_another_call_ending() {
     let second = call(&mut h, "ask", json!({}), RequestOptions::default());
     let asks_of =
         |h: &Harness<Modern>, c: RequestHandle| -> Vec<(ServerRequestId, ServerRequest)> {
-            h.events
-                .iter()
-                .filter_map(|e| match e {
-                    Event::ServerRequest {
-                        id,
-                        request,
-                        related,
-                    } if *related == Some(c) => Some((*id, request.clone())),
-                    _ => None,
-                })
+            server_requests(h)
+                .into_iter()
+                .filter(|(_, _, related)| *related == Some(c))
+                .map(|(id, request, _)| (id, request))
                 .collect()
         };
     assert_eq!(asks_of(&h, first).len(), 2);
@@ -1596,13 +1596,19 @@ fn the_tool_list_refreshed_after_a_header_mismatch_replaces_the_cached_one() {
     );
 }
 
-#[test]
-fn an_error_answered_with_an_http_error_status_is_in_the_wire_log() {
+/// Connected with the wire log on, its connecting events taken.
+fn connected_with_wire_log() -> Harness<Modern> {
     let mut cfg = config();
     cfg.wire_log = true;
     let mut h = Harness::new(Session::new(cfg), Modern::default());
     h.connect();
     h.take_events();
+    h
+}
+
+#[test]
+fn an_error_answered_with_an_http_error_status_is_in_the_wire_log() {
+    let mut h = connected_with_wire_log();
     // The test server has no prompts: 404 and a JSON-RPC error.
     let handle = h
         .session
@@ -1629,11 +1635,7 @@ fn an_error_answered_with_an_http_error_status_is_in_the_wire_log() {
 
 #[test]
 fn a_call_and_its_json_answer_are_in_the_wire_log_each_with_its_own_headers() {
-    let mut cfg = config();
-    cfg.wire_log = true;
-    let mut h = Harness::new(Session::new(cfg), Modern::default());
-    h.connect();
-    h.take_events();
+    let mut h = connected_with_wire_log();
     call(&mut h, "echo", json!({"m": "x"}), RequestOptions::default());
     let posted = h.requests_for("tools/call");
     let logged = |direction: Direction, key: &str| {
