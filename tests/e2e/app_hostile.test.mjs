@@ -48,31 +48,56 @@ test('server name, instructions and tool names are text', async () => {
   await assertNothingRan();
 });
 
+/** Whether the letters `word` in the text of `el` (the last text node holding it) are drawn
+ * left to right: its first letter left of its last. Runs in the page. */
+function drawnLeftToRight(el, word) {
+  const walker = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
+  let text = null;
+  while (walker.nextNode()) if (walker.currentNode.data.includes(word)) text = walker.currentNode;
+  const at = text.data.lastIndexOf(word);
+  const range = document.createRange();
+  const left = (i) => { range.setStart(text, i); range.setEnd(text, i + 1); return range.getBoundingClientRect().left; };
+  return { first: left(at), last: left(at + word.length - 1) };
+}
+
 test('a right-to-left override in a server\'s text does not turn the app\'s own text after it around', async () => {
-  const tool = page.locator('button.tool[data-tool="bidi"]');
-  assert.equal(await tool.locator('.name').textContent(), 'abc\u202edef', 'the title is shown as sent');
-  const hint = tool.locator('.hint').first();
-  assert.equal(await hint.textContent(), 'read-only');
-  // Where the hint's first and last letters are drawn: left to right, as the app wrote it.
-  const [first, last] = await hint.evaluate((el) => {
-    const text = el.firstChild;
-    const range = document.createRange();
-    const left = (i) => { range.setStart(text, i); range.setEnd(text, i + 1); return range.getBoundingClientRect().left; };
-    return [left(0), left(text.length - 1)];
-  });
-  assert.ok(first < last, `"read-only" is drawn right to left (its r at ${first}, its y at ${last})`);
-  // The server's name ends with one too: the connection's state after it, in the same
-  // button, reads left to right as well.
-  const [c, d] = await page.locator('.connection-tab').first().evaluate((el) => {
+  // Two tool titles: one with an override, one with isolate closers before it that close
+  // nothing (they would close the isolate around the title and let the override out).
+  for (const [name, shown] of [['bidi', 'abc\u202edef'], ['bidi-escape', 'abc\u202edef']]) {
+    const tool = page.locator(`button.tool[data-tool="${name}"]`);
+    assert.equal(await tool.locator('.name').textContent(), shown, `${name}: the title is shown as sent (less closers that close nothing)`);
+    const hint = tool.locator('.hint').first();
+    assert.equal(await hint.textContent(), 'read-only');
+    const { first, last } = await hint.evaluate(drawnLeftToRight, 'read-only');
+    assert.ok(first < last, `${name}: "read-only" is drawn right to left (its r at ${first}, its y at ${last})`);
+    // And after the title, where the app put it (not between its letters).
+    const box = await tool.locator('.name').boundingBox();
+    const titleEnds = box.x + box.width;
+    const hintStarts = (await hint.boundingBox()).x;
+    assert.ok(hintStarts >= titleEnds, `${name}: "read-only" is drawn inside the title (at ${hintStarts}; the title ends at ${titleEnds})`);
+  }
+  // The server's name ends with one too, after closers: the connection's state after it, in
+  // the same button, reads left to right as well.
+  const state = await page.locator('.connection-tab').first().evaluate(drawnLeftToRight, 'connected');
+  assert.ok(state.first < state.last, `"connected" is drawn right to left (its c at ${state.first}, its d at ${state.last})`);
+  // A required argument's title, with closers and an override: the star the app puts after
+  // it stays after it (right of the title's letters).
+  await page.locator('button.tool[data-tool="bidi"]').click();
+  const label = page.locator('.runner label[for$="word"]');
+  await label.waitFor();
+  assert.equal(await label.textContent(), 'abc\u202edef *');
+  const [star, title] = await label.evaluate((el) => {
     const walker = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
-    let text = null;
-    while (walker.nextNode()) if (walker.currentNode.data.includes('connected')) text = walker.currentNode;
-    const at = text.data.indexOf('connected');
     const range = document.createRange();
-    const left = (i) => { range.setStart(text, i); range.setEnd(text, i + 1); return range.getBoundingClientRect().left; };
-    return [left(at), left(at + 'connected'.length - 1)];
+    const rect = (node, i) => { range.setStart(node, i); range.setEnd(node, i + 1); return range.getBoundingClientRect(); };
+    const nodes = [];
+    while (walker.nextNode()) nodes.push(walker.currentNode);
+    const starNode = nodes.find((n) => n.data.includes('*'));
+    const titleNode = nodes.find((n) => n.data.includes('def'));
+    const letters = [...titleNode.data].map((_, i) => rect(titleNode, i)).filter((r) => r.width > 0);
+    return [rect(starNode, starNode.data.indexOf('*')).left, Math.max(...letters.map((r) => r.right))];
   });
-  assert.ok(c < d, `"connected" is drawn right to left (its c at ${c}, its d at ${d})`);
+  assert.ok(star >= title, `the star of a required argument is drawn inside its title (at ${star}; the title ends at ${title})`);
 });
 
 test('tool descriptions and results are text; unsafe links and images are refused', async () => {

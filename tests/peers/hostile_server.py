@@ -26,8 +26,9 @@ from starlette.middleware.cors import CORSMiddleware
 
 XSS = '<img src=x onerror="window.__pwned=1"><script>window.__pwned=1</script>'
 server = MCPServer(
-    # Ends with a right-to-left override it never closes (see the `bidi` tool).
-    "<b>hostile</b>" + XSS + "\u202eend",
+    # Ends with a right-to-left override it never closes, after isolate closers that close
+    # nothing (see the `bidi` tool).
+    "<b>hostile</b>" + XSS + "\u2069\u2069\u2069\u202eend",
     instructions="<script>window.__pwned=1</script> be careful",
     description=XSS,
     website_url="javascript:window.__pwned=1",
@@ -371,11 +372,21 @@ def evil_prompt(topic: str) -> str:
     return XSS + topic
 
 
-# A title with a right-to-left override (U+202E) that it never closes: shown as it is, it
-# must not turn the app's own text after it around.
+# Titles with a right-to-left override (U+202E) that they never close: shown as they are,
+# they must not turn the app's own text after them around. The tool's has one before it, the
+# argument's after isolate closers (U+2069) that close nothing, which would otherwise close the
+# isolate the page puts around the title and let the override out.
 @server.tool(name="bidi", title="abc\u202edef", annotations=ToolAnnotations(readOnlyHint=True))
-def bidi() -> str:
+def bidi(
+    word: str = Field(title="abc\u2069\u2069\u2069\u202edef", description="required: a star follows the title"),
+) -> str:
     """A tool whose title reverses what follows it."""
+    return "ok"
+
+
+@server.tool(name="bidi-escape", title="abc\u2069\u2069\u2069\u202edef", annotations=ToolAnnotations(readOnlyHint=True))
+def bidi_escape() -> str:
+    """A tool whose title would let its override out of its isolate."""
     return "ok"
 
 

@@ -208,7 +208,7 @@ pub fn App(
                         let name = move || {
                             details.with(|d| d.as_ref().map(|d| d.server_info.title.clone().unwrap_or_else(|| d.server_info.name.clone())))
                                 .filter(|n| !n.trim().is_empty())
-                                .unwrap_or_else(|| url.clone())
+                                .map_or_else(|| url.clone(), |n| crate::bidi::contained(&n).into_owned())
                         };
                         view! {
                             <span class="connection">

@@ -3,6 +3,7 @@
 
 pub mod app;
 pub mod before_login;
+pub mod bidi;
 pub mod call_history;
 pub mod components;
 pub mod connection;

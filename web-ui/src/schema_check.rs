@@ -150,8 +150,10 @@ fn uses_unevaluated(schema: &Value) -> bool {
     }
 }
 
+/// Why `at` is invalid. The path holds the data's property names: one that steers text
+/// direction is isolated, so the message after it reads as written.
 fn invalid(at: &str, what: impl core::fmt::Display) -> Stop {
-    Stop::Invalid(format!("{at}: {what}"))
+    Stop::Invalid(format!("{}: {what}", crate::bidi::isolated_if_steering(at)))
 }
 
 /// A pattern as read: its cost and compiled form (`None`: not runnable here), or why it is not
@@ -1238,6 +1240,15 @@ mod tests {
             &order,
             &json!({"items": ["ab"]}),
             "$.items[0]: too few characters",
+        );
+
+        // A property name that turns text around is isolated in the path: the message after
+        // it reads as written; plain names are not bracketed.
+        let turning = json!({"properties": {"a\u{2069}\u{202e}b": {"type": "string"}}});
+        invalid_at(
+            &turning,
+            &json!({"a\u{2069}\u{202e}b": 1}),
+            "\u{2068}$.a\u{202e}b\u{2069}: expected string",
         );
 
         // Relative ids nest: inside d.json, "e.json" is its sibling.

@@ -195,7 +195,7 @@ pub fn follow(
                 };
                 crate::connection::note(
                     conn.log,
-                    format!("the call of {name} followed in the background came to its end: {end} is in the history"),
+                    format!("the call of {} followed in the background came to its end: {end} is in the history", crate::bidi::isolated_if_steering(&name)),
                 );
             }
             // No form tells of it any longer: then its signals go.

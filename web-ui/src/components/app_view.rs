@@ -542,7 +542,7 @@ pub fn AppView(
     let frame_title = title.clone();
     view! {
         <section class="mcp-app" class:retiring=move || leaving.get() class:fullscreen=move || mode.get() == DisplayMode::Fullscreen class:pip=move || mode.get() == DisplayMode::Pip hidden=move || !visible.get() && mode.get() != DisplayMode::Pip aria-label=title>
-            <h4>"App " <span class="app-uri">{uri}</span> " "
+            <h4>"App " <span class="app-uri">{crate::bidi::contained(&uri).into_owned()}</span> " "
                 <button type="button" class="close-app" on:click=move |_| closed_by.set(Some("closed by the person"))>"Close"</button>
                 {move || {
                     let (class, label) = match mode.get() {
@@ -665,12 +665,12 @@ fn watch_silence(heard: Rc<Cell<bool>>, silent: RwSignal<bool>) {
 /// One thing the View said, as shown.
 fn said_view(s: Said) -> AnyView {
     match s {
-        Said::Log(level, text) => view! { <span class="said-log">"Log (" <bdi>{level}</bdi> "): " {text}</span> }.into_any(),
+        Said::Log(level, text) => view! { <span class="said-log">"Log (" <bdi>{crate::bidi::contained(&level).into_owned()}</bdi> "): " {text}</span> }.into_any(),
         Said::Message(text) => view! { <span class="said-message">"Message for the conversation: " {text}</span> }.into_any(),
         Said::Context(text) => view! { <span class="said-context">"Context for the model: " {text}</span> }.into_any(),
         Said::Link(url) => view! { <span class="said-link">"Asks to open a web page:"</span> <UrlToOpen url=url on_open=|| () /> }.into_any(),
-        Said::Called(name, true) => view! { <span class="said-call">"Called the tool " <code>{name}</code></span> }.into_any(),
-        Said::Called(name, false) => view! { <span class="said-call refused">"Was refused the tool " <code>{name}</code> " (not for apps)"</span> }.into_any(),
+        Said::Called(name, true) => view! { <span class="said-call">"Called the tool " <code>{crate::bidi::contained(&name).into_owned()}</code></span> }.into_any(),
+        Said::Called(name, false) => view! { <span class="said-call refused">"Was refused the tool " <code>{crate::bidi::contained(&name).into_owned()}</code> " (not for apps)"</span> }.into_any(),
         // Saved only when the person chooses to.
         Said::Download(files) => view! {
             <span class="said-download">"Offers to download:"</span>
@@ -699,14 +699,17 @@ fn OfferedFile(block: ContentBlock) -> impl IntoView {
         (None, Some(b)) => b.len() / 4 * 3,
         (None, None) => 0,
     };
-    let label = format!("{name} ({mime}, {bytes} bytes)");
+    let (shown_name, shown_mime) = (
+        crate::bidi::contained(&name).into_owned(),
+        crate::bidi::contained(&mime).into_owned(),
+    );
     let save = move |_| match (&c.text, &c.blob) {
         (Some(text), _) => crate::components::logs::download_text(&name, &mime, text),
         (None, Some(blob)) => crate::components::resources::download_base64(&name, &mime, blob),
         (None, None) => {}
     };
     view! {
-        <span class="offered-file">{label}</span> " "
+        <span class="offered-file"><bdi>{shown_name}</bdi> " (" <bdi>{shown_mime}</bdi> {format!(", {bytes} bytes)")}</span> " "
         <button type="button" class="download-file" on:click=save>"Download"</button>
     }
     .into_any()

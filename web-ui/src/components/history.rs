@@ -41,7 +41,7 @@ pub fn HistoryPanel(conn: Connection) -> impl IntoView {
                     view! {
                         <li data-index=i>
                             {(h.at_ms > 0.0).then(|| view! { <time class="called-at">{called_at(h.at_ms)}</time> " " })}
-                            <code><bdi>{h.tool.clone()}</bdi> " " {shown_arguments(&h.arguments)}</code> " → " {h.summary.clone()}
+                            <code><bdi>{crate::bidi::contained(&h.tool).into_owned()}</bdi> " " {shown_arguments(&h.arguments)}</code> " → " <bdi>{crate::bidi::contained(&h.summary).into_owned()}</bdi>
                             {h.took_ms.map(|ms| view! { <span class="took">{format!(" · {}", duration(ms))}</span> })}
                             <button class="rerun" on:click=run_again>"Run again"</button>
                             <button class="edit-call" on:click=edit>"Edit"</button>

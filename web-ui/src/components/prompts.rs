@@ -51,7 +51,7 @@ pub fn PromptsPanel(conn: Connection) -> impl IntoView {
                             view! {
                                 <li>
                                     <button class="prompt" data-prompt=p.name.clone() aria-current=move || is_current().to_string() on:click=move |_| choose(name.clone())>{p.title.clone().unwrap_or(p.name.clone())}</button>
-                                    {p.description.clone().map(|d| { let full = d.clone(); view! { <small class="help" title=full>{d}</small> } })}
+                                    {p.description.clone().map(|d| { let shown = crate::bidi::contained(&d).into_owned(); view! { <small class="help" title=d>{shown}</small> } })}
                                 </li>
                             }
                         }
@@ -85,7 +85,9 @@ fn PromptRunner(conn: Connection, prompt: Prompt) -> impl IntoView {
         .iter()
         .map(|a| {
             let id = format!("prompt-arg-{}", a.name);
-            let label = format!("{}{}", a.title.clone().unwrap_or(a.name.clone()), if a.required == Some(true) { " *" } else { "" });
+            // The server's title isolated: the " *" after it stays where the app puts it.
+            let title = crate::bidi::contained(a.title.as_deref().unwrap_or(&a.name)).into_owned();
+            let label = view! { <bdi>{title}</bdi> {(a.required == Some(true)).then_some(" *")} };
             view! {
                 <div class="field">
                     <label for=id.clone()>{label}</label>

@@ -255,8 +255,8 @@ pub fn ResourcesPanel(conn: Connection) -> impl IntoView {
                                             {move || if is_on2() { "Unsubscribe" } else { "Subscribe" }}
                                         </button>
                                     })}
-                                    <span class="uri" title=uri.clone()>{uri.clone()}</span>
-                                    {r.description.clone().map(|d| { let full = d.clone(); view! { <small class="help" title=full>{d}</small> } })}
+                                    <span class="uri" title=uri.clone()>{crate::bidi::contained(&uri).into_owned()}</span>
+                                    {r.description.clone().map(|d| { let shown = crate::bidi::contained(&d).into_owned(); view! { <small class="help" title=d>{shown}</small> } })}
                                     {resource_facts(&r).map(|f| view! { <small class="facts">{f}</small> })}
                                 </li>
                             }
@@ -274,7 +274,7 @@ pub fn ResourcesPanel(conn: Connection) -> impl IntoView {
                     {r.description.clone().map(|d| view! { <p class="help">{d}</p> })}
                 })}
                 {move || reading.shown().map(|uri| view! {
-                    <p class="reading" role="status">"Reading " {uri} "…" <button class="cancel" on:click=move |_| reading.cancel()>"Cancel"</button></p>
+                    <p class="reading" role="status">"Reading " <bdi>{crate::bidi::contained(&uri).into_owned()}</bdi> "…" <button class="cancel" on:click=move |_| reading.cancel()>"Cancel"</button></p>
                 })}
                 {move || reread.get().then(|| view! {
                     <p class="reread" role="status">"The server said this resource changed: read again."</p>
@@ -306,7 +306,10 @@ pub fn subscription_failure(uri: &str, on: bool, why: &str) -> String {
     } else {
         "unsubscribing from"
     };
-    format!("{what} {uri} failed: {why}")
+    format!(
+        "{what} {} failed: {why}",
+        crate::bidi::isolated_if_steering(uri)
+    )
 }
 
 /// A template's variables as inputs, with completions from the server.
@@ -370,7 +373,7 @@ pub fn ContentsView(contents: Vec<ResourceContents>) -> impl IntoView {
                 let text_name = file_name_of(&c.uri, "resource.txt");
                 view! {
                     <article class="resource-contents">
-                        <p class="uri"><bdi>{c.uri.clone()}</bdi> " · " <bdi>{mime.clone()}</bdi></p>
+                        <p class="uri"><bdi>{crate::bidi::contained(&c.uri).into_owned()}</bdi> " · " <bdi>{crate::bidi::contained(&mime).into_owned()}</bdi></p>
                         {c.text.clone().map(|t| view! { <LongText text=t pre_class="resource-text" file=text_name.clone() json=true /> })}
                         {blob_view}
                     </article>
@@ -446,6 +449,11 @@ mod tests {
         assert_eq!(
             subscription_failure("a://b", false, "the server answered HTTP 500"),
             "unsubscribing from a://b failed: the server answered HTTP 500"
+        );
+        // A URI that turns text around is kept to itself: " failed" reads as written.
+        assert_eq!(
+            subscription_failure("a://\u{2069}\u{202e}b", true, "HTTP 500"),
+            "subscribing to \u{2068}a://\u{202e}b\u{2069} failed: HTTP 500"
         );
     }
 }

@@ -49,14 +49,14 @@ pub fn ContentView(block: ContentBlock) -> impl IntoView {
         ContentBlock::Known(KnownContent::Image(m)) => {
             let shown = match safe_data_url(&m.mime_type, &m.data, IMAGE_TYPES) {
                 Some(src) => view! { <img class="content image" src=src alt="image from the server" /> }.into_any(),
-                None => view! { <p class="content refused">"An image of type " <bdi>{m.mime_type.clone()}</bdi> " was not shown."</p> }.into_any(),
+                None => view! { <p class="content refused">"An image of type " <bdi>{crate::bidi::contained(&m.mime_type).into_owned()}</bdi> " was not shown."</p> }.into_any(),
             };
             view! { {shown} <MediaDownload name="image" mime=m.mime_type data=m.data /> }.into_any()
         }
         ContentBlock::Known(KnownContent::Audio(m)) => {
             let shown = match safe_data_url(&m.mime_type, &m.data, AUDIO_TYPES) {
                 Some(src) => view! { <audio class="content audio" controls src=src></audio> }.into_any(),
-                None => view! { <p class="content refused">"Audio of type " <bdi>{m.mime_type.clone()}</bdi> " was not played."</p> }.into_any(),
+                None => view! { <p class="content refused">"Audio of type " <bdi>{crate::bidi::contained(&m.mime_type).into_owned()}</bdi> " was not played."</p> }.into_any(),
             };
             view! { {shown} <MediaDownload name="audio" mime=m.mime_type data=m.data /> }.into_any()
         }
@@ -66,7 +66,7 @@ pub fn ContentView(block: ContentBlock) -> impl IntoView {
                 .into_any()
         }
         ContentBlock::Known(KnownContent::ResourceLink(l)) => {
-            let label = l.title.clone().unwrap_or_else(|| l.name.clone());
+            let label = crate::bidi::contained(l.title.as_deref().unwrap_or(&l.name)).into_owned();
             view! { <ResourceLinkView label=label uri=l.uri /> }.into_any()
         }
         other => {
@@ -123,7 +123,7 @@ fn ResourceLinkView(label: String, uri: String) -> impl IntoView {
     };
     view! {
         <div class="content link">
-            {name} " " <span class="uri">{uri.clone()}</span>
+            {name} " " <span class="uri">{crate::bidi::contained(&uri).into_owned()}</span>
             {reader}
             {move || contents.get().map(|c| match c {
                 Ok(r) => view! { <ContentsView contents=r.contents /> }.into_any(),

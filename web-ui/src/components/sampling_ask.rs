@@ -87,7 +87,7 @@ pub fn SamplingAsk(ask: Ask, p: CreateMessageParams) -> impl IntoView {
     let reply_id = format!("sampling-reply-{}", ask.id);
     view! {
         <section class="ask sampling" role="dialog" aria-label=asks.clone()>
-            <h3>{asks.clone()}</h3>
+            <h3><bdi>{crate::bidi::contained(ask.from.as_deref().unwrap_or("The server")).into_owned()}</bdi> " asks for a model reply"</h3>
             {p.system_prompt.clone().map(|s| view! { <p class="system">"System: " {s}</p> })}
             <ul class="messages">{prompt.into_iter().map(|m| view! { <li>{m}</li> }).collect_view()}</ul>
             <dl class="sampling-settings">

@@ -112,7 +112,7 @@ fn AddedCall(call: ToolCall, calls: RwSignal<Vec<ToolCall>>) -> impl IntoView {
     let id = call.id.clone();
     view! {
         <li class="tool-call" data-id=call.id.clone()>
-            <code class="tool-call-name">{call.name.clone()}</code>" "
+            <code class="tool-call-name">{crate::bidi::contained(&call.name).into_owned()}</code>" "
             <code class="tool-call-input">{input}</code>" "
             <button type="button" class="remove-tool-call" aria-label=remove_label
                 on:click=move |_| calls.update(|c| c.retain(|x| x.id != id))>"Remove"</button>

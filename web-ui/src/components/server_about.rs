@@ -88,7 +88,7 @@ pub fn ServerAbout(details: ServerDetails) -> impl IntoView {
                 <dt>"Protocol"</dt>
                 <dd>{format!("{} ({:?} era, {:?})", details.protocol_version, details.era, details.wire)}</dd>
                 <dt>"Server"</dt>
-                <dd><bdi>{info.title.clone().unwrap_or(info.name.clone())}</bdi> " " <bdi>{info.version.clone()}</bdi> {info.title.is_some().then(|| view! { " (" <bdi>{info.name.clone()}</bdi> ")" })}</dd>
+                <dd><bdi>{crate::bidi::contained(info.title.as_deref().unwrap_or(&info.name)).into_owned()}</bdi> " " <bdi>{crate::bidi::contained(&info.version).into_owned()}</bdi> {info.title.is_some().then(|| view! { " (" <bdi>{crate::bidi::contained(&info.name).into_owned()}</bdi> ")" })}</dd>
                 {info.description.clone().map(|d| view! { <dt>"Description"</dt><dd>{d}</dd> })}
                 {website.map(|href| view! { <dt>"Website"</dt><dd><a href=href.clone() target="_blank" rel="noopener noreferrer">{href.clone()}</a></dd> })}
                 <dt>"Capabilities"</dt>

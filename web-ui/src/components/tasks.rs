@@ -75,7 +75,8 @@ pub fn TasksPanel(conn: Connection) -> impl IntoView {
                 Ok(state) => tasks.update(|t| server_tasks::merge(t, state)),
                 Err(e) => {
                     let why = format!(
-                        "Cancelling task {task_id} failed: {}",
+                        "Cancelling task {} failed: {}",
+                        crate::bidi::isolated_if_steering(&task_id),
                         crate::doctor::explain(&e)
                     );
                     let _ = error.try_set(Some(why));

@@ -174,7 +174,7 @@ pub fn ToolRunner(conn: Connection, tool: Tool) -> impl IntoView {
     view! {
         <article class="runner" aria-label=format!("Run {}", tool.name) on:keydown=on_key>
             <h3>{tool.title.clone().unwrap_or_else(|| tool.name.clone())}</h3>
-            <p class="tool-name"><bdi>{tool.name.clone()}</bdi> " "
+            <p class="tool-name"><bdi>{crate::bidi::contained(&tool.name).into_owned()}</bdi> " "
             {
                 // A link that opens this tool's form on this server (the app's own page only:
                 // embedded, the page's address is the host's).
@@ -391,7 +391,8 @@ fn FieldView(
     };
     let p3 = path.clone();
     let error = move || errors.with(|e| e.get(&p3).cloned());
-    let label = format!("{}{}", field.label, if field.required { " *" } else { "" });
+    // The server's title isolated: the " *" after it stays where the app puts it.
+    let label = view! { <bdi>{crate::bidi::contained(&field.label).into_owned()}</bdi> {field.required.then_some(" *")} };
     let input = match field.kind.clone() {
         FieldKind::Object(inner) => {
             return view! {

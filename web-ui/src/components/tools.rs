@@ -97,7 +97,7 @@ pub fn ToolsPanel(conn: Connection) -> impl IntoView {
                                 <li>
                                     <button class="tool" data-tool=name.clone() aria-current=move || is_sel().to_string() on:click=move |_| selected.set(Some(name.clone()))>
                                         {inline_icon(&tool).map(|src| view! { <img class="icon" src=src alt="" width="16" height="16" /> })}
-                                        <span class="name">{tool.title.clone().unwrap_or_else(|| tool.name.clone())}</span>
+                                        <span class="name">{crate::bidi::contained(tool.title.as_deref().unwrap_or(&tool.name)).into_owned()}</span>
                                         {hint_labels(&tool).into_iter().map(|h| view! { <span class="hint" title="claimed by the server">{h}</span> }).collect_view()}
                                         {crate::mcp_app::resource_uri(&tool).map(|_| view! { <span class="hint app-mark" title="shows its result in an MCP App">{if crate::mcp_app::for_views_only(&tool) { "app only" } else { "app" }}</span> })}
                                         {
@@ -110,7 +110,7 @@ pub fn ToolsPanel(conn: Connection) -> impl IntoView {
                                             let name = tool.name.clone();
                                             move || views.with(|kept| kept.open(&name)).then(|| view! { <span class="hint app-open" title="its app is open: choose the tool to see it">"open"</span> })
                                         }
-                                        {tool.description.clone().map(|d| view! { <span class="help">{d}</span> })}
+                                        {tool.description.as_deref().map(|d| view! { <span class="help">{crate::bidi::contained(d).into_owned()}</span> })}
                                     </button>
                                 </li>
                             }
