@@ -98,6 +98,15 @@ test('a right-to-left override in a server\'s text does not turn the app\'s own 
     return [rect(starNode, starNode.data.indexOf('*')).left, Math.max(...letters.map((r) => r.right))];
   });
   assert.ok(star >= title, `the star of a required argument is drawn inside its title (at ${star}; the title ends at ${title})`);
+  // The wire log shows the tool list as it came, one line per message: there the controls
+  // are written as JSON escapes, so they turn nothing around and can be seen.
+  await page.locator('#tab-logs').click();
+  const listed = page.locator('ol.wire li:not(.sent) code', { hasText: '"name":"bidi-escape"' }).first();
+  await listed.waitFor({ state: 'attached', timeout: 5_000 });
+  const wire = await listed.textContent();
+  assert.match(wire, /"title":"abc\\u2069\\u2069\\u2069\\u202edef"/);
+  assert.doesNotMatch(wire, /[\u2066-\u2069\u202a-\u202e]/, 'a bidi control is shown as it is');
+  await page.locator('#tab-tools').click();
 });
 
 test('tool descriptions and results are text; unsafe links and images are refused', async () => {

@@ -80,6 +80,25 @@ pub fn isolated_if_steering(text: &str) -> Cow<'_, str> {
     }
 }
 
+/// `text` with every bidi formatting character written as a JSON escape (`\u202e`): for the
+/// wire log, which shows messages as sent on one line each, where a control inside a string
+/// would turn the rest of the message around, and where someone reading the wire wants to see
+/// it. In JSON the characters can only stand inside strings, where the escape means the same.
+pub fn revealed(text: &str) -> Cow<'_, str> {
+    if !text.contains(is_bidi_control) {
+        return Cow::Borrowed(text);
+    }
+    let mut out = String::with_capacity(text.len() + 8);
+    for c in text.chars() {
+        if is_bidi_control(c) {
+            out.push_str(&format!("\\u{:04x}", u32::from(c)));
+        } else {
+            out.push(c);
+        }
+    }
+    Cow::Owned(out)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -126,6 +145,20 @@ mod tests {
     fn isolated_brackets_the_contained_text() {
         assert_eq!(isolated("id"), "\u{2068}id\u{2069}");
         assert_eq!(isolated("a\u{2069}\u{202e}b"), "\u{2068}a\u{202e}b\u{2069}");
+    }
+
+    #[test]
+    fn revealed_writes_each_control_as_a_json_escape() {
+        assert!(matches!(revealed(r#"{"a":"b"}"#), Cow::Borrowed(_)));
+        let sent = "{\"title\":\"abc\u{2069}\u{202e}def\u{061c}\"}";
+        let shown = revealed(sent);
+        assert_eq!(shown, r#"{"title":"abc\u2069\u202edef\u061c"}"#);
+        // The same JSON either way.
+        let (a, b): (serde_json::Value, serde_json::Value) = (
+            serde_json::from_str(sent).unwrap(),
+            serde_json::from_str(&shown).unwrap(),
+        );
+        assert_eq!(a, b);
     }
 
     #[test]

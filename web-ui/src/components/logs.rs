@@ -90,10 +90,12 @@ fn WireRow(
         .map(|(k, v)| format!("{k}: {}", redact(k, v)))
         .collect::<Vec<_>>()
         .join("\n");
-    let start = prefix(&line.text, LINE_BYTES).to_string();
+    // Shown with bidi controls as escapes (a control would turn the rest of a line around);
+    // copied and exported as sent.
+    let start = prefix(&line.text, LINE_BYTES);
     let more = (start.len() < line.text.len()).then(|| {
         let label = format!("whole message ({})", human_bytes(line.bytes));
-        let text = line.text.clone();
+        let text = crate::bidi::revealed(&line.text).into_owned();
         view! { <details class="whole"><summary>{label}</summary><code>{text}</code></details> }
     });
     let cut = line.is_cut().then(|| {
@@ -109,7 +111,7 @@ fn WireRow(
             <span class="dir">{if line.sent { "→" } else { "←" }}</span>
             {line.took_ms.map(|ms| view! { <span class="took" title="after its request">{format!("{ms:.0} ms")}</span> })}
             <span class="http">{http}</span>
-            <code>{start}{more.is_some().then_some(" …")}</code>
+            <code>{crate::bidi::revealed(start).into_owned()}{more.is_some().then_some(" …")}</code>
             {more}
             {cut.map(|c| view! { <p class="cut">{c}</p> })}
             {(!headers.is_empty()).then(|| view! { <details class="headers"><summary>"headers"</summary><pre>{headers}</pre></details> })}
