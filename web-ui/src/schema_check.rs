@@ -53,10 +53,21 @@ const MAX_STEPS: u32 = 200_000;
 
 /// Checks `value` against `schema`.
 pub fn check(schema: &Value, value: &Value) -> Verdict {
+    match run(schema, value) {
+        Ok(()) => Verdict::Valid,
+        Err(Stop::Invalid(m)) => Verdict::Invalid(m.to_string()),
+        Err(Stop::Unknown(m)) => Verdict::NotChecked(m),
+    }
+}
+
+/// Checks `value` against `schema`: the first mismatch, or why it was not checked.
+fn run(schema: &Value, value: &Value) -> Outcome {
     let draft07 = match Dialect::of(schema) {
         Ok(dialect) => dialect.is_draft07_or_older(),
         Err(d) => {
-            return Verdict::NotChecked(format!("the schema's dialect {d} is not supported"));
+            return Err(Stop::Unknown(format!(
+                "the schema's dialect {d} is not supported"
+            )));
         }
     };
     let mut checker = Checker {
@@ -68,11 +79,7 @@ pub fn check(schema: &Value, value: &Value) -> Verdict {
         steps: 0,
         patterns: Vec::new(),
     };
-    match checker.validate(schema, value, "$", 0) {
-        Ok(_) => Verdict::Valid,
-        Err(Stop::Invalid(m)) => Verdict::Invalid(m),
-        Err(Stop::Unknown(m)) => Verdict::NotChecked(m),
-    }
+    checker.validate(schema, value, "$", 0).map(|_| ())
 }
 
 /// The arguments a form holds, as they would be sent: the form's own errors, or else the
@@ -85,26 +92,79 @@ pub fn checked_arguments(
     schema: &Value,
 ) -> Result<Value, std::collections::BTreeMap<String, String>> {
     let arguments = crate::schema_form::build_arguments(fields, values)?;
-    match check(schema, &arguments) {
-        Verdict::Invalid(m) => Err(std::collections::BTreeMap::from([error_by_field(&m)])),
+    match run(schema, &arguments) {
+        Err(Stop::Invalid(m)) => Err(std::collections::BTreeMap::from([m.by_field(fields)])),
         _ => Ok(arguments),
     }
 }
 
-/// An [`Verdict::Invalid`] message keyed the way forms key their fields: `"$.a.b: too short"`
-/// becomes `a.b` → `too short`; a message about the whole value is keyed by `""`.
-fn error_by_field(message: &str) -> (String, String) {
-    match message.split_once(": ") {
-        Some(("$", what)) => (String::new(), what.to_string()),
-        Some((path, what)) if path.starts_with("$.") => (path[2..].to_string(), what.to_string()),
-        _ => (String::new(), message.to_string()),
+/// The paths of `fields` and of the fields inside them.
+fn field_paths(fields: &[crate::schema_form::Field]) -> Vec<&str> {
+    fields
+        .iter()
+        .flat_map(|f| {
+            let inner = match &f.kind {
+                crate::schema_form::FieldKind::Object(inner) => field_paths(inner),
+                _ => Vec::new(),
+            };
+            core::iter::once(f.path.as_str()).chain(inner)
+        })
+        .collect()
+}
+
+/// Where a value does not match, and how.
+struct Mismatch {
+    /// The JSON path of the part that does not match: `$`, `$.a.b`, `$.list[0]`.
+    at: String,
+    /// What is wrong there ("expected string, got number").
+    what: String,
+}
+
+impl Mismatch {
+    /// Keyed the way the form of `fields` keys its errors, so that it is shown: at a field's
+    /// path (`$.a.b` is field `a.b`'s), what is wrong; inside a field (an item of a list, a
+    /// member of a JSON field), the path and what is wrong, at that field; anywhere else (the
+    /// whole value, a property no field holds), the path and what, keyed by `""` (the form's
+    /// own line).
+    fn by_field(self, fields: &[crate::schema_form::Field]) -> (String, String) {
+        if self.at == "$" {
+            return (String::new(), self.what);
+        }
+        let Some(path) = self.at.strip_prefix("$.") else {
+            return (String::new(), self.to_string());
+        };
+        let paths = field_paths(fields);
+        if paths.contains(&path) {
+            return (path.to_string(), self.what);
+        }
+        let holder = paths
+            .into_iter()
+            .filter(|f| {
+                path.strip_prefix(f)
+                    .is_some_and(|rest| rest.starts_with('.') || rest.starts_with('['))
+            })
+            .max_by_key(|f| f.len());
+        (holder.unwrap_or_default().to_string(), self.to_string())
+    }
+}
+
+/// `path: what`. The path holds the data's property names: one that steers text direction
+/// is isolated, so the message after it reads as written.
+impl core::fmt::Display for Mismatch {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        write!(
+            f,
+            "{}: {}",
+            crate::bidi::isolated_if_steering(&self.at),
+            self.what
+        )
     }
 }
 
 /// Why a check stopped.
 enum Stop {
-    /// The value does not match (path: what).
-    Invalid(String),
+    /// The value does not match.
+    Invalid(Mismatch),
     /// Whether it matches cannot be decided here (why).
     Unknown(String),
 }
@@ -150,10 +210,12 @@ fn uses_unevaluated(schema: &Value) -> bool {
     }
 }
 
-/// Why `at` is invalid. The path holds the data's property names: one that steers text
-/// direction is isolated, so the message after it reads as written.
+/// Why the part of the value at `at` does not match.
 fn invalid(at: &str, what: impl core::fmt::Display) -> Stop {
-    Stop::Invalid(format!("{}: {what}", crate::bidi::isolated_if_steering(at)))
+    Stop::Invalid(Mismatch {
+        at: at.to_string(),
+        what: what.to_string(),
+    })
 }
 
 /// A pattern as read: its cost and compiled form (`None`: not runnable here), or why it is not
@@ -652,8 +714,8 @@ impl<'s> Checker<'s> {
 }
 
 /// The error for a value that matches none of the alternatives, with (some of) their reasons.
-fn none_of(at: &str, keyword: &str, errors: &[String]) -> Stop {
-    let shown: Vec<&str> = errors.iter().take(3).map(String::as_str).collect();
+fn none_of(at: &str, keyword: &str, errors: &[Mismatch]) -> Stop {
+    let shown: Vec<String> = errors.iter().take(3).map(Mismatch::to_string).collect();
     invalid(
         at,
         format!(
@@ -1309,22 +1371,101 @@ mod tests {
         invalid_at(&plain, &json!(1), "expected string");
     }
 
+    /// `checked_arguments` of the form made from `schema` holding `values`.
+    fn checked(
+        schema: &Value,
+        values: &[(&str, &str)],
+    ) -> Result<Value, std::collections::BTreeMap<String, String>> {
+        let fields = crate::schema_form::fields_of(schema);
+        let values = values
+            .iter()
+            .map(|(k, v)| (k.to_string(), v.to_string()))
+            .collect();
+        checked_arguments(&fields, &values, schema)
+    }
+
+    fn one_error(
+        key: &str,
+        what: &str,
+    ) -> Result<Value, std::collections::BTreeMap<String, String>> {
+        Err(std::collections::BTreeMap::from([(
+            key.to_string(),
+            what.to_string(),
+        )]))
+    }
+
     #[test]
-    fn errors_are_keyed_by_form_field() {
-        let key = |m: &str| error_by_field(m);
+    fn a_form_s_mismatch_is_shown_at_its_field() {
+        let schema = json!({"type": "object", "properties": {
+            "name": {"type": "string", "minLength": 2},
+            "to": {"type": "object", "properties": {"city": {"type": "string", "maxLength": 3}}},
+            "tags": {"type": "array", "items": {"type": "string", "minLength": 2}},
+            "extra": {"type": "object", "additionalProperties": {"type": "integer"}},
+            "a\u{2069}\u{202e}b": {"type": "string", "pattern": "^x"}
+        }, "minProperties": 2});
         assert_eq!(
-            key("$.name: too short"),
-            ("name".into(), "too short".into())
+            checked(&schema, &[("name", "Ada"), ("tags", "ab\ncd")]),
+            Ok(json!({"name": "Ada", "tags": ["ab", "cd"]}))
+        );
+        // At a field: what is wrong.
+        assert_eq!(
+            checked(&schema, &[("name", "A"), ("tags", "ab")]),
+            one_error("name", "too few characters (1, at least 2)")
         );
         assert_eq!(
-            key("$.to.city: too short"),
-            ("to.city".into(), "too short".into())
+            checked(&schema, &[("name", "Ada"), ("to.city", "Paris")]),
+            one_error("to.city", "too many characters (5, at most 3)")
+        );
+        // Inside a field (an item of a list, a member of a JSON field): at that field, with
+        // the path, else it would be shown nowhere and the run would do nothing.
+        assert_eq!(
+            checked(&schema, &[("name", "Ada"), ("tags", "ab\nc")]),
+            one_error("tags", "$.tags[1]: too few characters (1, at least 2)")
         );
         assert_eq!(
-            key("$: missing required property \"a\""),
-            (String::new(), "missing required property \"a\"".into())
+            checked(&schema, &[("name", "Ada"), ("extra", r#"{"n": "x"}"#)]),
+            one_error("extra", "$.extra.n: expected integer, got string")
         );
-        assert_eq!(key("odd"), (String::new(), "odd".into()));
+        // About the whole value: the form's own line.
+        assert_eq!(
+            checked(&schema, &[("name", "Ada")]),
+            one_error("", "too few properties (1, at least 2)")
+        );
+        // A field whose name steers text direction is found by its path as it is.
+        let steering =
+            json!({"properties": {"a\u{2069}\u{202e}b": {"type": "string", "minLength": 2}}});
+        assert_eq!(
+            checked(&steering, &[("a\u{2069}\u{202e}b", "x")]),
+            one_error("a\u{2069}\u{202e}b", "too few characters (1, at least 2)")
+        );
+    }
+
+    #[test]
+    fn a_mismatch_no_field_holds_is_keyed_for_the_whole_form() {
+        let m = |at: &str| Mismatch {
+            at: at.into(),
+            what: "bad".into(),
+        };
+        let fields =
+            crate::schema_form::fields_of(&json!({"properties": {"ab": {"type": "string"}}}));
+        assert_eq!(m("$").by_field(&fields), (String::new(), "bad".into()));
+        assert_eq!(
+            m("$[0]").by_field(&fields),
+            (String::new(), "$[0]: bad".into())
+        );
+        // `a` is not a field, nor is `ab` a field holding `$.abc`.
+        assert_eq!(
+            m("$.a").by_field(&fields),
+            (String::new(), "$.a: bad".into())
+        );
+        assert_eq!(
+            m("$.abc").by_field(&fields),
+            (String::new(), "$.abc: bad".into())
+        );
+        assert_eq!(
+            m("$.ab.c").by_field(&fields),
+            ("ab".into(), "$.ab.c: bad".into())
+        );
     }
 
     #[test]
