@@ -173,6 +173,22 @@ test('output schemas: a pattern is tested in the page, and one that could freeze
   await assertNothingRan();
 });
 
+test('a form value that breaks the input schema inside a list field is refused, and says so at that field', async () => {
+  await page.locator('#tab-tools').click();
+  await page.locator('button.tool[data-tool="tags"]').click();
+  await page.locator('#arg-tags').fill('ab\nc');
+  await page.locator('button.run').click();
+  const error = page.locator('.runner .field:has(#arg-tags) .field-error');
+  await error.waitFor({ timeout: 5_000 });
+  assert.equal(await error.innerText(), '$.tags[1]: too few characters (1, at least 2)');
+  assert.equal(await page.locator('.runner .result').count(), 0, 'the call was sent');
+  // Mended, it runs.
+  await page.locator('#arg-tags').fill('ab\ncd');
+  await page.locator('button.run').click();
+  await page.locator('.runner .result', { hasText: 'ab,cd' }).waitFor({ timeout: 10_000 });
+  assert.equal(await error.count(), 0, 'the error stays after the call');
+});
+
 test('a JSON text nested 200,000 deep is shown as sent, not indented into gigabytes', async () => {
   await runTool('deep-json');
   const text = page.locator('.runner .result pre.content.text');

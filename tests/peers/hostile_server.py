@@ -66,6 +66,14 @@ class Code(BaseModel):
     code: str = Field(pattern=r"^[A-Z]{3}$")
 
 
+# A list argument whose items have a minimum length: a form value with one item too short
+# breaks the schema inside the field, at `$.tags[1]`.
+@server.tool(name="tags")
+def tags(tags: list[Annotated[str, Field(min_length=2)]]) -> str:
+    """Tags of at least two characters each."""
+    return ",".join(tags)
+
+
 # Results flagged as errors are not validated by the SDK, so these declare an output schema and
 # send structured content that does not match it.
 @server.tool(name="redos")
