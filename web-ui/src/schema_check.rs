@@ -1495,4 +1495,40 @@ mod tests {
             "too many steps",
         );
     }
+
+    /// `levels` schemas nested under `keyword` ending in `{"type": "integer"}`, and a value of
+    /// as many arrays around `bottom`.
+    fn nested(keyword: &str, levels: usize, bottom: Value) -> (Value, Value) {
+        let (mut schema, mut value) = (json!({"type": "integer"}), bottom);
+        for _ in 0..levels {
+            schema = json!({ keyword: schema });
+            value = json!([value]);
+        }
+        (schema, value)
+    }
+
+    #[test]
+    fn nesting_is_checked_to_its_bound_through_items_and_contains() {
+        // The schema at the bottom is entered at the depth of its nesting: 64 is the most,
+        // and there it is still applied.
+        for keyword in ["items", "contains"] {
+            let (schema, value) = nested(keyword, 64, json!(1));
+            assert_eq!(check(&schema, &value), Verdict::Valid, "{keyword}");
+            let (schema, value) = nested(keyword, 64, json!("x"));
+            assert!(
+                matches!(check(&schema, &value), Verdict::Invalid(_)),
+                "{keyword}"
+            );
+            let (schema, value) = nested(keyword, 65, json!(1));
+            not_checked(&schema, &value, "nests too deeply");
+        }
+    }
+
+    #[test]
+    fn draft_07_ignores_prefix_items() {
+        let s = json!({"$schema": "http://json-schema.org/draft-07/schema#", "prefixItems": [{"type": "string"}]});
+        assert_eq!(check(&s, &json!([1])), Verdict::Valid);
+        let s = json!({"prefixItems": [{"type": "string"}]});
+        invalid_at(&s, &json!([1]), "$[0]: expected string");
+    }
 }
