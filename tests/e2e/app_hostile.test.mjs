@@ -164,6 +164,9 @@ test('output schemas: a pattern is tested in the page, and one that could freeze
     await verdict.waitFor({ timeout: 10_000 });
     return verdict;
   };
+  // Content that matches: each pattern is tested as itself (two in one schema).
+  const matches = await run('matches');
+  assert.equal(await matches.innerText(), "✓ matches the tool's output schema");
   const mismatch = await run('mismatch');
   assert.match(await mismatch.innerText(), /does not match .*\$\.code: does not match the pattern \^\[A-Z\]\{3\}\$/);
   // `^(a+)+$` against forty a's and a '!' would keep a backtracking engine busy for days.

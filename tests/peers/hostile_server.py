@@ -88,6 +88,17 @@ def mismatch() -> Annotated[CallToolResult, Code]:
     return CallToolResult(content=[], structured_content={"code": "abc"}, is_error=True)
 
 
+class Codes(BaseModel):
+    code: str = Field(pattern=r"^[A-Z]{3}$")
+    number: str = Field(pattern=r"^[0-9]+$")
+
+
+@server.tool(name="matches")
+def matches() -> Codes:
+    """Structured content that matches both patterns of its schema (each its own)."""
+    return Codes(code="ABC", number="123")
+
+
 @server.tool(name="deep-json")
 def deep_json() -> str:
     """A text that is valid JSON nested 200,000 deep: indented, its lines would hold about
