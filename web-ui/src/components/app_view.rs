@@ -696,7 +696,7 @@ fn OfferedFile(block: ContentBlock) -> impl IntoView {
         .unwrap_or_else(|| "application/octet-stream".into());
     let bytes = match (&c.text, &c.blob) {
         (Some(t), _) => t.len(),
-        (None, Some(b)) => b.len() / 4 * 3,
+        (None, Some(b)) => crate::mcp_app::document::base64_decoded_len(b),
         (None, None) => 0,
     };
     let (shown_name, shown_mime) = (

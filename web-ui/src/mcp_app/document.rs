@@ -64,16 +64,8 @@ pub fn html_of(contents: &ResourceContents) -> Result<String, ViewError> {
     let html = match (&contents.text, &contents.blob) {
         (Some(text), _) => text.clone(),
         (None, Some(blob)) => {
-            // The decoded size, known from the text's length and its padding: a page over
-            // the limit is refused before it is decoded.
-            let encoded = blob.trim();
-            let padding = encoded
-                .bytes()
-                .rev()
-                .take_while(|b| *b == b'=')
-                .count()
-                .min(2);
-            let size = (encoded.len() / 4 * 3).saturating_sub(padding);
+            // A page over the limit is refused before it is decoded.
+            let size = base64_decoded_len(blob);
             if size > MAX_HTML {
                 return Err(ViewError::TooLarge(size));
             }
@@ -238,9 +230,35 @@ pub fn frame_source(document: String) -> FrameSource {
     ))
 }
 
+/// How many bytes the base64 text `encoded` decodes to, from its length and its padding
+/// (surrounding whitespace ignored), without decoding it.
+pub fn base64_decoded_len(encoded: &str) -> usize {
+    let encoded = encoded.trim();
+    let padding = encoded
+        .bytes()
+        .rev()
+        .take_while(|b| *b == b'=')
+        .count()
+        .min(2);
+    (encoded.len() / 4 * 3).saturating_sub(padding)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn base64_decoded_len_counts_padding_and_ignores_surrounding_space() {
+        for (encoded, len) in [
+            ("", 0),
+            ("YQ==", 1),
+            ("YWI=", 2),
+            ("YWJj", 3),
+            (" YWJjZA==\n", 4),
+        ] {
+            assert_eq!(base64_decoded_len(encoded), len, "{encoded:?}");
+        }
+    }
 
     #[test]
     fn html_comes_from_text_or_base64_of_the_right_type_only() {
