@@ -1496,32 +1496,93 @@ mod tests {
         );
     }
 
-    /// `levels` schemas nested under `keyword` ending in `{"type": "integer"}`, and a value of
-    /// as many arrays around `bottom`.
-    fn nested(keyword: &str, levels: usize, bottom: Value) -> (Value, Value) {
-        let (mut schema, mut value) = (json!({"type": "integer"}), bottom);
-        for _ in 0..levels {
-            schema = json!({ keyword: schema });
-            value = json!([value]);
-        }
-        (schema, value)
+    /// `bottom` (a schema and a value) wrapped `levels` times: each time the schema by
+    /// `schema`, the value by `value`.
+    fn nested(
+        levels: usize,
+        bottom: (Value, Value),
+        schema: impl Fn(Value) -> Value,
+        value: impl Fn(Value) -> Value,
+    ) -> (Value, Value) {
+        (0..levels).fold(bottom, |(s, v), _| (schema(s), value(v)))
     }
 
     #[test]
-    fn nesting_is_checked_to_its_bound_through_items_and_contains() {
-        // The schema at the bottom is entered at the depth of its nesting: 64 is the most,
-        // and there it is still applied.
-        for keyword in ["items", "contains"] {
-            let (schema, value) = nested(keyword, 64, json!(1));
-            assert_eq!(check(&schema, &value), Verdict::Valid, "{keyword}");
-            let (schema, value) = nested(keyword, 64, json!("x"));
+    fn nesting_is_checked_to_its_bound_through_every_keyword_that_enters_a_schema() {
+        type Wrap = fn(Value) -> Value;
+        let cases: [(&str, Wrap, Wrap); 8] = [
+            ("items", |s| json!({ "items": s }), |v| json!([v])),
+            ("contains", |s| json!({ "contains": s }), |v| json!([v])),
+            (
+                "properties",
+                |s| json!({ "properties": { "a": s } }),
+                |v| json!({ "a": v }),
+            ),
+            (
+                "additionalProperties",
+                |s| json!({ "additionalProperties": s }),
+                |v| json!({ "a": v }),
+            ),
+            ("allOf", |s| json!({ "allOf": [s] }), |v| v),
+            ("anyOf", |s| json!({ "anyOf": [s] }), |v| v),
+            ("oneOf", |s| json!({ "oneOf": [s] }), |v| v),
+            (
+                "dependentSchemas",
+                |s| json!({ "dependentSchemas": { "a": s } }),
+                |v| v,
+            ),
+        ];
+        for (keyword, schema, value) in cases {
+            // The values are objects with `a` where the keyword needs one.
+            let object = matches!(keyword, "dependentSchemas");
+            let bottom = |ok: bool| {
+                if object {
+                    (
+                        json!({ "required": [if ok { "a" } else { "b" }] }),
+                        json!({ "a": 1 }),
+                    )
+                } else {
+                    (
+                        json!({ "type": "integer" }),
+                        if ok { json!(1) } else { json!("x") },
+                    )
+                }
+            };
+            // The schema at the bottom is entered at the depth of its nesting: 64 is the
+            // most, and there it is still applied.
+            let (s, v) = nested(64, bottom(true), schema, value);
+            assert_eq!(check(&s, &v), Verdict::Valid, "{keyword}");
+            let (s, v) = nested(64, bottom(false), schema, value);
             assert!(
-                matches!(check(&schema, &value), Verdict::Invalid(_)),
-                "{keyword}"
+                matches!(check(&s, &v), Verdict::Invalid(_)),
+                "{keyword}: {:?}",
+                check(&s, &v)
             );
-            let (schema, value) = nested(keyword, 65, json!(1));
-            not_checked(&schema, &value, "nests too deeply");
+            let (s, v) = nested(65, bottom(true), schema, value);
+            not_checked(&s, &v, "nests too deeply");
         }
+        // `propertyNames` enters a schema for each name, one level down.
+        let names = |max: u64| {
+            (
+                json!({ "propertyNames": { "maxLength": max } }),
+                json!({ "x": 1 }),
+            )
+        };
+        let props = |s: Value| json!({ "properties": { "a": s } });
+        let under = |v: Value| json!({ "a": v });
+        let (s, v) = nested(63, names(0), props, under);
+        invalid_at(&s, &v, "property name \"x\" is not allowed");
+        let (s, v) = nested(64, names(0), props, under);
+        not_checked(&s, &v, "nests too deeply");
+    }
+
+    #[test]
+    fn a_property_refused_by_additional_properties_false_is_named() {
+        invalid_at(
+            &json!({"properties": {"a": {}}, "additionalProperties": false}),
+            &json!({"a": 1, "b": 2}),
+            "$: unexpected property \"b\"",
+        );
     }
 
     #[test]
