@@ -1510,8 +1510,20 @@ mod tests {
     #[test]
     fn nesting_is_checked_to_its_bound_through_every_keyword_that_enters_a_schema() {
         type Wrap = fn(Value) -> Value;
-        let cases: [(&str, Wrap, Wrap); 8] = [
+        let cases: [(&str, Wrap, Wrap); 12] = [
             ("items", |s| json!({ "items": s }), |v| json!([v])),
+            ("then", |s| json!({ "if": {}, "then": s }), |v| v),
+            ("if", |s| json!({ "if": s, "then": {} }), |v| v),
+            (
+                "unevaluatedProperties",
+                |s| json!({ "unevaluatedProperties": s }),
+                |v| json!({ "a": v }),
+            ),
+            (
+                "unevaluatedItems",
+                |s| json!({ "unevaluatedItems": s }),
+                |v| json!([v]),
+            ),
             ("contains", |s| json!({ "contains": s }), |v| json!([v])),
             (
                 "properties",
@@ -1552,15 +1564,27 @@ mod tests {
             // most, and there it is still applied.
             let (s, v) = nested(64, bottom(true), schema, value);
             assert_eq!(check(&s, &v), Verdict::Valid, "{keyword}");
-            let (s, v) = nested(64, bottom(false), schema, value);
-            assert!(
-                matches!(check(&s, &v), Verdict::Invalid(_)),
-                "{keyword}: {:?}",
-                check(&s, &v)
-            );
+            // (A condition that fails only picks the branch.)
+            if keyword != "if" {
+                let (s, v) = nested(64, bottom(false), schema, value);
+                let verdict = check(&s, &v);
+                assert!(
+                    matches!(verdict, Verdict::Invalid(_)),
+                    "{keyword}: {verdict:?}"
+                );
+            }
             let (s, v) = nested(65, bottom(true), schema, value);
             not_checked(&s, &v, "nests too deeply");
         }
+        // `not` twice over is the schema itself, two levels down.
+        let not_not = |s: Value| json!({ "not": { "not": s } });
+        let integer = |v: Value| (json!({ "type": "integer" }), v);
+        let (s, v) = nested(32, integer(json!(1)), not_not, |v| v);
+        assert_eq!(check(&s, &v), Verdict::Valid);
+        let (s, v) = nested(32, integer(json!("x")), not_not, |v| v);
+        assert!(matches!(check(&s, &v), Verdict::Invalid(_)));
+        let (s, v) = nested(33, integer(json!(1)), not_not, |v| v);
+        not_checked(&s, &v, "nests too deeply");
         // `propertyNames` enters a schema for each name, one level down.
         let names = |max: u64| {
             (
@@ -1574,6 +1598,19 @@ mod tests {
         invalid_at(&s, &v, "property name \"x\" is not allowed");
         let (s, v) = nested(64, names(0), props, under);
         not_checked(&s, &v, "nests too deeply");
+    }
+
+    #[test]
+    fn a_count_that_is_negative_or_fractional_is_no_count() {
+        for bad in [json!(-1.0), json!(2.5), json!(-3)] {
+            let verdict = check(&json!({ "maxLength": bad }), &json!("abc"));
+            assert_eq!(verdict, Verdict::Valid, "{bad}");
+        }
+        invalid_at(
+            &json!({ "maxLength": 2.0 }),
+            &json!("abc"),
+            "too many characters",
+        );
     }
 
     #[test]
