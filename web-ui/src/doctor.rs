@@ -24,7 +24,12 @@ pub fn explain(e: &ClientError) -> String {
 
 /// A plain explanation of a failed login or refresh.
 pub fn explain_auth(e: &AuthFailure) -> String {
-    let text = format!("Login failed: {e}.");
+    // What failed may quote the authorization server (an issuer, its error's description):
+    // isolated when it steers text direction, so the advice after it reads as written.
+    let text = format!(
+        "Login failed: {}.",
+        crate::bidi::isolated_if_steering(&e.to_string())
+    );
     match e {
         AuthFailure::Flow(AuthError::Url(UrlError::NotHttps(_) | UrlError::PrivateTarget(_))) => format!(
             "{text} For local development, tick \"allow http and loopback authorization servers\" in the connect form and connect again."
@@ -51,7 +56,7 @@ fn explain_request(r: &RequestError) -> String {
         }
         RequestError::Rpc(e) if e.code == client_browser::client_core::jsonrpc::codes::URL_ELICITATION_REQUIRED => format!(
             "The server needs you to open a web page before it can do this ({}).",
-            e.message
+            crate::bidi::isolated_if_steering(&e.message)
         ),
         RequestError::Timeout { after_ms } => format!(
             "No answer or progress from the server in {} s, so the request was cancelled. For a slower server or tool, raise the time limit in Settings.",
@@ -93,5 +98,24 @@ mod tests {
             explain(&ClientError::Connect(RequestError::SessionHeaderHidden))
                 .contains("Access-Control-Expose-Headers")
         );
+    }
+
+    #[test]
+    fn server_text_inside_advice_is_isolated_when_it_steers_direction() {
+        let issuer =
+            |name: &str| explain_auth(&AuthFailure::Flow(AuthError::NeedsClientId(name.into())));
+        let plain = issuer("https://as.example");
+        assert!(
+            plain.starts_with("Login failed: ") && !plain.contains('\u{2068}'),
+            "{plain}"
+        );
+        let turning = issuer("https://as.example/\u{2069}\u{202e}x");
+        assert!(
+            turning.starts_with("Login failed: \u{2068}")
+                && turning.contains("\u{2069}. Enter the client id")
+                && !turning.contains("\u{2069}\u{202e}"),
+            "{turning:?}"
+        );
+        assert!(turning.ends_with("connect again."));
     }
 }
