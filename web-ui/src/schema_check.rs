@@ -1617,6 +1617,24 @@ mod tests {
     }
 
     #[test]
+    fn integers_beyond_2_to_the_53_compare_exactly() {
+        let big = json!(-9_007_199_254_740_993_i64);
+        invalid_at(
+            &json!({ "const": big }),
+            &json!(-9_007_199_254_740_992_i64),
+            "expected",
+        );
+        assert_eq!(check(&json!({ "const": big }), &big), Verdict::Valid);
+        invalid_at(
+            &json!({ "enum": [18_446_744_073_709_551_615_u64] }),
+            &json!(18_446_744_073_709_551_614_u64),
+            "not one of the allowed values",
+        );
+        // Equal by value across representations.
+        assert_eq!(check(&json!({ "const": 1 }), &json!(1.0)), Verdict::Valid);
+    }
+
+    #[test]
     fn multiple_of_is_exact_for_integers_and_close_for_decimals() {
         let of = |m: Value| json!({ "multipleOf": m });
         for (m, v) in [
