@@ -1189,6 +1189,12 @@ mod tests {
         assert!(
             matches!(out.as_slice(), [Action::Show(Said::Download(files)), Action::Post(m)] if files.len() == 2 && m["result"] == json!({}))
         );
+        // As many as the bound: offered.
+        let most = json!({"contents": vec![file.clone(); MAX_DOWNLOADS]});
+        let out = b.on_message(&request(json!(3), "ui/download-file", most), &[], &around);
+        assert!(
+            matches!(out.as_slice(), [Action::Show(Said::Download(files)), Action::Post(_)] if files.len() == MAX_DOWNLOADS)
+        );
         let text = json!({"type": "text", "text": "not a file"});
         for contents in [
             json!([]),
@@ -1212,8 +1218,10 @@ mod tests {
     fn a_ready_view_is_asked_to_tear_down_once_and_its_answer_lets_it_go() {
         let mut b = Bridge::new(get_time(), json!({}), json!({}));
         // Not ready: nobody to ask.
+        assert!(!b.initialized());
         assert_eq!(b.teardown("called again"), None);
         b.on_message(&ready(), &[], &around);
+        assert!(b.initialized());
         let ask = b.teardown("called again").expect("a request");
         assert_eq!(ask["method"], "ui/resource-teardown");
         assert_eq!(ask["params"]["reason"], "called again");
