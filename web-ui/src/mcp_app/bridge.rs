@@ -1093,6 +1093,38 @@ mod tests {
         assert!(matches!(out.as_slice(), [Action::Post(m)] if m["result"]["isError"] == true));
         let out = b.on_message(&request(json!(3), "ui/message", json!({"role": "user", "content": [{"type": "text", "text": "hi"}, {"type": "image"}]})), &[], &around);
         assert!(matches!(&out[0], Action::Show(Said::Message(t)) if t == "hi\n[image]"));
+        // Context for the model: its text, then its structured content as JSON, on a line
+        // of its own; either alone as it is.
+        let context = |params: Value| {
+            let mut b = bridge();
+            b.on_message(
+                &request(json!(4), "ui/update-model-context", params),
+                &[],
+                &around,
+            )
+        };
+        let both =
+            json!({"content": [{"type": "text", "text": "t"}], "structuredContent": {"k": 1}});
+        assert_eq!(
+            context(both),
+            vec![
+                Action::Show(Said::Context("t\n{\"k\":1}".into())),
+                Action::Post(json!({"jsonrpc": "2.0", "id": 4, "result": {}}))
+            ]
+        );
+        let structured = json!({"structuredContent": {"k": 1}});
+        assert!(
+            matches!(&context(structured)[0], Action::Show(Said::Context(t)) if t == "{\"k\":1}")
+        );
+        let text = json!({"content": [{"type": "text", "text": "t"}]});
+        assert!(matches!(&context(text)[0], Action::Show(Said::Context(t)) if t == "t"));
+        // A ping is answered, with nothing.
+        assert_eq!(
+            b.on_message(&request(json!(5), "ping", json!({})), &[], &around),
+            vec![Action::Post(
+                json!({"jsonrpc": "2.0", "id": 5, "result": {}})
+            )]
+        );
         let log = json!({"jsonrpc": "2.0", "method": "notifications/message", "params": {"level": "warning", "data": {"n": 1}}});
         assert_eq!(
             b.on_message(&log, &[], &around),
