@@ -458,6 +458,24 @@ mod tests {
     }
 
     #[test]
+    fn a_list_of_types_is_read_as_its_first_other_than_null() {
+        let f = fields_of(&json!({"properties": {
+            "a": {"type": ["null", "integer"]},
+            "b": {"type": ["number", "string"]},
+            "c": {"type": ["string", "null"]}
+        }}));
+        let read: Vec<_> = f.iter().map(|f| (f.kind.clone(), f.nullable)).collect();
+        assert_eq!(
+            read,
+            [
+                (FieldKind::Integer, true),
+                (FieldKind::Number, false),
+                (FieldKind::Text, true)
+            ]
+        );
+    }
+
+    #[test]
     fn builds_typed_arguments_and_reports_errors() {
         let f = fields_of(&schema());
         let mut v = initial_values(&f);
