@@ -75,8 +75,8 @@ const MAX_HOPS: usize = 16;
 
 /// The schema a property's value really follows, whether `null` is allowed besides, and the
 /// base URI inside it: `$ref`s followed (local ones, and bundled resources by their `$id`), a
-/// lone `allOf` entry unwrapped, and `anyOf`/`oneOf` of one schema and `null` read as that
-/// schema, nullable. `base` is the base URI around `schema`.
+/// lone `allOf` entry unwrapped, `anyOf`/`oneOf` of one schema and `null` read as that
+/// schema, nullable, and of one schema alone as that schema. `base` is the base URI around `schema`.
 fn effective<'s>(
     doc: &Resources<'s>,
     base: &str,
@@ -108,8 +108,10 @@ fn effective<'s>(
             let is_null = |o: &Value| o.get("type").and_then(Value::as_str) == Some("null");
             let mut others = options.iter().filter(|o| !is_null(o));
             if let (Some(only), None) = (others.next(), others.next()) {
-                if options.len() > 1 {
-                    nullable = true;
+                // One schema and `null`; or one schema alone, unless it is the one choice of
+                // a titled enum (a `const`), which is read as an enum below.
+                if options.len() > 1 || only.get("const").is_none() {
+                    nullable |= options.len() > 1;
                     schema = only;
                     base = doc.base_of(&base, schema);
                     continue;
@@ -452,9 +454,69 @@ mod tests {
         assert_eq!(f[0].label, "Your name");
         assert!(f[0].required && !f[2].required);
         assert!(matches!(kinds[5].1, FieldKind::List(_)));
+        assert_eq!(kinds[2].1, FieldKind::Number);
+        assert_eq!(kinds[3].1, FieldKind::Boolean);
         assert!(f[6].nullable);
         assert!(matches!(kinds[7].1, FieldKind::Object(_)));
         assert_eq!(kinds[8].1, FieldKind::Json);
+    }
+
+    #[test]
+    fn alternatives_of_one_schema_are_that_schema() {
+        let f = fields_of(&json!({"properties": {
+            "alone": {"anyOf": [{"type": "string"}]},
+            "or_null": {"oneOf": [{"type": "null"}, {"type": "integer"}]},
+            "one_choice": {"oneOf": [{"const": "a", "title": "A"}]},
+            "choices": {"oneOf": [{"const": "a", "title": "A"}, {"const": "b", "title": "B"}]},
+            "not_all_choices": {"oneOf": [{"const": "a"}, {"type": "string"}]},
+            "none": {"anyOf": []},
+            "two": {"anyOf": [{"type": "string"}, {"type": "integer"}]}
+        }}));
+        let read: Vec<_> = f
+            .iter()
+            .map(|f| (f.name.as_str(), f.kind.clone(), f.nullable))
+            .collect();
+        assert_eq!(
+            read,
+            [
+                ("alone", FieldKind::Text, false),
+                ("or_null", FieldKind::Integer, true),
+                ("one_choice", FieldKind::Enum(vec![json!("a")]), false),
+                (
+                    "choices",
+                    FieldKind::Enum(vec![json!("a"), json!("b")]),
+                    false
+                ),
+                ("not_all_choices", FieldKind::Json, false),
+                ("none", FieldKind::Json, false),
+                ("two", FieldKind::Json, false),
+            ]
+        );
+    }
+
+    #[test]
+    fn objects_nest_as_fields_four_deep_then_as_json() {
+        // `e` is an object too: one level too deep for fields of its own.
+        let mut schema = json!({"type": "object", "properties": {"f": {"type": "string"}}});
+        for name in ["e", "d", "c", "b", "a"] {
+            schema = json!({"type": "object", "properties": { name: schema }});
+        }
+        let mut f = fields_of(&schema);
+        let mut path = Vec::new();
+        while let [field] = f.as_slice() {
+            path.push(field.path.clone());
+            match &field.kind {
+                FieldKind::Object(inner) => f = inner.clone(),
+                other => {
+                    assert_eq!(
+                        (field.path.as_str(), other),
+                        ("a.b.c.d.e", &FieldKind::Json)
+                    );
+                    break;
+                }
+            }
+        }
+        assert_eq!(path, ["a", "a.b", "a.b.c", "a.b.c.d", "a.b.c.d.e"]);
     }
 
     #[test]
