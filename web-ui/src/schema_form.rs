@@ -520,6 +520,23 @@ mod tests {
     }
 
     #[test]
+    fn a_box_never_ticked_is_false_when_required_and_left_out_otherwise() {
+        let f = fields_of(&json!({"required": ["must"], "properties": {
+            "must": {"type": "boolean"},
+            "may": {"type": "boolean"}
+        }}));
+        assert_eq!(
+            build_arguments(&f, &BTreeMap::new()),
+            Ok(json!({"must": false}))
+        );
+        let ticked = BTreeMap::from([("may".to_string(), "true".to_string())]);
+        assert_eq!(
+            build_arguments(&f, &ticked),
+            Ok(json!({"must": false, "may": true}))
+        );
+    }
+
+    #[test]
     fn a_list_of_types_is_read_as_its_first_other_than_null() {
         let f = fields_of(&json!({"properties": {
             "a": {"type": ["null", "integer"]},
