@@ -109,6 +109,29 @@ test('a right-to-left override in a server\'s text does not turn the app\'s own 
   await page.locator('#tab-tools').click();
 });
 
+/** Any bidi formatting character (marks, embeddings, overrides, isolates). */
+const BIDI_CONTROL = /[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/;
+
+test('JSON views show a bidi control inside a string as its escape; "as sent" shows the text as it came', async () => {
+  await page.locator('button.tool[data-tool="bidi-escape"]').click();
+  const runner = page.locator('.runner[aria-label="Run bidi-escape"]');
+  await runner.locator('button.run').click();
+  const text = runner.locator('.result pre.content.text');
+  await text.waitFor({ timeout: 10_000 });
+  // The tool's text is JSON: indented, with the override as \u202e (the same JSON).
+  assert.match(await text.textContent(), /"title": "abc\\u202edef",\n\s+"n": 1/);
+  const pres = await runner.locator('.result pre').all();
+  assert.ok(pres.length >= 1);
+  for (const pre of pres) assert.doesNotMatch(await pre.textContent(), BIDI_CONTROL, 'a JSON view shows a bidi control as it is');
+  await runner.locator('.result .json-text .as-sent input').check();
+  await waitFor(async () => (await text.textContent()) === '{"title": "abc\u202edef", "n": 1}', 5_000, 'the text as sent, its override unchanged');
+  // The tool's definition as listed: its title's controls as escapes.
+  await runner.locator('.tool-definition > summary').click();
+  const definition = await runner.locator('pre.tool-json').textContent();
+  assert.match(definition, /"title": "abc\\u2069\\u2069\\u2069\\u202edef"/);
+  assert.doesNotMatch(definition, BIDI_CONTROL);
+});
+
 test('tool descriptions and results are text; unsafe links and images are refused', async () => {
   await page.locator('button.tool').first().click();
   assert.match(await page.locator('.runner .description').innerText(), /onerror=/);

@@ -5,6 +5,7 @@ shows all of it as plain text and runs nothing. PyPI `mcp` 2.x with CORS; binds 
 Usage: python hostile_server.py PORT
 """
 
+import json
 import sys
 from typing import Annotated
 
@@ -406,7 +407,9 @@ def bidi(
 @server.tool(name="bidi-escape", title="abc\u2069\u2069\u2069\u202edef", annotations=ToolAnnotations(readOnlyHint=True))
 def bidi_escape() -> str:
     """A tool whose title would let its override out of its isolate."""
-    return "ok"
+    # JSON text with an override inside a string: shown as it is, the rest of its line is
+    # drawn backwards.
+    return json.dumps({"title": "abc\u202edef", "n": 1}, ensure_ascii=False)
 
 
 if __name__ == "__main__":

@@ -63,7 +63,7 @@ fn isolated(text: &str) -> String {
 
 /// Whether `c` is a bidi formatting character: the Arabic letter mark, the left-to-right and
 /// right-to-left marks, the embeddings and overrides with their pop, and the isolates.
-fn is_bidi_control(c: char) -> bool {
+pub fn is_bidi_control(c: char) -> bool {
     matches!(c, '\u{061C}' | '\u{200E}' | '\u{200F}' | '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}')
 }
 
@@ -90,13 +90,18 @@ pub fn revealed(text: &str) -> Cow<'_, str> {
     }
     let mut out = String::with_capacity(text.len() + 8);
     for c in text.chars() {
-        if is_bidi_control(c) {
-            out.push_str(&format!("\\u{:04x}", u32::from(c)));
-        } else {
-            out.push(c);
-        }
+        push_revealed(&mut out, c);
     }
     Cow::Owned(out)
+}
+
+/// Pushes `c` onto `out`, a bidi formatting character as its JSON escape (see [`revealed`]).
+pub fn push_revealed(out: &mut String, c: char) {
+    if is_bidi_control(c) {
+        out.push_str(&format!("\\u{:04x}", u32::from(c)));
+    } else {
+        out.push(c);
+    }
 }
 
 #[cfg(test)]

@@ -3,8 +3,16 @@
 //!
 //! Hand-written rather than `serde_json::to_string_pretty`: re-encoding a parsed value changes
 //! what the server sent (a number beyond `f64` is rounded, `\u00e9` becomes `é`, a duplicate
-//! key is lost). This only moves whitespace outside strings: every token stays byte for byte
-//! as sent. The text is first checked to be JSON by serde_json, without building a value.
+//! key is lost). This only moves whitespace outside strings: every token stays as sent, byte
+//! for byte but for one change: a bidi formatting character inside a string (a right-to-left
+//! override, say) is written as its JSON escape, which means the same. Shown as it is, it
+//! would draw the rest of its line backwards, so that the data on screen is not what it says
+//! (the "Trojan Source" trick); "as sent" shows it unchanged. The text is first checked to be
+//! JSON by serde_json, without building a value.
+//!
+//! [`pretty`] does the same for JSON the app writes itself from a value.
+
+use serde::Serialize;
 
 /// Texts longer than this are shown as sent (indenting them would cost more than it helps).
 pub const MAX_FORMATTED_BYTES: usize = 1 << 20;
@@ -19,7 +27,8 @@ const MAX_INDENTED_BYTES: usize = 4 * MAX_FORMATTED_BYTES;
 
 /// `text` indented when it is a JSON object or array (at most [`MAX_FORMATTED_BYTES`],
 /// nested at most `MAX_DEPTH` deep, and not over `MAX_INDENTED_BYTES` once indented),
-/// else `None`. Only whitespace outside strings differs from `text`.
+/// else `None`. Only whitespace outside strings differs from `text`, and bidi formatting
+/// characters inside strings, written as escapes.
 pub fn formatted(text: &str) -> Option<String> {
     let json = text.trim();
     if json.len() > MAX_FORMATTED_BYTES || !(json.starts_with('{') || json.starts_with('[')) {
@@ -31,9 +40,17 @@ pub fn formatted(text: &str) -> Option<String> {
     indent(json)
 }
 
+/// `value` as indented JSON for the page to show (a tool's definition, a result as received,
+/// structured content), bidi formatting characters inside its strings written as escapes (see
+/// the module's documentation). The same JSON value as `value`.
+pub fn pretty(value: &impl Serialize) -> String {
+    let json = serde_json::to_string_pretty(value).unwrap_or_default();
+    crate::bidi::revealed(&json).into_owned()
+}
+
 /// Re-indents valid JSON: a newline after `{`, `[` and `,`, one before `}` and `]` (empty
-/// containers stay `{}` and `[]`), a space after `:`; strings are copied as they are. `None`
-/// past `MAX_DEPTH` or `MAX_INDENTED_BYTES`.
+/// containers stay `{}` and `[]`), a space after `:`; strings are copied as they are, their
+/// bidi formatting characters as escapes. `None` past `MAX_DEPTH` or `MAX_INDENTED_BYTES`.
 fn indent(json: &str) -> Option<String> {
     let mut out = String::with_capacity(json.len() + json.len() / 4);
     let mut depth = 0usize;
@@ -46,7 +63,7 @@ fn indent(json: &str) -> Option<String> {
     };
     while let Some(c) = chars.next() {
         if in_string {
-            out.push(c);
+            crate::bidi::push_revealed(&mut out, c);
             if escaped {
                 escaped = false;
             } else if c == '\\' {
@@ -181,6 +198,37 @@ mod tests {
             "]".repeat(60)
         );
         assert_eq!(formatted(&wide), None);
+    }
+
+    #[test]
+    fn bidi_controls_in_strings_are_shown_as_escapes_meaning_the_same() {
+        let sent = "{\"title\":\"abc\u{2069}\u{202e}def\",\"n\":[\"\u{200f}\"]}";
+        let shown = formatted(sent).unwrap();
+        assert_eq!(
+            shown,
+            "{\n  \"title\": \"abc\\u2069\\u202edef\",\n  \"n\": [\n    \"\\u200f\"\n  ]\n}"
+        );
+        assert!(!shown.contains(crate::bidi::is_bidi_control));
+        assert_eq!(
+            serde_json::from_str::<Value>(&shown).unwrap(),
+            serde_json::from_str::<Value>(sent).unwrap()
+        );
+        // Right-to-left letters are text, not controls: as sent.
+        assert_eq!(
+            formatted("[\"\u{5e9}\u{5dc}\"]").unwrap(),
+            "[\n  \"\u{5e9}\u{5dc}\"\n]"
+        );
+    }
+
+    #[test]
+    fn pretty_json_shows_bidi_controls_as_escapes() {
+        let value = serde_json::json!({ "name": "a\u{202e}b", "plain": "\u{5e9}" });
+        let shown = pretty(&value);
+        assert_eq!(
+            shown,
+            "{\n  \"name\": \"a\\u202eb\",\n  \"plain\": \"\u{5e9}\"\n}"
+        );
+        assert_eq!(serde_json::from_str::<Value>(&shown).unwrap(), value);
     }
 
     #[test]

@@ -70,7 +70,7 @@ pub fn ContentView(block: ContentBlock) -> impl IntoView {
             view! { <ResourceLinkView label=label uri=l.uri /> }.into_any()
         }
         other => {
-            let json = serde_json::to_string_pretty(&other).unwrap_or_default();
+            let json = crate::json_text::pretty(&other);
             view! { <LongText text=json pre_class="content other" file="content.json" /> }
                 .into_any()
         }
@@ -170,14 +170,14 @@ pub fn ResultView(
     let structured = result
         .structured_content
         .as_ref()
-        .map(|s| serde_json::to_string_pretty(s).unwrap_or_default());
+        .map(crate::json_text::pretty);
     // The whole result as the server sent it (also `_meta` and fields this client does not
     // know), formatted only once asked for.
     let raw = StoredValue::new(raw);
     let raw_open = RwSignal::new(false);
     let raw_shown = move || {
         raw_open.get().then(|| {
-            let json = raw.with_value(|r| serde_json::to_string_pretty(r).unwrap_or_default());
+            let json = raw.with_value(crate::json_text::pretty);
             view! { <LongText text=json pre_class="raw-json" file="result.json" /> }
         })
     };

@@ -55,7 +55,7 @@ pub fn SendRequest(conn: Connection) -> impl IntoView {
             let Some(answer) = answer.await else { return };
             outcome.set(Some(
                 answer
-                    .map(|v| serde_json::to_string_pretty(&v).unwrap_or_default())
+                    .map(|v| crate::json_text::pretty(&v))
                     .map_err(|e| crate::doctor::explain(&e)),
             ));
         });

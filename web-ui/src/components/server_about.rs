@@ -73,12 +73,11 @@ pub fn capability_summary(c: &ServerCapabilities) -> Vec<String> {
 #[component]
 pub fn ServerAbout(details: ServerDetails) -> impl IntoView {
     let info = &details.server_info;
-    let declared = serde_json::to_string_pretty(&json!({
+    let declared = crate::json_text::pretty(&json!({
         "protocolVersion": details.protocol_version,
         "serverInfo": info,
         "capabilities": details.capabilities,
-    }))
-    .unwrap_or_default();
+    }));
     let summary = capability_summary(&details.capabilities);
     let website = info.website_url.as_deref().and_then(safe_link);
     view! {

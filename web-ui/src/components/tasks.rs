@@ -184,7 +184,7 @@ fn TaskOutcome(outcome: Outcome) -> impl IntoView {
         Some(Ok(value)) => match decode_tool_result(value.clone()) {
             Ok((result, raw)) => view! { <ResultView result=result raw=raw /> }.into_any(),
             Err(_) => {
-                let json = serde_json::to_string_pretty(&value).unwrap_or_default();
+                let json = crate::json_text::pretty(&value);
                 view! { <LongText text=json pre_class="raw-json" file="task-result.json" /> }
                     .into_any()
             }

@@ -203,7 +203,7 @@ pub fn ToolRunner(conn: Connection, tool: Tool) -> impl IntoView {
             {
                 // The whole definition as the server listed it (schemas, annotations,
                 // execution, `_meta`, fields we do not know), drawn when opened.
-                let definition = serde_json::to_string_pretty(&tool).unwrap_or_default();
+                let definition = crate::json_text::pretty(&tool);
                 let file = format!("{}.json", tool.name);
                 let open = RwSignal::new(false);
                 view! {
