@@ -26,11 +26,12 @@ pub fn capability_summary(c: &ServerCapabilities) -> Vec<String> {
         })
     };
     let names = |what: &str, v: &Option<Value>| {
-        let keys: Vec<&str> = v
+        // Each name kept to itself: an override in one does not turn the ", " after it around.
+        let keys: Vec<std::borrow::Cow<'_, str>> = v
             .as_ref()?
             .as_object()?
             .keys()
-            .map(String::as_str)
+            .map(|k| crate::bidi::isolated_if_steering(k))
             .collect();
         (!keys.is_empty()).then(|| format!("{what}: {}", keys.join(", ")))
     };
@@ -40,7 +41,9 @@ pub fn capability_summary(c: &ServerCapabilities) -> Vec<String> {
         let mut methods = Vec::new();
         for (area, calls) in requests {
             for call in calls.as_object().into_iter().flat_map(|o| o.keys()) {
-                methods.push(format!("{area}/{call}"));
+                methods.push(
+                    crate::bidi::isolated_if_steering(&format!("{area}/{call}")).into_owned(),
+                );
             }
         }
         Some(if methods.is_empty() {
@@ -134,5 +137,21 @@ mod tests {
             ]
         );
         assert!(capability_summary(&ServerCapabilities::default()).is_empty());
+    }
+
+    #[test]
+    fn a_name_that_steers_direction_is_kept_to_itself() {
+        let c: ServerCapabilities = serde_json::from_value(json!({
+            "tasks": { "requests": { "tools\u{202e}": { "call": {} }, "b": { "c": {} } } },
+            "experimental": { "a\u{2069}\u{202e}": {}, "b": {} },
+        }))
+        .unwrap();
+        assert_eq!(
+            capability_summary(&c),
+            [
+                "tasks (\u{2068}tools\u{202e}/call\u{2069}, b/c)",
+                "experimental: \u{2068}a\u{202e}\u{2069}, b",
+            ]
+        );
     }
 }

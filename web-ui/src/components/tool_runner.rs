@@ -435,12 +435,16 @@ fn FieldView(
             let hint = match &field.kind {
                 FieldKind::List(item) => match item.as_ref() {
                     FieldKind::Enum(options) => {
+                        // Each choice kept to itself: an override in one does not turn
+                        // the ", " after it around.
                         let names: Vec<String> = options
                             .iter()
                             .map(|o| {
-                                o.as_str()
+                                let name = o
+                                    .as_str()
                                     .map(String::from)
-                                    .unwrap_or_else(|| o.to_string())
+                                    .unwrap_or_else(|| o.to_string());
+                                crate::bidi::isolated_if_steering(&name).into_owned()
                             })
                             .collect();
                         format!("one per line, each one of: {}", names.join(", "))
