@@ -128,6 +128,11 @@ fn kind_of(doc: &Resources, base: &str, schema: &Value, path: &str, depth: usize
     if let Some(Value::Array(values)) = schema.get("enum") {
         return FieldKind::Enum(values.clone());
     }
+    // One allowed value (`const`; pydantic's `Literal["x"]`): a choice of one, not a box in
+    // which only that exact text is right.
+    if let Some(value) = schema.get("const") {
+        return FieldKind::Enum(vec![value.clone()]);
+    }
     if let Some(Value::Array(options)) = schema.get("oneOf").or_else(|| schema.get("anyOf")) {
         // Titled enums: oneOf of { const, title }.
         let consts: Vec<Value> = options
@@ -492,6 +497,39 @@ mod tests {
                 ("two", FieldKind::Json, false),
             ]
         );
+    }
+
+    #[test]
+    fn an_all_of_of_one_schema_is_that_schema_unless_beside_its_own_type_or_properties() {
+        let f = fields_of(&json!({"properties": {
+            "wrapped": {"allOf": [{"type": "integer"}]},
+            "two": {"allOf": [{"type": "integer"}, {"minimum": 1}]},
+            "typed": {"type": "string", "allOf": [{"maxLength": 3}]},
+            "with_properties": {"properties": {"a": {"type": "string"}}, "allOf": [{"type": "integer"}]},
+            "titled_or_null": {"anyOf": [{"const": "x", "title": "X"}, {"type": "null"}]},
+            "literal": {"const": 2, "type": "integer"}
+        }}));
+        let read: Vec<_> = f
+            .iter()
+            .map(|f| (f.name.as_str(), f.kind.clone(), f.nullable))
+            .collect();
+        assert_eq!(
+            read,
+            [
+                ("wrapped", FieldKind::Integer, false),
+                // Every part would have to hold: the whole as JSON (checked before sending).
+                ("two", FieldKind::Json, false),
+                // The part only adds to the schema beside it.
+                ("typed", FieldKind::Text, false),
+                ("with_properties", FieldKind::Json, false),
+                // One value, or null: a choice of one that may be left empty.
+                ("titled_or_null", FieldKind::Enum(vec![json!("x")]), true),
+                ("literal", FieldKind::Enum(vec![json!(2)]), false),
+            ]
+        );
+        let mut values = initial_values(&f);
+        values.insert("literal".into(), "2".into());
+        assert_eq!(build_arguments(&f, &values).unwrap(), json!({"literal": 2}));
     }
 
     #[test]
