@@ -108,14 +108,12 @@ fn effective<'s>(
             let is_null = |o: &Value| o.get("type").and_then(Value::as_str) == Some("null");
             let mut others = options.iter().filter(|o| !is_null(o));
             if let (Some(only), None) = (others.next(), others.next()) {
-                // One schema and `null`; or one schema alone, unless it is the one choice of
-                // a titled enum (a `const`), which is read as an enum below.
-                if options.len() > 1 || only.get("const").is_none() {
-                    nullable |= options.len() > 1;
-                    schema = only;
-                    base = doc.base_of(&base, schema);
-                    continue;
-                }
+                // One schema, alone or beside `null` (the one choice of a titled enum too:
+                // a `const` reads as a choice of one).
+                nullable |= options.len() > 1;
+                schema = only;
+                base = doc.base_of(&base, schema);
+                continue;
             }
         }
         break;
