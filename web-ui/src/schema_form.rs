@@ -464,9 +464,17 @@ mod tests {
         assert_eq!(kinds[8].1, FieldKind::Json);
     }
 
+    /// Each field of `schema` as its name, kind and whether it may be null.
+    fn read(schema: &Value) -> Vec<(String, FieldKind, bool)> {
+        fields_of(schema)
+            .into_iter()
+            .map(|f| (f.name, f.kind, f.nullable))
+            .collect()
+    }
+
     #[test]
     fn alternatives_of_one_schema_are_that_schema() {
-        let f = fields_of(&json!({"properties": {
+        let read = read(&json!({"properties": {
             "alone": {"anyOf": [{"type": "string"}]},
             "or_null": {"oneOf": [{"type": "null"}, {"type": "integer"}]},
             "one_choice": {"oneOf": [{"const": "a", "title": "A"}]},
@@ -475,56 +483,68 @@ mod tests {
             "none": {"anyOf": []},
             "two": {"anyOf": [{"type": "string"}, {"type": "integer"}]}
         }}));
-        let read: Vec<_> = f
-            .iter()
-            .map(|f| (f.name.as_str(), f.kind.clone(), f.nullable))
-            .collect();
         assert_eq!(
             read,
             [
-                ("alone", FieldKind::Text, false),
-                ("or_null", FieldKind::Integer, true),
-                ("one_choice", FieldKind::Enum(vec![json!("a")]), false),
+                ("alone".into(), FieldKind::Text, false),
+                ("or_null".into(), FieldKind::Integer, true),
                 (
-                    "choices",
+                    "one_choice".into(),
+                    FieldKind::Enum(vec![json!("a")]),
+                    false
+                ),
+                (
+                    "choices".into(),
                     FieldKind::Enum(vec![json!("a"), json!("b")]),
                     false
                 ),
-                ("not_all_choices", FieldKind::Json, false),
-                ("none", FieldKind::Json, false),
-                ("two", FieldKind::Json, false),
+                ("not_all_choices".into(), FieldKind::Json, false),
+                ("none".into(), FieldKind::Json, false),
+                ("two".into(), FieldKind::Json, false),
             ]
         );
     }
 
     #[test]
     fn an_all_of_of_one_schema_is_that_schema_unless_beside_its_own_type_or_properties() {
-        let f = fields_of(&json!({"properties": {
+        let read = read(&json!({"properties": {
             "wrapped": {"allOf": [{"type": "integer"}]},
             "two": {"allOf": [{"type": "integer"}, {"minimum": 1}]},
             "typed": {"type": "string", "allOf": [{"maxLength": 3}]},
-            "with_properties": {"properties": {"a": {"type": "string"}}, "allOf": [{"type": "integer"}]},
-            "titled_or_null": {"anyOf": [{"const": "x", "title": "X"}, {"type": "null"}]},
-            "literal": {"const": 2, "type": "integer"}
+            "with_properties": {"properties": {"a": {"type": "string"}}, "allOf": [{"type": "integer"}]}
         }}));
-        let read: Vec<_> = f
-            .iter()
-            .map(|f| (f.name.as_str(), f.kind.clone(), f.nullable))
-            .collect();
         assert_eq!(
             read,
             [
-                ("wrapped", FieldKind::Integer, false),
+                ("wrapped".into(), FieldKind::Integer, false),
                 // Every part would have to hold: the whole as JSON (checked before sending).
-                ("two", FieldKind::Json, false),
+                ("two".into(), FieldKind::Json, false),
                 // The part only adds to the schema beside it.
-                ("typed", FieldKind::Text, false),
-                ("with_properties", FieldKind::Json, false),
-                // One value, or null: a choice of one that may be left empty.
-                ("titled_or_null", FieldKind::Enum(vec![json!("x")]), true),
-                ("literal", FieldKind::Enum(vec![json!(2)]), false),
+                ("typed".into(), FieldKind::Text, false),
+                ("with_properties".into(), FieldKind::Json, false),
             ]
         );
+    }
+
+    #[test]
+    fn one_allowed_value_is_a_choice_of_one() {
+        let schema = json!({"properties": {
+            "titled_or_null": {"anyOf": [{"const": "x", "title": "X"}, {"type": "null"}]},
+            "literal": {"const": 2, "type": "integer"}
+        }});
+        assert_eq!(
+            read(&schema),
+            [
+                // One value, or null: a choice of one that may be left empty.
+                (
+                    "titled_or_null".into(),
+                    FieldKind::Enum(vec![json!("x")]),
+                    true
+                ),
+                ("literal".into(), FieldKind::Enum(vec![json!(2)]), false),
+            ]
+        );
+        let f = fields_of(&schema);
         let mut values = initial_values(&f);
         values.insert("literal".into(), "2".into());
         assert_eq!(build_arguments(&f, &values).unwrap(), json!({"literal": 2}));
