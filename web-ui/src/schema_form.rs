@@ -271,11 +271,16 @@ fn to_text(kind: &FieldKind, v: &Value) -> String {
             .collect::<Vec<_>>()
             .join("\n"),
         (FieldKind::Json, v) => serde_json::to_string_pretty(v).unwrap_or_default(),
-        (_, v) => v
-            .as_str()
-            .map(String::from)
-            .unwrap_or_else(|| v.to_string()),
+        (_, v) => choice_text(v),
     }
+}
+
+/// How a value is written as a choice's text (and in a field): a string as it is, anything
+/// else as JSON.
+pub fn choice_text(v: &Value) -> String {
+    v.as_str()
+        .map(String::from)
+        .unwrap_or_else(|| v.to_string())
 }
 
 /// The form's text values that give back `args` exactly (to edit arguments sent before in
@@ -385,12 +390,7 @@ fn parse_value(kind: &FieldKind, text: &str) -> Result<Value, String> {
         FieldKind::Boolean => Ok(Value::Bool(text == "true")),
         FieldKind::Enum(options) => options
             .iter()
-            .find(|o| {
-                o.as_str()
-                    .map(String::from)
-                    .unwrap_or_else(|| o.to_string())
-                    == text
-            })
+            .find(|o| choice_text(o) == text)
             .cloned()
             .ok_or_else(|| "choose one of the options".to_string()),
         FieldKind::List(item) => text

@@ -414,7 +414,7 @@ fn FieldView(
                 <select id=id.clone() prop:value=value on:change=move |ev| set(event_target_value(&ev))>
                     <option value="">"—"</option>
                     {options.into_iter().map(|o| {
-                        let text = o.as_str().map(String::from).unwrap_or_else(|| o.to_string());
+                        let text = crate::schema_form::choice_text(&o);
                         view! { <option value=text.clone()>{text.clone()}</option> }
                     }).collect_view()}
                 </select>
@@ -440,10 +440,7 @@ fn FieldView(
                         let names: Vec<String> = options
                             .iter()
                             .map(|o| {
-                                let name = o
-                                    .as_str()
-                                    .map(String::from)
-                                    .unwrap_or_else(|| o.to_string());
+                                let name = crate::schema_form::choice_text(o);
                                 crate::bidi::isolated_if_steering(&name).into_owned()
                             })
                             .collect();
