@@ -5,6 +5,7 @@ use crate::clock::now;
 use crate::driver::{Inner, Reply};
 use crate::error::ClientError;
 use crate::options::{CallOptions, ClientEvent, ClientOptions, Transport};
+use client_core::bidi::Isolated;
 use client_core::session::{
     CacheMode, ConnectionState, RequestError, RequestHandle, RequestOptions, ServerDetails,
 };
@@ -733,8 +734,9 @@ pub fn completion_params(
 /// Types a raw result (or list item) of `method`; a result of the wrong shape is a
 /// [`ClientError::UnexpectedResult`] that names the method and what was wrong.
 pub fn decode<T: serde::de::DeserializeOwned>(method: &str, v: Value) -> Result<T, ClientError> {
-    T::deserialize(&v)
-        .map_err(|e| ClientError::UnexpectedResult(format!("malformed {method} result: {e}")))
+    T::deserialize(&v).map_err(|e| {
+        ClientError::UnexpectedResult(format!("malformed {method} result: {}", Isolated(e)))
+    })
 }
 
 /// Whether these headers carry an `Authorization` header.

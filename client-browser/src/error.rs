@@ -1,5 +1,6 @@
 //! Errors of the [`crate::Client`] API, with messages a user can act on.
 
+use client_core::bidi::Isolated;
 use client_core::session::RequestError;
 
 /// Why a client operation failed.
@@ -9,7 +10,7 @@ pub enum ClientError {
     #[error("could not connect: {0}")]
     Connect(RequestError),
     /// The server needs authorization (HTTP 401 or 403 `insufficient_scope`).
-    #[error("the server requires authorization{}", www_authenticate.as_ref().map(|w| format!(" ({w})")).unwrap_or_default())]
+    #[error("the server requires authorization{}", www_authenticate.as_ref().map(|w| format!(" ({})", Isolated(w))).unwrap_or_default())]
     AuthRequired {
         /// 401, or 403 for `insufficient_scope`.
         status: u16,
@@ -30,7 +31,7 @@ pub enum ClientError {
     Closed,
     /// A 2026-07-28 server left a resource out when it acknowledged the subscription stream:
     /// it will not send updates of it (servers that offer them declare `resources.subscribe`).
-    #[error("the server does not send updates of {uri}: it left the resource out when it acknowledged the subscription (servers that support resource subscriptions declare resources.subscribe)")]
+    #[error("the server does not send updates of {}: it left the resource out when it acknowledged the subscription (servers that support resource subscriptions declare resources.subscribe)", Isolated(uri))]
     SubscriptionRefused {
         /// The resource.
         uri: String,
@@ -127,5 +128,54 @@ mod url_tests {
                 "{bad}"
             );
         }
+    }
+}
+
+#[cfg(test)]
+mod message_tests {
+    use super::*;
+    use crate::auth::AuthFailure;
+
+    /// An override after an isolate closer that closes nothing, as a hostile server sends it;
+    /// and what a message shows in its place (one isolate, the closer dropped).
+    const HOSTILE: &str = "a\u{2069}\u{202e}b";
+    const SHOWN: &str = "\u{2068}a\u{202e}b\u{2069}";
+
+    #[test]
+    fn server_text_in_a_message_is_isolated() {
+        let challenge = ClientError::AuthRequired {
+            status: 401,
+            www_authenticate: Some(HOSTILE.into()),
+        };
+        assert_eq!(
+            challenge.to_string(),
+            format!("the server requires authorization ({SHOWN})")
+        );
+        let refused = ClientError::SubscriptionRefused {
+            uri: HOSTILE.into(),
+        };
+        assert!(
+            refused.to_string().starts_with(&format!(
+                "the server does not send updates of {SHOWN}: it left"
+            )),
+            "{refused}"
+        );
+        let unreachable = AuthFailure::Network {
+            url: HOSTILE.into(),
+            reason: "TypeError: Failed to fetch".into(),
+        };
+        assert_eq!(
+            unreachable.to_string(),
+            format!("could not reach {SHOWN}: TypeError: Failed to fetch")
+        );
+        // Plain text reads as written.
+        let plain = ClientError::AuthRequired {
+            status: 401,
+            www_authenticate: Some("Bearer".into()),
+        };
+        assert_eq!(
+            plain.to_string(),
+            "the server requires authorization (Bearer)"
+        );
     }
 }

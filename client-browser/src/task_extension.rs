@@ -6,6 +6,7 @@
 use crate::client::{decode, Client, PendingCall};
 use crate::error::ClientError;
 use crate::options::CallOptions;
+use client_core::bidi::Isolated;
 use client_core::session::{RequestError, RequestHandle};
 use client_core::types::{ServerRequest, Task};
 use client_core::ErrorObject;
@@ -294,7 +295,7 @@ fn completed_result(task: &Task) -> Result<Value, ClientError> {
         Some(result @ Value::Object(_)) => Ok(result.clone()),
         _ => Err(ClientError::UnexpectedResult(format!(
             "task {} completed without its result",
-            task.task_id
+            Isolated(&task.task_id)
         ))),
     }
 }

@@ -2,6 +2,7 @@
 //!
 //! Every decode path returns a [`DecodeError`]; no input can make this module panic.
 
+use crate::bidi::{isolated_if_steering, Isolated};
 use alloc::string::{String, ToString};
 use alloc::vec::Vec;
 use core::fmt;
@@ -57,7 +58,7 @@ impl fmt::Display for RequestId {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             RequestId::Number(n) => write!(f, "{n}"),
-            RequestId::String(s) => write!(f, "\"{s}\""),
+            RequestId::String(s) => write!(f, "\"{}\"", isolated_if_steering(s)),
         }
     }
 }
@@ -93,7 +94,12 @@ impl ErrorObject {
 
 impl fmt::Display for ErrorObject {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{} (code {})", self.message, self.code)
+        write!(
+            f,
+            "{} (code {})",
+            isolated_if_steering(&self.message),
+            self.code
+        )
     }
 }
 
@@ -149,7 +155,7 @@ pub enum DecodeError {
         limit: usize,
     },
     /// The bytes are not valid JSON.
-    #[error("invalid JSON: {0}")]
+    #[error("invalid JSON: {}", Isolated(.0))]
     InvalidJson(String),
     /// Valid JSON, but not a JSON-RPC 2.0 message.
     #[error("not a JSON-RPC 2.0 message: {0}")]

@@ -5,6 +5,7 @@
 //! and events for the application. The browser layer (fetch, WebSocket, timers) lives outside.
 //!
 //! Modules:
+//! - [`bidi`]: server text inside the client's own sentences, kept from reordering them.
 //! - [`jsonrpc`]: JSON-RPC 2.0 messages and error codes.
 //! - [`types`]: MCP data types for both protocol eras.
 //! - [`sse`]: incremental Server-Sent Events decoder.
@@ -20,6 +21,7 @@
 
 extern crate alloc;
 
+pub mod bidi;
 pub mod headers;
 pub mod http;
 pub mod jsonrpc;

@@ -1080,6 +1080,24 @@ fn a_server_without_a_version_we_speak_fails_clearly() {
     h.connect();
     assert_eq!(h.session.state(), ConnectionState::Failed);
     assert!(h.events.iter().any(|e| matches!(e, Event::ConnectFailed(RequestError::Unavailable(m)) if m.contains("2099-01-01"))));
+    // A version with a right-to-left override in it is isolated in the message, so that the
+    // words after the list read as written.
+    let mut h = Harness::new(
+        Session::new(config()),
+        Modern {
+            versions: Some(vec!["2099-01-01", "x\u{202e}y"]),
+            ..Default::default()
+        },
+    );
+    h.connect();
+    let failed = h.events.iter().find_map(|e| match e {
+        Event::ConnectFailed(e) => Some(e.to_string()),
+        _ => None,
+    });
+    assert_eq!(
+        failed.as_deref(),
+        Some("the server supports only protocol versions [\u{2068}2099-01-01, x\u{202e}y\u{2069}], none of which this client speaks")
+    );
 }
 
 #[test]

@@ -132,6 +132,19 @@ test('JSON views show a bidi control inside a string as its escape; "as sent" sh
   assert.doesNotMatch(definition, BIDI_CONTROL);
 });
 
+test('a JSON-RPC error message with an override does not turn the client\'s words after it around', async () => {
+  await page.locator('button.tool[data-tool="bidi-error"]').click();
+  const runner = page.locator('.runner[aria-label="Run bidi-error"]');
+  await runner.locator('button.run').click();
+  const error = runner.locator('.call-error');
+  await error.waitFor({ timeout: 10_000 });
+  const text = await error.textContent();
+  // The server's message as one isolate, its closers that close nothing dropped; then the code.
+  assert.ok(text.includes('\u2068abc\u202edef\u2069 (code -32000)'), JSON.stringify(text));
+  const { first, last } = await error.evaluate(drawnLeftToRight, 'code');
+  assert.ok(first < last, `"code" is drawn right to left (its c at ${first}, its e at ${last})`);
+});
+
 test('tool descriptions and results are text; unsafe links and images are refused', async () => {
   await page.locator('button.tool').first().click();
   assert.match(await page.locator('.runner .description').innerText(), /onerror=/);

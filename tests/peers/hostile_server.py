@@ -13,7 +13,7 @@ import anyio
 import uvicorn
 from mcp.server.mcpserver import Context, MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
-from mcp.shared.exceptions import UrlElicitationRequiredError
+from mcp.shared.exceptions import MCPError, UrlElicitationRequiredError
 from mcp_types import (
     CallToolResult,
     ElicitRequestURLParams,
@@ -410,6 +410,13 @@ def bidi_escape() -> str:
     # JSON text with an override inside a string: shown as it is, the rest of its line is
     # drawn backwards.
     return json.dumps({"title": "abc\u202edef", "n": 1}, ensure_ascii=False)
+
+
+@server.tool(name="bidi-error", annotations=ToolAnnotations(readOnlyHint=True))
+def bidi_error() -> str:
+    """A tool that fails with a JSON-RPC error whose message would reverse the client's words
+    after it (its error code), and let the override out of the isolate around the message."""
+    raise MCPError(-32000, "abc\u2069\u2069\u2069\u202edef")
 
 
 if __name__ == "__main__":

@@ -23,6 +23,7 @@ pub use redirect::{complete_redirect, has_redirect_callback, RedirectOutcome};
 pub use storage::TokenStorage;
 
 use crate::clock::now;
+use client_core::bidi::Isolated;
 use client_core::oauth::challenge::{mcp_challenge, split_scopes};
 use client_core::oauth::{
     AuthConfig, AuthError, AuthFlow, AuthOutput, ClientCredentials, TokenSet, UrlPolicy,
@@ -97,7 +98,7 @@ pub enum AuthFailure {
     #[error("{0}")]
     Flow(AuthError),
     /// An HTTP request of the flow got no answer.
-    #[error("could not reach {url}: {reason}")]
+    #[error("could not reach {}: {reason}", Isolated(url))]
     Network {
         /// The URL.
         url: String,

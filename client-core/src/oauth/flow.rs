@@ -14,6 +14,7 @@ use super::challenge::{mcp_challenge, split_scopes};
 use super::guard::{check_url, UrlPolicy};
 use super::metadata::*;
 use super::pkce::{b64url, Pkce};
+use crate::bidi::Isolated;
 use crate::time::Instant;
 use crate::weburl::Url;
 use alloc::collections::VecDeque;
@@ -149,10 +150,13 @@ pub enum AuthError {
         expected: String,
     },
     /// No usable authorization server metadata.
-    #[error("no authorization server metadata could be found (tried {0})")]
+    #[error("no authorization server metadata could be found (tried {})", Isolated(.0))]
     NoAuthServerMetadata(String),
     /// The metadata's issuer differs from the one looked up.
-    #[error("the metadata at {url} names issuer {found:?}, not {expected:?}")]
+    #[error(
+        "the metadata at {} names issuer {found:?}, not {expected:?}",
+        Isolated(url)
+    )]
     IssuerMismatch {
         /// Where it was fetched.
         url: String,
@@ -165,10 +169,10 @@ pub enum AuthError {
     #[error("the authorization server does not advertise PKCE S256 (code_challenge_methods_supported), so this client will not use it")]
     NoPkce,
     /// No way to get a client id.
-    #[error("the authorization server offers no registration and no client id is configured for {0}: enter a client id")]
+    #[error("the authorization server offers no registration and no client id is configured for {}: enter a client id", Isolated(.0))]
     NeedsClientId(String),
     /// Registration failed.
-    #[error("client registration failed: HTTP {status}: {body}")]
+    #[error("client registration failed: HTTP {status}: {}", Isolated(body))]
     Registration {
         /// Status.
         status: u16,
@@ -184,7 +188,7 @@ pub enum AuthError {
     #[error("the authorization response came from the wrong authorization server (iss check failed); it was ignored")]
     IssuerCheck,
     /// The authorization server refused.
-    #[error("authorization was refused: {error}{}", description.as_ref().map(|d| format!(" ({d})")).unwrap_or_default())]
+    #[error("authorization was refused: {}{}", Isolated(error), description.as_ref().map(|d| format!(" ({})", Isolated(d))).unwrap_or_default())]
     Denied {
         /// OAuth error code.
         error: String,
@@ -192,7 +196,7 @@ pub enum AuthError {
         description: Option<String>,
     },
     /// The token endpoint refused.
-    #[error("the token request failed: {error}{}", description.as_ref().map(|d| format!(" ({d})")).unwrap_or_default())]
+    #[error("the token request failed: {}{}", Isolated(error), description.as_ref().map(|d| format!(" ({})", Isolated(d))).unwrap_or_default())]
     Token {
         /// OAuth error code, or `http_<status>`.
         error: String,
@@ -200,7 +204,7 @@ pub enum AuthError {
         description: Option<String>,
     },
     /// Malformed answer.
-    #[error("malformed answer from {0}")]
+    #[error("malformed answer from {}", Isolated(.0))]
     Malformed(String),
     /// Called out of order.
     #[error("the login flow is not waiting for that")]

@@ -1,5 +1,6 @@
 //! What the session tells the application, and how requests fail.
 
+use crate::bidi::Isolated;
 use crate::http::{TransmitId, TransportFailure};
 use crate::jsonrpc::ErrorObject;
 use crate::types::*;
@@ -189,7 +190,7 @@ pub enum RequestError {
     #[error("the server returned an error: {0}")]
     Rpc(ErrorObject),
     /// The server answered with an HTTP error status.
-    #[error("the server answered HTTP {status}{}", if body.is_empty() { String::new() } else { alloc::format!(": {body}") })]
+    #[error("the server answered HTTP {status}{}", if body.is_empty() { String::new() } else { alloc::format!(": {}", Isolated(body)) })]
     Http {
         /// Status code.
         status: u16,

@@ -2,6 +2,7 @@
 //! fallback, the 2024-11-05 HTTP+SSE transport as the last resort, and the legacy GET stream.
 
 use super::*;
+use crate::bidi::Isolated;
 use crate::jsonrpc::codes;
 use crate::types::{DiscoverResult, InitializeResult, LEGACY_VERSIONS, MODERN_VERSIONS};
 
@@ -166,7 +167,7 @@ impl Session {
                     {
                         self.fall_back_to_initialize(now);
                     } else {
-                        let list = d.supported_versions.join(", ");
+                        let list = Isolated(d.supported_versions.join(", "));
                         self.fail_connect(RequestError::Unavailable(alloc::format!(
                             "the server supports only protocol versions [{list}], none of which this client speaks"
                         )));
@@ -198,7 +199,7 @@ impl Session {
                     _ if supported.iter().any(|s| LEGACY_VERSIONS.contains(&s.as_str())) => self.fall_back_to_initialize(now),
                     _ => self.fail_connect(RequestError::Unavailable(alloc::format!(
                         "the server supports only protocol versions [{}], none of which this client speaks",
-                        supported.join(", ")
+                        Isolated(supported.join(", "))
                     ))),
                 }
             }
@@ -248,7 +249,8 @@ impl Session {
                     init.protocol_version
                 ))),
                 Err(e) => self.fail_connect(RequestError::Protocol(alloc::format!(
-                    "malformed initialize result: {e}"
+                    "malformed initialize result: {}",
+                    Isolated(e)
                 ))),
             },
             Err(RequestError::Http {
