@@ -145,6 +145,29 @@ test('a JSON-RPC error message with an override does not turn the client\'s word
   assert.ok(first < last, `"code" is drawn right to left (its c at ${first}, its e at ${last})`);
 });
 
+test('a property named with a dot and the same path through an object are two fields', async () => {
+  await page.locator('button.tool[data-tool="dotted"]').click();
+  const runner = page.locator('.runner[aria-label="Run dotted"]');
+  // `to.city` at the top, and `city` inside the object `to`: an input each.
+  const dotted = runner.locator('[id="arg-to.city"]');
+  const nested = runner.locator('#arg-to-city');
+  await nested.fill('Paris');
+  await dotted.fill('L');
+  assert.equal(await nested.inputValue(), 'Paris', 'typing in one field changed the other');
+  // Too short: the error is shown at the field it belongs to, not at the other.
+  await runner.locator('button.run').click();
+  const dottedField = runner.locator('.field:has([id="arg-to.city"])');
+  await dottedField.locator('.field-error').waitFor({ timeout: 5_000 });
+  assert.match(await dottedField.locator('.field-error').textContent(), /too few characters/);
+  assert.equal(await runner.locator('.field:has(#arg-to-city) .field-error').count(), 0);
+  await dotted.fill('Lyon');
+  await runner.locator('button.run').click();
+  const text = runner.locator('.result pre.content.text');
+  await text.waitFor({ timeout: 10_000 });
+  // The server answers with what it was given (its JSON text, shown indented).
+  assert.deepEqual(JSON.parse(await text.textContent()), { 'to.city': 'Lyon', to: { city: 'Paris' } });
+});
+
 test('tool descriptions and results are text; unsafe links and images are refused', async () => {
   await page.locator('button.tool').first().click();
   assert.match(await page.locator('.runner .description').innerText(), /onerror=/);

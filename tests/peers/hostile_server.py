@@ -412,6 +412,20 @@ def bidi_escape() -> str:
     return json.dumps({"title": "abc\u202edef", "n": 1}, ensure_ascii=False)
 
 
+class Place(BaseModel):
+    city: str = ""
+
+
+@server.tool(name="dotted", annotations=ToolAnnotations(readOnlyHint=True))
+def dotted(
+    dotted_city: Annotated[str, Field(validation_alias="to.city", min_length=2)] = "",
+    to: Place | None = None,
+) -> str:
+    """A property named `to.city` beside the `city` of an object `to`: two fields, each with
+    its own value (a form keyed by dotted paths gave both one). Answers what it was given."""
+    return json.dumps({"to.city": dotted_city, "to": to.model_dump() if to else None}, sort_keys=True)
+
+
 @server.tool(name="bidi-error", annotations=ToolAnnotations(readOnlyHint=True))
 def bidi_error() -> str:
     """A tool that fails with a JSON-RPC error whose message would reverse the client's words

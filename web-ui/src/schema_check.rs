@@ -98,6 +98,24 @@ pub fn checked_arguments(
     }
 }
 
+/// The path of the member `name` of the value at `parent`: `$.name`, or `$["a.b"]` (the name
+/// as a JSON string) when the name is empty or holds a character that would make the path
+/// name another place or read wrongly (`.`, `[`, `]`, `"`, `\`, whitespace, a control). With
+/// the root of a form (`""`) as `parent`, a field's key: `name`, `["a.b"]`, `a.b`. So a
+/// property named `a.b` and the property `b` of an object `a` have different paths, and so
+/// different fields and errors.
+pub fn member_path(parent: &str, name: &str) -> String {
+    let plain = !name.is_empty()
+        && !name.chars().any(|c| {
+            matches!(c, '.' | '[' | ']' | '"' | '\\') || c.is_whitespace() || c.is_control()
+        });
+    match (plain, parent) {
+        (true, "") => name.to_string(),
+        (true, _) => format!("{parent}.{name}"),
+        (false, _) => format!("{parent}[{}]", Value::from(name)),
+    }
+}
+
 /// The paths of `fields` and of the fields inside them.
 fn field_paths(fields: &[crate::schema_form::Field]) -> Vec<&str> {
     fields
@@ -122,15 +140,20 @@ struct Mismatch {
 
 impl Mismatch {
     /// Keyed the way the form of `fields` keys its errors, so that it is shown: at a field's
-    /// path (`$.a.b` is field `a.b`'s), what is wrong; inside a field (an item of a list, a
-    /// member of a JSON field), the path and what is wrong, at that field; anywhere else (the
-    /// whole value, a property no field holds), the path and what, keyed by `""` (the form's
-    /// own line).
+    /// path (`$.a.b` is field `a.b`'s, `$["a.b"]` field `["a.b"]`'s), what is wrong; inside a
+    /// field (an item of a list, a member of a JSON field), the path and what is wrong, at
+    /// that field; anywhere else (the whole value, a property no field holds), the path and
+    /// what, keyed by `""` (the form's own line).
     fn by_field(self, fields: &[crate::schema_form::Field]) -> (String, String) {
         if self.at == "$" {
             return (String::new(), self.what);
         }
-        let Some(path) = self.at.strip_prefix("$.") else {
+        let key = self.at.strip_prefix("$.").or_else(|| {
+            self.at
+                .strip_prefix('$')
+                .filter(|rest| rest.starts_with("[\""))
+        });
+        let Some(path) = key else {
             return (String::new(), self.to_string());
         };
         let paths = field_paths(fields);
@@ -537,7 +560,7 @@ impl<'s> Checker<'s> {
         let props = s.get("properties").and_then(Value::as_object);
         let patterns = s.get("patternProperties").and_then(Value::as_object);
         for (k, val) in obj {
-            let path = format!("{at}.{k}");
+            let path = member_path(at, k);
             if let Some(names) = s.get("propertyNames") {
                 let name = Value::String(k.clone());
                 if !self.matches(names, &name, &path, depth + 1)? {
@@ -692,7 +715,7 @@ impl<'s> Checker<'s> {
                     if rest == &Value::Bool(false) {
                         return Err(invalid(at, format!("unevaluated property {k:?}")));
                     }
-                    self.validate(rest, val, &format!("{at}.{k}"), depth + 1)?;
+                    self.validate(rest, val, &member_path(at, k), depth + 1)?;
                 }
                 seen.props.extend(obj.keys().cloned());
             }
@@ -1440,6 +1463,73 @@ mod tests {
         assert_eq!(
             checked(&steering, &[("a\u{2069}\u{202e}b", "x")]),
             one_error("a\u{2069}\u{202e}b", "too few characters (1, at least 2)")
+        );
+    }
+
+    #[test]
+    fn every_member_path_names_one_place() {
+        assert_eq!(member_path("$", "a"), "$.a");
+        assert_eq!(member_path("$.a", "b"), "$.a.b");
+        assert_eq!(member_path("", "a"), "a");
+        assert_eq!(member_path("$", "été"), "$.été");
+        // A name that would read as two, or not be seen, is written as a JSON string.
+        assert_eq!(member_path("$", "a.b"), r#"$["a.b"]"#);
+        assert_eq!(member_path("", "a.b"), r#"["a.b"]"#);
+        assert_eq!(member_path("$.x", ""), r#"$.x[""]"#);
+        for name in [
+            "[0]",
+            "a]",
+            "say \"hi\"",
+            "back\\slash",
+            "two words",
+            "tab\t",
+            "nul\u{0}",
+        ] {
+            let path = member_path("$", name);
+            let quoted = path.strip_prefix("$[").and_then(|p| p.strip_suffix(']'));
+            let read: Option<String> = quoted.and_then(|q| serde_json::from_str(q).ok());
+            assert_eq!(read.as_deref(), Some(name), "{path}");
+        }
+        // The paths of a property `a.b` and of `b` in an object `a` differ.
+        assert_ne!(
+            member_path("$", "a.b"),
+            member_path(&member_path("$", "a"), "b")
+        );
+    }
+
+    #[test]
+    fn a_name_with_a_dot_is_a_field_of_its_own() {
+        // `a.b` at the top and `b` inside `a`: two fields, two keys, each error at its own.
+        let schema = json!({"type": "object", "properties": {
+            "a.b": {"type": "string", "minLength": 2},
+            "a": {"type": "object", "properties": {"b": {"type": "string", "maxLength": 1}}},
+            "": {"type": "integer"}
+        }});
+        assert_eq!(
+            checked(
+                &schema,
+                &[(r#"["a.b"]"#, "xy"), ("a.b", "z"), (r#"[""]"#, "3")]
+            ),
+            Ok(json!({"a.b": "xy", "a": {"b": "z"}, "": 3}))
+        );
+        assert_eq!(
+            checked(&schema, &[(r#"["a.b"]"#, "x"), ("a.b", "z")]),
+            one_error(r#"["a.b"]"#, "too few characters (1, at least 2)")
+        );
+        assert_eq!(
+            checked(&schema, &[(r#"["a.b"]"#, "xy"), ("a.b", "zz")]),
+            one_error("a.b", "too many characters (2, at most 1)")
+        );
+        // Inside a JSON field named with a dot: at that field, with the path.
+        let json_field = json!({"properties": {
+            "x.y": {"type": "object", "additionalProperties": {"type": "integer"}}
+        }});
+        assert_eq!(
+            checked(&json_field, &[(r#"["x.y"]"#, r#"{"n.m": "v"}"#)]),
+            one_error(
+                r#"["x.y"]"#,
+                r#"$["x.y"]["n.m"]: expected integer, got string"#
+            )
         );
     }
 

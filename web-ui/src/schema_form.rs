@@ -34,8 +34,12 @@ pub enum FieldKind {
 /// One form field.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Field {
-    /// Dotted path from the root (`a.b`), used as the form key.
+    /// Path from the root (`a.b`; a name such as `a.b` as `["a.b"]`: see
+    /// [`crate::schema_check::member_path`]), used as the form key: one per field.
     pub path: String,
+    /// The end of its input's element id: the names from the root joined by `-` (`to-city`),
+    /// whitespace as `_`, made unique in the form by a `-2`, `-3`… where two would meet.
+    pub id: String,
     /// Property name.
     pub name: String,
     /// Label text (title, else name).
@@ -181,11 +185,7 @@ fn fields_at(
     props
         .iter()
         .map(|(name, sub)| {
-            let path = if prefix.is_empty() {
-                name.clone()
-            } else {
-                format!("{prefix}.{name}")
-            };
+            let path = crate::schema_check::member_path(prefix, name);
             let (schema, or_null, inner) = effective(doc, base, sub);
             // The property's own words first, then those of the schema it refers to.
             let text = |k: &str| {
@@ -211,6 +211,7 @@ fn fields_at(
                     .cloned(),
                 input_type: input_type(schema),
                 path,
+                id: String::new(),
                 name: name.clone(),
             }
         })
@@ -233,7 +234,38 @@ fn input_type(schema: &Value) -> Option<&'static str> {
 pub fn fields_of(schema: &Value) -> Vec<Field> {
     let doc = Resources::of(schema);
     let (root, _, base) = effective(&doc, "", schema);
-    fields_at(&doc, &base, root, "", 0)
+    let mut fields = fields_at(&doc, &base, root, "", 0);
+    name_ids(&mut fields, "", &mut std::collections::BTreeSet::new());
+    fields
+}
+
+/// Gives each field of `fields` (under the id `parent`) and each field inside them its
+/// [`Field::id`], none given twice: `taken` holds those given so far.
+fn name_ids(fields: &mut [Field], parent: &str, taken: &mut std::collections::BTreeSet<String>) {
+    for f in fields {
+        let name: String = f
+            .name
+            .chars()
+            .map(|c| if c.is_whitespace() { '_' } else { c })
+            .collect();
+        let readable = if parent.is_empty() {
+            name
+        } else {
+            format!("{parent}-{name}")
+        };
+        let mut id = readable.clone();
+        let mut n = 1;
+        while taken.contains(&id) {
+            n += 1;
+            id = format!("{readable}-{n}");
+        }
+        taken.insert(id.clone());
+        f.id = id;
+        if let FieldKind::Object(inner) = &mut f.kind {
+            let parent = f.id.clone();
+            name_ids(inner, &parent, taken);
+        }
+    }
 }
 
 /// The initial text of each field: its default, as the form shows it.
@@ -548,6 +580,53 @@ mod tests {
         let mut values = initial_values(&f);
         values.insert("literal".into(), "2".into());
         assert_eq!(build_arguments(&f, &values).unwrap(), json!({"literal": 2}));
+    }
+
+    #[test]
+    fn every_field_has_a_key_and_an_element_id_of_its_own() {
+        // A top-level `a.b` and `a-b`, the `b` of an object `a`, and a name with a space.
+        let schema = json!({"properties": {
+            "a": {"type": "object", "properties": {"b": {"type": "string"}}},
+            "a.b": {"type": "string"},
+            "a-b": {"type": "string"},
+            "first name": {"type": "string"},
+            "": {"type": "string"}
+        }});
+        let f = fields_of(&schema);
+        let mut seen = Vec::new();
+        fn walk<'f>(fields: &'f [Field], out: &mut Vec<(&'f str, &'f str)>) {
+            for f in fields {
+                out.push((f.path.as_str(), f.id.as_str()));
+                if let FieldKind::Object(inner) = &f.kind {
+                    walk(inner, out);
+                }
+            }
+        }
+        walk(&f, &mut seen);
+        assert_eq!(
+            seen,
+            [
+                ("a", "a"),
+                ("a.b", "a-b"),
+                (r#"["a.b"]"#, "a.b"),
+                // `a-b` is taken by `a`'s `b`.
+                ("a-b", "a-b-2"),
+                (r#"["first name"]"#, "first_name"),
+                (r#"[""]"#, ""),
+            ]
+        );
+        // Each field's value goes to its own property.
+        let values = BTreeMap::from([
+            ("a.b".to_string(), "inner".to_string()),
+            (r#"["a.b"]"#.to_string(), "dotted".to_string()),
+            ("a-b".to_string(), "dashed".to_string()),
+        ]);
+        let args = json!({"a": {"b": "inner"}, "a.b": "dotted", "a-b": "dashed"});
+        assert_eq!(build_arguments(&f, &values).unwrap(), args);
+        // And back: a call made before is edited in the same fields.
+        let back = values_from(&f, &args).unwrap();
+        assert_eq!(back.get(r#"["a.b"]"#).map(String::as_str), Some("dotted"));
+        assert_eq!(back.get("a.b").map(String::as_str), Some("inner"));
     }
 
     #[test]

@@ -15,6 +15,12 @@ use client_browser::CallOptions;
 use leptos::prelude::*;
 use std::collections::BTreeMap;
 
+/// The error keys of the runner's own boxes (the arguments as JSON, the `_meta` entries).
+/// A field's key starts with `[` only as `["`, a name written as a JSON string, so a property
+/// named `raw` or `meta` keeps its errors apart from these.
+const RAW_ERROR: &str = "[raw]";
+const META_ERROR: &str = "[meta]";
+
 /// One tool's form and run state. The state is the connection's (see
 /// [`crate::tool_runs`]): what was typed, a call under way and the last result are still
 /// there when the tool is chosen again.
@@ -57,7 +63,7 @@ pub fn ToolRunner(conn: Connection, tool: Tool) -> impl IntoView {
         let entries = match request_meta(&meta.get_untracked()) {
             Ok(entries) => entries,
             Err(why) => {
-                errors.set(BTreeMap::from([("meta".to_string(), why)]));
+                errors.set(BTreeMap::from([(META_ERROR.to_string(), why)]));
                 return;
             }
         };
@@ -136,7 +142,7 @@ pub fn ToolRunner(conn: Connection, tool: Tool) -> impl IntoView {
                 Ok(entries) => serde_json::Value::Object(entries),
                 Err(e) => {
                     errors.set(BTreeMap::from([(
-                        "raw".to_string(),
+                        RAW_ERROR.to_string(),
                         format!("Enter the arguments as a JSON object: this is {e}."),
                     )]));
                     return;
@@ -219,13 +225,13 @@ pub fn ToolRunner(conn: Connection, tool: Tool) -> impl IntoView {
                 {move || errors.with(|e| e.get("").cloned()).map(|m| view! { <p class="field-error" role="alert">{m}</p> })}
             }>
                 <textarea class="raw" aria-label="Arguments as JSON" rows="8" prop:value=raw on:input=move |ev| raw.set(event_target_value(&ev))></textarea>
-                {move || errors.with(|e| e.get("raw").cloned()).map(|m| view! { <p class="field-error" role="alert">{m}</p> })}
+                {move || errors.with(|e| e.get(RAW_ERROR).cloned()).map(|m| view! { <p class="field-error" role="alert">{m}</p> })}
             </Show>
             <details class="call-meta" open=!meta.get_untracked().trim().is_empty()>
                 <summary>"_meta of the call"</summary>
                 <label for="call-meta">"Entries added to the request's _meta, as a JSON object (e.g. W3C trace context: traceparent); the client's own are added on top"</label>
                 <textarea id="call-meta" class="call-meta-json" rows="3" placeholder="{\"traceparent\": \"00-…\"}" prop:value=meta on:input=move |ev| meta.set(event_target_value(&ev))></textarea>
-                {move || errors.with(|e| e.get("meta").cloned()).map(|m| view! { <p class="field-error" role="alert">{m}</p> })}
+                {move || errors.with(|e| e.get(META_ERROR).cloned()).map(|m| view! { <p class="field-error" role="alert">{m}</p> })}
             </details>
             <div class="actions">
                 <button class="run" title="Run (Ctrl+Enter)" on:click=move |_| run() disabled=move || running.get().is_some()>"Run"</button>
@@ -380,7 +386,7 @@ fn FieldView(
     prefix: String,
 ) -> impl IntoView {
     let path = field.path.clone();
-    let id = format!("{prefix}-{}", field.path.replace('.', "-"));
+    let id = format!("{prefix}-{}", field.id);
     let p1 = path.clone();
     let value = move || values.with(|v| v.get(&p1).cloned().unwrap_or_default());
     let p2 = path.clone();
