@@ -292,6 +292,7 @@ pub fn ResourcesPanel(conn: Connection) -> impl IntoView {
 
 /// The log line for a subscription made (`on`) or ended.
 pub fn subscription_note(uri: &str, on: bool) -> String {
+    let uri = crate::bidi::isolated_if_steering(uri);
     if on {
         format!("subscribed to {uri}")
     } else {
@@ -446,6 +447,10 @@ mod tests {
     fn subscription_lines_say_which_way_it_went() {
         assert_eq!(subscription_note("a://b", true), "subscribed to a://b");
         assert_eq!(subscription_note("a://b", false), "unsubscribed from a://b");
+        assert_eq!(
+            subscription_note("a://\u{202e}b", true),
+            "subscribed to \u{2068}a://\u{202e}b\u{2069}"
+        );
         assert_eq!(
             subscription_failure("a://b", false, "the server answered HTTP 500"),
             "unsubscribing from a://b failed: the server answered HTTP 500"

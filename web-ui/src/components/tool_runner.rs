@@ -246,7 +246,8 @@ pub fn ToolRunner(conn: Connection, tool: Tool) -> impl IntoView {
                 </div>
             })}
             {move || task.get().map(|(status, message)| view! {
-                <p class="task-status" role="status">"Task " {status} {message.map(|m| format!(": {m}"))}</p>
+                // The server's status and message, each kept to itself (see `bidi`).
+                <p class="task-status" role="status">"Task " <bdi>{crate::bidi::contained(&status).into_owned()}</bdi> {message.map(|m| view! { ": " <bdi>{crate::bidi::contained(&m).into_owned()}</bdi> })}</p>
             })}
             {move || result.get().map(|r| match r {
                 Ok((c, raw)) => view! { <ResultView result=c output_schema=output_schema.clone() raw=raw /> }.into_any(),
