@@ -113,9 +113,8 @@ test('a right-to-left override in a server\'s text does not turn the app\'s own 
 const BIDI_CONTROL = /[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/;
 
 test('JSON views show a bidi control inside a string as its escape; "as sent" shows the text as it came', async () => {
-  await page.locator('button.tool[data-tool="bidi-escape"]').click();
+  await runTool('bidi-escape');
   const runner = page.locator('.runner[aria-label="Run bidi-escape"]');
-  await runner.locator('button.run').click();
   const text = runner.locator('.result pre.content.text');
   await text.waitFor({ timeout: 10_000 });
   // The tool's text is JSON: indented, with the override as \u202e (the same JSON).
@@ -133,10 +132,8 @@ test('JSON views show a bidi control inside a string as its escape; "as sent" sh
 });
 
 test('a JSON-RPC error message with an override does not turn the client\'s words after it around', async () => {
-  await page.locator('button.tool[data-tool="bidi-error"]').click();
-  const runner = page.locator('.runner[aria-label="Run bidi-error"]');
-  await runner.locator('button.run').click();
-  const error = runner.locator('.call-error');
+  await runTool('bidi-error');
+  const error = page.locator('.runner[aria-label="Run bidi-error"] .call-error');
   await error.waitFor({ timeout: 10_000 });
   const text = await error.textContent();
   // The server's message as one isolate, its closers that close nothing dropped; then the code.
