@@ -663,6 +663,72 @@ mod tests {
         assert_eq!(duration(-3.0), "0 ms");
         assert_eq!(duration(1530.0), "1.5 s");
         assert_eq!(duration(125_400.0), "2 min 5 s");
+        // Where one unit gives way to the next.
+        assert_eq!(duration(999.4), "999 ms");
+        assert_eq!(duration(1000.0), "1.0 s");
+        assert_eq!(duration(59_940.0), "59.9 s");
+        assert_eq!(duration(60_000.0), "1 min 0 s");
+    }
+
+    #[test]
+    fn calls_are_the_same_only_in_time_tool_and_arguments_at_once() {
+        let mut here = vec![call("echo", 1)];
+        let others = [
+            // The same moment, another tool; the same moment and tool, other arguments;
+            // the same tool and arguments at another moment.
+            HistoryEntry {
+                tool: "add".into(),
+                ..call("echo", 1)
+            },
+            HistoryEntry {
+                arguments: json!({ "n": 9 }),
+                ..call("echo", 1)
+            },
+            HistoryEntry {
+                at_ms: 5.0,
+                ..call("echo", 1)
+            },
+        ];
+        assert!(take_in(&mut here, &others));
+        assert_eq!(here.len(), 4);
+        // Taken in once: the same calls again add nothing.
+        assert!(!take_in(&mut here, &others));
+        assert_eq!(here.len(), 4);
+    }
+
+    #[test]
+    fn storage_holds_what_fits_to_the_byte() {
+        // What an entry takes in storage: its JSON and a separator.
+        let size = |e: &HistoryEntry| encode(e).to_string().len() + 1;
+        let with_text = |n: u64, len: usize| HistoryEntry {
+            summary: "s".repeat(len),
+            ..call("echo", n)
+        };
+        // One call exactly as large as storage allows is kept.
+        let alone = with_text(1, MAX_STORED_BYTES - size(&with_text(1, 0)));
+        assert_eq!(size(&alone), MAX_STORED_BYTES);
+        assert_eq!(to_store(std::slice::from_ref(&alone)).len(), 1);
+        // Two that fill it exactly are both kept; one byte more, and the older goes.
+        let newer = call("echo", 3);
+        let older = with_text(2, MAX_STORED_BYTES - size(&newer) - size(&with_text(2, 0)));
+        assert_eq!(size(&older) + size(&newer), MAX_STORED_BYTES);
+        assert_eq!(to_store(&[older.clone(), newer.clone()]).len(), 2);
+        let over = with_text(2, older.summary.len() + 1);
+        let stored = to_store(&[over, newer]);
+        assert_eq!(stored.len(), 1);
+        assert_eq!(stored[0]["at"], 3.0);
+    }
+
+    #[test]
+    fn a_stored_history_longer_than_a_connection_keeps_is_read_to_its_newest_calls() {
+        let url = "https://a.example/mcp";
+        let h: Vec<HistoryEntry> = (0..MAX_ENTRIES as u64 + 3)
+            .map(|n| call("echo", n))
+            .collect();
+        let read = entries_in(&with_entries(Value::Null, url, &h, 1.0), url);
+        assert_eq!(read.len(), MAX_ENTRIES);
+        assert_eq!(read[0].at_ms, 3.0);
+        assert_eq!(read.last().map(|e| e.at_ms), Some(MAX_ENTRIES as f64 + 2.0));
     }
 
     #[test]

@@ -544,8 +544,19 @@ mod tests {
     fn the_oldest_lines_go_beyond_the_byte_limit() {
         let mut log = WireLog::default();
         let big = json!("x".repeat(MAX_MESSAGE_BYTES * 2));
-        let n = MAX_BYTES / MAX_MESSAGE_BYTES + 3;
-        for _ in 0..n {
+        // Lines kept up to the limit exactly (each keeps MAX_MESSAGE_BYTES of its text)...
+        let fit = MAX_BYTES / MAX_MESSAGE_BYTES;
+        for _ in 0..fit {
+            push(&mut log, &big);
+        }
+        assert!(!log.is_empty());
+        assert_eq!(
+            (log.len(), log.dropped(), log.kept_bytes()),
+            (fit, 0, MAX_BYTES)
+        );
+        // ... and beyond it, the oldest go.
+        let n = fit + 3;
+        for _ in fit..n {
             push(&mut log, &big);
         }
         assert!(log.kept_bytes() <= MAX_BYTES, "{}", log.kept_bytes());
@@ -606,9 +617,11 @@ mod tests {
     #[test]
     fn notes_keep_the_newest_each_with_its_own_number() {
         let mut notes = Notes::default();
+        assert!(notes.is_empty());
         for i in 0..12 {
             notes.push(i.to_string(), 10);
         }
+        assert!(!notes.is_empty());
         assert_eq!(notes.len(), 10);
         let newest = notes.newest(3);
         assert_eq!(
