@@ -52,7 +52,7 @@ fn explain_request(r: &RequestError) -> String {
             "The server does not accept MCP requests at this URL (HTTP 405): check the path.".into()
         }
         RequestError::Http { status, body, .. } if *status >= 500 => {
-            format!("The server failed (HTTP {status}){}", if body.is_empty() { String::new() } else { format!(": {body}") })
+            format!("The server failed (HTTP {status}){}", if body.is_empty() { String::new() } else { format!(": {}", crate::bidi::isolated_if_steering(body)) })
         }
         RequestError::Rpc(e) if e.code == client_browser::client_core::jsonrpc::codes::URL_ELICITATION_REQUIRED => format!(
             "The server needs you to open a web page before it can do this ({}).",
@@ -117,5 +117,24 @@ mod tests {
             "{turning:?}"
         );
         assert!(turning.ends_with("connect again."));
+    }
+
+    #[test]
+    fn a_failing_servers_body_is_isolated_when_it_steers_direction() {
+        let failed = |body: &str| {
+            explain(&ClientError::Request(RequestError::Http {
+                status: 502,
+                body: body.into(),
+                www_authenticate: None,
+            }))
+        };
+        assert_eq!(
+            failed("bad gateway"),
+            "The server failed (HTTP 502): bad gateway"
+        );
+        assert_eq!(
+            failed("a\u{2069}\u{202e}b"),
+            "The server failed (HTTP 502): \u{2068}a\u{202e}b\u{2069}"
+        );
     }
 }
