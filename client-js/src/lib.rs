@@ -16,6 +16,7 @@ pub mod model_tools;
 pub mod oauth_options;
 
 use args::{absent, is_plain_object, kind_of, options_arg, string_arg, Fields};
+use client_browser::client_core::bidi::Isolated;
 use client_browser::client_core::session::ConnectionState;
 use client_browser::client_core::types::{check_request_meta, LoggingLevel, ProgressParams, Task};
 use client_browser::client_core::ErrorObject;
@@ -301,7 +302,10 @@ fn approve_failed(name: &str, e: &JsValue) -> JsError {
         .unwrap_or_else(|| "it failed".into());
     api_error(
         "not-approved",
-        &format!("the call to {name} was not approved: the approve hook failed ({why})"),
+        &format!(
+            "the call to {} was not approved: the approve hook failed ({why})",
+            Isolated(name)
+        ),
     )
 }
 
@@ -709,7 +713,7 @@ impl McpClient {
         let task_id = string_arg(&task_id, "the task id")?;
         let options = options_arg(options, "options")?;
         let opts = call_options(&options)?;
-        let what = format!("following task {task_id}");
+        let what = format!("following task {}", Isolated(&task_id));
         let result = self
             .follow(&what, signal_of(&options)?.as_ref(), || {
                 self.client.resume_task(&task_id, opts)
@@ -733,7 +737,7 @@ impl McpClient {
             ..call_options(&options)?
         };
         let params = Some(json!({ "uri": uri }));
-        let what = format!("reading {uri}");
+        let what = format!("reading {}", Isolated(&uri));
         let result = self
             .follow(&what, signal_of(&options)?.as_ref(), || {
                 self.client.start("resources/read", params, opts)
@@ -762,7 +766,7 @@ impl McpClient {
             Some(args) => string_map(&args, "the prompt arguments")?,
         };
         let params = json!({ "name": name, "arguments": args });
-        let what = format!("the prompt {name}");
+        let what = format!("the prompt {}", Isolated(&name));
         let opts = call_options(&options)?;
         let result = self
             .follow(&what, signal_of(&options)?.as_ref(), || {
@@ -1090,7 +1094,12 @@ impl McpClient {
             // Aborted before or while the host decides: no one is asked, or the answer is not
             // awaited; the call rejects at once.
             let was_aborted = || signal.as_ref().is_some_and(aborted);
-            let cancelled = || api_error("cancelled", &format!("the call to {name} was aborted"));
+            let cancelled = || {
+                api_error(
+                    "cancelled",
+                    &format!("the call to {} was aborted", Isolated(name)),
+                )
+            };
             if was_aborted() {
                 return Err(cancelled());
             }
@@ -1109,14 +1118,16 @@ impl McpClient {
             if ok.as_bool() != Some(true) {
                 return Err(api_error(
                     "not-approved",
-                    &format!("the call to {name} was not approved"),
+                    &format!("the call to {} was not approved", Isolated(name)),
                 ));
             }
         }
         // A tool that must run as a task (see listTools) runs as one.
-        self.follow(&format!("the call to {name}"), signal.as_ref(), || {
-            self.client.start_tool_call(name, args_value, opts)
-        })
+        self.follow(
+            &format!("the call to {}", Isolated(name)),
+            signal.as_ref(),
+            || self.client.start_tool_call(name, args_value, opts),
+        )
         .await
     }
 

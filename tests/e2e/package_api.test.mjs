@@ -462,6 +462,33 @@ test('a call aborted while the approve hook decides rejects at once ("cancelled"
   assert.deepEqual(methods.filter((m) => !CONNECTING.includes(m)), [], `a call that was never approved reached the server: ${JSON.stringify(methods)}`);
 });
 
+test('a tool name, prompt name, resource URI or task id with a right-to-left override is isolated in the error message, so the words after it keep their order', async () => {
+  // The names a host passes come from the server's lists: a name that holds U+202E would
+  // otherwise turn "was aborted" around wherever the host shows the message.
+  const out = await page.evaluate(async ({ pkgUrl, url }) => {
+    const m = await import(`${pkgUrl}/mcp_client.js`);
+    await m.default();
+    const client = await m.McpClient.connect({ url, approve: async () => false });
+    const message = (p) => p.then(() => 'resolved', (e) => e.message);
+    const gone = () => ({ signal: AbortSignal.abort() });
+    const out = {
+      refused: await message(client.callTool('ab\u202Ecd', {})),
+      prompt: await message(client.getPrompt('ab\u202Ecd', {}, gone())),
+      resource: await message(client.readResource('demo://ab\u202Ecd', gone())),
+      task: await message(client.resumeTask('ab\u202Ecd', gone())),
+      plain: await message(client.getPrompt('plain', {}, gone())),
+    };
+    client.close();
+    return out;
+  }, { pkgUrl: pkg.url, url: a.url });
+  const FSI = '\u2068', PDI = '\u2069';
+  assert.equal(out.refused, `the call to ${FSI}ab\u202Ecd${PDI} was not approved`);
+  assert.equal(out.prompt, `the prompt ${FSI}ab\u202Ecd${PDI} was aborted`);
+  assert.equal(out.resource, `reading ${FSI}demo://ab\u202Ecd${PDI} was aborted`);
+  assert.equal(out.task, `following task ${FSI}ab\u202Ecd${PDI} was aborted`);
+  assert.equal(out.plain, 'the prompt plain was aborted', 'a plain name reads as before');
+});
+
 test('options.signal is read once per request: a getter that gives a new signal each time cannot split a request across two signals', async () => {
   const out = await page.evaluate(async ({ pkgUrl, url }) => {
     const m = await import(`${pkgUrl}/mcp_client.js`);
