@@ -381,11 +381,79 @@ mod tests {
     }
 
     #[test]
+    fn a_page_remembers_each_settled_task_once_and_the_newest_at_its_bound() {
+        let mut here = TasksHere::default();
+        here.follow(task("t1"));
+        here.settle("t1");
+        here.settle("t1");
+        assert_eq!(here.settled, vec!["t1"], "settled twice, remembered once");
+        assert!(here.followed.is_empty());
+        let mut here = TasksHere::default();
+        for n in 0..MAX_SETTLED {
+            here.settle(&format!("s{n}"));
+        }
+        assert_eq!(
+            here.settled.len(),
+            MAX_SETTLED,
+            "as many as the bound: all kept"
+        );
+        assert_eq!(here.settled[0], "s0");
+        here.settle("one more");
+        assert_eq!(here.settled.len(), MAX_SETTLED);
+        assert_eq!(here.settled[0], "s1", "the oldest went");
+        assert_eq!(here.settled.last().map(String::as_str), Some("one more"));
+    }
+
+    /// A stored document with `n` tasks of [`URL`], written by hand (as by an older or a
+    /// hostile page: more than the bound), called at 0, 1, 2, … ms.
+    fn stored_with(n: usize) -> Value {
+        let list: Vec<Value> = (0..n)
+            .map(|i| encode(&task_at(&format!("t{i:02}"), i as f64)))
+            .collect();
+        json!({ URL: { "used": 1, "tasks": list } })
+    }
+
+    #[test]
+    fn a_stored_list_longer_than_the_bound_is_read_to_its_newest_tasks() {
+        let all = tasks_in(&stored_with(MAX_PER_SERVER), URL);
+        assert_eq!(all.len(), MAX_PER_SERVER, "as many as the bound: all read");
+        assert_eq!(all[0].task_id, "t00");
+        let newest = tasks_in(&stored_with(MAX_PER_SERVER + 3), URL);
+        assert_eq!(newest.len(), MAX_PER_SERVER);
+        assert_eq!(newest[0].task_id, "t03", "the three oldest are not read");
+        assert_eq!(newest[MAX_PER_SERVER - 1].task_id, "t18");
+    }
+
+    #[test]
+    fn keeping_one_more_task_than_the_bound_stores_the_bound() {
+        let doc = with_task(
+            stored_with(MAX_PER_SERVER),
+            URL,
+            task_at("new", 99.0),
+            100.0,
+        );
+        let stored = crate::per_server::list_in(&doc, URL, "tasks");
+        assert_eq!(
+            stored.len(),
+            MAX_PER_SERVER,
+            "the document itself holds no more"
+        );
+        assert_eq!(ids(&doc).first().map(String::as_str), Some("t01"));
+        assert_eq!(ids(&doc).last().map(String::as_str), Some("new"));
+    }
+
+    #[test]
     fn large_arguments_and_malformed_entries_are_not_kept() {
         let mut big = task("big");
         big.arguments = json!({ "text": "x".repeat(MAX_ARGUMENT_BYTES) });
         let doc = with_task(Value::Null, "http://a/mcp", big, 1.0);
         assert!(tasks_in(&doc, "http://a/mcp").is_empty());
+        // `{"text":"…"}`: 11 bytes around the text; arguments of exactly the bound are kept.
+        let mut at_bound = task("at bound");
+        at_bound.arguments = json!({ "text": "x".repeat(MAX_ARGUMENT_BYTES - 11) });
+        assert_eq!(at_bound.arguments.to_string().len(), MAX_ARGUMENT_BYTES);
+        let doc = with_task(Value::Null, "http://a/mcp", at_bound, 1.0);
+        assert_eq!(tasks_in(&doc, "http://a/mcp").len(), 1);
         let stored = json!({ "http://a/mcp": { "used": 1, "tasks": [
             { "taskId": 7, "tool": "report", "arguments": {} },
             { "taskId": "ok", "tool": "report", "arguments": [] },

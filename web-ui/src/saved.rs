@@ -281,6 +281,29 @@ mod tests {
         assert!(skipped.is_empty());
     }
 
+    #[test]
+    fn each_transport_is_exported_by_the_name_other_clients_read_and_comes_back() {
+        let servers: Vec<SavedServer> = ["auto", "streamable", "sse", "websocket"]
+            .iter()
+            .map(|t| SavedServer {
+                name: t.to_string(),
+                url: "https://a.test/mcp".into(),
+                transport: t.to_string(),
+                headers: vec![],
+                allow_local_auth: false,
+            })
+            .collect();
+        let text = export(&servers);
+        let doc: Value = serde_json::from_str(&text).unwrap();
+        let kind = |name: &str| doc["mcpServers"][name]["type"].as_str().map(str::to_owned);
+        assert_eq!(kind("auto").as_deref(), Some("http"));
+        assert_eq!(kind("streamable").as_deref(), Some("streamable-http"));
+        assert_eq!(kind("sse").as_deref(), Some("sse"));
+        assert_eq!(kind("websocket").as_deref(), Some("ws"));
+        let (back, _) = import(&text).unwrap();
+        assert_eq!(back, servers, "read back as saved, in the order saved");
+    }
+
     fn server(name: &str) -> SavedServer {
         SavedServer {
             name: name.into(),
@@ -360,6 +383,16 @@ mod tests {
         );
         assert_eq!(s[1].transport, "sse");
         assert_eq!(skipped, ["local"]);
+        // Other clients' names for the transports, and a ws: URL without one.
+        let doc = r#"{"servers": {
+            "a": {"url": "https://a.test/mcp", "transport": "websocket"},
+            "b": {"url": "https://b.test/mcp", "type": "streamableHttp"},
+            "c": {"url": "WSS://c.test/ws"},
+            "d": {"url": "https://d.test/mcp", "type": "something else"}
+        }}"#;
+        let (s, _) = import(doc).unwrap();
+        let transports: Vec<&str> = s.iter().map(|s| s.transport.as_str()).collect();
+        assert_eq!(transports, ["websocket", "streamable", "websocket", "auto"]);
         assert!(import("[1]").is_err());
         assert!(import("{").is_err());
     }

@@ -144,6 +144,12 @@ mod tests {
             ["c", "a"]
         );
         assert!(any_running(&tasks));
+        // A listed state newer than the one known here replaces it.
+        replace_all(&mut tasks, vec![task("c", "completed", "t3", "t4")]);
+        assert_eq!(tasks.len(), 1);
+        assert_eq!(tasks[0].status, "completed");
+        assert!(!any_running(&tasks), "every task shown is over");
+        assert!(!any_running(&[]));
     }
 
     #[test]
@@ -169,6 +175,10 @@ mod tests {
         assert_eq!(kept_for(&t), "5 min");
         t.extra.insert("ttl".into(), json!(90_000));
         assert_eq!(kept_for(&t), "90 s");
+        t.extra.insert("ttl".into(), json!(1_000));
+        assert_eq!(kept_for(&t), "1 s");
+        t.extra.insert("ttl".into(), json!(999));
+        assert_eq!(kept_for(&t), "999 ms");
         t.extra.insert("ttl".into(), json!(null));
         assert_eq!(kept_for(&t), "no limit");
         t.extra.remove("ttl");

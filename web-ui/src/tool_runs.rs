@@ -229,6 +229,45 @@ mod tests {
     }
 
     #[test]
+    fn the_run_just_chosen_stays_when_every_other_is_under_way_and_an_evicted_run_lets_go() {
+        let mut runs = ToolRuns::default();
+        let handle = client_browser::client_core::session::RequestHandle(1);
+        let evicted = runs.of("idle", BTreeMap::new);
+        for i in 0..KEPT {
+            // Under way, or asked for from outside ("Run again"): neither goes.
+            let run = runs.of(&format!("busy{i}"), BTreeMap::new);
+            if i % 2 == 0 {
+                run.running.set(Some(handle));
+            } else {
+                run.asked.set(Some(serde_json::json!({})));
+            }
+        }
+        // "idle" went to make room, and its signals with it.
+        assert!(!runs.kept().contains(&"idle"));
+        assert!(evicted.values.try_get_untracked().is_none(), "disposed");
+        assert!(runs.find("idle").is_none());
+        // Every kept run is under way: the one chosen now is kept beyond the bound.
+        let chosen = runs.of("new", BTreeMap::new);
+        assert_eq!(runs.kept().len(), KEPT + 1);
+        assert_eq!(runs.kept().last(), Some(&"new"));
+        assert!(chosen.values.try_get_untracked().is_some());
+        let found = runs.find("busy2").expect("kept");
+        assert_eq!(found.running.get_untracked(), Some(handle));
+        assert_eq!(runs.kept().last(), Some(&"new"), "find changes nothing");
+        assert!(runs.find("busy").is_none());
+    }
+
+    #[test]
+    fn a_detached_run_lets_go_of_its_signals() {
+        let run = ToolRun::detached(BTreeMap::new());
+        assert!(run.result.try_get_untracked().is_some());
+        run.dispose_detached();
+        assert!(run.result.try_get_untracked().is_none());
+        assert!(run.values.try_get_untracked().is_none());
+        assert!(run.auto_retried.try_get_value().is_none());
+    }
+
+    #[test]
     fn a_run_holds_the_persons_work_once_anything_differs_from_a_form_just_opened() {
         let initial = BTreeMap::from([("x".to_string(), "1".to_string())]);
         let fresh = || ToolRun::detached(initial.clone());
