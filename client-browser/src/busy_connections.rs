@@ -382,5 +382,16 @@ mod tests {
         assert!(text.contains("http://127.0.0.1:3000"), "{text}");
         assert!(text.contains("at most 6 connections"), "{text}");
         assert!(text.contains("7 streams"), "{text}");
+        // So do the words for a subscription and for a stream that wait.
+        for text in [
+            subscription_waits("http://127.0.0.1:3000", 5),
+            stream_waits("http://127.0.0.1:3000", 5),
+        ] {
+            assert!(text.contains("http://127.0.0.1:3000"), "{text}");
+            assert!(text.contains("at most 6 connections"), "{text}");
+            assert!(text.contains("5 streams"), "{text}");
+        }
+        assert!(subscription_waits("s", 5).ends_with("then subscribe again."));
+        assert!(stream_waits("s", 5).ends_with("once one of them closes."));
     }
 }

@@ -111,6 +111,9 @@ mod url_tests {
             "mcp",
             "//example.com/mcp",
             "?x=a:b",
+            // Not schemes: a first character other than a letter, a character no scheme has.
+            "9p:x",
+            "a_b:x",
         ] {
             assert_eq!(unusable_url(ok), None, "{ok}");
         }
@@ -128,6 +131,34 @@ mod url_tests {
                 "{bad}"
             );
         }
+    }
+}
+
+#[cfg(test)]
+mod elicitation_tests {
+    use super::*;
+    use client_core::ErrorObject;
+
+    #[test]
+    fn only_a_json_rpc_refusal_asking_for_pages_names_them() {
+        let mut refusal = ErrorObject::new(-32042, "open this page first");
+        refusal.data = Some(serde_json::json!({ "elicitations": [{
+            "mode": "url", "elicitationId": "e1", "url": "https://a.test/consent",
+            "message": "Consent"
+        }] }));
+        let asked = ClientError::Request(RequestError::Rpc(refusal.clone()))
+            .url_elicitations_required()
+            .expect("pages asked for");
+        assert_eq!(asked.len(), 1);
+        assert_eq!(asked[0].elicitation_id.as_deref(), Some("e1"));
+        // The same data in any other failure asks for nothing.
+        let http = ClientError::Request(RequestError::Http {
+            status: 400,
+            body: refusal.message.clone(),
+            www_authenticate: None,
+        });
+        assert_eq!(http.url_elicitations_required(), None);
+        assert_eq!(ClientError::Closed.url_elicitations_required(), None);
     }
 }
 

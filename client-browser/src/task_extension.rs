@@ -310,7 +310,7 @@ fn failed_error(task: &Task) -> ClientError {
                 client_core::jsonrpc::codes::INTERNAL_ERROR,
                 task.status_message
                     .clone()
-                    .unwrap_or_else(|| format!("task {} failed", task.task_id)),
+                    .unwrap_or_else(|| format!("task {} failed", Isolated(&task.task_id))),
             )
         });
     ClientError::Request(RequestError::Rpc(error))
@@ -360,5 +360,55 @@ mod tests {
         assert!(!poll_may_pass(&refused));
         assert!(!poll_may_pass(&ClientError::Request(RequestError::Closed)));
         assert!(!poll_may_pass(&ClientError::Closed));
+    }
+
+    fn task(extra: Value) -> Task {
+        let mut task = json!({ "taskId": "t\u{202e}1", "status": "completed" });
+        if let (Some(task), Some(extra)) = (task.as_object_mut(), extra.as_object()) {
+            task.extend(extra.clone());
+        }
+        serde_json::from_value(task).expect("a task")
+    }
+
+    #[test]
+    fn a_completed_task_gives_its_result_object_and_nothing_else() {
+        let done = task(json!({ "result": { "content": [] } }));
+        assert_eq!(completed_result(&done).ok(), Some(json!({ "content": [] })));
+        for extra in [
+            json!({}),
+            json!({ "result": "text" }),
+            json!({ "result": null }),
+        ] {
+            let e = completed_result(&task(extra.clone())).expect_err("no result object");
+            assert!(matches!(e, ClientError::UnexpectedResult(_)), "{extra}");
+            assert!(
+                e.to_string()
+                    .contains("task \u{2068}t\u{202e}1\u{2069} completed without"),
+                "{e}"
+            );
+        }
+    }
+
+    #[test]
+    fn a_failed_task_gives_its_error_or_its_message_or_says_it_failed() {
+        let rpc = |e: ClientError| match e {
+            ClientError::Request(RequestError::Rpc(e)) => (e.code, e.message),
+            other => panic!("not a JSON-RPC error: {other}"),
+        };
+        let with_error = task(json!({ "error": { "code": -32000, "message": "out of ink" } }));
+        assert_eq!(
+            rpc(failed_error(&with_error)),
+            (-32000, "out of ink".into())
+        );
+        // A malformed error: the status message, else the client's words.
+        let said = task(json!({ "error": "bad", "statusMessage": "the printer caught fire" }));
+        assert_eq!(
+            rpc(failed_error(&said)),
+            (-32603, "the printer caught fire".into())
+        );
+        assert_eq!(
+            rpc(failed_error(&task(json!({})))),
+            (-32603, "task \u{2068}t\u{202e}1\u{2069} failed".into())
+        );
     }
 }
