@@ -97,4 +97,13 @@ mod tests {
             "https://app.example/x/?url=ws%3A%2F%2Fh%2Fmcp&transport=websocket&tool=a%20b%2F%C3%A9"
         );
     }
+
+    #[test]
+    fn a_link_names_the_transport_the_connection_ended_up_on() {
+        use client_browser::client_core::session::WireProtocol;
+        // Streamable HTTP is what "auto" tries first, so the link leaves it out.
+        assert_eq!(transport_of(WireProtocol::StreamableHttp), "auto");
+        assert_eq!(transport_of(WireProtocol::HttpSse), "sse");
+        assert_eq!(transport_of(WireProtocol::Frames), "websocket");
+    }
 }

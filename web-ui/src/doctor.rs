@@ -101,6 +101,50 @@ mod tests {
     }
 
     #[test]
+    fn advice_fits_the_failure_and_no_other() {
+        let refused = |url: UrlError| explain_auth(&AuthFailure::Flow(AuthError::Url(url)));
+        for url in [
+            UrlError::NotHttps("http://as.test".into()),
+            UrlError::PrivateTarget("https://10.0.0.1".into()),
+        ] {
+            let text = refused(url);
+            assert!(
+                text.starts_with("Login failed: ") && text.contains("allow http and loopback"),
+                "{text}"
+            );
+        }
+        let denied = explain_auth(&AuthFailure::Flow(AuthError::Denied {
+            error: "access_denied".into(),
+            description: None,
+        }));
+        assert!(
+            denied.starts_with("Login failed: ") && !denied.contains("allow http"),
+            "{denied}"
+        );
+        // Only a 5xx is "the server failed"; another status says what the error says.
+        let http = |status: u16| {
+            explain(&ClientError::Request(RequestError::Http {
+                status,
+                body: "no".into(),
+                www_authenticate: None,
+            }))
+        };
+        assert_eq!(http(500), "The server failed (HTTP 500): no");
+        assert!(!http(499).contains("The server failed"), "{}", http(499));
+        // Only -32042 asks for a page to be opened.
+        let rpc = |code: i64| {
+            explain(&ClientError::Request(RequestError::Rpc(
+                client_browser::client_core::ErrorObject::new(code, "see the page"),
+            )))
+        };
+        assert_eq!(
+            rpc(-32042),
+            "The server needs you to open a web page before it can do this (see the page)."
+        );
+        assert!(!rpc(-32000).contains("open a web page"), "{}", rpc(-32000));
+    }
+
+    #[test]
     fn server_text_inside_advice_is_isolated_when_it_steers_direction() {
         let issuer =
             |name: &str| explain_auth(&AuthFailure::Flow(AuthError::NeedsClientId(name.into())));

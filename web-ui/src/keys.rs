@@ -156,6 +156,11 @@ mod tests {
         assert_eq!(moved(4, 5, Move::On, Layout::Column), 4);
         assert_eq!(moved(2, 5, Move::On, Layout::Column), 3);
         assert_eq!(moved(2, 5, Move::Back, Layout::Row), 1);
+        assert_eq!(
+            moved(2, 5, Move::On, Layout::Row),
+            3,
+            "wraps only at the end"
+        );
         assert_eq!(moved(2, 5, Move::First, Layout::Column), 0);
         assert_eq!(moved(2, 5, Move::Last, Layout::Row), 4);
         assert_eq!(moved(0, 1, Move::On, Layout::Row), 0);

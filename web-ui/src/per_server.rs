@@ -76,3 +76,19 @@ pub fn stored(s: &web_sys::Storage, key: &str) -> Value {
 pub fn parsed(text: Option<String>) -> Option<Value> {
     text.and_then(|t| serde_json::from_str(&t).ok())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_stored_text_is_read_as_json_or_not_at_all() {
+        assert_eq!(
+            parsed(Some(r#"{"a":[1]}"#.into())),
+            Some(serde_json::json!({ "a": [1] }))
+        );
+        assert_eq!(parsed(Some("null".into())), Some(Value::Null));
+        assert_eq!(parsed(Some("{".into())), None, "not JSON");
+        assert_eq!(parsed(None), None, "nothing stored");
+    }
+}

@@ -133,5 +133,9 @@ mod tests {
             );
         }
         assert!(parse(&"m".repeat(201), "", false).is_err());
+        assert!(
+            parse(&"m".repeat(MAX_METHOD), "", false).is_ok(),
+            "at the bound"
+        );
     }
 }

@@ -94,3 +94,27 @@ pub fn SearchBox(
         }}
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_first_items_holding_every_word_are_found_and_follow_the_query() {
+        let items = RwSignal::new(vec!["Get Sum", "get-env", "echo", "Get weather"]);
+        let haystacks =
+            Memo::new(move |_| items.with(|i| i.iter().map(|s| lowercase(s)).collect()));
+        let query = RwSignal::new("GET".to_string());
+        let found = found_in(haystacks, query);
+        assert_eq!(found.get_untracked(), vec![0, 1, 3]);
+        assert_eq!(first_found(items, found, 2), vec!["Get Sum", "get-env"]);
+        query.set("get  s".into());
+        assert_eq!(first_found(items, found, 10), vec!["Get Sum"], "every word");
+        query.set("nothing".into());
+        assert!(first_found(items, found, 10).is_empty());
+        // The list changes under the query.
+        query.set(String::new());
+        items.set(vec!["one"]);
+        assert_eq!(first_found(items, found, 10), vec!["one"]);
+    }
+}

@@ -69,4 +69,14 @@ mod tests {
             assert!(why.contains(bad.trim()), "{why}");
         }
     }
+
+    #[test]
+    fn a_request_the_person_asks_for_has_the_chosen_limit() {
+        use client_browser::client_core::time::Duration;
+        assert_eq!(call_options(90).timeout, Some(Duration::from_secs(90)));
+        assert_eq!(
+            call_options(MAX_SECS).timeout,
+            Some(Duration::from_secs(600))
+        );
+    }
 }
