@@ -405,7 +405,7 @@ mod tests {
     }
 
     /// A stored document with `n` tasks of [`URL`], written by hand (as by an older or a
-    /// hostile page: more than the bound), called at 0, 1, 2, … ms.
+    /// hostile page: more than the bound), made at 0, 1, 2, … ms.
     fn stored_with(n: usize) -> Value {
         let list: Vec<Value> = (0..n)
             .map(|i| encode(&task_at(&format!("t{i:02}"), i as f64)))

@@ -246,7 +246,7 @@ mod tests {
         assert!(!runs.kept().contains(&"idle"));
         assert!(evicted.values.try_get_untracked().is_none(), "disposed");
         assert!(runs.find("idle").is_none());
-        // Every kept run is under way: the one chosen now is kept beyond the bound.
+        // Every kept run is under way or asked for: the one chosen now is kept beyond the bound.
         let chosen = runs.of("new", BTreeMap::new);
         assert_eq!(runs.kept().len(), KEPT + 1);
         assert_eq!(runs.kept().last(), Some(&"new"));
