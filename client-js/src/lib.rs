@@ -293,8 +293,8 @@ export interface McpOAuthOptions {
 }
 "#;
 
-/// The `approve` hook threw or rejected: the call is not made.
-fn approve_failed(name: &str, e: &JsValue) -> JsError {
+/// The `approve` hook threw or rejected: the call is not made. `what` names the call.
+fn approve_failed(what: &str, e: &JsValue) -> JsError {
     let why = e
         .dyn_ref::<js_sys::Error>()
         .map(|e| String::from(e.message()))
@@ -302,10 +302,7 @@ fn approve_failed(name: &str, e: &JsValue) -> JsError {
         .unwrap_or_else(|| "it failed".into());
     api_error(
         "not-approved",
-        &format!(
-            "the call to {} was not approved: the approve hook failed ({why})",
-            Isolated(name)
-        ),
+        &format!("{what} was not approved: the approve hook failed ({why})"),
     )
 }
 
@@ -1090,22 +1087,18 @@ impl McpClient {
         // once, here: a getter is asked once per call.
         let opts = call_options(options)?;
         let signal = signal_of(options)?;
+        let what = format!("the call to {}", Isolated(name));
         if let Some(approve) = &self.approve {
             // Aborted before or while the host decides: no one is asked, or the answer is not
             // awaited; the call rejects at once.
             let was_aborted = || signal.as_ref().is_some_and(aborted);
-            let cancelled = || {
-                api_error(
-                    "cancelled",
-                    &format!("the call to {} was aborted", Isolated(name)),
-                )
-            };
+            let cancelled = || api_error("cancelled", &format!("{what} was aborted"));
             if was_aborted() {
                 return Err(cancelled());
             }
             let ok = approve
                 .call2(&JsValue::NULL, &name.into(), &args)
-                .map_err(|e| approve_failed(name, &e))?;
+                .map_err(|e| approve_failed(&what, &e))?;
             let mut answer = js_sys::Promise::resolve(&ok);
             if let Some(signal) = &signal {
                 answer = js_sys::Promise::race(&js_sys::Array::of2(&answer, &on_abort(signal)));
@@ -1114,20 +1107,18 @@ impl McpClient {
             if was_aborted() {
                 return Err(cancelled());
             }
-            let ok = ok.map_err(|e| approve_failed(name, &e))?;
+            let ok = ok.map_err(|e| approve_failed(&what, &e))?;
             if ok.as_bool() != Some(true) {
                 return Err(api_error(
                     "not-approved",
-                    &format!("the call to {} was not approved", Isolated(name)),
+                    &format!("{what} was not approved"),
                 ));
             }
         }
         // A tool that must run as a task (see listTools) runs as one.
-        self.follow(
-            &format!("the call to {}", Isolated(name)),
-            signal.as_ref(),
-            || self.client.start_tool_call(name, args_value, opts),
-        )
+        self.follow(&what, signal.as_ref(), || {
+            self.client.start_tool_call(name, args_value, opts)
+        })
         .await
     }
 

@@ -286,11 +286,8 @@ mod tests {
         let servers: Vec<SavedServer> = ["auto", "streamable", "sse", "websocket"]
             .iter()
             .map(|t| SavedServer {
-                name: t.to_string(),
-                url: "https://a.test/mcp".into(),
                 transport: t.to_string(),
-                headers: vec![],
-                allow_local_auth: false,
+                ..server(t)
             })
             .collect();
         let text = export(&servers);
