@@ -745,3 +745,71 @@ pub(crate) fn has_authorization(headers: &[(String, String)]) -> bool {
         .iter()
         .any(|(k, _)| k.eq_ignore_ascii_case("authorization"))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn meta(v: Value) -> serde_json::Map<String, Value> {
+        match v {
+            Value::Object(m) => m,
+            _ => panic!("an object"),
+        }
+    }
+
+    #[test]
+    fn the_callers_meta_is_added_to_the_params() {
+        let m = meta(json!({"trace": "t1"}));
+        assert_eq!(
+            with_meta(Some(json!({"name": "echo"})), Some(&m)),
+            Some(json!({"name": "echo", "_meta": {"trace": "t1"}}))
+        );
+        assert_eq!(
+            with_meta(None, Some(&m)),
+            Some(json!({"_meta": {"trace": "t1"}})),
+            "a request without params gets some"
+        );
+        // The params' own `_meta` keeps its other entries; the caller's win where both say.
+        assert_eq!(
+            with_meta(
+                Some(json!({"_meta": {"trace": "old", "progressToken": 3}})),
+                Some(&m)
+            ),
+            Some(json!({"_meta": {"trace": "t1", "progressToken": 3}}))
+        );
+        // A `_meta` that is not an object is replaced.
+        assert_eq!(
+            with_meta(Some(json!({"_meta": "x"})), Some(&m)),
+            Some(json!({"_meta": {"trace": "t1"}}))
+        );
+    }
+
+    #[test]
+    fn without_meta_the_params_stay_as_they_are() {
+        let empty = serde_json::Map::new();
+        for params in [None, Some(json!({"name": "echo"})), Some(json!([1, 2]))] {
+            assert_eq!(with_meta(params.clone(), None), params);
+            assert_eq!(with_meta(params.clone(), Some(&empty)), params);
+        }
+        // Params that are not an object are not touched either.
+        let m = meta(json!({"trace": "t1"}));
+        assert_eq!(with_meta(Some(json!([1])), Some(&m)), Some(json!([1])));
+    }
+
+    #[test]
+    fn a_reply_becomes_the_callers_result() {
+        assert_eq!(
+            reply(Ok(Ok(json!({"ok": true})))).ok(),
+            Some(json!({"ok": true}))
+        );
+        assert!(matches!(
+            reply(Ok(Err(RequestError::Cancelled))),
+            Err(ClientError::Request(RequestError::Cancelled))
+        ));
+        assert!(matches!(
+            reply(Err(oneshot::Canceled)),
+            Err(ClientError::Closed)
+        ));
+    }
+}

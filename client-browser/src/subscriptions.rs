@@ -41,6 +41,21 @@ const LASTED_MS: u64 = 30_000;
 /// them again (1, 2, 4, … 32 s apart).
 const MAX_SHORT_LIVED: u32 = 8;
 
+/// A `subscriptions/listen` stream that lasted `lasted_ms` ended, after `short_lived`
+/// streams in a row that ended soon after they were opened: how many ended soon in a row now,
+/// and how long to wait before opening the next one (`None`: too many, stop listening).
+fn after_listen_ended(short_lived: u32, lasted_ms: u64) -> (u32, Option<u32>) {
+    if lasted_ms >= LASTED_MS {
+        return (0, Some(1_000));
+    }
+    let short_lived = short_lived.saturating_add(1);
+    let delay_ms = 1_000u32 << (short_lived - 1).min(5);
+    (
+        short_lived,
+        (short_lived <= MAX_SHORT_LIVED).then_some(delay_ms),
+    )
+}
+
 /// The acknowledgments of the open `subscriptions/listen` streams (the filter the server
 /// agreed to honour, as JSON), recorded by the driver as they arrive, and the subscribers
 /// waiting for one. At most a few streams at a time: plain vectors. A waiter hears the
@@ -299,20 +314,16 @@ impl Client {
                     Ok(_) => "the server ended it".to_string(),
                 };
                 let lasted = now().0.saturating_sub(subs.opened_at.0);
-                subs.short_lived = if lasted >= LASTED_MS {
-                    0
-                } else {
-                    subs.short_lived + 1
-                };
-                if subs.short_lived > MAX_SHORT_LIVED {
+                let (short_lived, delay_ms) = after_listen_ended(subs.short_lived, lasted);
+                subs.short_lived = short_lived;
+                let Some(delay_ms) = delay_ms else {
                     subs.listen = None;
                     drop(subs);
                     client.inner.emit(crate::ClientEvent::Warning(format!(
                         "the notification stream (subscriptions/listen) keeps ending ({why}); not listening any more"
                     )));
                     return;
-                }
-                let delay_ms = 1_000u32 << subs.short_lived.saturating_sub(1).min(5);
+                };
                 drop(subs);
                 client.inner.emit(crate::ClientEvent::Warning(format!(
                     "the notification stream (subscriptions/listen) ended ({why}); listening again in {} s",
@@ -391,5 +402,111 @@ impl Client {
         Err(ClientError::Request(RequestError::Protocol(
             "the subscriptions/listen stream was replaced too often to see it acknowledged".into(),
         )))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const A: RequestHandle = RequestHandle(1);
+    const B: RequestHandle = RequestHandle(2);
+
+    /// What `rx` was told, if it was told already.
+    fn told(rx: &mut oneshot::Receiver<Reply>) -> Option<Reply> {
+        rx.try_recv().ok().flatten()
+    }
+
+    #[test]
+    fn streams_that_keep_ending_are_opened_again_later_each_time_then_no_more() {
+        // A stream that lasted ends for a passing reason: the next opens after a second,
+        // and the count of short-lived ones starts over.
+        assert_eq!(after_listen_ended(0, LASTED_MS), (0, Some(1_000)));
+        assert_eq!(after_listen_ended(5, LASTED_MS + 1), (0, Some(1_000)));
+        // Short-lived ones in a row wait 1, 2, 4, ... 32 s, then 32 s, then stop.
+        let mut short_lived = 0;
+        let mut delays = Vec::new();
+        while let (n, Some(delay)) = after_listen_ended(short_lived, LASTED_MS - 1) {
+            assert_eq!(n, short_lived + 1);
+            short_lived = n;
+            delays.push(delay);
+            assert!(delays.len() <= 20, "never stops: {delays:?}");
+        }
+        assert_eq!(
+            delays,
+            [1_000, 2_000, 4_000, 8_000, 16_000, 32_000, 32_000, 32_000]
+        );
+        assert_eq!(delays.len() as u32, MAX_SHORT_LIVED);
+        assert_eq!(after_listen_ended(0, 0), (1, Some(1_000)));
+        assert_eq!(after_listen_ended(u32::MAX, 0), (u32::MAX, None));
+    }
+
+    #[test]
+    fn an_acknowledgment_that_came_already_is_had_at_once() {
+        let mut acks = ListenAcks::default();
+        acks.acknowledged(A, json!({"toolsListChanged": true}));
+        assert_eq!(acks.wait(A).ok(), Some(json!({"toolsListChanged": true})));
+        assert!(acks.wait(B).is_err(), "B was not acknowledged");
+        // A later acknowledgment of the same stream replaces the first.
+        acks.acknowledged(A, json!({"promptsListChanged": true}));
+        assert_eq!(acks.wait(A).ok(), Some(json!({"promptsListChanged": true})));
+        assert_eq!(acks.acknowledged.len(), 1);
+    }
+
+    #[test]
+    fn waiters_hear_their_own_streams_acknowledgment() {
+        let mut acks = ListenAcks::default();
+        let (Err(mut a1), Err(mut a2), Err(mut b)) = (acks.wait(A), acks.wait(A), acks.wait(B))
+        else {
+            panic!("nothing was acknowledged yet");
+        };
+        acks.acknowledged(A, json!({"resourceSubscriptions": ["file:///a"]}));
+        for rx in [&mut a1, &mut a2] {
+            assert_eq!(
+                told(rx),
+                Some(Ok(json!({"resourceSubscriptions": ["file:///a"]})))
+            );
+        }
+        assert_eq!(told(&mut b), None, "B's waiter still waits");
+        assert_eq!(acks.waiting.len(), 1);
+    }
+
+    #[test]
+    fn a_stream_that_ends_unacknowledged_tells_its_waiters_why() {
+        let mut acks = ListenAcks::default();
+        let (Err(mut a), Err(mut b)) = (acks.wait(A), acks.wait(B)) else {
+            panic!("nothing was acknowledged yet");
+        };
+        acks.ended(A, Some(&RequestError::Timeout { after_ms: 5 }));
+        assert_eq!(
+            told(&mut a),
+            Some(Err(RequestError::Timeout { after_ms: 5 }))
+        );
+        assert_eq!(told(&mut b), None);
+        acks.ended(B, None);
+        match told(&mut b) {
+            Some(Err(RequestError::Protocol(why))) => {
+                assert!(why.contains("before acknowledging"), "{why}")
+            }
+            other => panic!("{other:?}"),
+        }
+        assert!(acks.waiting.is_empty());
+    }
+
+    #[test]
+    fn an_ended_stream_is_acknowledged_no_more() {
+        let mut acks = ListenAcks::default();
+        acks.acknowledged(A, json!({}));
+        acks.acknowledged(B, json!({"toolsListChanged": true}));
+        acks.ended(A, None);
+        assert!(acks.wait(A).is_err(), "A's acknowledgment went with it");
+        assert_eq!(acks.wait(B).ok(), Some(json!({"toolsListChanged": true})));
+    }
+
+    #[test]
+    fn the_end_of_an_ordinary_request_changes_nothing() {
+        let mut acks = ListenAcks::default();
+        acks.ended(A, None);
+        assert!(acks.acknowledged.is_empty() && acks.waiting.is_empty());
     }
 }

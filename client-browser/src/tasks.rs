@@ -588,3 +588,192 @@ impl Client {
         Ok(())
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::cell::RefCell;
+    use std::rc::Rc;
+
+    const CALL: RequestHandle = RequestHandle(7);
+
+    fn task(id: &str, status: &str, updated: Option<&str>) -> Task {
+        let mut t = json!({"taskId": id, "status": status});
+        if let Some(at) = updated {
+            t["lastUpdatedAt"] = json!(at);
+        }
+        serde_json::from_value(t).expect("a valid task")
+    }
+
+    /// A listener that records the statuses it is told.
+    fn recorder() -> (TaskListener, Rc<RefCell<Vec<String>>>) {
+        let heard = Rc::new(RefCell::new(Vec::new()));
+        let h = heard.clone();
+        (
+            Rc::new(move |t: &Task| h.borrow_mut().push(t.status.clone())),
+            heard,
+        )
+    }
+
+    fn tell(listener: Option<TaskListener>, t: &Task) {
+        if let Some(l) = listener {
+            l(t);
+        }
+    }
+
+    #[test]
+    fn a_followed_task_is_told_its_states_in_order_and_never_an_older_one() {
+        let mut tasks = Tasks::default();
+        let (listener, heard) = recorder();
+        let _ = tasks.follow(CALL, "t1", Some(listener));
+        let t = |status, at| task("t1", status, Some(at));
+        tell(
+            tasks.listener_for(&t("working", "2026-01-01T00:00:02Z")),
+            &t("working", "2026-01-01T00:00:02Z"),
+        );
+        // A poll answered before an announcement that came first: older, not told.
+        assert!(tasks
+            .listener_for(&t("submitted", "2026-01-01T00:00:01Z"))
+            .is_none());
+        // The same time again, and a state without a time, are told.
+        tell(
+            tasks.listener_for(&t("input_required", "2026-01-01T00:00:02Z")),
+            &t("input_required", "2026-01-01T00:00:02Z"),
+        );
+        let untimed = task("t1", "working", None);
+        tell(tasks.listener_for(&untimed), &untimed);
+        // A state without a time does not make older ones acceptable again.
+        assert!(tasks
+            .listener_for(&t("submitted", "2026-01-01T00:00:01Z"))
+            .is_none());
+        tell(
+            tasks.listener_for(&t("completed", "2026-01-01T00:00:03Z")),
+            &t("completed", "2026-01-01T00:00:03Z"),
+        );
+        assert_eq!(
+            *heard.borrow(),
+            ["working", "input_required", "working", "completed"]
+        );
+        assert!(
+            tasks.listener_for(&task("t2", "working", None)).is_none(),
+            "not followed"
+        );
+    }
+
+    #[test]
+    fn states_the_server_pushes_go_to_the_call_following_the_task() {
+        let mut tasks = Tasks::default();
+        let (_stopped, mut pushed) = tasks.follow(CALL, "t1", None);
+        assert_eq!(tasks.pushed_ids(), ["t1"]);
+        assert_eq!(tasks.running.get(&CALL).map(String::as_str), Some("t1"));
+        tasks.pushed(&task("t1", "working", None));
+        tasks.pushed(&task("other", "working", None));
+        assert_eq!(
+            pushed.try_recv().ok().map(|t| t.task_id),
+            Some("t1".to_string())
+        );
+        assert_eq!(
+            pushed.try_recv().err(),
+            Some(futures_channel::mpsc::TryRecvError::Empty),
+            "only t1's state came"
+        );
+        assert!(!tasks.unfollow(CALL, "t1"), "not cancelled");
+        assert!(tasks.pushed_ids().is_empty());
+        assert!(tasks.running.is_empty());
+        // Once unfollowed, its states go nowhere.
+        tasks.pushed(&task("t1", "completed", None));
+        assert_eq!(
+            pushed.try_recv().err(),
+            Some(futures_channel::mpsc::TryRecvError::Closed),
+            "the sender is gone"
+        );
+    }
+
+    #[test]
+    fn a_cancelled_call_stops_following_at_once_and_ends_as_cancelled() {
+        let mut tasks = Tasks::default();
+        let (mut stopped, _pushed) = tasks.follow(CALL, "t1", None);
+        let (mut other, _) = tasks.follow(RequestHandle(8), "t2", None);
+        tasks.mark_cancelled(CALL);
+        assert_eq!(stopped.try_recv(), Ok(Some(())));
+        assert_eq!(other.try_recv(), Ok(None), "the other call goes on");
+        assert!(tasks.unfollow(CALL, "t1"), "cancelled meanwhile");
+        assert!(!tasks.unfollow(CALL, "t1"), "told once");
+        assert!(!tasks.unfollow(RequestHandle(8), "t2"));
+    }
+
+    #[test]
+    fn closing_ends_every_follow_at_once() {
+        let mut tasks = Tasks::default();
+        let (mut stopped, _pushed) = tasks.follow(CALL, "t1", None);
+        tasks.closed();
+        assert!(stopped.try_recv().is_err(), "the stop was dropped");
+    }
+
+    #[test]
+    fn ending_a_call_says_whether_it_was_cancelled() {
+        let mut tasks = Tasks::default();
+        tasks.running.insert(CALL, "t1".into());
+        tasks.cancelled.push(RequestHandle(8));
+        assert!(!tasks.end(CALL));
+        assert!(tasks.running.is_empty());
+        tasks.mark_cancelled(CALL);
+        assert!(tasks.end(CALL));
+        assert_eq!(tasks.cancelled, [RequestHandle(8)], "only CALL's mark went");
+    }
+
+    #[test]
+    fn an_announced_state_of_a_task_not_followed_is_kept_the_newest_few() {
+        let mut tasks = Tasks::default();
+        for i in 0..=ANNOUNCED_KEPT {
+            assert!(tasks
+                .announced(&task(&format!("t{i}"), "working", None))
+                .is_none());
+        }
+        assert_eq!(tasks.announced.len(), ANNOUNCED_KEPT);
+        assert_eq!(tasks.announced[0].task_id, "t1", "the oldest went");
+        // A newer state of a kept task replaces its older one, and makes room for nothing else.
+        assert!(tasks.announced(&task("t5", "completed", None)).is_none());
+        assert_eq!(tasks.announced.len(), ANNOUNCED_KEPT);
+        assert_eq!(tasks.announced[0].task_id, "t1");
+        let t5: Vec<_> = tasks
+            .announced
+            .iter()
+            .filter(|t| t.task_id == "t5")
+            .collect();
+        assert_eq!(t5.len(), 1);
+        assert_eq!(t5[0].status, "completed");
+        assert!(tasks.notified.is_empty(), "none of them runs");
+    }
+
+    #[test]
+    fn an_announced_state_of_a_followed_task_is_told_and_its_polling_slows() {
+        let mut tasks = Tasks::default();
+        let (listener, heard) = recorder();
+        let _ = tasks.follow(CALL, "t1", Some(listener));
+        let t = task("t1", "working", Some("2026-01-01T00:00:02Z"));
+        tell(tasks.announced(&t), &t);
+        tell(tasks.announced(&t), &t);
+        assert_eq!(*heard.borrow(), ["working", "working"]);
+        assert_eq!(tasks.notified, ["t1"], "noted once");
+        assert!(tasks.announced.is_empty(), "told, not kept");
+        // An older state announced late is neither told nor kept.
+        assert!(tasks
+            .announced(&task("t1", "submitted", Some("2026-01-01T00:00:01Z")))
+            .is_none());
+        assert!(tasks.announced.is_empty());
+        // A task that runs for a call but that nobody listens to is noted, and kept.
+        tasks.running.insert(RequestHandle(8), "t2".into());
+        assert!(tasks.announced(&task("t2", "working", None)).is_none());
+        assert_eq!(tasks.notified, ["t1", "t2"]);
+        assert_eq!(tasks.announced.len(), 1);
+    }
+
+    #[test]
+    fn a_task_call_asks_the_server_to_keep_it_ten_minutes() {
+        assert_eq!(
+            as_task(json!({"name": "slow"})),
+            json!({"name": "slow", "task": {"ttl": 600_000}})
+        );
+    }
+}

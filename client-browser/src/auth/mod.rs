@@ -804,3 +804,59 @@ pub(crate) fn parse_query(query: &str) -> Vec<(String, String)> {
         Err(_) => Vec::new(),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use client_core::oauth::{ClientCredentials, TokenAuthMethod};
+
+    fn tokens(token_type: &str, dpop: bool) -> TokenSet {
+        TokenSet {
+            access_token: "a".into(),
+            token_type: token_type.into(),
+            expires_at: None,
+            refresh_token: Some("r".into()),
+            scope: None,
+            issuer: "https://as.example".into(),
+            token_endpoint: "https://as.example/token".into(),
+            client: ClientCredentials {
+                issuer: "https://as.example".into(),
+                client_id: "c".into(),
+                client_secret: None,
+                auth_method: TokenAuthMethod::None,
+                source: "dynamic".into(),
+            },
+            resource: "https://mcp.example/mcp".into(),
+            dpop,
+        }
+    }
+
+    #[test]
+    fn tokens_are_dpop_bound_when_asked_for_so_or_typed_so() {
+        assert!(!dpop_bound(&tokens("Bearer", false)));
+        assert!(dpop_bound(&tokens("Bearer", true)));
+        assert!(dpop_bound(&tokens("DPoP", false)));
+        assert!(
+            dpop_bound(&tokens("dpop", false)),
+            "token types are case-insensitive"
+        );
+    }
+
+    #[test]
+    fn each_server_has_its_own_refresh_lock() {
+        assert_eq!(
+            refresh_lock_name("https://mcp.example/mcp"),
+            "mcp-oauth/v1/refresh https://mcp.example/mcp"
+        );
+        assert_ne!(
+            refresh_lock_name("https://a.example/mcp"),
+            refresh_lock_name("https://b.example/mcp")
+        );
+    }
+
+    #[test]
+    fn a_flow_error_is_told_as_the_flow_said_it() {
+        let e = AuthError::NoAuthServerMetadata("https://as.example".into());
+        assert_eq!(AuthFailure::from(e.clone()).to_string(), e.to_string());
+    }
+}
