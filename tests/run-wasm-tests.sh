@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Runs client-browser's wasm tests in headless Chromium against real servers started here on
 # 127.0.0.1 (npm server-everything in Streamable HTTP and SSE modes; a PyPI mcp 2.x server for
-# the 2026-07-28 era), then stops them.
+# the 2026-07-28 era), then stops them. Arguments go to `cargo test` (e.g. `--test modern`).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
@@ -49,5 +49,12 @@ export WASM_BINDGEN_TEST_TIMEOUT=120
 # Serve the test page like an ordinary app page: without COOP/COEP cross-origin isolation,
 # which would block the no-cors probe that tells CORS failures from unreachable servers.
 export WASM_BINDGEN_TEST_NO_ORIGIN_ISOLATION=1
+# `--run COMMAND...`: run COMMAND from the project root with these servers and this
+# environment instead of the tests (scripts/mutants-wasm.sh uses it).
+if [ "${1:-}" = "--run" ]; then
+  shift
+  "$@"
+  exit
+fi
 cd client-browser
 cargo test --locked --target wasm32-unknown-unknown "$@"

@@ -210,7 +210,7 @@ impl Client {
                 _ => None,
             };
             if method == "tools/list" {
-                self.note_task_tools(first, &items);
+                self.tasks.borrow_mut().note_required(first, &items);
             }
             all.extend(items);
             match next {
@@ -221,8 +221,7 @@ impl Client {
         if method == "tools/list" {
             // The whole list (or as much of it as is read): which tools need a task is known,
             // unless the server said the tools changed while it was being read.
-            let mut tasks = self.tasks.borrow_mut();
-            tasks.listed = tasks.changes == changes;
+            self.tasks.borrow_mut().tools_listed(changes);
         }
         Ok(all)
     }

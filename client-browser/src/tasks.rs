@@ -142,6 +142,73 @@ impl Tasks {
         }
     }
 
+    /// The tool calls following task `task_id`, marked cancelled: the application asked the
+    /// server to cancel the task (see [`Tasks::cancel_refused`]).
+    fn cancel_calls_of(&mut self, task_id: &str) -> Vec<RequestHandle> {
+        let calls: Vec<RequestHandle> = self
+            .running
+            .iter()
+            .filter(|(_, id)| id.as_str() == task_id)
+            .map(|(handle, _)| *handle)
+            .collect();
+        for handle in &calls {
+            self.mark_cancelled(*handle);
+        }
+        calls
+    }
+
+    /// The server did not cancel the task of `calls` (it was over already, say): they end
+    /// as their task did, not as cancelled.
+    fn cancel_refused(&mut self, calls: &[RequestHandle]) {
+        self.cancelled.retain(|h| !calls.contains(h));
+    }
+
+    /// Starts following task `task_id` (2025-11-25 tasks), which call `handle` created:
+    /// `on_task` is told its states. Returns the state the server announced before the
+    /// answer that created the task came, if it did (the server then announces its states:
+    /// it is polled at the longest interval).
+    fn follow_call_task(
+        &mut self,
+        handle: RequestHandle,
+        task_id: &str,
+        on_task: Option<&TaskListener>,
+    ) -> Option<Task> {
+        self.running.insert(handle, task_id.to_string());
+        if let Some(listener) = on_task {
+            self.followed
+                .insert(task_id.to_string(), (listener.clone(), None));
+        }
+        let i = self.announced.iter().position(|t| t.task_id == task_id)?;
+        self.notified.push(task_id.to_string());
+        Some(self.announced.remove(i))
+    }
+
+    /// Ends what [`Tasks::follow_call_task`] started but the call's own entry (see
+    /// [`Tasks::end`]).
+    fn unfollow_call_task(&mut self, task_id: &str) {
+        self.followed.remove(task_id);
+        self.notified.retain(|id| id != task_id);
+    }
+
+    /// Remembers which tools must run as tasks, from a page of a `tools/list` result.
+    pub(crate) fn note_required(&mut self, first_page: bool, tools: &[Value]) {
+        if first_page {
+            self.required.clear();
+        }
+        self.required.extend(tools.iter().filter_map(|tool| {
+            let support = tool.get("execution")?.get("taskSupport")?.as_str()?;
+            (support == "required").then(|| tool.get("name")?.as_str().map(str::to_string))?
+        }));
+    }
+
+    /// A listing of the tools that began when the server had said `changes_before` times
+    /// that they changed has ended (read whole, or failed: then which need a task is not
+    /// known, and calls are made as they are): the tools count as listed, unless the server
+    /// said they changed while the listing was on its way (its answer may predate that).
+    pub(crate) fn tools_listed(&mut self, changes_before: u64) {
+        self.listed = self.changes == changes_before;
+    }
+
     /// Takes a state the server announced: whom to tell of it now, or kept until its task
     /// is followed.
     pub(crate) fn announced(&mut self, task: &Task) -> Option<TaskListener> {
@@ -160,6 +227,50 @@ impl Tasks {
         self.announced.push(task.clone());
         None
     }
+}
+
+/// How long to wait between `tasks/get` polls of a task whose server suggests `suggested`
+/// milliseconds (its `pollInterval`; a second if it does not), within [`TASK_POLL_MS`]; the
+/// longest interval when the server `announced` the task's states (the specification still
+/// asks to poll; the announcements tell sooner).
+fn poll_every_ms(announced: bool, suggested: Option<u64>) -> u64 {
+    if announced {
+        return TASK_POLL_MS.1;
+    }
+    suggested
+        .unwrap_or(1_000)
+        .clamp(TASK_POLL_MS.0, TASK_POLL_MS.1)
+}
+
+/// Whether a server with `capabilities` accepts task-augmented tool calls (its
+/// `tasks.requests.tools.call`).
+fn accepts_task_calls(capabilities: &client_core::types::ServerCapabilities) -> bool {
+    capabilities
+        .tasks
+        .as_ref()
+        .and_then(|t| t.get("requests")?.get("tools")?.get("call"))
+        .is_some()
+}
+
+/// Task `task_id` as `tasks/get` answered for it (`state`), made the answer that created it
+/// would have been in the session's era (`modern`: 2026-07-28, the Tasks extension), to be
+/// followed as that answer is (see [`Client::resume_task`]). An answer about another task
+/// is an error.
+fn resumed_task(task_id: &str, mut state: Value, modern: bool) -> Result<Value, ClientError> {
+    let told = state.get("taskId").and_then(Value::as_str);
+    if told != Some(task_id) {
+        return Err(crate::task_extension::other_task(
+            task_id,
+            told.unwrap_or("(none)"),
+        ));
+    }
+    if !modern {
+        return Ok(json!({ "task": state }));
+    }
+    if let Value::Object(fields) = &mut state {
+        fields.insert("resultType".into(), json!("task"));
+    }
+    Ok(state)
 }
 
 /// `tools/call` params asking for a task.
@@ -221,28 +332,12 @@ impl Client {
     /// declares `tasks.cancel`) and returns the task's state after. A tool call of ours that
     /// is following that task then ends as cancelled.
     pub async fn cancel_task(&self, task_id: &str) -> Result<Task, ClientError> {
-        let calls: Vec<RequestHandle> = {
-            let mut tasks = self.tasks.borrow_mut();
-            let calls: Vec<RequestHandle> = tasks
-                .running
-                .iter()
-                .filter(|(_, id)| id.as_str() == task_id)
-                .map(|(handle, _)| *handle)
-                .collect();
-            for handle in &calls {
-                tasks.mark_cancelled(*handle);
-            }
-            calls
-        };
+        let calls = self.tasks.borrow_mut().cancel_calls_of(task_id);
         let answer = self
             .request("tasks/cancel", Some(json!({ "taskId": task_id })))
             .await;
         if answer.is_err() {
-            // Not cancelled (already over, say): the calls end as the task did.
-            self.tasks
-                .borrow_mut()
-                .cancelled
-                .retain(|h| !calls.contains(h));
+            self.tasks.borrow_mut().cancel_refused(&calls);
         }
         decode("tasks/cancel", answer?)
     }
@@ -254,18 +349,6 @@ impl Client {
     pub async fn task_result(&self, task_id: &str) -> Result<Value, ClientError> {
         self.request("tasks/result", Some(json!({ "taskId": task_id })))
             .await
-    }
-
-    /// Remembers which tools must run as tasks, from a page of a `tools/list` result.
-    pub(crate) fn note_task_tools(&self, first_page: bool, tools: &[Value]) {
-        let mut t = self.tasks.borrow_mut();
-        if first_page {
-            t.required.clear();
-        }
-        t.required.extend(tools.iter().filter_map(|tool| {
-            let support = tool.get("execution")?.get("taskSupport")?.as_str()?;
-            (support == "required").then(|| tool.get("name")?.as_str().map(str::to_string))?
-        }));
     }
 
     /// True when tool `name` must be called as a task and the server accepts that (its
@@ -282,13 +365,8 @@ impl Client {
     }
 
     fn accepts_task_calls(&self) -> bool {
-        self.server().is_some_and(|d| {
-            d.capabilities
-                .tasks
-                .as_ref()
-                .and_then(|t| t.get("requests")?.get("tools")?.get("call"))
-                .is_some()
-        })
+        self.server()
+            .is_some_and(|d| accepts_task_calls(&d.capabilities))
     }
 
     /// A tool call made before the tools were listed, on a server that accepts
@@ -349,8 +427,7 @@ impl Client {
             let changes = client.tasks.borrow().changes;
             if client.list_all("tools/list", "tools").await.is_err() {
                 // Not known, then: the calls are made as they are.
-                let mut tasks = client.tasks.borrow_mut();
-                tasks.listed = tasks.changes == changes;
+                client.tasks.borrow_mut().tools_listed(changes);
             }
             client.tasks.borrow_mut().listing = None;
         }
@@ -422,24 +499,8 @@ impl Client {
             if client.tasks.borrow_mut().end(handle) {
                 return Err(ClientError::Request(RequestError::Cancelled));
             }
-            let mut state = first?;
-            let told = state.get("taskId").and_then(Value::as_str);
-            if told != Some(task_id.as_str()) {
-                return Err(crate::task_extension::other_task(
-                    &task_id,
-                    told.unwrap_or("(none)"),
-                ));
-            }
             let modern = client.server().is_some_and(|d| d.era == Era::Modern);
-            // Followed as the answer that created it would be, in the session's era.
-            let created = if modern {
-                if let Value::Object(fields) = &mut state {
-                    fields.insert("resultType".into(), json!("task"));
-                }
-                state
-            } else {
-                json!({ "task": state })
-            };
+            let created = resumed_task(&task_id, first?, modern)?;
             client.follow_task_to_end(handle, created, opts).await
         };
         PendingCall {
@@ -465,35 +526,17 @@ impl Client {
             return Ok(created);
         };
         let task: Task = decode("tools/call", task.clone())?;
-        self.tasks
-            .borrow_mut()
-            .running
-            .insert(handle, task.task_id.clone());
         let task_id = task.task_id.clone();
-        // A state the server announced before this answer came.
-        let announced = {
-            let mut tasks = self.tasks.borrow_mut();
-            if let Some(report) = &opts.on_task {
-                tasks
-                    .followed
-                    .insert(task_id.clone(), (report.clone(), None));
-            }
-            let i = tasks.announced.iter().position(|t| t.task_id == task_id);
-            let announced = i.map(|i| tasks.announced.remove(i));
-            if announced.is_some() {
-                tasks.notified.push(task_id.clone());
-            }
-            announced
-        };
+        let announced =
+            self.tasks
+                .borrow_mut()
+                .follow_call_task(handle, &task_id, opts.on_task.as_ref());
         self.report_task(&task);
         if let Some(state) = announced {
             self.report_task(&state);
         }
         let outcome = self.follow_task_to_result(task, opts).await;
-        let mut tasks = self.tasks.borrow_mut();
-        tasks.followed.remove(&task_id);
-        tasks.notified.retain(|id| *id != task_id);
-        drop(tasks);
+        self.tasks.borrow_mut().unfollow_call_task(&task_id);
         outcome
     }
 
@@ -558,14 +601,8 @@ impl Client {
         // Polls failed in a row for want of the server (made again, as for the extension's).
         let mut failed_polls: u32 = 0;
         while !task.is_terminal() {
-            let every = if self.tasks.borrow().notified.contains(&task.task_id) {
-                TASK_POLL_MS.1
-            } else {
-                task.poll_interval
-                    .unwrap_or(1_000)
-                    .clamp(TASK_POLL_MS.0, TASK_POLL_MS.1)
-            };
-            let every = poll_wait_ms(every, failed_polls);
+            let announced = self.tasks.borrow().notified.contains(&task.task_id);
+            let every = poll_wait_ms(poll_every_ms(announced, task.poll_interval), failed_polls);
             gloo_timers::future::TimeoutFuture::new(every as u32).await;
             let poll = CallOptions {
                 meta: meta.clone(),
@@ -767,6 +804,139 @@ mod tests {
         assert!(tasks.announced(&task("t2", "working", None)).is_none());
         assert_eq!(tasks.notified, ["t1", "t2"]);
         assert_eq!(tasks.announced.len(), 1);
+    }
+
+    #[test]
+    fn cancelling_a_task_marks_the_calls_following_it_and_a_refusal_unmarks_them() {
+        let mut tasks = Tasks::default();
+        let (mut stopped, _) = tasks.follow(CALL, "t1", None);
+        tasks.running.insert(RequestHandle(8), "t1".into());
+        tasks.running.insert(RequestHandle(9), "t2".into());
+        tasks.cancelled.push(RequestHandle(10));
+        let calls = tasks.cancel_calls_of("t1");
+        assert_eq!(calls, [CALL, RequestHandle(8)]);
+        assert_eq!(stopped.try_recv(), Ok(Some(())), "following stops at once");
+        assert_eq!(tasks.cancelled, [RequestHandle(10), CALL, RequestHandle(8)]);
+        // The server refused (the task was over already): they end as the task did; a call
+        // cancelled on its own stays so.
+        tasks.cancel_refused(&calls);
+        assert_eq!(tasks.cancelled, [RequestHandle(10)]);
+        assert!(tasks.cancel_calls_of("none").is_empty());
+    }
+
+    #[test]
+    fn a_call_task_followed_takes_the_state_announced_before_it_came() {
+        let mut tasks = Tasks::default();
+        assert!(tasks.announced(&task("t0", "working", None)).is_none());
+        assert!(tasks
+            .announced(&task("t1", "input_required", None))
+            .is_none());
+        let (listener, heard) = recorder();
+        let early = tasks.follow_call_task(CALL, "t1", Some(&listener));
+        assert_eq!(early.map(|t| t.status).as_deref(), Some("input_required"));
+        assert_eq!(tasks.running.get(&CALL).map(String::as_str), Some("t1"));
+        assert_eq!(tasks.notified, ["t1"], "the server announces t1's states");
+        assert_eq!(tasks.announced.len(), 1, "t0's state is still kept");
+        assert_eq!(tasks.announced[0].task_id, "t0");
+        tell(
+            tasks.listener_for(&task("t1", "working", None)),
+            &task("t1", "working", None),
+        );
+        assert_eq!(*heard.borrow(), ["working"]);
+        // Nothing announced: nothing taken, and polled as the server suggests.
+        assert!(tasks
+            .follow_call_task(RequestHandle(8), "t2", None)
+            .is_none());
+        assert_eq!(tasks.notified, ["t1"]);
+        assert!(tasks.listener_for(&task("t2", "working", None)).is_none());
+        tasks.notified.push("t3".into());
+        tasks.unfollow_call_task("t1");
+        assert!(tasks.listener_for(&task("t1", "working", None)).is_none());
+        assert_eq!(tasks.notified, ["t3"], "only t1's note went");
+    }
+
+    #[test]
+    fn which_tools_need_a_task_is_read_page_by_page() {
+        let mut tasks = Tasks::default();
+        let tool = |name: &str, support: &str| json!({"name": name, "execution": {"taskSupport": support}});
+        tasks.note_required(
+            true,
+            &[
+                tool("slow", "required"),
+                tool("maybe", "optional"),
+                tool("never", "forbidden"),
+                json!({"name": "plain"}),
+                json!({"execution": {"taskSupport": "required"}}),
+            ],
+        );
+        assert_eq!(tasks.required, ["slow"]);
+        tasks.note_required(false, &[tool("slower", "required")]);
+        assert_eq!(tasks.required, ["slow", "slower"], "a later page adds");
+        tasks.note_required(true, &[tool("new", "required")]);
+        assert_eq!(tasks.required, ["new"], "a first page starts over");
+    }
+
+    #[test]
+    fn a_listing_counts_only_if_the_tools_did_not_change_meanwhile() {
+        let mut tasks = Tasks {
+            changes: 3,
+            ..Default::default()
+        };
+        tasks.tools_listed(3);
+        assert!(tasks.listed);
+        tasks.tools_listed(2);
+        assert!(!tasks.listed, "a change came while it was on its way");
+    }
+
+    #[test]
+    fn a_server_accepts_task_calls_only_when_it_says_so_for_tools_call() {
+        let caps = |v: Value| -> client_core::types::ServerCapabilities {
+            serde_json::from_value(v).expect("valid capabilities")
+        };
+        assert!(accepts_task_calls(&caps(
+            json!({"tasks": {"requests": {"tools": {"call": {}}}}})
+        )));
+        for no in [
+            json!({}),
+            json!({"tasks": {}}),
+            json!({"tasks": {"list": {}, "cancel": {}}}),
+            json!({"tasks": {"requests": {"sampling": {"createMessage": {}}}}}),
+            json!({"tasks": {"requests": {"tools": {}}}}),
+        ] {
+            assert!(!accepts_task_calls(&caps(no.clone())), "{no}");
+        }
+    }
+
+    #[test]
+    fn a_resumed_task_is_followed_as_the_answer_that_created_it() {
+        let state = json!({"taskId": "t1", "status": "working"});
+        assert_eq!(
+            resumed_task("t1", state.clone(), false).ok(),
+            Some(json!({"task": {"taskId": "t1", "status": "working"}}))
+        );
+        assert_eq!(
+            resumed_task("t1", state.clone(), true).ok(),
+            Some(json!({"taskId": "t1", "status": "working", "resultType": "task"}))
+        );
+        for other in [
+            json!({"taskId": "t2"}),
+            json!({"status": "working"}),
+            json!("t1"),
+        ] {
+            let e =
+                resumed_task("t1", other.clone(), true).expect_err("an answer about another task");
+            assert!(e.to_string().contains("asked for task t1"), "{other}: {e}");
+        }
+    }
+
+    #[test]
+    fn polls_follow_the_servers_interval_within_bounds_and_slow_once_announced() {
+        assert_eq!(poll_every_ms(false, None), 1_000);
+        assert_eq!(poll_every_ms(false, Some(300)), 300);
+        assert_eq!(poll_every_ms(false, Some(1)), TASK_POLL_MS.0);
+        assert_eq!(poll_every_ms(false, Some(60_000)), TASK_POLL_MS.1);
+        assert_eq!(poll_every_ms(true, Some(300)), TASK_POLL_MS.1);
+        assert_eq!(poll_every_ms(true, None), TASK_POLL_MS.1);
     }
 
     #[test]

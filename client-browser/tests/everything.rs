@@ -340,6 +340,7 @@ async fn tool_tasks(client: &Client, url: &str) {
     );
     let done = task_id.borrow().clone();
     the_servers_tasks(&watched, &done).await;
+    resumed_with_meta(&watched, &done).await;
     watched.close();
 
     cancel_while_working(client).await;
@@ -445,6 +446,44 @@ async fn the_servers_tasks(client: &Client, done: &str) {
         matches!(refused, Err(ClientError::Request(RequestError::Rpc(_)))),
         "{refused:?}"
     );
+}
+
+/// Task `done` (a research report), followed again as after a reload of the page: it comes
+/// to its result, and the caller's `_meta` entries (say, its trace context) go with every
+/// request made for it. `client` logs the wire.
+async fn resumed_with_meta(client: &Client, done: &str) {
+    let sent = Rc::new(RefCell::new(Vec::<(String, serde_json::Value)>::new()));
+    let log = sent.clone();
+    let task = done.to_string();
+    client.on_event(move |e| {
+        if let ClientEvent::Wire {
+            sent: true,
+            message,
+            ..
+        } = e
+        {
+            if message["params"]["taskId"] == task.as_str() {
+                let method = message["method"].as_str().unwrap_or_default().to_string();
+                log.borrow_mut()
+                    .push((method, message["params"]["_meta"]["trace"].clone()));
+            }
+        }
+    });
+    let opts = CallOptions {
+        meta: Some(serde_json::Map::from_iter([(
+            "trace".into(),
+            json!("t-42"),
+        )])),
+        ..Default::default()
+    };
+    let r = within(10_000, "resume_task", client.resume_task(done, opts))
+        .await
+        .expect("the resumed task's result");
+    assert!(r.to_string().contains("Research Report: tides"), "{r}");
+    let sent = sent.borrow();
+    let methods: Vec<&str> = sent.iter().map(|(m, _)| m.as_str()).collect();
+    assert_eq!(methods, ["tasks/get", "tasks/result"], "{sent:?}");
+    assert!(sent.iter().all(|(_, trace)| trace == "t-42"), "{sent:?}");
 }
 
 /// The end of a call started with [`start_research`].
