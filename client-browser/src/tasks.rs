@@ -658,41 +658,42 @@ mod tests {
         }
     }
 
+    /// Tells `t` to whoever follows its task, as `Client::report_task` does: true if told.
+    fn report(tasks: &mut Tasks, t: &Task) -> bool {
+        let listener = tasks.listener_for(t);
+        listener.map(|l| l(t)).is_some()
+    }
+
     #[test]
     fn a_followed_task_is_told_its_states_in_order_and_never_an_older_one() {
         let mut tasks = Tasks::default();
         let (listener, heard) = recorder();
         let _ = tasks.follow(CALL, "t1", Some(listener));
-        let t = |status, at| task("t1", status, Some(at));
-        tell(
-            tasks.listener_for(&t("working", "2026-01-01T00:00:02Z")),
-            &t("working", "2026-01-01T00:00:02Z"),
-        );
+        let at = |status, time| task("t1", status, Some(time));
+        assert!(report(&mut tasks, &at("working", "2026-01-01T00:00:02Z")));
         // A poll answered before an announcement that came first: older, not told.
-        assert!(tasks
-            .listener_for(&t("submitted", "2026-01-01T00:00:01Z"))
-            .is_none());
+        assert!(!report(
+            &mut tasks,
+            &at("submitted", "2026-01-01T00:00:01Z")
+        ));
         // The same time again, and a state without a time, are told.
-        tell(
-            tasks.listener_for(&t("input_required", "2026-01-01T00:00:02Z")),
-            &t("input_required", "2026-01-01T00:00:02Z"),
-        );
-        let untimed = task("t1", "working", None);
-        tell(tasks.listener_for(&untimed), &untimed);
+        assert!(report(
+            &mut tasks,
+            &at("input_required", "2026-01-01T00:00:02Z")
+        ));
+        assert!(report(&mut tasks, &task("t1", "working", None)));
         // A state without a time does not make older ones acceptable again.
-        assert!(tasks
-            .listener_for(&t("submitted", "2026-01-01T00:00:01Z"))
-            .is_none());
-        tell(
-            tasks.listener_for(&t("completed", "2026-01-01T00:00:03Z")),
-            &t("completed", "2026-01-01T00:00:03Z"),
-        );
+        assert!(!report(
+            &mut tasks,
+            &at("submitted", "2026-01-01T00:00:01Z")
+        ));
+        assert!(report(&mut tasks, &at("completed", "2026-01-01T00:00:03Z")));
         assert_eq!(
             *heard.borrow(),
             ["working", "input_required", "working", "completed"]
         );
         assert!(
-            tasks.listener_for(&task("t2", "working", None)).is_none(),
+            !report(&mut tasks, &task("t2", "working", None)),
             "not followed"
         );
     }
@@ -838,20 +839,17 @@ mod tests {
         assert_eq!(tasks.notified, ["t1"], "the server announces t1's states");
         assert_eq!(tasks.announced.len(), 1, "t0's state is still kept");
         assert_eq!(tasks.announced[0].task_id, "t0");
-        tell(
-            tasks.listener_for(&task("t1", "working", None)),
-            &task("t1", "working", None),
-        );
+        assert!(report(&mut tasks, &task("t1", "working", None)));
         assert_eq!(*heard.borrow(), ["working"]);
         // Nothing announced: nothing taken, and polled as the server suggests.
         assert!(tasks
             .follow_call_task(RequestHandle(8), "t2", None)
             .is_none());
         assert_eq!(tasks.notified, ["t1"]);
-        assert!(tasks.listener_for(&task("t2", "working", None)).is_none());
+        assert!(!report(&mut tasks, &task("t2", "working", None)));
         tasks.notified.push("t3".into());
         tasks.unfollow_call_task("t1");
-        assert!(tasks.listener_for(&task("t1", "working", None)).is_none());
+        assert!(!report(&mut tasks, &task("t1", "working", None)));
         assert_eq!(tasks.notified, ["t3"], "only t1's note went");
     }
 
