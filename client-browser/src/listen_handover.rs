@@ -153,20 +153,24 @@ mod tests {
         .expect("a valid notification")
     }
 
+    /// Stream `A` being replaced by `B`, which awaits its acknowledgment.
+    fn a_replaced_by_b() -> Handover {
+        let mut h = Handover::default();
+        assert!(h.retire(Some(A)).is_empty(), "nothing was being replaced");
+        h.replaced_by(B);
+        h
+    }
+
     /// A handover of `A` to `B`, acknowledged: both open during the overlap.
     fn overlapping() -> Handover {
-        let mut h = Handover::default();
-        assert!(h.retire(Some(A)).is_empty());
-        h.replaced_by(B);
+        let mut h = a_replaced_by_b();
         assert_eq!(h.acknowledged(B), vec![A]);
         h
     }
 
     #[test]
     fn the_old_stream_closes_once_its_successor_is_acknowledged_and_not_before() {
-        let mut h = Handover::default();
-        assert!(h.retire(Some(A)).is_empty(), "nothing was being replaced");
-        h.replaced_by(B);
+        let mut h = a_replaced_by_b();
         assert!(h.acknowledged(A).is_empty(), "not the successor");
         assert!(h.acknowledged(C).is_empty(), "not the successor");
         assert_eq!(h.acknowledged(B), vec![A]);
@@ -188,9 +192,7 @@ mod tests {
 
     #[test]
     fn a_second_change_closes_at_once_what_the_first_replaced() {
-        let mut h = Handover::default();
-        assert!(h.retire(Some(A)).is_empty());
-        h.replaced_by(B);
+        let mut h = a_replaced_by_b();
         // B is replaced before its acknowledgment: A (which B replaced) closes now, B stays
         // open until C is acknowledged.
         assert_eq!(h.retire(Some(B)), vec![A]);
@@ -201,9 +203,7 @@ mod tests {
 
     #[test]
     fn a_successor_that_ends_unacknowledged_lets_the_old_streams_close_now() {
-        let mut h = Handover::default();
-        assert!(h.retire(Some(A)).is_empty());
-        h.replaced_by(B);
+        let mut h = a_replaced_by_b();
         assert!(
             h.ended(C).is_empty(),
             "another stream's end changes nothing"
@@ -217,9 +217,7 @@ mod tests {
 
     #[test]
     fn a_retired_stream_that_ends_is_not_closed_again() {
-        let mut h = Handover::default();
-        assert!(h.retire(Some(A)).is_empty());
-        h.replaced_by(B);
+        let mut h = a_replaced_by_b();
         assert!(h.ended(A).is_empty(), "A ended on its own");
         assert!(
             h.acknowledged(B).is_empty(),
@@ -231,9 +229,7 @@ mod tests {
 
     #[test]
     fn take_all_closes_every_retiring_stream_and_forgets_the_successor() {
-        let mut h = Handover::default();
-        assert!(h.retire(Some(A)).is_empty());
-        h.replaced_by(B);
+        let mut h = a_replaced_by_b();
         assert_eq!(h.take_all(), vec![A]);
         assert!(h.acknowledged(B).is_empty());
         assert!(h.take_all().is_empty());
