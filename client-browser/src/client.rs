@@ -749,7 +749,6 @@ pub(crate) fn has_authorization(headers: &[(String, String)]) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use serde_json::json;
 
     fn meta(v: Value) -> serde_json::Map<String, Value> {
         match v {

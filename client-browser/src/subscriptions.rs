@@ -45,11 +45,12 @@ const MAX_SHORT_LIVED: u32 = 8;
 /// streams in a row that ended soon after they were opened: how many ended soon in a row now,
 /// and how long to wait before opening the next one (`None`: too many, stop listening).
 fn after_listen_ended(short_lived: u32, lasted_ms: u64) -> (u32, Option<u32>) {
-    if lasted_ms >= LASTED_MS {
-        return (0, Some(1_000));
-    }
-    let short_lived = short_lived.saturating_add(1);
-    let delay_ms = 1_000u32 << (short_lived - 1).min(5);
+    let short_lived = if lasted_ms >= LASTED_MS {
+        0
+    } else {
+        short_lived.saturating_add(1)
+    };
+    let delay_ms = 1_000u32 << short_lived.saturating_sub(1).min(5);
     (
         short_lived,
         (short_lived <= MAX_SHORT_LIVED).then_some(delay_ms),
