@@ -4,13 +4,13 @@ use crate::auth::AuthFailure;
 use crate::clock::now;
 use crate::driver::{Inner, Reply};
 use crate::error::ClientError;
-use crate::options::{CallOptions, ClientEvent, ClientOptions, Transport};
+use crate::options::{CallOptions, ClientEvent, ClientOptions};
 use client_core::bidi::Isolated;
 use client_core::session::{
     CacheMode, ConnectionState, RequestError, RequestHandle, RequestOptions, ServerDetails,
 };
 use client_core::types::*;
-use client_core::{Session, SessionConfig};
+use client_core::Session;
 use futures_channel::oneshot;
 use futures_util::future::{FutureExt, LocalBoxFuture};
 use litemap::LiteMap;
@@ -120,62 +120,12 @@ impl Client {
     /// A client that is not connected yet (see [`Client::reconnect`]); lets the caller add
     /// event listeners first.
     pub fn new(options: ClientOptions) -> Client {
-        let mut cfg = SessionConfig::new(crate::ascii_url::ascii_url(&options.url));
-        cfg.transport = match options.transport {
-            Transport::Auto => client_core::session::TransportMode::Auto,
-            Transport::StreamableHttp => client_core::session::TransportMode::StreamableHttp,
-            Transport::HttpSse => client_core::session::TransportMode::HttpSse,
-            Transport::WebSocket => client_core::session::TransportMode::Frames,
-        };
-        cfg.era_hint = options.era_hint.or_else(|| {
-            options
-                .remember_era
-                .then(|| crate::eras::remembered(&options.url))
-                .flatten()
-        });
-        if options.remember_era && cfg.era_hint != Some(Era::Legacy) {
-            let credentials = has_authorization(&options.headers)
-                || options.auth.as_ref().is_some_and(|a| a.has_credentials());
-            let now = js_sys::Date::now();
-            cfg.known_discover = crate::discoveries::kept(&options.url, now, credentials);
-        }
-        cfg.client_info = options.client_info.clone();
-        cfg.extra_headers = options.headers.clone();
-        cfg.request_timeout = options.timeout;
-        cfg.log_level = options.log_level;
-        cfg.wire_log = options.wire_log;
-        // Tool calls answered with a task are followed to their result (task_extension.rs).
-        cfg.tasks_extension = true;
-        let h = &options.handlers;
-        if h.sampling.is_some() {
-            cfg.capabilities.sampling = Some(if h.sampling_tools {
-                json!({"tools": {}})
-            } else {
-                json!({})
-            });
-        }
-        if h.elicitation.is_some() {
-            cfg.capabilities.elicitation = Some(json!({"form": {}, "url": {}}));
-        }
-        if h.roots.is_some() {
-            cfg.capabilities.roots = Some(json!({"listChanged": true}));
-        }
-        if !options.extensions.is_empty() {
-            cfg.capabilities.extensions = Some(Value::Object(options.extensions.clone()));
-        }
-        // Sampling and elicitation may run as tasks (2025-11-25): the server gets the task at
-        // once and polls it while the user takes their time (see driver::run_as_task).
-        let mut task_requests = serde_json::Map::new();
-        if h.sampling.is_some() {
-            task_requests.insert("sampling".into(), json!({"createMessage": {}}));
-        }
-        if h.elicitation.is_some() {
-            task_requests.insert("elicitation".into(), json!({"create": {}}));
-        }
-        if !task_requests.is_empty() {
-            cfg.capabilities.tasks =
-                Some(json!({"list": {}, "cancel": {}, "requests": task_requests}));
-        }
+        let cfg = crate::session_config::session_config(
+            &options,
+            crate::ascii_url::ascii_url(&options.url),
+            || crate::eras::remembered(&options.url),
+            |credentials| crate::discoveries::kept(&options.url, js_sys::Date::now(), credentials),
+        );
         let inner = Rc::new(Inner {
             session: RefCell::new(Session::new(cfg)),
             options,

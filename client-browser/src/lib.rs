@@ -27,6 +27,7 @@ mod listing;
 pub mod locks;
 pub mod options;
 mod page_hide;
+mod session_config;
 mod spawn;
 mod subscriptions;
 mod task_extension;
