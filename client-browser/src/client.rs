@@ -109,6 +109,35 @@ pub(crate) struct Retries {
     cancelled: LiteMap<RequestHandle, ()>,
 }
 
+impl Retries {
+    /// The handle of the latest attempt of the request first made as `first`, found through
+    /// the chain of aliases (a call made after listing tools, then again after a login, ...);
+    /// `first` itself if it was not made again. At most four links are followed.
+    fn latest_attempt(&self, first: RequestHandle) -> RequestHandle {
+        let mut current = first;
+        for _ in 0..4 {
+            match self.aliases.get(&current) {
+                Some(next) => current = *next,
+                None => break,
+            }
+        }
+        current
+    }
+}
+
+/// `headers` with `authorization` (the authorizer's current `Authorization` value, if it has
+/// one) in place of any `Authorization` header among them; without one, `headers` as they are.
+fn with_authorization(
+    mut headers: Vec<(String, String)>,
+    authorization: Option<String>,
+) -> Vec<(String, String)> {
+    if let Some(value) = authorization {
+        headers.retain(|(k, _)| !k.eq_ignore_ascii_case("authorization"));
+        headers.push(("Authorization".into(), value));
+    }
+    headers
+}
+
 impl Client {
     /// Connects: detects the era and transport, handshakes, and resolves once ready.
     pub async fn connect(options: ClientOptions) -> Result<Client, ClientError> {
@@ -283,13 +312,10 @@ impl Client {
         if self.retries.borrow().applied == Some(generation) {
             return;
         }
-        let mut headers = self.inner.options.headers.clone();
-        headers.retain(|(k, _)| {
-            !k.eq_ignore_ascii_case("authorization") || auth.authorization_header().is_none()
-        });
-        if let Some(value) = auth.authorization_header() {
-            headers.push(("Authorization".into(), value));
-        }
+        let headers = with_authorization(
+            self.inner.options.headers.clone(),
+            auth.authorization_header(),
+        );
         self.inner.session.borrow_mut().set_extra_headers(headers);
         self.retries.borrow_mut().applied = Some(generation);
     }
@@ -439,17 +465,7 @@ impl Client {
         }
         // A request made again (the call after listing tools, an attempt after a login) is
         // found through the chain of aliases from its first handle.
-        let current = {
-            let r = self.retries.borrow();
-            let mut current = handle;
-            for _ in 0..4 {
-                match r.aliases.get(&current) {
-                    Some(next) => current = *next,
-                    None => break,
-                }
-            }
-            current
-        };
+        let current = self.retries.borrow().latest_attempt(handle);
         if self.cancel_call_task(handle) || (current != handle && self.cancel_call_task(current)) {
             return;
         }
@@ -760,5 +776,91 @@ mod tests {
             reply(Err(oneshot::Canceled)),
             Err(ClientError::Closed)
         ));
+    }
+
+    #[test]
+    fn a_request_made_again_is_found_from_its_first_handle() {
+        let h = RequestHandle;
+        let mut r = Retries::default();
+        assert_eq!(r.latest_attempt(h(1)), h(1), "not made again");
+        r.aliases.insert(h(1), h(5));
+        r.aliases.insert(h(5), h(9));
+        r.aliases.insert(h(2), h(3));
+        assert_eq!(r.latest_attempt(h(1)), h(9), "listed first, then logged in");
+        assert_eq!(r.latest_attempt(h(5)), h(9));
+        assert_eq!(r.latest_attempt(h(2)), h(3));
+        // A chain that loops (it should not) ends after four links instead of hanging.
+        r.aliases.insert(h(9), h(1));
+        assert_eq!(r.latest_attempt(h(1)), h(5));
+        // Four links are followed, not three.
+        let mut r = Retries::default();
+        for i in 1..5 {
+            r.aliases.insert(h(i), h(i + 1));
+        }
+        assert_eq!(r.latest_attempt(h(1)), h(5));
+    }
+
+    #[test]
+    fn the_authorizers_token_replaces_any_authorization_header() {
+        let header = |k: &str, v: &str| (k.to_string(), v.to_string());
+        let headers = vec![
+            header("X-Api-Key", "k"),
+            header("authorization", "Bearer old"),
+            header("AUTHORIZATION", "Basic x"),
+        ];
+        assert_eq!(
+            with_authorization(headers.clone(), Some("Bearer new".into())),
+            vec![
+                header("X-Api-Key", "k"),
+                header("Authorization", "Bearer new")
+            ]
+        );
+        assert_eq!(
+            with_authorization(headers.clone(), None),
+            headers,
+            "without a token, the application's own header stays"
+        );
+    }
+
+    #[test]
+    fn completion_params_carry_the_other_arguments_as_context() {
+        let reference = json!({"type": "ref/prompt", "name": "greet"});
+        assert_eq!(
+            completion_params(reference.clone(), "name", "Al", &[]),
+            json!({"ref": reference, "argument": {"name": "name", "value": "Al"}})
+        );
+        assert_eq!(
+            completion_params(
+                reference.clone(),
+                "city",
+                "Pa",
+                &[("country", "FR"), ("lang", "fr")]
+            ),
+            json!({
+                "ref": reference,
+                "argument": {"name": "city", "value": "Pa"},
+                "context": {"arguments": {"country": "FR", "lang": "fr"}}
+            })
+        );
+    }
+
+    #[test]
+    fn a_malformed_result_names_its_method_and_what_was_wrong() {
+        let ok: Result<CallToolResult, _> = decode(
+            "tools/call",
+            json!({"content": [{"type": "text", "text": "hi"}]}),
+        );
+        assert!(ok.is_ok());
+        let wrong: Result<CallToolResult, _> = decode("tools/call", json!({"content": 7}));
+        match wrong {
+            Err(ClientError::UnexpectedResult(message)) => {
+                assert!(
+                    message.starts_with("malformed tools/call result: "),
+                    "{message}"
+                );
+                assert!(message.contains("invalid type"), "{message}");
+            }
+            other => panic!("not an unexpected result: {:?}", other.map(|_| ())),
+        }
     }
 }
