@@ -37,6 +37,51 @@ test('detects the modern era', async () => {
   assert.match(await page.locator('.server-head').innerText(), /Modern era · 2026-07-28/);
 });
 
+test('icons the server gives itself, its tools, resources, templates and prompts are shown, the one made for the page\'s colours where it made one for each; a remote one is not loaded', async () => {
+  // As tests/peers/modern_server.py gives them (1-pixel PNGs).
+  const png = 'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAIAAACQd1PeAAAADElEQVR4nG';
+  const forLight = `${png}NgYGAAAAAEAAH2FzhVAAAAAElFTkSuQmCC`;
+  const forDark = `${png}P4//8/AAX+Av4N70a4AAAAAElFTkSuQmCC`;
+  const forAny = `${png}PgTroGAAG/AUTLTgWiAAAAAElFTkSuQmCC`;
+  /** The sources of the icons drawn inside `scope` (not hidden by the stylesheet). */
+  const drawn = (scope) => scope.locator('img.icon').evaluateAll((imgs) =>
+    imgs.filter((i) => getComputedStyle(i).display !== 'none' && i.complete && i.naturalWidth === 1).map((i) => i.getAttribute('src')));
+  const serverName = page.locator('h2.server-name');
+  try {
+    for (const [system, chosen, want] of [
+      ['light', 'system', forLight],
+      ['dark', 'system', forDark],
+      // The colours chosen in the app win over the system's.
+      ['dark', 'light', forLight],
+      ['light', 'dark', forDark],
+    ]) {
+      await page.emulateMedia({ colorScheme: system });
+      await page.locator('#theme').selectOption(chosen);
+      await waitFor(async () => JSON.stringify(await drawn(serverName)) === JSON.stringify([want]), 5_000,
+        `the server's icon for ${chosen === 'system' ? `the system's ${system}` : chosen} colours`);
+    }
+  } finally {
+    await page.locator('#theme').selectOption('system');
+    await page.emulateMedia({ colorScheme: null });
+  }
+  assert.match(await serverName.innerText(), /modern-test-server/);
+  assert.deepEqual(await drawn(page.locator('button.tool[data-tool="echo"]')), [forAny]);
+  assert.equal(await page.locator('button.tool[data-tool="where"] img').count(), 0, 'an icon from elsewhere is not loaded');
+  await page.locator('#tab-resources').click();
+  const greeting = page.locator('button.read-resource[data-uri="test://greeting"]');
+  await greeting.waitFor({ timeout: 10_000 });
+  await waitFor(async () => JSON.stringify(await drawn(greeting)) === JSON.stringify([forAny]), 5_000, 'the resource\'s icon');
+  const template = page.locator('form.template', { has: page.locator('.uri', { hasText: 'test://items/{item_id}' }) });
+  await template.waitFor({ timeout: 10_000 });
+  assert.deepEqual(await drawn(template.locator('h4')), [forAny]);
+  await page.locator('#tab-prompts').click();
+  const greet = page.locator('button.prompt[data-prompt="greet"]');
+  await greet.waitFor({ timeout: 10_000 });
+  await waitFor(async () => JSON.stringify(await drawn(greet)) === JSON.stringify([forAny]), 5_000, 'the prompt\'s icon');
+  assert.equal(await greet.innerText(), 'greet');
+  await page.locator('#tab-tools').click();
+});
+
 test('pings a 2026-07-28 server with server/discover (the era has no ping)', async () => {
   await page.locator('#tab-settings').click();
   await page.locator('button.ping-server').click();

@@ -27,6 +27,7 @@ from mcp.server.subscriptions import (
 )
 from mcp_types import (
     CreateMessageRequest,
+    Icon,
     CreateMessageRequestParams,
     ElicitRequest,
     ElicitRequestFormParams,
@@ -117,6 +118,14 @@ class AnnouncingBus(InMemorySubscriptionBus):
 
 
 bus = AnnouncingBus()
+# Icons (2025-11-25 and later), inline as the app shows them: the server has one made for each
+# colour scheme (a black pixel for light pages, a white one for dark pages), its `echo` tool,
+# greeting resource, item template and greet prompt one for any (blue), and `where` one only
+# from elsewhere, which a browser client should not load.
+_PNG = "data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAIAAACQd1PeAAAADElEQVR4nG"
+ICON_LIGHT = Icon(src=_PNG + "NgYGAAAAAEAAH2FzhVAAAAAElFTkSuQmCC", mime_type="image/png", theme="light")
+ICON_DARK = Icon(src=_PNG + "P4//8/AAX+Av4N70a4AAAAAElFTkSuQmCC", mime_type="image/png", theme="dark")
+ICON_ANY = [Icon(src=_PNG + "PgTroGAAG/AUTLTgWiAAAAAElFTkSuQmCC", mime_type="image/png")]
 # Caching hints (2026-07-28): lists and reads stay fresh for a minute, so clients may serve
 # them again without asking; every change below is announced, which makes them stale.
 # Templates stay fresh for 3 s only: a test can see them go stale (and be served stale when
@@ -125,6 +134,7 @@ bus = AnnouncingBus()
 _fresh = CacheHint(ttl_ms=60_000)
 server = PagedServer(
     "modern-test-server",
+    icons=[ICON_LIGHT, ICON_DARK],
     subscriptions=bus,
     cache_hints={
         "server/discover": CacheHint(ttl_ms=3_600_000, scope="public"),
@@ -137,13 +147,13 @@ server = PagedServer(
 )
 
 
-@server.tool()
+@server.tool(icons=ICON_ANY)
 def echo(message: str) -> str:
     """Returns the message."""
     return f"Echo: {message}"
 
 
-@server.tool()
+@server.tool(icons=[Icon(src="http://127.0.0.1:9/where.png")])
 def where(
     region: Annotated[str, Field(json_schema_extra={"x-mcp-header": "Region"})],
     ctx: Context,
@@ -448,7 +458,7 @@ async def change_later(what: str, seconds: float = 1.0) -> str:
     return "scheduled"
 
 
-@server.resource("test://greeting", mime_type="text/plain")
+@server.resource("test://greeting", mime_type="text/plain", icons=ICON_ANY)
 def greeting() -> str:
     """A fixed text resource."""
     return "hello from the modern server"
@@ -469,7 +479,7 @@ for _n in range(5):
     server.resource(f"test://static/{_n}", name=f"static-{_n}", mime_type="text/plain")(_static(_n))
 
 
-@server.resource("test://items/{item_id}", mime_type="text/plain")
+@server.resource("test://items/{item_id}", mime_type="text/plain", icons=ICON_ANY)
 def item(item_id: str) -> str:
     """A templated resource."""
     return f"item {item_id}"
@@ -482,7 +492,7 @@ async def complete(ref, argument, context):
     return Completion(values=[n for n in names if n.startswith(argument.value)])
 
 
-@server.prompt()
+@server.prompt(icons=ICON_ANY)
 def greet(name: str) -> str:
     """A prompt with one argument."""
     return f"Please greet {name}."

@@ -10,6 +10,7 @@ pub mod connection;
 pub mod deep_link;
 pub mod doctor;
 pub mod embed;
+pub mod icons;
 pub mod in_flight;
 pub mod json_text;
 pub mod kept_tasks;

@@ -247,7 +247,8 @@ pub fn ResourcesPanel(conn: Connection) -> impl IntoView {
                             view! {
                                 <li>
                                     <button class="read-resource" data-uri=uri.clone() aria-current=move || is_shown().to_string() on:click=move |_| read(u_read.clone(), false)>
-                                        {r.title.clone().unwrap_or(r.name.clone())}
+                                        {crate::icons::icon_view(r.icons.as_deref())}
+                                        <span class="name">{crate::bidi::contained(r.title.as_deref().unwrap_or(&r.name)).into_owned()}</span>
                                         {move || updated.with(|u| u.contains(&u_updated)).then(|| view! { <span class="hint updated" title="the server said it changed since it was read">"updated"</span> })}
                                     </button>
                                     {can_subscribe.then(|| view! {
@@ -346,7 +347,7 @@ fn TemplateForm(
         .collect_view();
     view! {
         <form class="template" on:submit=move |ev: leptos::ev::SubmitEvent| { ev.prevent_default(); on_read.run(expanded()); }>
-            <h4>{template.title.clone().unwrap_or(template.name.clone())}</h4>
+            <h4>{crate::icons::icon_view(template.icons.as_deref())}<span class="name">{crate::bidi::contained(template.title.as_deref().unwrap_or(&template.name)).into_owned()}</span></h4>
             <p class="uri">{template.uri_template.clone()}</p>
             {inputs}
             <p class="uri">{expanded2}</p>

@@ -39,7 +39,7 @@ pub fn ServerView(conn: Connection) -> impl IntoView {
                 </span>
                 <span class="url">{conn.url.clone()}</span>
                 {move || details.get().map(|d| view! {
-                    <h2 class="server-name"><bdi>{crate::bidi::contained(d.server_info.title.as_deref().unwrap_or(&d.server_info.name)).into_owned()}</bdi> " " <bdi>{crate::bidi::contained(&d.server_info.version).into_owned()}</bdi></h2>
+                    <h2 class="server-name">{crate::icons::icon_view(d.server_info.icons.as_deref())}<bdi>{crate::bidi::contained(d.server_info.title.as_deref().unwrap_or(&d.server_info.name)).into_owned()}</bdi> " " <bdi>{crate::bidi::contained(&d.server_info.version).into_owned()}</bdi></h2>
                     <span class="era">{format!("{:?} era · {} · {:?}", d.era, d.protocol_version, d.wire)}</span>
                 })}
             </header>

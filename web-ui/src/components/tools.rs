@@ -40,25 +40,6 @@ pub fn hint_labels(tool: &Tool) -> Vec<&'static str> {
     out
 }
 
-/// The first icon of a tool that can be shown without a network request: a `data:` URI of an
-/// allowed raster image type. Remote icons are not loaded (they would tell a third party who
-/// is looking at the tool list).
-pub fn inline_icon(tool: &Tool) -> Option<String> {
-    tool.icons.as_ref()?.iter().find_map(|i| {
-        let lower = i.src.to_ascii_lowercase();
-        [
-            "data:image/png;base64,",
-            "data:image/jpeg;base64,",
-            "data:image/gif;base64,",
-            "data:image/webp;base64,",
-        ]
-        .iter()
-        .any(|p| lower.starts_with(p))
-        .then(|| i.src.clone())
-        .filter(|s| !s.contains(['"', '\'', '<', '>', ' ']))
-    })
-}
-
 /// Most tools rendered at once; the search narrows the rest.
 const SHOWN: usize = 500;
 
@@ -96,7 +77,7 @@ pub fn ToolsPanel(conn: Connection) -> impl IntoView {
                             view! {
                                 <li>
                                     <button class="tool" data-tool=name.clone() aria-current=move || is_sel().to_string() on:click=move |_| selected.set(Some(name.clone()))>
-                                        {inline_icon(&tool).map(|src| view! { <img class="icon" src=src alt="" width="16" height="16" /> })}
+                                        {crate::icons::icon_view(tool.icons.as_deref())}
                                         <span class="name">{crate::bidi::contained(tool.title.as_deref().unwrap_or(&tool.name)).into_owned()}</span>
                                         {hint_labels(&tool).into_iter().map(|h| view! { <span class="hint" title="claimed by the server">{h}</span> }).collect_view()}
                                         {crate::mcp_app::resource_uri(&tool).map(|_| view! { <span class="hint app-mark" title="shows its result in an MCP App">{if crate::mcp_app::for_views_only(&tool) { "app only" } else { "app" }}</span> })}
