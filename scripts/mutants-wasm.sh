@@ -19,16 +19,36 @@ if ! command -v cargo-mutants >/dev/null; then
   echo "cargo-mutants is missing: cargo install cargo-mutants --version 27.1.0" >&2
   exit 2
 fi
+given=("$@")
 args=()
 tests=()
+first_run=()
+with_servers=false
 while [ $# -gt 0 ]; do
   case "$1" in
     --tests)
       IFS=, read -r -a names <<<"${2:?--tests needs a list such as everything,faults}"
-      for n in "${names[@]}"; do tests+=("--cargo-test-arg=--test=$n"); done
+      for n in "${names[@]}"; do
+        tests+=("--cargo-test-arg=--test=$n")
+        first_run+=("--test=$n")
+      done
       shift 2 ;;
+    --with-servers) with_servers=true; shift ;;
     *) args+=("$1"); shift ;;
   esac
 done
-exec bash tests/run-wasm-tests.sh --run cargo mutants -p client-browser \
+if ! $with_servers; then
+  # This script again, inside the servers' environment (see below).
+  exec bash tests/run-wasm-tests.sh --run bash "$root/scripts/mutants-wasm.sh" --with-servers ${given[@]+"${given[@]}"}
+fi
+# Every mutant's tests run against the same servers, started once. A test that passes only
+# against a fresh server would fail for every mutant, and each would count as caught. So the
+# chosen tests run once first; cargo-mutants' own baseline run is then their second against
+# these servers, and it stops there (nothing counted) if a test fails on a second run.
+echo "[mutants-wasm] a first run of the tests, so that cargo-mutants' baseline is a second one" >&2
+cargo test -p client-browser --locked --target wasm32-unknown-unknown ${first_run[@]+"${first_run[@]}"} >/dev/null 2>&1 || {
+  echo "[mutants-wasm] the tests fail against freshly started servers: fix them first" >&2
+  exit 1
+}
+exec cargo mutants -p client-browser \
   -C --target=wasm32-unknown-unknown --timeout 400 ${tests[@]+"${tests[@]}"} ${args[@]+"${args[@]}"}
