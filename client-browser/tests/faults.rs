@@ -395,6 +395,107 @@ async fn calls_before_listing_share_one_listing_and_a_change_relists() {
     client.close();
 }
 
+/// Headers set after connecting (`Client::set_headers`: say, an `Authorization` the
+/// application got by itself) go with every later request, in place of those before.
+#[wasm_bindgen_test]
+async fn headers_set_after_connecting_go_with_later_requests() {
+    let base = LEGACY_PROXY.expect("MCP_FAULT_LEGACY not set");
+    let mut o = ClientOptions::new(format!("{base}/mcp"));
+    o.wire_log = true;
+    o.headers = vec![("X-Before".into(), "1".into())];
+    let client = within(15_000, "connect", Client::connect(o))
+        .await
+        .expect("connects");
+    let pings = Rc::new(RefCell::new(Vec::<Vec<(String, String)>>::new()));
+    let seen = pings.clone();
+    client.on_event(move |e| {
+        if let ClientEvent::Wire {
+            sent: true,
+            headers,
+            message,
+            ..
+        } = e
+        {
+            if message["method"] == "ping" {
+                seen.borrow_mut().push(headers.clone());
+            }
+        }
+    });
+    within(5_000, "ping", client.ping()).await.unwrap();
+    client.set_headers(vec![("X-After".into(), "2".into())]);
+    within(5_000, "ping again", client.ping()).await.unwrap();
+    let pings = pings.borrow();
+    let has = |i: usize, name: &str| {
+        pings[i]
+            .iter()
+            .any(|(k, v)| k.eq_ignore_ascii_case(name) && !v.is_empty())
+    };
+    assert_eq!(pings.len(), 2, "{pings:?}");
+    assert!(has(0, "x-before") && !has(0, "x-after"), "{:?}", pings[0]);
+    assert!(has(1, "x-after") && !has(1, "x-before"), "{:?}", pings[1]);
+    assert!(
+        has(1, "mcp-session-id"),
+        "still the same session: {:?}",
+        pings[1]
+    );
+    client.close();
+}
+
+/// On a 2025-era server, `set_log_level` asks with `logging/setLevel`; and `wire_id` names
+/// the JSON-RPC id a request under way went out with (an MCP App View is told it), and
+/// nothing once it is over.
+#[wasm_bindgen_test]
+async fn the_log_level_is_asked_for_and_a_request_under_way_names_its_wire_id() {
+    let base = LEGACY_PROXY.expect("MCP_FAULT_LEGACY not set");
+    let mut o = ClientOptions::new(format!("{base}/mcp"));
+    o.wire_log = true;
+    let client = within(15_000, "connect", Client::connect(o))
+        .await
+        .expect("connects");
+    let sent = Rc::new(RefCell::new(Vec::<Value>::new()));
+    let seen = sent.clone();
+    client.on_event(move |e| {
+        if let ClientEvent::Wire {
+            sent: true,
+            message,
+            ..
+        } = e
+        {
+            seen.borrow_mut().push(message.clone());
+        }
+    });
+    within(
+        5_000,
+        "setLevel",
+        client.set_log_level(LoggingLevel::Warning),
+    )
+    .await
+    .unwrap();
+    let asked: Vec<Value> = sent
+        .borrow()
+        .iter()
+        .filter(|m| m["method"] == "logging/setLevel")
+        .map(|m| m["params"]["level"].clone())
+        .collect();
+    assert_eq!(asked, [json!("warning")]);
+
+    let ping = client.start("ping", None, CallOptions::default());
+    let handle = ping.handle;
+    let id = client
+        .wire_id(handle)
+        .expect("a request under way has a wire id");
+    within(5_000, "ping", ping).await.unwrap();
+    let pinged: Vec<Value> = sent
+        .borrow()
+        .iter()
+        .filter(|m| m["method"] == "ping")
+        .map(|m| m["id"].clone())
+        .collect();
+    assert_eq!(pinged, [id]);
+    assert_eq!(client.wire_id(handle), None, "over");
+    client.close();
+}
+
 #[wasm_bindgen_test]
 async fn malformed_bodies_are_protocol_errors() {
     let base = LEGACY_PROXY.expect("MCP_FAULT_LEGACY not set");

@@ -517,6 +517,44 @@ async fn pages_are_kept_on_their_own_and_a_stale_cursor_restarts_the_listing() {
     client.close();
 }
 
+/// On a 2026-07-28 server, which has no `logging/setLevel`, the level chosen goes in each
+/// later request's `_meta`.
+#[wasm_bindgen_test]
+async fn the_log_level_goes_in_each_later_requests_meta() {
+    let (client, events) = connect_logging_the_wire().await;
+    within(
+        10_000,
+        "set the level",
+        client.set_log_level(LoggingLevel::Warning),
+    )
+    .await
+    .unwrap();
+    within(10_000, "ping", client.ping()).await.unwrap();
+    assert!(
+        !sent_methods(&events)
+            .iter()
+            .any(|m| m == "logging/setLevel"),
+        "{:?}",
+        sent_methods(&events)
+    );
+    let levels: Vec<Value> = events
+        .borrow()
+        .iter()
+        .filter_map(|e| match e {
+            ClientEvent::Wire {
+                sent: true,
+                message,
+                ..
+            } if message["method"] == "server/discover" => {
+                Some(message["params"]["_meta"]["io.modelcontextprotocol/logLevel"].clone())
+            }
+            _ => None,
+        })
+        .collect();
+    assert_eq!(levels.last(), Some(&json!("warning")), "{levels:?}");
+    client.close();
+}
+
 /// The methods a client's wire log shows it sent, in order.
 fn sent_methods(events: &RefCell<Vec<ClientEvent>>) -> Vec<String> {
     events
