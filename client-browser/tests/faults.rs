@@ -395,47 +395,73 @@ async fn calls_before_listing_share_one_listing_and_a_change_relists() {
     client.close();
 }
 
+/// A message the client sent, with the headers of the HTTP request that carried it.
+type Sent = (Value, Vec<(String, String)>);
+
+/// A client of the legacy fault proxy, connected with `headers`, and what it sends from then
+/// on (its wire log).
+async fn connect_recording_sent(
+    headers: Vec<(String, String)>,
+) -> (Client, Rc<RefCell<Vec<Sent>>>) {
+    let base = LEGACY_PROXY.expect("MCP_FAULT_LEGACY not set");
+    let mut o = ClientOptions::new(format!("{base}/mcp"));
+    o.wire_log = true;
+    o.headers = headers;
+    let client = within(15_000, "connect", Client::connect(o))
+        .await
+        .expect("connects");
+    let sent = Rc::new(RefCell::new(Vec::new()));
+    let seen = sent.clone();
+    client.on_event(move |e| {
+        if let ClientEvent::Wire {
+            sent: true,
+            message,
+            headers,
+            ..
+        } = e
+        {
+            seen.borrow_mut().push((message.clone(), headers.clone()));
+        }
+    });
+    (client, sent)
+}
+
+/// What `field` of each sent message of `method` was.
+fn sent_of(sent: &RefCell<Vec<Sent>>, method: &str, field: impl Fn(&Sent) -> Value) -> Vec<Value> {
+    sent.borrow()
+        .iter()
+        .filter(|s| s.0["method"] == method)
+        .map(field)
+        .collect()
+}
+
 /// Headers set after connecting (`Client::set_headers`: say, an `Authorization` the
 /// application got by itself) go with every later request, in place of those before.
 #[wasm_bindgen_test]
 async fn headers_set_after_connecting_go_with_later_requests() {
-    let base = LEGACY_PROXY.expect("MCP_FAULT_LEGACY not set");
-    let mut o = ClientOptions::new(format!("{base}/mcp"));
-    o.wire_log = true;
-    o.headers = vec![("X-Before".into(), "1".into())];
-    let client = within(15_000, "connect", Client::connect(o))
-        .await
-        .expect("connects");
-    let pings = Rc::new(RefCell::new(Vec::<Vec<(String, String)>>::new()));
-    let seen = pings.clone();
-    client.on_event(move |e| {
-        if let ClientEvent::Wire {
-            sent: true,
-            headers,
-            message,
-            ..
-        } = e
-        {
-            if message["method"] == "ping" {
-                seen.borrow_mut().push(headers.clone());
-            }
-        }
-    });
+    let (client, sent) = connect_recording_sent(vec![("X-Before".into(), "1".into())]).await;
     within(5_000, "ping", client.ping()).await.unwrap();
     client.set_headers(vec![("X-After".into(), "2".into())]);
     within(5_000, "ping again", client.ping()).await.unwrap();
-    let pings = pings.borrow();
+    // The names of the headers each ping went with, in lower case.
+    let pings = sent_of(&sent, "ping", |(_, headers)| {
+        headers
+            .iter()
+            .filter(|(_, v)| !v.is_empty())
+            .map(|(k, _)| Value::from(k.to_ascii_lowercase()))
+            .collect()
+    });
     let has = |i: usize, name: &str| {
         pings[i]
-            .iter()
-            .any(|(k, v)| k.eq_ignore_ascii_case(name) && !v.is_empty())
+            .as_array()
+            .is_some_and(|h| h.contains(&json!(name)))
     };
     assert_eq!(pings.len(), 2, "{pings:?}");
-    assert!(has(0, "x-before") && !has(0, "x-after"), "{:?}", pings[0]);
-    assert!(has(1, "x-after") && !has(1, "x-before"), "{:?}", pings[1]);
+    assert!(has(0, "x-before") && !has(0, "x-after"), "{}", pings[0]);
+    assert!(has(1, "x-after") && !has(1, "x-before"), "{}", pings[1]);
     assert!(
         has(1, "mcp-session-id"),
-        "still the same session: {:?}",
+        "still the same session: {}",
         pings[1]
     );
     client.close();
@@ -446,24 +472,7 @@ async fn headers_set_after_connecting_go_with_later_requests() {
 /// nothing once it is over.
 #[wasm_bindgen_test]
 async fn the_log_level_is_asked_for_and_a_request_under_way_names_its_wire_id() {
-    let base = LEGACY_PROXY.expect("MCP_FAULT_LEGACY not set");
-    let mut o = ClientOptions::new(format!("{base}/mcp"));
-    o.wire_log = true;
-    let client = within(15_000, "connect", Client::connect(o))
-        .await
-        .expect("connects");
-    let sent = Rc::new(RefCell::new(Vec::<Value>::new()));
-    let seen = sent.clone();
-    client.on_event(move |e| {
-        if let ClientEvent::Wire {
-            sent: true,
-            message,
-            ..
-        } = e
-        {
-            seen.borrow_mut().push(message.clone());
-        }
-    });
+    let (client, sent) = connect_recording_sent(Vec::new()).await;
     within(
         5_000,
         "setLevel",
@@ -471,12 +480,9 @@ async fn the_log_level_is_asked_for_and_a_request_under_way_names_its_wire_id() 
     )
     .await
     .unwrap();
-    let asked: Vec<Value> = sent
-        .borrow()
-        .iter()
-        .filter(|m| m["method"] == "logging/setLevel")
-        .map(|m| m["params"]["level"].clone())
-        .collect();
+    let asked = sent_of(&sent, "logging/setLevel", |(m, _)| {
+        m["params"]["level"].clone()
+    });
     assert_eq!(asked, [json!("warning")]);
 
     let ping = client.start("ping", None, CallOptions::default());
@@ -485,13 +491,7 @@ async fn the_log_level_is_asked_for_and_a_request_under_way_names_its_wire_id() 
         .wire_id(handle)
         .expect("a request under way has a wire id");
     within(5_000, "ping", ping).await.unwrap();
-    let pinged: Vec<Value> = sent
-        .borrow()
-        .iter()
-        .filter(|m| m["method"] == "ping")
-        .map(|m| m["id"].clone())
-        .collect();
-    assert_eq!(pinged, [id]);
+    assert_eq!(sent_of(&sent, "ping", |(m, _)| m["id"].clone()), [id]);
     assert_eq!(client.wire_id(handle), None, "over");
     client.close();
 }

@@ -435,21 +435,16 @@ async fn pages_are_kept_on_their_own_and_a_stale_cursor_restarts_the_listing() {
     // The server's cursors start with its epoch (`EPOCH:offset`), which each reshuffle moves
     // on: read from the first cursor sent, as earlier runs against the same server (mutation
     // testing runs these tests again and again) have moved it already.
-    let epoch: u32 = events
-        .borrow()
+    let epoch: u32 = sent_messages(&events)
         .iter()
-        .find_map(|e| match e {
-            ClientEvent::Wire {
-                sent: true,
-                message,
-                ..
-            } if message["method"] == "resources/list" => message["params"]["cursor"]
+        .filter(|m| m["method"] == "resources/list")
+        .find_map(|m| {
+            m["params"]["cursor"]
                 .as_str()?
                 .split(':')
                 .next()?
                 .parse()
-                .ok(),
-            _ => None,
+                .ok()
         })
         .expect("a second page was asked for with a cursor naming the epoch");
     let pages = |epoch: u32| [None, Some(format!("{epoch}:2")), Some(format!("{epoch}:4"))];
@@ -537,26 +532,17 @@ async fn the_log_level_goes_in_each_later_requests_meta() {
         "{:?}",
         sent_methods(&events)
     );
-    let levels: Vec<Value> = events
-        .borrow()
+    let levels: Vec<Value> = sent_messages(&events)
         .iter()
-        .filter_map(|e| match e {
-            ClientEvent::Wire {
-                sent: true,
-                message,
-                ..
-            } if message["method"] == "server/discover" => {
-                Some(message["params"]["_meta"]["io.modelcontextprotocol/logLevel"].clone())
-            }
-            _ => None,
-        })
+        .filter(|m| m["method"] == "server/discover")
+        .map(|m| m["params"]["_meta"]["io.modelcontextprotocol/logLevel"].clone())
         .collect();
     assert_eq!(levels.last(), Some(&json!("warning")), "{levels:?}");
     client.close();
 }
 
-/// The methods a client's wire log shows it sent, in order.
-fn sent_methods(events: &RefCell<Vec<ClientEvent>>) -> Vec<String> {
+/// The messages a client's wire log shows it sent, in order.
+fn sent_messages(events: &RefCell<Vec<ClientEvent>>) -> Vec<Value> {
     events
         .borrow()
         .iter()
@@ -565,9 +551,17 @@ fn sent_methods(events: &RefCell<Vec<ClientEvent>>) -> Vec<String> {
                 sent: true,
                 message,
                 ..
-            } => message["method"].as_str().map(String::from),
+            } => Some(message.clone()),
             _ => None,
         })
+        .collect()
+}
+
+/// The methods a client's wire log shows it sent, in order.
+fn sent_methods(events: &RefCell<Vec<ClientEvent>>) -> Vec<String> {
+    sent_messages(events)
+        .iter()
+        .filter_map(|m| m["method"].as_str().map(String::from))
         .collect()
 }
 
