@@ -9,7 +9,7 @@ use crate::clock::now;
 use crate::driver::Reply;
 use crate::error::ClientError;
 use client_core::session::{RequestError, RequestHandle};
-use client_core::types::{Era, SubscriptionFilter};
+use client_core::types::{Era, ServerCapabilities, SubscriptionFilter};
 use client_core::Instant;
 use futures_channel::oneshot;
 use futures_util::future::{select, Either};
@@ -55,6 +55,45 @@ fn after_listen_ended(short_lived: u32, lasted_ms: u64) -> (u32, Option<u32>) {
         short_lived,
         (short_lived <= MAX_SHORT_LIVED).then_some(delay_ms),
     )
+}
+
+/// What a `subscriptions/listen` stream asks for: the list changes the server's
+/// capabilities say it announces, updates of the `resources` subscribed to, and the states of
+/// the `tasks` followed (the Tasks extension). `None` when there is nothing to listen for:
+/// followed tasks alone open no stream, as a server that announces no notifications at all
+/// is only polled for them.
+fn listen_filter<'a>(
+    caps: &ServerCapabilities,
+    resources: impl Iterator<Item = &'a String>,
+    tasks: Vec<String>,
+) -> Option<SubscriptionFilter> {
+    let resources: Vec<String> = resources.cloned().collect();
+    let filter = SubscriptionFilter {
+        tools_list_changed: caps.tools_list_changed().then_some(true),
+        prompts_list_changed: caps.prompts_list_changed().then_some(true),
+        resources_list_changed: caps.resources_list_changed().then_some(true),
+        resource_subscriptions: (!resources.is_empty()).then_some(resources),
+        ..Default::default()
+    };
+    let wanted = filter.tools_list_changed.is_some()
+        || filter.prompts_list_changed.is_some()
+        || filter.resources_list_changed.is_some()
+        || filter.resource_subscriptions.is_some();
+    wanted.then(|| SubscriptionFilter {
+        task_ids: (!tasks.is_empty()).then_some(tasks),
+        ..filter
+    })
+}
+
+/// Whether the stream open now serves as it is, so none is opened: it is still `open`, it
+/// asked for the `wanted` filter already, and the caller did not ask for one `anew`.
+fn stream_serves(
+    anew: bool,
+    open: bool,
+    asked: Option<&SubscriptionFilter>,
+    wanted: Option<&SubscriptionFilter>,
+) -> bool {
+    !anew && open && wanted.is_some() && asked == wanted
 }
 
 /// The acknowledgments of the open `subscriptions/listen` streams (the filter the server
@@ -111,6 +150,15 @@ impl ListenAcks {
             .iter()
             .find(|(s, _)| *s == stream)
             .map(|(_, honoured)| honoured)
+    }
+
+    /// Whether the server acknowledged `stream` with a filter that lists task `task_id`.
+    fn lists_task(&self, stream: RequestHandle, task_id: &str) -> bool {
+        self.honoured(stream).is_some_and(|f| {
+            f["taskIds"]
+                .as_array()
+                .is_some_and(|ids| ids.iter().any(|id| id == task_id))
+        })
     }
 
     /// The acknowledgment of `stream` if it came already, else a receiver for it.
@@ -215,29 +263,15 @@ impl Client {
     /// now is over or belongs to an earlier connection).
     pub(crate) fn reopen_listen(&self, anew: bool) {
         let Some(details) = self.server() else { return };
-        let caps = &details.capabilities;
         let mut subs = self.subscriptions.borrow_mut();
         subs.due = false;
-        let mut filter = SubscriptionFilter {
-            tools_list_changed: caps.tools_list_changed().then_some(true),
-            prompts_list_changed: caps.prompts_list_changed().then_some(true),
-            resources_list_changed: caps.resources_list_changed().then_some(true),
-            resource_subscriptions: (!subs.resources.is_empty())
-                .then(|| subs.resources.keys().cloned().collect()),
-            ..Default::default()
-        };
-        let wanted = filter.tools_list_changed.is_some()
-            || filter.prompts_list_changed.is_some()
-            || filter.resources_list_changed.is_some()
-            || filter.resource_subscriptions.is_some();
-        // The tasks followed (the Tasks extension), on a stream the server serves anyway: a
-        // server that sends no notifications at all is only polled.
         let tasks = self.tasks.borrow().pushed_ids();
-        filter.task_ids = (!tasks.is_empty()).then_some(tasks);
+        let filter = listen_filter(&details.capabilities, subs.resources.keys(), tasks);
+        let wanted = filter.is_some();
         let open = subs
             .listen
             .is_some_and(|s| self.inner.session.borrow().is_under_way(s));
-        if !anew && open && subs.asked.as_ref() == Some(&filter) {
+        if stream_serves(anew, open, subs.asked.as_ref(), filter.as_ref()) {
             return;
         }
         // The stream open now stays open until its successor is acknowledged, and a moment
@@ -252,7 +286,7 @@ impl Client {
             all
         };
         self.inner.close_streams(closing);
-        if wanted {
+        if let Some(filter) = filter {
             subs.asked = Some(filter.clone());
             let stream = self.inner.session.borrow_mut().listen(filter, now());
             subs.listen = Some(stream);
@@ -345,12 +379,7 @@ impl Client {
         let Some(stream) = self.subscriptions.borrow().listen else {
             return false;
         };
-        let acks = self.inner.listen_acks.borrow();
-        acks.honoured(stream).is_some_and(|f| {
-            f["taskIds"]
-                .as_array()
-                .is_some_and(|ids| ids.iter().any(|id| id == task_id))
-        })
+        self.inner.listen_acks.borrow().lists_task(stream, task_id)
     }
 
     /// What the server agreed to send on the stream open now, once it acknowledged it; if the
@@ -502,6 +531,105 @@ mod tests {
         acks.ended(A, None);
         assert!(acks.wait(A).is_err(), "A's acknowledgment went with it");
         assert_eq!(acks.wait(B).ok(), Some(json!({"toolsListChanged": true})));
+    }
+
+    #[test]
+    fn a_task_is_pushed_only_on_a_stream_whose_acknowledgment_lists_it() {
+        let mut acks = ListenAcks::default();
+        assert!(!acks.lists_task(A, "t1"), "not acknowledged yet");
+        acks.acknowledged(
+            A,
+            json!({"toolsListChanged": true, "taskIds": ["t0", "t1"]}),
+        );
+        acks.acknowledged(B, json!({"taskIds": "t2"}));
+        assert!(acks.lists_task(A, "t1") && acks.lists_task(A, "t0"));
+        assert!(!acks.lists_task(A, "t2"), "not asked for, or refused");
+        assert!(!acks.lists_task(B, "t2"), "not a list");
+        assert!(!acks.lists_task(B, "t1"), "another stream's");
+    }
+
+    /// Capabilities announcing `listChanged` for the given lists.
+    fn announcing(lists: &[&str]) -> ServerCapabilities {
+        let mut caps = json!({});
+        for list in lists {
+            caps[*list] = json!({"listChanged": true});
+        }
+        serde_json::from_value(caps).expect("capabilities")
+    }
+
+    /// The filter for capabilities announcing `lists`, these resources and tasks.
+    fn filter(lists: &[&str], resources: &[&str], tasks: &[&str]) -> Option<SubscriptionFilter> {
+        let resources: Vec<String> = resources.iter().map(|r| r.to_string()).collect();
+        let tasks = tasks.iter().map(|t| t.to_string()).collect();
+        listen_filter(&announcing(lists), resources.iter(), tasks)
+    }
+
+    #[test]
+    fn the_filter_asks_for_each_list_the_server_announces_changes_of() {
+        for (lists, expected) in [
+            (&["tools"][..], json!({"toolsListChanged": true})),
+            (&["prompts"][..], json!({"promptsListChanged": true})),
+            (&["resources"][..], json!({"resourcesListChanged": true})),
+            (
+                &["tools", "prompts", "resources"][..],
+                json!({"toolsListChanged": true, "promptsListChanged": true, "resourcesListChanged": true}),
+            ),
+        ] {
+            let f = filter(lists, &[], &[]).expect("something to listen for");
+            assert_eq!(serde_json::to_value(f).ok(), Some(expected), "{lists:?}");
+        }
+        // `listChanged: false`, or a list without the flag, is not asked for.
+        let caps: ServerCapabilities = serde_json::from_value(
+            json!({"tools": {"listChanged": false}, "prompts": {}, "resources": {"subscribe": true}}),
+        )
+        .expect("capabilities");
+        assert_eq!(listen_filter(&caps, [].iter(), vec![]), None);
+    }
+
+    #[test]
+    fn the_filter_names_the_resources_subscribed_to_and_the_tasks_followed() {
+        let f = filter(&[], &["file:///a", "file:///b"], &["t1"]).expect("resources");
+        assert_eq!(
+            serde_json::to_value(f).ok(),
+            Some(json!({"resourceSubscriptions": ["file:///a", "file:///b"], "taskIds": ["t1"]}))
+        );
+        let f = filter(&["tools"], &[], &["t1", "t2"]).expect("tools");
+        assert_eq!(f.task_ids, Some(vec!["t1".into(), "t2".into()]));
+        assert_eq!(f.resource_subscriptions, None, "none subscribed to");
+        assert_eq!(filter(&["tools"], &[], &[]).and_then(|f| f.task_ids), None);
+    }
+
+    #[test]
+    fn followed_tasks_alone_open_no_stream() {
+        assert_eq!(filter(&[], &[], &["t1"]), None);
+        assert_eq!(filter(&[], &[], &[]), None);
+    }
+
+    #[test]
+    fn the_open_stream_serves_while_it_asked_for_what_is_wanted() {
+        let tools = filter(&["tools"], &[], &[]);
+        let more = filter(&["tools"], &["file:///a"], &[]);
+        assert!(stream_serves(false, true, tools.as_ref(), tools.as_ref()));
+        assert!(
+            !stream_serves(true, true, tools.as_ref(), tools.as_ref()),
+            "asked anew"
+        );
+        assert!(
+            !stream_serves(false, false, tools.as_ref(), tools.as_ref()),
+            "over"
+        );
+        assert!(
+            !stream_serves(false, true, tools.as_ref(), more.as_ref()),
+            "wants more"
+        );
+        assert!(
+            !stream_serves(false, true, more.as_ref(), tools.as_ref()),
+            "wants less"
+        );
+        assert!(
+            !stream_serves(false, true, None, None),
+            "nothing wanted: the stream open now closes"
+        );
     }
 
     #[test]

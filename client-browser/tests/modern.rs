@@ -669,6 +669,69 @@ async fn concurrent_resource_subscriptions_both_wait_for_the_acknowledgment_that
     }
 }
 
+/// Subscriptions made one after another (each once the stream before was acknowledged) and
+/// an unsubscription each open the `subscriptions/listen` stream again with what is wanted
+/// now: a 2026-07-28 server has no `resources/subscribe` or `resources/unsubscribe`.
+#[wasm_bindgen_test]
+async fn subscribing_in_turn_and_unsubscribing_reopen_the_listen_stream() {
+    let (client, events) = connect_logging_the_wire().await;
+    for uri in ["test://static/0", "test://static/1"] {
+        within(10_000, "subscribe", client.subscribe_resource(uri))
+            .await
+            .unwrap_or_else(|e| panic!("{uri}: {e}"));
+    }
+    within(
+        10_000,
+        "unsubscribe",
+        client.unsubscribe_resource("test://static/0"),
+    )
+    .await
+    .unwrap();
+    let asked = || -> Vec<Value> {
+        sent_messages(&events)
+            .iter()
+            .filter(|m| m["method"] == "subscriptions/listen")
+            .map(|m| m["params"]["notifications"]["resourceSubscriptions"].clone())
+            .collect()
+    };
+    until(5_000, "a stream for the resource left", || {
+        asked().last() == Some(&json!(["test://static/1"]))
+    })
+    .await;
+    assert_eq!(
+        asked(),
+        [
+            Value::Null,
+            json!(["test://static/0"]),
+            json!(["test://static/0", "test://static/1"]),
+            json!(["test://static/1"]),
+        ]
+    );
+    let sent = sent_methods(&events);
+    assert!(
+        !sent
+            .iter()
+            .any(|m| m == "resources/subscribe" || m == "resources/unsubscribe"),
+        "{sent:?}"
+    );
+    // The resource still subscribed to gets its updates on the new stream.
+    within(
+        10_000,
+        "touch",
+        client.call_tool("touch", json!({"uri": "test://static/1"})),
+    )
+    .await
+    .unwrap();
+    until(5_000, "resource updated", || {
+        notified(
+            &events,
+            &|n| matches!(n, ServerNotification::ResourceUpdated(u) if u.uri == "test://static/1"),
+        )
+    })
+    .await;
+    client.close();
+}
+
 #[wasm_bindgen_test]
 async fn sampling_offers_tools_only_to_a_client_that_declared_them() {
     // This client declared plain sampling: it is not offered tools, and a request that
