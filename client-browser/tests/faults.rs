@@ -9,7 +9,9 @@ use client_browser::client_core::http::TransportFailure;
 use client_browser::client_core::session::RequestError;
 use client_browser::client_core::time::Duration;
 use client_browser::client_core::types::*;
-use client_browser::{CallOptions, Client, ClientError, ClientEvent, ClientOptions};
+use client_browser::{
+    CacheMode, CallOptions, Client, ClientError, ClientEvent, ClientOptions, ListOptions,
+};
 use serde_json::{json, Value};
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -493,6 +495,153 @@ async fn the_log_level_is_asked_for_and_a_request_under_way_names_its_wire_id() 
     within(5_000, "ping", ping).await.unwrap();
     assert_eq!(sent_of(&sent, "ping", |(m, _)| m["id"].clone()), [id]);
     assert_eq!(client.wire_id(handle), None, "over");
+    client.close();
+}
+
+/// The entries of the proxy's log from entry `from` on that equal `entry`.
+async fn count_logged(base: &str, from: usize, entry: &str) -> usize {
+    log(base).await[from..]
+        .iter()
+        .filter(|l| *l == entry)
+        .count()
+}
+
+/// Stopping a listing cancels the page under way (the server is told, and the request's
+/// connection closes) and ends the listing as cancelled, asking for no further page;
+/// stopping it again, once over, does nothing.
+#[wasm_bindgen_test]
+async fn a_stopped_listing_cancels_its_page_and_ends_cancelled() {
+    let base = LEGACY_PROXY.expect("MCP_FAULT_LEGACY not set");
+    let client = connect(format!("{base}/mcp")).await;
+    let from = log(base).await.len();
+    fault(base, json!({"kind": "hold", "method": "prompts/list"})).await;
+    let listing = client.start_listing("prompts/list", "prompts", ListOptions::default());
+    let stop = listing.stop.clone();
+    logged(base, from, "prompts/list", "the first page is asked for").await;
+    stop.stop();
+    let r = within(5_000, "the stopped listing", listing).await;
+    assert!(
+        matches!(r, Err(ClientError::Request(RequestError::Cancelled))),
+        "{r:?}"
+    );
+    logged(
+        base,
+        from,
+        "closed prompts/list",
+        "the page's request closes",
+    )
+    .await;
+    within(5_000, "the server is told", async {
+        while !log(base).await[from..]
+            .iter()
+            .any(|l| l.starts_with("notifications/cancelled"))
+        {
+            gloo_timers::future::TimeoutFuture::new(20).await;
+        }
+    })
+    .await;
+    stop.stop();
+    within(5_000, "ping", client.ping()).await.unwrap();
+    let seen = log(base).await;
+    assert_eq!(
+        count_logged(base, from, "prompts/list").await,
+        1,
+        "{seen:?}"
+    );
+    assert_eq!(
+        seen[from..]
+            .iter()
+            .filter(|l| l.starts_with("notifications/cancelled"))
+            .count(),
+        1,
+        "{seen:?}"
+    );
+    client.close();
+}
+
+/// A listing's own time limit applies to each of its pages.
+#[wasm_bindgen_test]
+async fn a_listings_time_limit_applies_to_its_pages() {
+    let base = LEGACY_PROXY.expect("MCP_FAULT_LEGACY not set");
+    let client = connect(format!("{base}/mcp")).await;
+    fault(base, json!({"kind": "hold", "method": "prompts/list"})).await;
+    let options = ListOptions {
+        timeout: Some(Duration::from_millis(300)),
+        ..Default::default()
+    };
+    let r = within(
+        5_000,
+        "a held page",
+        client.start_listing("prompts/list", "prompts", options),
+    )
+    .await;
+    assert!(
+        matches!(
+            r,
+            Err(ClientError::Request(RequestError::Timeout {
+                after_ms: 300
+            }))
+        ),
+        "{r:?}"
+    );
+    client.close();
+}
+
+/// Arms the proxy to answer the next `prompts/list` with `answer` (a result or an error).
+async fn next_prompts_page(base: &str, answer: Value) {
+    let mut body = json!({"jsonrpc": "2.0", "id": "$ID"});
+    if answer.get("code").is_some() {
+        body["error"] = answer;
+    } else {
+        body["result"] = answer;
+    }
+    let f = json!({"kind": "malformed", "method": "prompts/list", "body": body.to_string()});
+    fault(base, f).await;
+}
+
+/// A server that hands back the cursor it was just given would be asked for the same page
+/// forever: the listing ends there, with the items it had.
+#[wasm_bindgen_test]
+async fn a_cursor_handed_back_again_ends_the_listing() {
+    let base = LEGACY_PROXY.expect("MCP_FAULT_LEGACY not set");
+    let client = connect(format!("{base}/mcp")).await;
+    let from = log(base).await.len();
+    for name in ["first", "second"] {
+        let page = json!({"prompts": [{"name": name}], "nextCursor": "again"});
+        next_prompts_page(base, page).await;
+    }
+    let prompts = within(5_000, "listing", client.list_all("prompts/list", "prompts"))
+        .await
+        .unwrap();
+    let names: Vec<&Value> = prompts.iter().map(|p| &p["name"]).collect();
+    assert_eq!(names, [&json!("first"), &json!("second")]);
+    assert_eq!(count_logged(base, from, "prompts/list").await, 2);
+    client.close();
+}
+
+/// A later page refused while every page came fresh from the server: its cursor was not a
+/// stale one kept from before, so the listing fails with the server's error instead of
+/// starting again.
+#[wasm_bindgen_test]
+async fn a_refused_later_page_of_a_fresh_listing_fails_it() {
+    let base = LEGACY_PROXY.expect("MCP_FAULT_LEGACY not set");
+    let client = connect(format!("{base}/mcp")).await;
+    let from = log(base).await.len();
+    let page = json!({"prompts": [{"name": "first"}], "nextCursor": "1"});
+    next_prompts_page(base, page).await;
+    let refusal = json!({"code": -32602, "message": "invalid cursor"});
+    next_prompts_page(base, refusal).await;
+    let r = within(
+        5_000,
+        "listing",
+        client.list_all_with("prompts/list", "prompts", CacheMode::Refresh),
+    )
+    .await;
+    assert!(
+        matches!(&r, Err(ClientError::Request(RequestError::Rpc(e))) if e.code == -32602),
+        "{r:?}"
+    );
+    assert_eq!(count_logged(base, from, "prompts/list").await, 2);
     client.close();
 }
 

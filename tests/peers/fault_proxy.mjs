@@ -6,7 +6,9 @@
 //   POST /__fault  {"kind": "cut", "method": "tools/call", "afterEvents": 1}
 //                  cut the next matching SSE response after N events (connection reset)
 //   POST /__fault  {"kind": "malformed", "method": "tools/call", "body": "..."}
-//                  answer the next matching request with this body instead (200, JSON)
+//                  answer the next matching request with this body instead (200, JSON);
+//                  "$ID" (with its quotes) in the body stands for the request's JSON-RPC id
+//                  (a well-formed answer the server would not give, e.g. a cursor repeated)
 //   POST /__fault  {"kind": "status", "method": "tools/call", "status": 404, "body": "...",
 //                   "headers": {"www-authenticate": "..."}}   (headers optional)
 //   POST /__fault  {"kind": "prepend", "method": "tools/call", "message": {...}}
@@ -140,15 +142,17 @@ const server = http.createServer(async (req, res) => {
   }
   const body = await readBody(req);
   let method = req.method;
+  let id = null;
   try {
     const msg = JSON.parse(body.toString());
+    id = msg.id ?? null;
     method = msg.method || (msg.result !== undefined || msg.error ? 'response' : req.method);
     log.push(msg.method === 'notifications/cancelled' ? `${msg.method} ${JSON.stringify(msg.params?.requestId)}` : method);
   } catch { log.push(`${req.method} ${req.headers['last-event-id'] ? 'resume' : 'stream'}`); }
 
   const fault = takeFault(method);
   if (fault?.kind === 'malformed') {
-    res.writeHead(200, { ...cors, 'content-type': fault.contentType || 'application/json' }).end(fault.body);
+    res.writeHead(200, { ...cors, 'content-type': fault.contentType || 'application/json' }).end(String(fault.body).replaceAll('"$ID"', JSON.stringify(id)));
     return;
   }
   if (fault?.kind === 'hold') {
