@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Runs client-browser's wasm tests in headless Chromium against real servers started here on
-# 127.0.0.1 (npm server-everything in Streamable HTTP and SSE modes; a PyPI mcp 2.x server for
-# the 2026-07-28 era), then stops them. Arguments go to `cargo test` (e.g. `--test modern`).
+# 127.0.0.1 (npm server-everything in Streamable HTTP and SSE modes; PyPI mcp 2.x servers for
+# the 2026-07-28 era, one with the Tasks extension), then stops them. Arguments go to
+# `cargo test` (e.g. `--test modern`).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
@@ -34,7 +35,8 @@ p4=$(free_port); node tests/peers/fault_proxy.mjs "$p4" -- "${everything[@]}" >"
 p5=$(free_port); node tests/peers/fault_proxy.mjs "$p5" -- tests/.venv-modern/bin/python tests/peers/modern_server.py >"$logs/fault-modern.log" 2>&1 & pids+=($!)
 p6=$(free_port); tests/.venv-websocket/bin/python tests/peers/ws_server.py "$p6" >"$logs/websocket.log" 2>&1 & pids+=($!)
 p7=$(free_port); node tests/peers/ws_no_subprotocol.mjs "$p7" "$p6" >"$logs/ws-no-subprotocol.log" 2>&1 & pids+=($!)
-wait_port "$p1"; wait_port "$p2"; wait_port "$p3"; wait_port "$p4"; wait_port "$p5"; wait_port "$p6"; wait_port "$p7"
+p8=$(free_port); tests/peers/tasks.sh "$p8" >"$logs/tasks.log" 2>&1 & pids+=($!)
+wait_port "$p1"; wait_port "$p2"; wait_port "$p3"; wait_port "$p4"; wait_port "$p5"; wait_port "$p6"; wait_port "$p7"; wait_port "$p8"
 
 export MCP_EVERYTHING_URL="http://127.0.0.1:$p1/mcp"
 export MCP_EVERYTHING_SSE_URL="http://127.0.0.1:$p2/sse"
@@ -43,6 +45,7 @@ export MCP_FAULT_LEGACY="http://127.0.0.1:$p4"
 export MCP_FAULT_MODERN="http://127.0.0.1:$p5"
 export MCP_WEBSOCKET_URL="ws://127.0.0.1:$p6/ws"
 export MCP_WEBSOCKET_NO_SUBPROTOCOL_URL="ws://127.0.0.1:$p7/ws"
+export MCP_TASKS_URL="http://127.0.0.1:$p8/mcp"
 export CHROMEDRIVER=${CHROMEDRIVER:-/usr/bin/chromedriver}
 export CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER=wasm-bindgen-test-runner
 export WASM_BINDGEN_TEST_TIMEOUT=120

@@ -498,6 +498,17 @@ async fn the_log_level_is_asked_for_and_a_request_under_way_names_its_wire_id() 
     client.close();
 }
 
+/// A client of the legacy proxy, with no fault armed that an earlier test left unapplied
+/// (a test that failed, or a run before against the same proxy), and where the proxy's log
+/// is now.
+async fn connect_with_no_fault_armed() -> (Client, &'static str, usize) {
+    let base = LEGACY_PROXY.expect("MCP_FAULT_LEGACY not set");
+    fault(base, json!({"kind": "clear"})).await;
+    let client = connect(format!("{base}/mcp")).await;
+    let from = log(base).await.len();
+    (client, base, from)
+}
+
 /// The entries of the proxy's log from entry `from` on that equal `entry`.
 async fn count_logged(base: &str, from: usize, entry: &str) -> usize {
     log(base).await[from..]
@@ -511,9 +522,7 @@ async fn count_logged(base: &str, from: usize, entry: &str) -> usize {
 /// stopping it again, once over, does nothing.
 #[wasm_bindgen_test]
 async fn a_stopped_listing_cancels_its_page_and_ends_cancelled() {
-    let base = LEGACY_PROXY.expect("MCP_FAULT_LEGACY not set");
-    let client = connect(format!("{base}/mcp")).await;
-    let from = log(base).await.len();
+    let (client, base, from) = connect_with_no_fault_armed().await;
     fault(base, json!({"kind": "hold", "method": "prompts/list"})).await;
     let listing = client.start_listing("prompts/list", "prompts", ListOptions::default());
     let stop = listing.stop.clone();
@@ -562,8 +571,7 @@ async fn a_stopped_listing_cancels_its_page_and_ends_cancelled() {
 /// A listing's own time limit applies to each of its pages.
 #[wasm_bindgen_test]
 async fn a_listings_time_limit_applies_to_its_pages() {
-    let base = LEGACY_PROXY.expect("MCP_FAULT_LEGACY not set");
-    let client = connect(format!("{base}/mcp")).await;
+    let (client, base, _) = connect_with_no_fault_armed().await;
     fault(base, json!({"kind": "hold", "method": "prompts/list"})).await;
     let options = ListOptions {
         timeout: Some(Duration::from_millis(300)),
@@ -603,9 +611,7 @@ async fn next_prompts_page(base: &str, answer: Value) {
 /// forever: the listing ends there, with the items it had.
 #[wasm_bindgen_test]
 async fn a_cursor_handed_back_again_ends_the_listing() {
-    let base = LEGACY_PROXY.expect("MCP_FAULT_LEGACY not set");
-    let client = connect(format!("{base}/mcp")).await;
-    let from = log(base).await.len();
+    let (client, base, from) = connect_with_no_fault_armed().await;
     for name in ["first", "second"] {
         let page = json!({"prompts": [{"name": name}], "nextCursor": "again"});
         next_prompts_page(base, page).await;
@@ -624,9 +630,7 @@ async fn a_cursor_handed_back_again_ends_the_listing() {
 /// starting again.
 #[wasm_bindgen_test]
 async fn a_refused_later_page_of_a_fresh_listing_fails_it() {
-    let base = LEGACY_PROXY.expect("MCP_FAULT_LEGACY not set");
-    let client = connect(format!("{base}/mcp")).await;
-    let from = log(base).await.len();
+    let (client, base, from) = connect_with_no_fault_armed().await;
     let page = json!({"prompts": [{"name": "first"}], "nextCursor": "1"});
     next_prompts_page(base, page).await;
     let refusal = json!({"code": -32602, "message": "invalid cursor"});
@@ -642,6 +646,20 @@ async fn a_refused_later_page_of_a_fresh_listing_fails_it() {
         "{r:?}"
     );
     assert_eq!(count_logged(base, from, "prompts/list").await, 2);
+    client.close();
+}
+
+/// A change of the roots offered is told to a 2025-era server with
+/// `notifications/roots/list_changed`, and it reaches the server.
+#[wasm_bindgen_test]
+async fn a_change_of_roots_is_told_to_a_2025_era_server() {
+    let base = LEGACY_PROXY.expect("MCP_FAULT_LEGACY not set");
+    let (client, sent) = connect_recording_sent(Vec::new()).await;
+    let from = log(base).await.len();
+    client.roots_changed();
+    let told = "notifications/roots/list_changed";
+    logged(base, from, told, "the server is told").await;
+    assert_eq!(sent_of(&sent, told, |(m, _)| m["params"].clone()).len(), 1);
     client.close();
 }
 

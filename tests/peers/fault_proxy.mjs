@@ -24,6 +24,9 @@
 //                  then reset the connection (to the client: the network failed; a reset
 //                  before any answer is not seen, as the browser sends the request again)
 //   POST /__fault  {"kind": "restart"}   kill the server now and start a fresh one
+//   POST /__fault  {"kind": "clear"}     drop the faults armed and not applied yet (a test
+//                  that failed may leave some, and the proxy outlives one test run when
+//                  scripts/mutants-wasm.sh runs the tests once per mutant)
 //   POST /__fault  {"kind": "slow-preflights", "ms": 1500}
 //                  answer every CORS preflight from now on after this long (a request that
 //                  needs one is still on its way that long: a page left meanwhile shows
@@ -135,6 +138,7 @@ const server = http.createServer(async (req, res) => {
     if (path === '/__log') { res.writeHead(200, { ...cors, 'content-type': 'application/json' }).end(JSON.stringify(log)); return; }
     const fault = JSON.parse((await readBody(req)).toString() || '{}');
     if (fault.kind === 'restart') await restartUpstream();
+    else if (fault.kind === 'clear') faults.length = 0;
     else if (fault.kind === 'slow-preflights') preflightDelayMs = Number(fault.ms) || 0;
     else faults.push(fault);
     res.writeHead(200, { ...cors, 'content-type': 'application/json' }).end('{}');
