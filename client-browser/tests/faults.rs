@@ -51,6 +51,22 @@ async fn control(base: &str, path: &str, body: Option<Value>) -> Value {
     serde_json::from_str(&text).unwrap_or(Value::Null)
 }
 
+/// The address of the proxy in front of server-everything, with no fault armed that an
+/// earlier test left unapplied (one that failed, or a run before against the same proxy, as
+/// `scripts/mutants-wasm.sh` makes).
+async fn legacy_proxy() -> &'static str {
+    let base = LEGACY_PROXY.expect("MCP_FAULT_LEGACY not set");
+    fault(base, json!({"kind": "clear"})).await;
+    base
+}
+
+/// [`legacy_proxy`] for the proxy in front of the 2026-07-28 server.
+async fn modern_proxy() -> &'static str {
+    let base = MODERN_PROXY.expect("MCP_FAULT_MODERN not set");
+    fault(base, json!({"kind": "clear"})).await;
+    base
+}
+
 async fn fault(base: &str, f: Value) {
     control(base, "/__fault", Some(f)).await;
 }
@@ -95,7 +111,7 @@ fn progress_counter() -> (CallOptions, Rc<RefCell<u32>>) {
 async fn legacy_cut_stream_is_resumed_with_last_event_id() {
     // The PyPI mcp server also speaks the legacy era (with an event store, so streams are
     // resumable); remembering "legacy" makes the client open a session with `initialize`.
-    let base = MODERN_PROXY.expect("MCP_FAULT_MODERN not set");
+    let base = modern_proxy().await;
     let mut o = ClientOptions::new(format!("{base}/mcp"));
     o.era_hint = Some(Era::Legacy);
     let client = within(15_000, "connect", Client::connect(o))
@@ -142,7 +158,7 @@ async fn legacy_cut_stream_is_resumed_with_last_event_id() {
 async fn server_everything_cut_stream_resumption_is_attempted_and_bounded() {
     // server-everything answers a resumption with 200 and then never replays the missing
     // events (a known limitation of that server): the client must not hang past its timeout.
-    let base = LEGACY_PROXY.expect("MCP_FAULT_LEGACY not set");
+    let base = legacy_proxy().await;
     let client = connect(format!("{base}/mcp")).await;
     let resumes = |l: Vec<String>| l.iter().filter(|x| *x == "GET resume").count();
     let before = resumes(log(base).await);
@@ -179,7 +195,7 @@ async fn server_everything_cut_stream_resumption_is_attempted_and_bounded() {
 
 #[wasm_bindgen_test]
 async fn legacy_server_restarted_mid_call_is_recovered() {
-    let base = LEGACY_PROXY.expect("MCP_FAULT_LEGACY not set");
+    let base = legacy_proxy().await;
     let client = connect(format!("{base}/mcp")).await;
     let states = Rc::new(RefCell::new(Vec::new()));
     let st = states.clone();
@@ -235,7 +251,7 @@ async fn legacy_server_restarted_mid_call_is_recovered() {
 
 #[wasm_bindgen_test]
 async fn unknown_session_404_and_400_start_a_fresh_session() {
-    let base = LEGACY_PROXY.expect("MCP_FAULT_LEGACY not set");
+    let base = legacy_proxy().await;
     let client = connect(format!("{base}/mcp")).await;
     for (status, body) in [
         (
@@ -273,7 +289,7 @@ async fn unknown_session_404_and_400_start_a_fresh_session() {
 
 #[wasm_bindgen_test]
 async fn slow_server_times_out_and_gets_notifications_cancelled() {
-    let base = LEGACY_PROXY.expect("MCP_FAULT_LEGACY not set");
+    let base = legacy_proxy().await;
     let client = connect(format!("{base}/mcp")).await;
     let opts = CallOptions {
         timeout: Some(Duration::from_millis(400)),
@@ -312,7 +328,7 @@ async fn slow_server_times_out_and_gets_notifications_cancelled() {
 /// and the one after does not.
 #[wasm_bindgen_test]
 async fn calls_before_listing_share_one_listing_and_a_change_relists() {
-    let base = LEGACY_PROXY.expect("MCP_FAULT_LEGACY not set");
+    let base = legacy_proxy().await;
     let client = connect(format!("{base}/mcp")).await;
     let echo = |message: &str| {
         client.start_tool_call(
@@ -405,7 +421,7 @@ type Sent = (Value, Vec<(String, String)>);
 async fn connect_recording_sent(
     headers: Vec<(String, String)>,
 ) -> (Client, Rc<RefCell<Vec<Sent>>>) {
-    let base = LEGACY_PROXY.expect("MCP_FAULT_LEGACY not set");
+    let base = legacy_proxy().await;
     let mut o = ClientOptions::new(format!("{base}/mcp"));
     o.wire_log = true;
     o.headers = headers;
@@ -498,12 +514,9 @@ async fn the_log_level_is_asked_for_and_a_request_under_way_names_its_wire_id() 
     client.close();
 }
 
-/// A client of the legacy proxy, with no fault armed that an earlier test left unapplied
-/// (a test that failed, or a run before against the same proxy), and where the proxy's log
-/// is now.
+/// A client of the legacy proxy (see [`legacy_proxy`]), and where the proxy's log is now.
 async fn connect_with_no_fault_armed() -> (Client, &'static str, usize) {
-    let base = LEGACY_PROXY.expect("MCP_FAULT_LEGACY not set");
-    fault(base, json!({"kind": "clear"})).await;
+    let base = legacy_proxy().await;
     let client = connect(format!("{base}/mcp")).await;
     let from = log(base).await.len();
     (client, base, from)
@@ -653,7 +666,7 @@ async fn a_refused_later_page_of_a_fresh_listing_fails_it() {
 /// `notifications/roots/list_changed`, and it reaches the server.
 #[wasm_bindgen_test]
 async fn a_change_of_roots_is_told_to_a_2025_era_server() {
-    let base = LEGACY_PROXY.expect("MCP_FAULT_LEGACY not set");
+    let base = legacy_proxy().await;
     let (client, sent) = connect_recording_sent(Vec::new()).await;
     let from = log(base).await.len();
     client.roots_changed();
@@ -665,7 +678,7 @@ async fn a_change_of_roots_is_told_to_a_2025_era_server() {
 
 #[wasm_bindgen_test]
 async fn malformed_bodies_are_protocol_errors() {
-    let base = LEGACY_PROXY.expect("MCP_FAULT_LEGACY not set");
+    let base = legacy_proxy().await;
     let client = connect(format!("{base}/mcp")).await;
     let cases = [
         json!({"kind": "malformed", "method": "tools/call", "body": "{\"jsonrpc\":\"2.0\",\"id\":"}),
@@ -699,7 +712,7 @@ async fn malformed_bodies_are_protocol_errors() {
 
 #[wasm_bindgen_test]
 async fn a_server_without_cors_gets_a_clear_cors_error() {
-    let base = LEGACY_PROXY.expect("MCP_FAULT_LEGACY not set");
+    let base = legacy_proxy().await;
     let r = within(
         15_000,
         "connect",
@@ -733,7 +746,7 @@ async fn a_server_without_cors_gets_a_clear_cors_error() {
 async fn a_cors_preflight_that_refuses_a_header_is_named() {
     // The preflight allows Content-Type and Mcp-Session-Id only: the legacy handshake works
     // (initialize carries neither MCP-Protocol-Version nor Mcp-Method), later requests do not.
-    let base = LEGACY_PROXY.expect("MCP_FAULT_LEGACY not set");
+    let base = legacy_proxy().await;
     let client = connect(format!("{base}/partialcors/mcp")).await;
     let r = within(15_000, "tools/list", client.list_tools()).await;
     match r {
@@ -749,7 +762,7 @@ async fn a_cors_preflight_that_refuses_a_header_is_named() {
 
 #[wasm_bindgen_test]
 async fn modern_cut_stream_is_reissued() {
-    let base = MODERN_PROXY.expect("MCP_FAULT_MODERN not set");
+    let base = modern_proxy().await;
     let client = connect(format!("{base}/mcp")).await;
     assert_eq!(client.server().unwrap().era, Era::Modern);
     let calls = |l: Vec<String>| l.iter().filter(|x| *x == "tools/call").count();
@@ -781,7 +794,7 @@ async fn modern_cut_stream_is_reissued() {
 /// coming, and the log says what happened.
 #[wasm_bindgen_test]
 async fn a_cut_listen_stream_is_opened_again() {
-    let base = MODERN_PROXY.expect("MCP_FAULT_MODERN not set");
+    let base = modern_proxy().await;
     // Listening from the start: the stream the connection opens (list changes) is heard too.
     let client = Client::new(ClientOptions::new(format!("{base}/mcp")));
     let heard = Rc::new(RefCell::new(Vec::<String>::new()));
@@ -865,7 +878,7 @@ async fn a_request_refused_for_want_of_a_login_is_announced_once_with_the_challe
     // A server that connects without credentials but wants them for its tools: the refusal
     // fails that request and announces `LoginNeeded` (an app shows its login there), and the
     // connection goes on serving what needs no login.
-    let base = LEGACY_PROXY.expect("MCP_FAULT_LEGACY not set");
+    let base = legacy_proxy().await;
     let client = connect(format!("{base}/mcp")).await;
     let announced = Rc::new(RefCell::new(Vec::new()));
     let seen = announced.clone();
@@ -918,7 +931,7 @@ async fn a_server_that_refuses_only_its_event_stream_for_want_of_a_login_still_c
     // 2025 era: the standalone GET stream, asked for beside the handshake, is refused with
     // 401 before the server has accepted `notifications/initialized` (held by the proxy
     // until the refusal is on its way). The connect still succeeds and calls are answered.
-    let base = LEGACY_PROXY.expect("MCP_FAULT_LEGACY not set");
+    let base = legacy_proxy().await;
     let before = log(base).await.len();
     fault(
         base,
@@ -958,7 +971,7 @@ async fn a_server_that_refuses_only_its_event_stream_for_want_of_a_login_still_c
 
 #[wasm_bindgen_test]
 async fn closing_while_connecting_ends_the_connect_and_a_closed_client_connects_no_more() {
-    let base = MODERN_PROXY.expect("MCP_FAULT_MODERN not set");
+    let base = modern_proxy().await;
     let client = Client::new(ClientOptions::new(format!("{base}/mcp")));
     // What the proxy saw before (its log is the whole run's).
     let before = log(base).await.len();
@@ -1004,7 +1017,7 @@ async fn closing_while_connecting_ends_the_connect_and_a_closed_client_connects_
 /// itself: a 2025-era session is deleted. A clone left, or a call still awaited, keeps it open.
 #[wasm_bindgen_test]
 async fn a_client_let_go_closes_its_session() {
-    let base = LEGACY_PROXY.expect("MCP_FAULT_LEGACY not set");
+    let base = legacy_proxy().await;
     let client = connect(format!("{base}/mcp")).await;
     let before = log(base).await.len();
     // One clone of two dropped: still open.
@@ -1026,7 +1039,7 @@ async fn a_client_let_go_closes_its_session() {
 /// keeps open and watches) does not keep a client the application let go open.
 #[wasm_bindgen_test]
 async fn a_modern_client_let_go_closes_its_listen_stream() {
-    let base = MODERN_PROXY.expect("MCP_FAULT_MODERN not set");
+    let base = modern_proxy().await;
     // The stream is held open by the proxy, which logs it when the client closes it.
     fault(
         base,

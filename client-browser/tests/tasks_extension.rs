@@ -6,6 +6,7 @@
 #![cfg(target_arch = "wasm32")]
 
 use client_browser::client_core::session::RequestError;
+use client_browser::client_core::time::Duration;
 use client_browser::client_core::types::*;
 use client_browser::{CallOptions, Client, ClientError, ClientEvent, ClientOptions, Handlers};
 use futures_util::future::join;
@@ -171,6 +172,66 @@ async fn a_call_cancelled_cancels_its_task() {
         sent_params(&sent, "tasks/cancel")
             .iter()
             .any(|p| p["taskId"] == json!(task_id))
+    })
+    .await;
+    client.close();
+}
+
+/// A task cancelled elsewhere (here by another client) ends the call following it as
+/// cancelled.
+#[wasm_bindgen_test]
+async fn a_task_cancelled_elsewhere_ends_the_call_as_cancelled() {
+    let (client, _) = connect().await;
+    let (other, _) = connect().await;
+    let (opts, states) = traced();
+    let call = client.call_tool_with("forever", json!({}), opts);
+    let cancel = async {
+        until(10_000, "the task works", || !states.borrow().is_empty()).await;
+        let task_id = states.borrow()[0].task_id.clone();
+        other
+            .request("tasks/cancel", Some(json!({ "taskId": task_id })))
+            .await
+    };
+    let (r, cancelled) = within(15_000, "the call", join(call, cancel)).await;
+    cancelled.expect("the other client cancels the task");
+    assert!(
+        matches!(r, Err(ClientError::Request(RequestError::Cancelled))),
+        "{r:?}"
+    );
+    assert_eq!(
+        states.borrow().last().map(|t| t.status.clone()).as_deref(),
+        Some("cancelled")
+    );
+    client.close();
+    other.close();
+}
+
+/// A task still working when both its time to live and the call's time limit are over is
+/// given up on: the call fails with a timeout, and the task is cancelled.
+#[wasm_bindgen_test]
+async fn a_task_past_its_time_to_live_and_the_calls_limit_is_given_up_on() {
+    let (client, sent) = connect().await;
+    let opts = CallOptions {
+        timeout: Some(Duration::from_millis(1_500)),
+        ..Default::default()
+    };
+    let r = within(
+        10_000,
+        "forever",
+        client.call_tool_with("forever", json!({"ttl_ms": 1_000}), opts),
+    )
+    .await;
+    assert!(
+        matches!(
+            r,
+            Err(ClientError::Request(RequestError::Timeout {
+                after_ms: 1_500
+            }))
+        ),
+        "{r:?}"
+    );
+    until(5_000, "tasks/cancel is sent", || {
+        !sent_params(&sent, "tasks/cancel").is_empty()
     })
     .await;
     client.close();
