@@ -541,30 +541,6 @@ async fn the_log_level_goes_in_each_later_requests_meta() {
     client.close();
 }
 
-/// The messages a client's wire log shows it sent, in order.
-fn sent_messages(events: &RefCell<Vec<ClientEvent>>) -> Vec<Value> {
-    events
-        .borrow()
-        .iter()
-        .filter_map(|e| match e {
-            ClientEvent::Wire {
-                sent: true,
-                message,
-                ..
-            } => Some(message.clone()),
-            _ => None,
-        })
-        .collect()
-}
-
-/// The methods a client's wire log shows it sent, in order.
-fn sent_methods(events: &RefCell<Vec<ClientEvent>>) -> Vec<String> {
-    sent_messages(events)
-        .iter()
-        .filter_map(|m| m["method"].as_str().map(String::from))
-        .collect()
-}
-
 /// The server marks its `server/discover` result public and fresh for an hour: a client that
 /// remembers keeps it, and the next one (a reload, say) connects from it and sends nothing
 /// before its first request. A client that does not remember keeps nothing and probes.

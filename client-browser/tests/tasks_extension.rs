@@ -28,8 +28,8 @@ const TASKS: Option<&str> = option_env!("MCP_TASKS_URL");
 const TRACE: &str = "com.example/trace";
 
 /// A client of the tasks server with the wire log on that approves what it is asked to, and
-/// the messages it sends from the start.
-async fn connect() -> (Client, Rc<RefCell<Vec<Value>>>) {
+/// the events it reports from the start.
+async fn connect() -> (Client, Rc<RefCell<Vec<ClientEvent>>>) {
     let url = TASKS.expect("MCP_TASKS_URL was not set at build time");
     let mut o = ClientOptions::new(url);
     o.wire_log = true;
@@ -46,16 +46,7 @@ async fn connect() -> (Client, Rc<RefCell<Vec<Value>>>) {
     let client = Client::new(o);
     let sent = Rc::new(RefCell::new(Vec::new()));
     let seen = sent.clone();
-    client.on_event(move |e| {
-        if let ClientEvent::Wire {
-            sent: true,
-            message,
-            ..
-        } = e
-        {
-            seen.borrow_mut().push(message.clone());
-        }
-    });
+    client.on_event(move |e| seen.borrow_mut().push(e.clone()));
     within(15_000, "connect", client.reconnect())
         .await
         .expect("connects");
@@ -74,15 +65,6 @@ fn traced() -> (CallOptions, Rc<RefCell<Vec<Task>>>) {
         ..Default::default()
     };
     (opts, states)
-}
-
-/// The params of each sent message of `method`.
-fn sent_params(sent: &RefCell<Vec<Value>>, method: &str) -> Vec<Value> {
-    sent.borrow()
-        .iter()
-        .filter(|m| m["method"] == method)
-        .map(|m| m["params"].clone())
-        .collect()
 }
 
 /// A call answered with a task gives the result the task came to, and the caller is told the

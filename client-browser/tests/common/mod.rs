@@ -2,7 +2,10 @@
 #![allow(dead_code)]
 
 use client_browser::client_core::types::CallToolResult;
+use client_browser::ClientEvent;
 use futures_util::future::{select, Either};
+use serde_json::Value;
+use std::cell::RefCell;
 use std::future::Future;
 
 /// Fails the test instead of hanging when `fut` takes longer than `ms`.
@@ -31,4 +34,38 @@ pub fn text(r: &CallToolResult) -> String {
         .filter_map(|c| c.as_text())
         .collect::<Vec<_>>()
         .join("\n")
+}
+
+/// The messages a client's wire log (its `ClientEvent::Wire` events among `events`) shows it
+/// sent, in order.
+pub fn sent_messages(events: &RefCell<Vec<ClientEvent>>) -> Vec<Value> {
+    events
+        .borrow()
+        .iter()
+        .filter_map(|e| match e {
+            ClientEvent::Wire {
+                sent: true,
+                message,
+                ..
+            } => Some(message.clone()),
+            _ => None,
+        })
+        .collect()
+}
+
+/// The methods a client's wire log shows it sent, in order.
+pub fn sent_methods(events: &RefCell<Vec<ClientEvent>>) -> Vec<String> {
+    sent_messages(events)
+        .iter()
+        .filter_map(|m| m["method"].as_str().map(String::from))
+        .collect()
+}
+
+/// The params of each message of `method` a client's wire log shows it sent, in order.
+pub fn sent_params(events: &RefCell<Vec<ClientEvent>>, method: &str) -> Vec<Value> {
+    sent_messages(events)
+        .into_iter()
+        .filter(|m| m["method"] == method)
+        .map(|m| m["params"].clone())
+        .collect()
 }
