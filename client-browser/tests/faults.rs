@@ -662,6 +662,45 @@ async fn a_refused_later_page_of_a_fresh_listing_fails_it() {
     client.close();
 }
 
+/// A later page refused with an error that discards nothing kept (not the `-32602` of an
+/// invalid cursor) while the pages before it came from the cache: the listing starts again
+/// with every page fresh from the server, not from the same kept pages that led to the
+/// refused cursor.
+#[wasm_bindgen_test]
+async fn a_refused_later_page_after_kept_pages_starts_again_with_fresh_pages() {
+    let base = modern_proxy().await;
+    let client = connect(format!("{base}/mcp")).await;
+    assert_eq!(client.server().unwrap().era, Era::Modern);
+    let uris = |all: Vec<Resource>| all.into_iter().map(|r| r.uri).collect::<Vec<_>>();
+    // Three pages: the first two are kept for a minute, the last is never fresh.
+    let before = uris(
+        within(10_000, "list", client.list_resources())
+            .await
+            .unwrap(),
+    );
+    assert_eq!(before.len(), 6, "paginated: {before:?}");
+    let from = log(base).await.len();
+    let refusal =
+        json!({"jsonrpc": "2.0", "id": "$ID", "error": {"code": -32603, "message": "busy"}});
+    let f = json!({"kind": "malformed", "method": "resources/list", "body": refusal.to_string()});
+    fault(base, f).await;
+    let again = uris(
+        within(10_000, "list again", client.list_resources())
+            .await
+            .unwrap(),
+    );
+    assert_eq!(again, before);
+    let seen = log(base).await;
+    // The last page (refused), then all three pages again.
+    assert_eq!(
+        count_logged(base, from, "resources/list").await,
+        4,
+        "{:?}",
+        &seen[from..]
+    );
+    client.close();
+}
+
 /// A change of the roots offered is told to a 2025-era server with
 /// `notifications/roots/list_changed`, and it reaches the server.
 #[wasm_bindgen_test]
