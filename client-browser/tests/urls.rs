@@ -53,6 +53,68 @@ fn the_era_memory_keeps_no_credentials_query_or_fragment() {
     );
 }
 
+/// The era memory holds each server's era apart, in the page and in `localStorage`; a page
+/// reads what an earlier visit stored; storage is bounded (a new server when it is full
+/// starts it over, a known one is updated in place).
+#[wasm_bindgen_test]
+fn the_era_memory_holds_each_server_apart_is_read_on_a_later_visit_and_stays_bounded() {
+    use client_browser::client_core::types::Era;
+    use client_browser::eras::{remember, remembered, STORAGE_KEY};
+    let storage = web_sys::window()
+        .and_then(|w| w.local_storage().ok().flatten())
+        .expect("localStorage");
+    let stored = || -> serde_json::Map<String, serde_json::Value> {
+        let text = storage.get_item(STORAGE_KEY).ok().flatten();
+        serde_json::from_str(&text.unwrap_or_default()).unwrap_or_default()
+    };
+    let (a, b) = ("https://a.eras.example/mcp", "https://b.eras.example/mcp");
+    remember(a, Era::Legacy);
+    remember(b, Era::Modern);
+    assert_eq!(
+        (remembered(a), remembered(b)),
+        (Some(Era::Legacy), Some(Era::Modern))
+    );
+    assert_eq!(
+        (&stored()[a], &stored()[b]),
+        (&"legacy".into(), &"modern".into())
+    );
+    remember(b, Era::Legacy);
+    remember(b, Era::Modern);
+    assert_eq!(
+        (remembered(a), remembered(b)),
+        (Some(Era::Legacy), Some(Era::Modern))
+    );
+
+    // Storage gone (cleared, or blocked): the page still knows.
+    let _ = storage.remove_item(STORAGE_KEY);
+    assert_eq!(
+        (remembered(a), remembered(b)),
+        (Some(Era::Legacy), Some(Era::Modern))
+    );
+
+    // What an earlier visit stored, for servers this page never met.
+    let earlier = r#"{"https://c.eras.example/mcp": "legacy", "https://d.eras.example/mcp": "modern",
+        "https://e.eras.example/mcp": "neither"}"#;
+    let _ = storage.set_item(STORAGE_KEY, earlier);
+    assert_eq!(remembered("https://c.eras.example/mcp"), Some(Era::Legacy));
+    assert_eq!(remembered("https://d.eras.example/mcp"), Some(Era::Modern));
+    assert_eq!(remembered("https://e.eras.example/mcp"), None);
+
+    // Full storage: a known server is updated in place, a new one starts it over.
+    let full: serde_json::Map<String, serde_json::Value> = (0..256)
+        .map(|i| (format!("https://s{i}.eras.example/mcp"), "legacy".into()))
+        .collect();
+    let _ = storage.set_item(STORAGE_KEY, &serde_json::Value::Object(full).to_string());
+    remember("https://s7.eras.example/mcp", Era::Modern);
+    let after = stored();
+    assert_eq!(after.len(), 256);
+    assert_eq!(after["https://s7.eras.example/mcp"], "modern");
+    remember("https://new.eras.example/mcp", Era::Legacy);
+    let after = stored();
+    assert_eq!(after.len(), 1, "{after:?}");
+    assert_eq!(after["https://new.eras.example/mcp"], "legacy");
+}
+
 #[wasm_bindgen_test]
 fn international_hosts_become_punycode() {
     assert_eq!(
@@ -132,6 +194,15 @@ fn discover_results_are_kept_public_fresh_bounded_and_without_secrets() {
         None,
         "clock set back"
     );
+    // Fresh for two days, the server says: kept for a day, the longest honoured.
+    let day = 86_400_000.0;
+    keep(url, &result, fresh(2 * 86_400_000, true), now);
+    assert_eq!(
+        kept(url, now + day - 1.0, false),
+        Some(result.clone()),
+        "a day"
+    );
+    assert_eq!(kept(url, now + day, false), None, "not longer");
     let stored = storage()
         .get_item(STORAGE_KEY)
         .ok()
@@ -148,6 +219,19 @@ fn discover_results_are_kept_public_fresh_bounded_and_without_secrets() {
     keep(url, &result, fresh(60_000, true), now);
     keep(url, &result, fresh(0, true), now);
     assert_eq!(kept(url, now, false), None, "ttl 0");
+    let kept_text = || {
+        storage()
+            .get_item(STORAGE_KEY)
+            .ok()
+            .flatten()
+            .unwrap_or_default()
+    };
+    assert!(!kept_text().contains("kept.example"), "{}", kept_text());
+    // 32 KiB serialized is the most kept.
+    let largest = json!({"instructions": "x".repeat((32 << 10) - 19)});
+    assert_eq!(largest.to_string().len(), 32 << 10);
+    keep(url, &largest, fresh(60_000, true), now);
+    assert_eq!(kept(url, now, false), Some(largest), "the largest kept");
     let huge = json!({"supportedVersions": ["2026-07-28"], "instructions": "x".repeat(40_000)});
     keep(url, &huge, fresh(60_000, true), now);
     assert_eq!(kept(url, now, false), None, "too large");
@@ -165,6 +249,18 @@ fn discover_results_are_kept_public_fresh_bounded_and_without_secrets() {
     keep(url, &result, creds, now);
     assert_eq!(kept(url, now, false), None, "no credentials now");
     assert_eq!(kept(url, now, true), Some(result.clone()));
+    forget(url);
+
+    // Keeping one result drops the others no longer fresh, including one that goes stale
+    // at that very moment.
+    keep(
+        "https://brief.example/mcp",
+        &result,
+        fresh(1_000, true),
+        now,
+    );
+    keep(url, &result, fresh(60_000, true), now + 1_000.0);
+    assert!(!kept_text().contains("brief.example"), "{}", kept_text());
     forget(url);
 
     // Bounded: the entry closest to expiry makes room.
