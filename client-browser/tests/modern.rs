@@ -795,3 +795,60 @@ async fn sampling_offers_tools_only_to_a_client_that_declared_them() {
         "Weather in Paris: 18°C, partly cloudy"
     );
 }
+
+/// Sets its flag when dropped: tells a test that a future holding it was dropped.
+struct SetOnDrop(Rc<std::cell::Cell<bool>>);
+
+impl Drop for SetOnDrop {
+    fn drop(&mut self) {
+        self.0.set(true);
+    }
+}
+
+/// A 2025-era server that asks for input as a task (2025-11-25 tasks) and then cancels it:
+/// the client answers with a task at once, says it is working while the application's
+/// handler runs, says it is cancelled once the server cancels it, and stops the handler (its
+/// future is dropped, not left waiting for an answer nobody will read).
+#[wasm_bindgen_test]
+async fn a_task_the_server_cancels_stops_its_handler() {
+    let Some(url) = MODERN else {
+        panic!("MCP_MODERN_URL was not set at build time")
+    };
+    let stopped = Rc::new(std::cell::Cell::new(false));
+    let asked = Rc::new(std::cell::Cell::new(0));
+    let (s, a) = (stopped.clone(), asked.clone());
+    let mut o = ClientOptions::new(url);
+    o.era_hint = Some(Era::Legacy);
+    o.handlers = Handlers {
+        elicitation: Some(Rc::new(move |_| {
+            a.set(a.get() + 1);
+            let guard = SetOnDrop(s.clone());
+            async move {
+                let _guard = guard;
+                // The user never answers.
+                std::future::pending::<()>().await;
+                Ok(json!({"action": "decline"}))
+            }
+            .boxed_local()
+        })),
+        ..Default::default()
+    };
+    let (client, _) = connect_with(o).await;
+    assert_eq!(client.server().map(|d| d.era), Some(Era::Legacy));
+    let r = within(
+        10_000,
+        "elicit_as_task_then_cancel",
+        client.call_tool("elicit_as_task_then_cancel", json!({})),
+    )
+    .await
+    .unwrap();
+    assert_eq!(text(&r), "working working cancelled cancelled");
+    assert_eq!(asked.get(), 1);
+    within(2_000, "the handler is stopped", async {
+        while !stopped.get() {
+            gloo_timers::future::TimeoutFuture::new(10).await;
+        }
+    })
+    .await;
+    client.close();
+}

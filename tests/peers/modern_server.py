@@ -311,6 +311,25 @@ async def weather_legacy(ctx: Context) -> str:
 
 
 @server.tool()
+async def elicit_as_task_then_cancel(ctx: Context) -> str:
+    """2025-era sessions only (2025-11-25 tasks): asks the client for input as a task, reads
+    the task's state, cancels the task and reads it again; says the state the client gave at
+    each step. The SDK has no typed call for a task the client runs: raw requests, on the
+    call's stream (the session's outbound for it)."""
+    out = ctx.session._request_outbound
+    schema = {"type": "object", "properties": {"name": {"type": "string"}}}
+    created = await out.send_raw_request(
+        "elicitation/create",
+        {"mode": "form", "message": "Your name?", "requestedSchema": schema, "task": {"ttl": 60_000}},
+    )
+    task_id = created["task"]["taskId"]
+    states = [created["task"]["status"]]
+    for method in ("tasks/get", "tasks/cancel", "tasks/get"):
+        states.append((await out.send_raw_request(method, {"taskId": task_id}))["status"])
+    return " ".join(states)
+
+
+@server.tool()
 async def roots(ctx: Context) -> str | InputRequiredResult:
     """Asks for the client's roots (MRTR) and lists their URIs."""
     answers = ctx.input_responses
