@@ -645,11 +645,56 @@ async fn concurrent_resource_subscriptions_both_wait_for_the_acknowledgment_that
     }
 }
 
+/// How many `subscriptions/listen` streams the server has open now, of every client: asked
+/// with a bare request of its own (no client, so no stream of its own).
+async fn listen_streams_open() -> u32 {
+    use wasm_bindgen::JsCast;
+    use wasm_bindgen_futures::JsFuture;
+    let url = MODERN.expect("MCP_MODERN_URL was not set at build time");
+    let body = json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {
+        "name": "listen_streams", "arguments": {}, "_meta": {
+            "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+            "io.modelcontextprotocol/clientInfo": {"name": "test", "version": "1"},
+            "io.modelcontextprotocol/clientCapabilities": {},
+    }}});
+    let headers = web_sys::Headers::new().expect("headers");
+    for (name, value) in [
+        ("content-type", "application/json"),
+        ("accept", "application/json, text/event-stream"),
+        ("mcp-protocol-version", "2026-07-28"),
+        ("mcp-method", "tools/call"),
+        ("mcp-name", "listen_streams"),
+    ] {
+        headers.set(name, value).expect("a header");
+    }
+    let init = web_sys::RequestInit::new();
+    init.set_method("POST");
+    init.set_headers(&headers);
+    init.set_body(&body.to_string().into());
+    let window: web_sys::Window = js_sys::global().unchecked_into();
+    let response: web_sys::Response = JsFuture::from(window.fetch_with_str_and_init(url, &init))
+        .await
+        .expect("listen_streams")
+        .unchecked_into();
+    let text = JsFuture::from(response.text().expect("a body"))
+        .await
+        .expect("its text")
+        .as_string()
+        .unwrap_or_default();
+    let answer: Value = serde_json::from_str(&text).expect("JSON");
+    answer["result"]["content"][0]["text"]
+        .as_str()
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("not a count: {answer}"))
+}
+
 /// Subscriptions made one after another (each once the stream before was acknowledged) and
 /// an unsubscription each open the `subscriptions/listen` stream again with what is wanted
-/// now: a 2026-07-28 server has no `resources/subscribe` or `resources/unsubscribe`.
+/// now: a 2026-07-28 server has no `resources/subscribe` or `resources/unsubscribe`. Each
+/// stream replaced is closed once its successor is acknowledged: the client keeps one open.
 #[wasm_bindgen_test]
 async fn subscribing_in_turn_and_unsubscribing_reopen_the_listen_stream() {
+    let before = listen_streams_open().await;
     let (client, events) = connect_logging_the_wire().await;
     for uri in ["test://static/0", "test://static/1"] {
         within(10_000, "subscribe", client.subscribe_resource(uri))
@@ -703,6 +748,12 @@ async fn subscribing_in_turn_and_unsubscribing_reopen_the_listen_stream() {
             &events,
             &|n| matches!(n, ServerNotification::ResourceUpdated(u) if u.uri == "test://static/1"),
         )
+    })
+    .await;
+    within(10_000, "the streams replaced are closed", async {
+        while listen_streams_open().await > before + 1 {
+            gloo_timers::future::TimeoutFuture::new(50).await;
+        }
     })
     .await;
     client.close();
