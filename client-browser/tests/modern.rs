@@ -893,7 +893,12 @@ async fn a_task_the_server_cancels_stops_its_handler() {
     )
     .await
     .unwrap();
-    assert_eq!(text(&r), "working working cancelled cancelled");
+    let said = text(&r);
+    let (states, created) = said.split_once('\n').unwrap_or((&said, ""));
+    assert_eq!(states, "working working cancelled cancelled");
+    // The task's creation time, on the wall clock (ISO 8601), just now.
+    let age_ms = js_sys::Date::now() - js_sys::Date::parse(created);
+    assert!((0.0..60_000.0).contains(&age_ms), "created {created:?}");
     assert_eq!(asked.get(), 1);
     within(2_000, "the handler is stopped", async {
         while !stopped.get() {

@@ -314,8 +314,9 @@ async def weather_legacy(ctx: Context) -> str:
 async def elicit_as_task_then_cancel(ctx: Context) -> str:
     """2025-era sessions only (2025-11-25 tasks): asks the client for input as a task, reads
     the task's state, cancels the task and reads it again; says the state the client gave at
-    each step. The SDK has no typed call for a task the client runs: raw requests, on the
-    call's stream (the session's outbound for it)."""
+    each step, then (on a line of its own) when the client says the task was created. The SDK
+    has no typed call for a task the client runs: raw requests, on the call's stream (the
+    session's outbound for it)."""
     out = ctx.session._request_outbound
     schema = {"type": "object", "properties": {"name": {"type": "string"}}}
     created = await out.send_raw_request(
@@ -326,7 +327,7 @@ async def elicit_as_task_then_cancel(ctx: Context) -> str:
     states = [created["task"]["status"]]
     for method in ("tasks/get", "tasks/cancel", "tasks/get"):
         states.append((await out.send_raw_request(method, {"taskId": task_id}))["status"])
-    return " ".join(states)
+    return " ".join(states) + "\n" + str(created["task"].get("createdAt"))
 
 
 @server.tool()
