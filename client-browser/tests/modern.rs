@@ -856,25 +856,39 @@ impl Drop for SetOnDrop {
     }
 }
 
-/// A 2025-era server that asks for input as a task (2025-11-25 tasks) and then cancels it:
-/// the client answers with a task at once, says it is working while the application's
-/// handler runs, says it is cancelled once the server cancels it, and stops the handler (its
-/// future is dropped, not left waiting for an answer nobody will read).
+/// A 2025-era server that asks for input as a task (2025-11-25 tasks): the client answers
+/// with a task at once and says it is working while the application's handler runs (asking
+/// the task's state leaves the handler running); the server fetches what the task came to.
+/// A task the server cancels says it is cancelled and its handler is stopped (its future
+/// dropped, not left waiting for an answer nobody will read). A sampling request offering
+/// tools, asked as a task of a client that did not declare `sampling.tools`, is refused at
+/// once instead of run as a task.
 #[wasm_bindgen_test]
-async fn a_task_the_server_cancels_stops_its_handler() {
+async fn tasks_the_client_runs_for_the_server_and_one_the_server_cancels() {
     let Some(url) = MODERN else {
         panic!("MCP_MODERN_URL was not set at build time")
     };
     let stopped = Rc::new(std::cell::Cell::new(false));
     let asked = Rc::new(std::cell::Cell::new(0));
-    let (s, a) = (stopped.clone(), asked.clone());
+    // The first answer waits until the client has told the server the task is working.
+    let (told_working, answer_now) = futures_channel::oneshot::channel::<()>();
+    let answer_now = Rc::new(RefCell::new(Some(answer_now)));
+    let sampled = Rc::new(std::cell::Cell::new(0));
+    let (s, a, n) = (stopped.clone(), asked.clone(), sampled.clone());
     let mut o = ClientOptions::new(url);
     o.era_hint = Some(Era::Legacy);
+    o.wire_log = true;
     o.handlers = Handlers {
         elicitation: Some(Rc::new(move |_| {
             a.set(a.get() + 1);
-            let guard = SetOnDrop(s.clone());
+            let first = answer_now.borrow_mut().take();
+            // Only the handler left waiting tells when it is dropped.
+            let guard = first.is_none().then(|| SetOnDrop(s.clone()));
             async move {
+                if let Some(now) = first {
+                    let _ = now.await;
+                    return Ok(json!({"action": "accept", "content": {"name": "Ada"}}));
+                }
                 let _guard = guard;
                 // The user never answers.
                 std::future::pending::<()>().await;
@@ -882,29 +896,66 @@ async fn a_task_the_server_cancels_stops_its_handler() {
             }
             .boxed_local()
         })),
+        sampling: Some(Rc::new(move |_| {
+            n.set(n.get() + 1);
+            async { Ok(json!({"role": "assistant", "model": "m", "content": {"type": "text", "text": "?"}})) }
+                .boxed_local()
+        })),
         ..Default::default()
     };
     let (client, _) = connect_with(o).await;
     assert_eq!(client.server().map(|d| d.era), Some(Era::Legacy));
-    let r = within(
-        10_000,
-        "elicit_as_task_then_cancel",
-        client.call_tool("elicit_as_task_then_cancel", json!({})),
-    )
-    .await
-    .unwrap();
-    let said = text(&r);
+    let told_working = RefCell::new(Some(told_working));
+    client.on_event(move |e| {
+        if let ClientEvent::Wire {
+            sent: true,
+            message,
+            ..
+        } = e
+        {
+            if message["result"]["status"] == "working" && message["result"].get("task").is_none() {
+                if let Some(tx) = told_working.borrow_mut().take() {
+                    let _ = tx.send(());
+                }
+            }
+        }
+    });
+    let call = |cancel: bool| {
+        within(
+            10_000,
+            "elicit_as_task",
+            client.call_tool("elicit_as_task", json!({"cancel": cancel})),
+        )
+    };
+    let said = text(&call(false).await.unwrap());
     let (states, created) = said.split_once('\n').unwrap_or((&said, ""));
-    assert_eq!(states, "working working cancelled cancelled");
+    assert_eq!(states, "working working accept");
     // The task's creation time, on the wall clock (ISO 8601), just now.
     let age_ms = js_sys::Date::now() - js_sys::Date::parse(created);
     assert!((0.0..60_000.0).contains(&age_ms), "created {created:?}");
-    assert_eq!(asked.get(), 1);
+    assert!(!stopped.get());
+
+    let said = text(&call(true).await.unwrap());
+    assert_eq!(
+        said.lines().next(),
+        Some("working working cancelled cancelled")
+    );
+    assert_eq!(asked.get(), 2);
     within(2_000, "the handler is stopped", async {
         while !stopped.get() {
             gloo_timers::future::TimeoutFuture::new(10).await;
         }
     })
     .await;
+
+    let r = within(
+        10_000,
+        "sample_as_task_offering_tools",
+        client.call_tool("sample_as_task_offering_tools", json!({})),
+    )
+    .await
+    .unwrap();
+    assert_eq!(text(&r), "refused -32602");
+    assert_eq!(sampled.get(), 0);
     client.close();
 }

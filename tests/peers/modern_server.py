@@ -311,11 +311,12 @@ async def weather_legacy(ctx: Context) -> str:
 
 
 @server.tool()
-async def elicit_as_task_then_cancel(ctx: Context) -> str:
-    """2025-era sessions only (2025-11-25 tasks): asks the client for input as a task, reads
-    the task's state, cancels the task and reads it again; says the state the client gave at
-    each step, then (on a line of its own) when the client says the task was created. The SDK
-    has no typed call for a task the client runs: raw requests, on the call's stream (the
+async def elicit_as_task(ctx: Context, cancel: bool = False) -> str:
+    """2025-era sessions only (2025-11-25 tasks): asks the client for input as a task and reads
+    the task's state; then either fetches what it came to (`tasks/result`) or cancels it and
+    reads its state again. Says the state the client gave at each step (and the action the
+    user took), then, on a line of its own, when the client says the task was created. The
+    SDK has no typed call for a task the client runs: raw requests, on the call's stream (the
     session's outbound for it)."""
     out = ctx.session._request_outbound
     schema = {"type": "object", "properties": {"name": {"type": "string"}}}
@@ -323,11 +324,32 @@ async def elicit_as_task_then_cancel(ctx: Context) -> str:
         "elicitation/create",
         {"mode": "form", "message": "Your name?", "requestedSchema": schema, "task": {"ttl": 60_000}},
     )
-    task_id = created["task"]["taskId"]
-    states = [created["task"]["status"]]
-    for method in ("tasks/get", "tasks/cancel", "tasks/get"):
-        states.append((await out.send_raw_request(method, {"taskId": task_id}))["status"])
-    return " ".join(states) + "\n" + str(created["task"].get("createdAt"))
+    task_id = {"taskId": created["task"]["taskId"]}
+    said = [created["task"]["status"], (await out.send_raw_request("tasks/get", task_id))["status"]]
+    if cancel:
+        for method in ("tasks/cancel", "tasks/get"):
+            said.append((await out.send_raw_request(method, task_id))["status"])
+    else:
+        said.append((await out.send_raw_request("tasks/result", task_id))["action"])
+    return " ".join(said) + "\n" + str(created["task"].get("createdAt"))
+
+
+@server.tool()
+async def sample_as_task_offering_tools(ctx: Context) -> str:
+    """2025-era sessions only: asks the client to sample, offering it a tool, as a task (2025-11-25
+    tasks). A client that did not declare `sampling.tools` must refuse (an error, not a
+    task); says what came back."""
+    params = {
+        "messages": [WEATHER_QUESTION],
+        "maxTokens": 50,
+        "tools": [WEATHER_TOOL],
+        "task": {"ttl": 60_000},
+    }
+    try:
+        answer = await ctx.session._request_outbound.send_raw_request("sampling/createMessage", params)
+    except MCPError as e:
+        return f"refused {e.code}"
+    return "answered " + ("with a task" if "task" in answer else "at once")
 
 
 @server.tool()
