@@ -10,8 +10,9 @@ use client_browser::client_core::session::RequestError;
 use client_browser::client_core::time::Duration;
 use client_browser::client_core::types::*;
 use client_browser::{
-    CacheMode, CallOptions, Client, ClientError, ClientEvent, ClientOptions, ListOptions,
+    CacheMode, CallOptions, Client, ClientError, ClientEvent, ClientOptions, Handlers, ListOptions,
 };
+use futures_util::FutureExt;
 use serde_json::{json, Value};
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -78,15 +79,26 @@ async fn log(base: &str) -> Vec<String> {
 /// Waits (5 s at most, polling) until the proxy's log from entry `from` on holds an entry
 /// equal to `entry`; panics saying `what` did not happen otherwise.
 async fn logged(base: &str, from: usize, entry: &str, what: &str) {
+    logged_where(base, from, |m| m == entry, &format!("{what}: no {entry:?}")).await
+}
+
+/// [`logged`] for an entry that starts with `start` (`notifications/cancelled` is logged with
+/// the id of the request cancelled).
+async fn logged_starting(base: &str, from: usize, start: &str, what: &str) {
+    let found = |m: &str| m.starts_with(start);
+    logged_where(base, from, found, &format!("{what}: no {start:?}...")).await
+}
+
+async fn logged_where(base: &str, from: usize, found: impl Fn(&str) -> bool, what: &str) {
     let mut seen = Vec::new();
     for _ in 0..250 {
         seen = log(base).await.into_iter().skip(from).collect();
-        if seen.iter().any(|m| m == entry) {
+        if seen.iter().any(|m| found(m)) {
             return;
         }
         gloo_timers::future::TimeoutFuture::new(20).await;
     }
-    panic!("{what}: no {entry:?} in {seen:?}");
+    panic!("{what} in {seen:?}");
 }
 
 async fn connect(url: String) -> Client {
@@ -289,8 +301,7 @@ async fn unknown_session_404_and_400_start_a_fresh_session() {
 
 #[wasm_bindgen_test]
 async fn slow_server_times_out_and_gets_notifications_cancelled() {
-    let base = legacy_proxy().await;
-    let client = connect(format!("{base}/mcp")).await;
+    let (client, base, from) = connect_with_no_fault_armed().await;
     let opts = CallOptions {
         timeout: Some(Duration::from_millis(400)),
         ..Default::default()
@@ -309,16 +320,8 @@ async fn slow_server_times_out_and_gets_notifications_cancelled() {
         matches!(r, Err(ClientError::Request(RequestError::Timeout { .. }))),
         "{r:?}"
     );
-    within(5_000, "cancel reaches the server", async {
-        while !log(base)
-            .await
-            .iter()
-            .any(|l| l.starts_with("notifications/cancelled"))
-        {
-            gloo_timers::future::TimeoutFuture::new(50).await;
-        }
-    })
-    .await;
+    let cancelled = "notifications/cancelled";
+    logged_starting(base, from, cancelled, "cancel reaches the server").await;
     client.close();
 }
 
@@ -553,15 +556,8 @@ async fn a_stopped_listing_cancels_its_page_and_ends_cancelled() {
         "the page's request closes",
     )
     .await;
-    within(5_000, "the server is told", async {
-        while !log(base).await[from..]
-            .iter()
-            .any(|l| l.starts_with("notifications/cancelled"))
-        {
-            gloo_timers::future::TimeoutFuture::new(20).await;
-        }
-    })
-    .await;
+    let cancelled = "notifications/cancelled";
+    logged_starting(base, from, cancelled, "the server is told").await;
     stop.stop();
     within(5_000, "ping", client.ping()).await.unwrap();
     let seen = log(base).await;
@@ -698,6 +694,57 @@ async fn a_refused_later_page_after_kept_pages_starts_again_with_fresh_pages() {
         "{:?}",
         &seen[from..]
     );
+    client.close();
+}
+
+/// A 2025-11-25 task (server-everything's research, which asks the person a question) outlives
+/// a poll lost for want of the server: the `tasks/get` reset mid-answer is made again while
+/// `tasks/result` waits, and the call ends with its result. The person takes 6 s to answer,
+/// so that the task lasts past its first poll (at the longest interval, 5 s, as the server
+/// announces its states).
+#[wasm_bindgen_test]
+async fn a_2025_task_outlives_a_poll_reset_mid_answer() {
+    let base = legacy_proxy().await;
+    let mut o = ClientOptions::new(format!("{base}/mcp"));
+    o.handlers = Handlers {
+        elicitation: Some(Rc::new(|_| {
+            async {
+                gloo_timers::future::TimeoutFuture::new(6_000).await;
+                Ok(json!({"action": "decline"}))
+            }
+            .boxed_local()
+        })),
+        ..Default::default()
+    };
+    let client = within(15_000, "connect", Client::connect(o))
+        .await
+        .expect("connects");
+    let from = log(base).await.len();
+    fault(base, json!({"kind": "reset", "method": "tasks/get"})).await;
+    let states = Rc::new(RefCell::new(Vec::<String>::new()));
+    let seen = states.clone();
+    let opts = CallOptions {
+        on_task: Some(Rc::new(move |t: &Task| {
+            seen.borrow_mut().push(t.status.clone())
+        })),
+        ..Default::default()
+    };
+    let args = json!({"topic": "tides", "ambiguous": true});
+    let r = within(
+        30_000,
+        "research",
+        client.call_tool_with("simulate-research-query", args, opts),
+    )
+    .await
+    .unwrap();
+    assert!(text(&r).contains("tides"), "{}", text(&r));
+    assert_eq!(
+        states.borrow().last().map(String::as_str),
+        Some("completed"),
+        "{states:?}"
+    );
+    // The fault was met: the poll it reset is logged.
+    assert!(count_logged(base, from, "tasks/get").await >= 1);
     client.close();
 }
 
