@@ -716,17 +716,35 @@ async fn a_2025_task_outlives_a_poll_reset_mid_answer() {
         })),
         ..Default::default()
     };
+    o.wire_log = true;
     let client = within(15_000, "connect", Client::connect(o))
         .await
         .expect("connects");
+    // The `_meta` each poll carries.
+    let polls = Rc::new(RefCell::new(Vec::<Value>::new()));
+    let sent = polls.clone();
+    client.on_event(move |e| {
+        if let ClientEvent::Wire {
+            sent: true,
+            message,
+            ..
+        } = e
+        {
+            if message["method"] == "tasks/get" {
+                sent.borrow_mut().push(message["params"]["_meta"].clone());
+            }
+        }
+    });
     let from = log(base).await.len();
     fault(base, json!({"kind": "reset", "method": "tasks/get"})).await;
     let states = Rc::new(RefCell::new(Vec::<String>::new()));
     let seen = states.clone();
+    let trace = json!({"trace": "t-2025"});
     let opts = CallOptions {
         on_task: Some(Rc::new(move |t: &Task| {
             seen.borrow_mut().push(t.status.clone())
         })),
+        meta: trace.as_object().cloned(),
         ..Default::default()
     };
     let args = json!({"topic": "tides", "ambiguous": true});
@@ -743,8 +761,13 @@ async fn a_2025_task_outlives_a_poll_reset_mid_answer() {
         Some("completed"),
         "{states:?}"
     );
-    // The fault was met: the poll it reset is logged.
+    // The fault was met: the poll it reset is logged. Each poll carries the caller's `_meta`.
     assert!(count_logged(base, from, "tasks/get").await >= 1);
+    let polls = polls.borrow();
+    assert!(
+        !polls.is_empty() && polls.iter().all(|m| *m == trace),
+        "{polls:?}"
+    );
     client.close();
 }
 
