@@ -667,24 +667,15 @@ async fn a_refused_later_page_after_kept_pages_starts_again_with_fresh_pages() {
     let base = modern_proxy().await;
     let client = connect(format!("{base}/mcp")).await;
     assert_eq!(client.server().unwrap().era, Era::Modern);
-    let uris = |all: Vec<Resource>| all.into_iter().map(|r| r.uri).collect::<Vec<_>>();
     // Three pages: the first two are kept for a minute, the last is never fresh.
-    let before = uris(
-        within(10_000, "list", client.list_resources())
-            .await
-            .unwrap(),
-    );
+    let before = resource_uris(&client, "list").await;
     assert_eq!(before.len(), 6, "paginated: {before:?}");
     let from = log(base).await.len();
     let refusal =
         json!({"jsonrpc": "2.0", "id": "$ID", "error": {"code": -32603, "message": "busy"}});
     let f = json!({"kind": "malformed", "method": "resources/list", "body": refusal.to_string()});
     fault(base, f).await;
-    let again = uris(
-        within(10_000, "list again", client.list_resources())
-            .await
-            .unwrap(),
-    );
+    let again = resource_uris(&client, "list again").await;
     assert_eq!(again, before);
     let seen = log(base).await;
     // The last page (refused), then all three pages again.

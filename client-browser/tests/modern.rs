@@ -423,14 +423,9 @@ async fn pages_are_kept_on_their_own_and_a_stale_cursor_restarts_the_listing() {
             })
             .count()
     };
-    let uris = |all: Vec<Resource>| all.into_iter().map(|r| r.uri).collect::<Vec<_>>();
 
     // Three pages; the server marks the last one never fresh.
-    let before = uris(
-        within(10_000, "list", client.list_resources())
-            .await
-            .unwrap(),
-    );
+    let before = resource_uris(&client, "list").await;
     assert_eq!(before.len(), 6, "paginated: {before:?}");
     // The server's cursors start with its epoch (`EPOCH:offset`), which each reshuffle moves
     // on: read from the first cursor sent, as earlier runs against the same server (mutation
@@ -451,11 +446,7 @@ async fn pages_are_kept_on_their_own_and_a_stale_cursor_restarts_the_listing() {
     let count = |epoch: u32| pages(epoch).map(|c| sent(c.as_deref()));
     assert_eq!(count(epoch), [1, 1, 1]);
     // Read again: the first two pages come from the cache, the last from the server.
-    let again = uris(
-        within(10_000, "list again", client.list_resources())
-            .await
-            .unwrap(),
-    );
+    let again = resource_uris(&client, "list again").await;
     assert_eq!(again, before);
     assert_eq!(count(epoch), [1, 1, 2]);
 
@@ -468,11 +459,7 @@ async fn pages_are_kept_on_their_own_and_a_stale_cursor_restarts_the_listing() {
     .unwrap();
     // The kept pages lead to a cursor the server no longer accepts: the listing starts again
     // with every page fresh from the server.
-    let after = uris(
-        within(10_000, "list after the reshuffle", client.list_resources())
-            .await
-            .unwrap(),
-    );
+    let after = resource_uris(&client, "list after the reshuffle").await;
     assert_eq!(after, before, "the whole listing, read again");
     assert_eq!(refused(), 1, "the kept cursor was refused");
     assert_eq!(
@@ -482,11 +469,7 @@ async fn pages_are_kept_on_their_own_and_a_stale_cursor_restarts_the_listing() {
     );
     assert_eq!(count(epoch + 1)[1..], [1, 1]);
     // The fresh pages are what the cache holds now: their cursors are accepted.
-    let third = uris(
-        within(10_000, "list from the cache", client.list_resources())
-            .await
-            .unwrap(),
-    );
+    let third = resource_uris(&client, "list from the cache").await;
     assert_eq!(third, before);
     assert_eq!(count(epoch), [2, 1, 3]);
     assert_eq!(count(epoch + 1)[1..], [1, 2]);
@@ -941,12 +924,7 @@ async fn tasks_the_client_runs_for_the_server_and_one_the_server_cancels() {
         Some("working working cancelled cancelled")
     );
     assert_eq!(asked.get(), 2);
-    within(2_000, "the handler is stopped", async {
-        while !stopped.get() {
-            gloo_timers::future::TimeoutFuture::new(10).await;
-        }
-    })
-    .await;
+    until(2_000, "the handler is stopped", || stopped.get()).await;
 
     let r = within(
         10_000,

@@ -2,7 +2,7 @@
 #![allow(dead_code)]
 
 use client_browser::client_core::types::CallToolResult;
-use client_browser::ClientEvent;
+use client_browser::{Client, ClientEvent};
 use futures_util::future::{select, Either};
 use serde_json::Value;
 use std::cell::RefCell;
@@ -68,4 +68,12 @@ pub fn sent_params(events: &RefCell<Vec<ClientEvent>>, method: &str) -> Vec<Valu
         .filter(|m| m["method"] == method)
         .map(|m| m["params"].clone())
         .collect()
+}
+
+/// The URIs of every resource `client` lists (each page followed, within 10 s); `what` names
+/// the listing if it fails.
+pub async fn resource_uris(client: &Client, what: &str) -> Vec<String> {
+    let all = within(10_000, what, client.list_resources()).await;
+    let all = all.unwrap_or_else(|e| panic!("{what}: {e}"));
+    all.into_iter().map(|r| r.uri).collect()
 }
