@@ -68,6 +68,44 @@ async fn websocket_server_end_to_end() {
     client.close();
 }
 
+/// How many WebSocket connections the server has open now (of every client), asked by
+/// `client`.
+async fn open_connections(client: &Client) -> u32 {
+    let r = within(
+        10_000,
+        "open_connections",
+        client.call_tool("open_connections", json!({})),
+    )
+    .await
+    .unwrap();
+    text(&r)
+        .parse()
+        .unwrap_or_else(|_| panic!("not a count: {}", text(&r)))
+}
+
+/// Closing a client closes its WebSocket at once (not when the page lets go of the client):
+/// the server counts one connection fewer.
+#[wasm_bindgen_test]
+async fn closing_a_client_closes_its_websocket() {
+    let url = WEBSOCKET.expect("MCP_WEBSOCKET_URL was not set at build time");
+    let first = connect_ws(url, "connects over WebSocket").await;
+    let with_first = open_connections(&first).await;
+    first.close();
+    let second = connect_ws(url, "connects over WebSocket").await;
+    // The second's connection replaces the first's (others' may close meanwhile).
+    let mut now = open_connections(&second).await;
+    within(5_000, "the first client's socket is closed", async {
+        while now > with_first {
+            gloo_timers::future::TimeoutFuture::new(50).await;
+            now = open_connections(&second).await;
+        }
+    })
+    .await;
+    second.close();
+    // Held until here: dropping it would close its socket too.
+    drop(first);
+}
+
 #[wasm_bindgen_test]
 async fn a_server_selecting_no_subprotocol_is_retried_without_one() {
     let url = NO_SUBPROTOCOL.expect("MCP_WEBSOCKET_NO_SUBPROTOCOL_URL was not set at build time");

@@ -32,13 +32,27 @@ async def count(ctx: Context, steps: int = 3) -> str:
     return f"counted to {steps}"
 
 
+# How many WebSocket connections are open now (of every client).
+_open = [0]
+
+
+@mcp.tool()
+def open_connections() -> str:
+    """How many WebSocket connections are open now, of every client."""
+    return str(_open[0])
+
+
 class Endpoint:
     """An ASGI app (not a function, so Starlette passes scope/receive/send through)."""
 
     async def __call__(self, scope, receive, send):
-        async with websocket_server(scope, receive, send) as (read, write):
-            server = mcp._mcp_server
-            await server.run(read, write, server.create_initialization_options())
+        _open[0] += 1
+        try:
+            async with websocket_server(scope, receive, send) as (read, write):
+                server = mcp._mcp_server
+                await server.run(read, write, server.create_initialization_options())
+        finally:
+            _open[0] -= 1
 
 
 app = Starlette(routes=[WebSocketRoute("/ws", Endpoint())])
