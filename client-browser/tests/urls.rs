@@ -203,11 +203,14 @@ fn discover_results_are_kept_public_fresh_bounded_and_without_secrets() {
         "a day"
     );
     assert_eq!(kept(url, now + day, false), None, "not longer");
-    let stored = storage()
-        .get_item(STORAGE_KEY)
-        .ok()
-        .flatten()
-        .unwrap_or_default();
+    let kept_text = || {
+        storage()
+            .get_item(STORAGE_KEY)
+            .ok()
+            .flatten()
+            .unwrap_or_default()
+    };
+    let stored = kept_text();
     assert!(
         !stored.contains("s3cret") && !stored.contains("pw@"),
         "{stored}"
@@ -219,13 +222,6 @@ fn discover_results_are_kept_public_fresh_bounded_and_without_secrets() {
     keep(url, &result, fresh(60_000, true), now);
     keep(url, &result, fresh(0, true), now);
     assert_eq!(kept(url, now, false), None, "ttl 0");
-    let kept_text = || {
-        storage()
-            .get_item(STORAGE_KEY)
-            .ok()
-            .flatten()
-            .unwrap_or_default()
-    };
     assert!(!kept_text().contains("kept.example"), "{}", kept_text());
     // 32 KiB serialized is the most kept.
     let largest = json!({"instructions": "x".repeat((32 << 10) - 19)});
