@@ -1160,3 +1160,74 @@ async fn a_modern_client_let_go_closes_its_listen_stream() {
     )
     .await;
 }
+
+/// Dispatches a `pagehide` to the page (`persisted`: kept in the back/forward cache) and
+/// returns the messages of the errors its listeners threw meanwhile (a listener whose
+/// closure was dropped throws when called).
+fn page_hide(persisted: bool) -> Vec<String> {
+    let dispatch = js_sys::Function::new_with_args(
+        "persisted",
+        "const errors = [];
+         const onError = (e) => errors.push(String(e.message));
+         window.addEventListener('error', onError);
+         window.dispatchEvent(new PageTransitionEvent('pagehide', { persisted }));
+         window.removeEventListener('error', onError);
+         return errors;",
+    );
+    let errors = dispatch
+        .call1(&wasm_bindgen::JsValue::UNDEFINED, &persisted.into())
+        .expect("dispatched");
+    js_sys::Array::from(&errors)
+        .iter()
+        .map(|e| e.as_string().unwrap_or_default())
+        .collect()
+}
+
+/// Leaving the page (`pagehide`) closes the client: its 2025-era session is deleted and a
+/// later call fails as closed. A page kept in the back/forward cache may come back as it
+/// was: its client stays connected. A client dropped takes its listener with it.
+#[wasm_bindgen_test]
+async fn leaving_the_page_closes_the_client_and_a_page_kept_in_the_cache_stays_connected() {
+    let base = legacy_proxy().await;
+    let client = connect(format!("{base}/mcp")).await;
+    let before = log(base).await.len();
+    assert_eq!(page_hide(true), Vec::<String>::new());
+    within(5_000, "ping", client.ping())
+        .await
+        .expect("still open: the page may come back from the cache");
+    let r = within(
+        5_000,
+        "echo",
+        client.call_tool("echo", json!({"message": "kept"})),
+    )
+    .await
+    .expect("still open");
+    assert_eq!(text(&r), "Echo: kept");
+    let deleted = |l: &[String]| l.iter().any(|m| m.starts_with("DELETE"));
+    assert!(
+        !deleted(&log(base).await[before..]),
+        "kept in the cache: no DELETE"
+    );
+    assert_eq!(page_hide(false), Vec::<String>::new());
+    logged(
+        base,
+        before,
+        "DELETE stream",
+        "the session deleted on leaving",
+    )
+    .await;
+    let r = within(1_000, "ping once left", client.ping()).await;
+    assert!(
+        matches!(r, Err(ClientError::Request(RequestError::Closed))),
+        "{r:?}"
+    );
+    drop(client);
+    // A client dropped takes its listener with it (were the listener left, its closure,
+    // dropped with the client, would throw on the next `pagehide`). One never connected has
+    // no work under way that holds it: it is gone once its closing task (queued when its last
+    // handle went) has run, before a timer set then fires.
+    let unused = Client::new(ClientOptions::new(format!("{base}/mcp")));
+    drop(unused);
+    gloo_timers::future::TimeoutFuture::new(0).await;
+    assert_eq!(page_hide(false), Vec::<String>::new());
+}
