@@ -7,7 +7,9 @@
 #![cfg(target_arch = "wasm32")]
 
 use client_browser::client_core::session::RequestError;
+use client_browser::locks::acquire;
 use client_browser::{Client, ClientError, ClientEvent, ClientOptions, Transport};
+use futures_util::FutureExt;
 use serde_json::json;
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -30,8 +32,8 @@ fn origin_of(url: &str) -> String {
     web_sys::Url::new(url).expect("a URL").origin()
 }
 
-/// The names of the stream locks to `origin` the page holds now.
-async fn stream_locks(origin: &str) -> Vec<String> {
+/// The names of the Web Locks the page holds now and of those it waits for.
+async fn lock_names() -> (Vec<String>, Vec<String>) {
     let navigator = js_sys::Reflect::get(&js_sys::global(), &"navigator".into()).unwrap();
     let locks = js_sys::Reflect::get(&navigator, &"locks".into()).unwrap();
     let query: js_sys::Function = js_sys::Reflect::get(&locks, &"query".into())
@@ -39,14 +41,47 @@ async fn stream_locks(origin: &str) -> Vec<String> {
         .unchecked_into();
     let promise: js_sys::Promise = query.call0(&locks).unwrap().unchecked_into();
     let snapshot = JsFuture::from(promise).await.unwrap();
-    let held: js_sys::Array = js_sys::Reflect::get(&snapshot, &"held".into())
-        .unwrap()
-        .unchecked_into();
+    let names = |field: &str| {
+        let list: js_sys::Array = js_sys::Reflect::get(&snapshot, &field.into())
+            .unwrap()
+            .unchecked_into();
+        list.iter()
+            .filter_map(|l| js_sys::Reflect::get(&l, &"name".into()).ok()?.as_string())
+            .collect::<Vec<_>>()
+    };
+    (names("held"), names("pending"))
+}
+
+/// The names of the stream locks to `origin` the page holds now.
+async fn stream_locks(origin: &str) -> Vec<String> {
     let prefix = format!("mcp-stream {origin} ");
-    held.iter()
-        .filter_map(|l| js_sys::Reflect::get(&l, &"name".into()).ok()?.as_string())
+    let (held, _) = lock_names().await;
+    held.into_iter()
         .filter(|n| n.starts_with(&prefix))
         .collect()
+}
+
+/// The name of the lock a stream to `origin` takes to count the streams and take its place
+/// (one page at a time).
+fn turn_lock(origin: &str) -> String {
+    format!("mcp-stream-turn {origin}")
+}
+
+/// How many requests wait for the lock `name` now.
+async fn waiting_for(name: &str) -> usize {
+    let (_, pending) = lock_names().await;
+    pending.iter().filter(|n| *n == name).count()
+}
+
+/// Waits (10 s at most, polling) until a request of the page waits for the lock `name`.
+async fn until_waited_for(name: &str, what: &str) {
+    for _ in 0..500 {
+        if waiting_for(name).await > 0 {
+            return;
+        }
+        gloo_timers::future::TimeoutFuture::new(20).await;
+    }
+    panic!("{what}: nobody waits for {name}");
 }
 
 /// Waits (10 s at most, polling) until the stream locks to `origin` satisfy `check`.
@@ -92,8 +127,9 @@ fn warnings(events: &RefCell<Vec<ClientEvent>>) -> Vec<String> {
 
 /// Six clients of `url` (Streamable HTTP) in one page: five streams open at once; the sixth
 /// one's stream waits, so that the last connection stays free for requests, and says so (the
-/// first five say nothing); all six call tools meanwhile. Returns the five and the sixth.
-async fn a_sixth_stream_waiting(url: &str) -> (Vec<Client>, Client) {
+/// first five say nothing); all six call tools meanwhile. Returns the five, the sixth and
+/// what the sixth reported.
+async fn a_sixth_stream_waiting(url: &str) -> (Vec<Client>, Client, Rc<RefCell<Vec<ClientEvent>>>) {
     let origin = origin_of(url);
     until_streams(&origin, "no streams before", |s| s.is_empty()).await;
     let mut five = Vec::new();
@@ -136,7 +172,7 @@ async fn a_sixth_stream_waiting(url: &str) -> (Vec<Client>, Client) {
         5,
         "the last connection left for requests"
     );
-    (five, sixth)
+    (five, sixth, sixth_events)
 }
 
 /// Closes the first of `five` and waits until another stream to `url` opens in its place.
@@ -161,8 +197,44 @@ async fn close_all(url: &str, clients: impl IntoIterator<Item = Client>) {
 #[wasm_bindgen_test]
 async fn a_sixth_2025_session_waits_for_a_free_connection_to_open_its_get_stream() {
     let url = STREAMABLE.expect("MCP_EVERYTHING_URL was not set at build time");
-    let (mut five, sixth) = a_sixth_stream_waiting(url).await;
+    let (mut five, sixth, _) = a_sixth_stream_waiting(url).await;
     close_one_and_see_the_waiting_stream_open(url, &mut five).await;
+    close_all(url, five.into_iter().chain([sixth])).await;
+}
+
+/// A stream held back counts the streams again every 2 s (seen as its request for the turn
+/// lock, held by the test meanwhile) and says once that it waits, however long; once its
+/// client closes, it stops at once: it never asks for the turn again.
+#[wasm_bindgen_test]
+async fn a_held_back_stream_counts_again_says_so_once_and_stops_once_its_client_closes() {
+    let url = STREAMABLE.expect("MCP_EVERYTHING_URL was not set at build time");
+    let turn = turn_lock(&origin_of(url));
+    let (five, sixth, events) = a_sixth_stream_waiting(url).await;
+    for round in 0..2 {
+        let held = acquire(&turn).await;
+        until_waited_for(&turn, &format!("re-count {round}")).await;
+        drop(held);
+    }
+    assert_eq!(
+        warnings(&events).len(),
+        1,
+        "said once: {:?}",
+        warnings(&events)
+    );
+    // Taken as soon as the sixth stream has counted again: it waits 2 s before its next count.
+    let held = acquire(&turn).await;
+    sixth.close();
+    // Over more than one re-count period, it never asks again.
+    for _ in 0..3 {
+        let timer = gloo_timers::future::TimeoutFuture::new(1_000);
+        timer.await;
+        assert_eq!(
+            waiting_for(&turn).await,
+            0,
+            "a closed client's stream counted again"
+        );
+    }
+    drop(held);
     close_all(url, five.into_iter().chain([sixth])).await;
 }
 
@@ -173,7 +245,7 @@ async fn a_sixth_2025_session_waits_for_a_free_connection_to_open_its_get_stream
 async fn a_sixth_2026_connection_waits_for_its_listen_stream_and_a_subscription_meanwhile_is_refused_in_words(
 ) {
     let url = MODERN.expect("MCP_MODERN_URL was not set at build time");
-    let (mut five, sixth) = a_sixth_stream_waiting(url).await;
+    let (mut five, sixth, _) = a_sixth_stream_waiting(url).await;
     let r = within(
         10_000,
         "subscribing while the stream waits",
@@ -202,19 +274,29 @@ async fn a_sixth_2026_connection_waits_for_its_listen_stream_and_a_subscription_
 }
 
 /// Streams that cannot wait (the 2024-11-05 HTTP+SSE transport's carries every answer) can
-/// take all six connections: a request of the sixth client then has none, and after a while
-/// its listeners hear why (`ConnectionsBusy`, the streams counted); once another client
-/// closes, it is answered.
+/// take all six connections: a request of the sixth client then has none, and once it has
+/// waited 5 s (a second more at most) its listeners hear why (`ConnectionsBusy`, the streams
+/// counted), once; requests to another server answered meanwhile (watched too) do not end
+/// that watch. Once another client closes, the request is answered.
 #[wasm_bindgen_test]
 async fn a_request_waiting_behind_six_http_sse_streams_is_said_to_wait_for_a_connection() {
     let url = SSE.expect("MCP_EVERYTHING_SSE_URL was not set at build time");
+    let elsewhere = MODERN.expect("MCP_MODERN_URL was not set at build time");
     let origin = origin_of(url);
+    let other = within(
+        10_000,
+        "connecting to another server",
+        Client::connect(ClientOptions::new(elsewhere)),
+    )
+    .await
+    .expect("connected");
     let mut five = Vec::new();
     for i in 0..5 {
         let (client, _) = start_client(url, Transport::HttpSse);
         until_streams(&origin, &format!("stream {i} open"), |s| s.len() == i + 1).await;
         five.push(client);
     }
+    let started = js_sys::Date::now();
     let (sixth, events) = start_client(url, Transport::HttpSse);
     let busy = || {
         events.borrow().iter().find_map(|e| match e {
@@ -222,8 +304,19 @@ async fn a_request_waiting_behind_six_http_sse_streams_is_said_to_wait_for_a_con
             _ => None,
         })
     };
-    // Heard after 5 s without an answer (and a second more at most).
-    until(15_000, "ConnectionsBusy", || busy().is_some()).await;
+    within(15_000, "ConnectionsBusy", async {
+        while busy().is_none() {
+            let r = other
+                .call_tool("echo", json!({"message": "meanwhile"}))
+                .await
+                .expect("the other server answers");
+            assert_eq!(text(&r), "Echo: meanwhile");
+            gloo_timers::future::TimeoutFuture::new(50).await;
+        }
+    })
+    .await;
+    let waited = js_sys::Date::now() - started;
+    assert!(waited >= 5_000.0, "said after {waited} ms, before 5 s");
     assert_eq!(busy(), Some((origin.clone(), 6)));
     let heard = events
         .borrow()
@@ -236,5 +329,50 @@ async fn a_request_waiting_behind_six_http_sse_streams_is_said_to_wait_for_a_con
         .await
         .expect("answered once a connection is free");
     assert!(!tools.is_empty());
+    other.close();
+    close_all(url, five.into_iter().chain([sixth])).await;
+}
+
+/// Subscriptions asked for before the 2026-07-28 listen stream is known to wait (it waits
+/// for the turn to count the streams, held by the test) are all told, at once, once it is.
+#[wasm_bindgen_test]
+async fn subscriptions_asked_for_before_the_listen_stream_is_held_back_are_all_refused_once_it_is()
+{
+    let url = MODERN.expect("MCP_MODERN_URL was not set at build time");
+    let origin = origin_of(url);
+    until_streams(&origin, "no streams before", |s| s.is_empty()).await;
+    let mut five = Vec::new();
+    for i in 0..5 {
+        five.push(start_client(url, Transport::StreamableHttp).0);
+        until_streams(&origin, &format!("stream {i} open"), |s| s.len() == i + 1).await;
+    }
+    let turn = acquire(&turn_lock(&origin)).await;
+    let mut o = ClientOptions::new(url);
+    o.transport = Transport::StreamableHttp;
+    let sixth = Client::new(o);
+    within(10_000, "the sixth connecting", sixth.reconnect())
+        .await
+        .expect("connected");
+    until_waited_for(&turn_lock(&origin), "the sixth stream's turn").await;
+    // Both asked (each polled once: each waits to hear whether the stream is held back).
+    let mut first = Box::pin(sixth.subscribe_resource("test://greeting"));
+    let mut second = Box::pin(sixth.subscribe_resource("test://greeting"));
+    assert!((&mut first).now_or_never().is_none());
+    assert!((&mut second).now_or_never().is_none());
+    drop(turn);
+    let (a, b) = within(
+        10_000,
+        "both subscriptions told",
+        futures_util::future::join(first, second),
+    )
+    .await;
+    for r in [a, b] {
+        match r {
+            Err(ClientError::Request(RequestError::Unavailable(m))) => {
+                assert!(m.contains("which waits for a free connection"), "{m}")
+            }
+            other => panic!("expected the subscription refused in words, got {other:?}"),
+        }
+    }
     close_all(url, five.into_iter().chain([sixth])).await;
 }
