@@ -758,6 +758,47 @@ async fn a_2025_task_outlives_a_poll_reset_mid_answer() {
     client.close();
 }
 
+/// A 2025-11-25 task whose polls keep failing for want of the server (503 six times in a
+/// row) is given up on after the sixth (five are made again, at the server's interval, 5 s,
+/// as it announces the task's states): the call fails with the server's failure, and no
+/// seventh poll is sent. The person never answers meanwhile, so the task would go on.
+/// About 30 s.
+#[wasm_bindgen_test]
+async fn a_2025_task_is_given_up_on_after_six_polls_in_a_row_fail_for_want_of_the_server() {
+    let base = legacy_proxy().await;
+    let mut o = ClientOptions::new(format!("{base}/mcp"));
+    o.handlers = Handlers {
+        elicitation: Some(Rc::new(|_| futures_util::future::pending().boxed_local())),
+        ..Default::default()
+    };
+    let client = within(15_000, "connect", Client::connect(o))
+        .await
+        .expect("connects");
+    let from = log(base).await.len();
+    for _ in 0..6 {
+        fault(
+            base,
+            json!({"kind": "status", "method": "tasks/get", "status": 503, "body": "busy"}),
+        )
+        .await;
+    }
+    let args = json!({"topic": "tides", "ambiguous": true});
+    let r = within(
+        60_000,
+        "the task given up on",
+        client.call_tool_with("simulate-research-query", args, CallOptions::default()),
+    )
+    .await;
+    match r {
+        Err(ClientError::Request(e)) if e.server_unavailable() => {}
+        other => panic!("expected the polls' failure, got {other:?}"),
+    }
+    assert_eq!(count_logged(base, from, "tasks/get").await, 6);
+    // Whatever faults are left (none, unless a poll was not sent) go.
+    fault(base, json!({"kind": "clear"})).await;
+    client.close();
+}
+
 /// A change of the roots offered is told to a 2025-era server with
 /// `notifications/roots/list_changed`, and it reaches the server.
 #[wasm_bindgen_test]
