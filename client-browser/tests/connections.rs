@@ -13,8 +13,6 @@ use futures_util::FutureExt;
 use serde_json::json;
 use std::cell::RefCell;
 use std::rc::Rc;
-use wasm_bindgen::JsCast;
-use wasm_bindgen_futures::JsFuture;
 use wasm_bindgen_test::*;
 
 mod common;
@@ -30,26 +28,6 @@ const SSE: Option<&str> = option_env!("MCP_EVERYTHING_SSE_URL");
 /// The origin (`http://host:port`) of `url`.
 fn origin_of(url: &str) -> String {
     web_sys::Url::new(url).expect("a URL").origin()
-}
-
-/// The names of the Web Locks the page holds now and of those it waits for.
-async fn lock_names() -> (Vec<String>, Vec<String>) {
-    let navigator = js_sys::Reflect::get(&js_sys::global(), &"navigator".into()).unwrap();
-    let locks = js_sys::Reflect::get(&navigator, &"locks".into()).unwrap();
-    let query: js_sys::Function = js_sys::Reflect::get(&locks, &"query".into())
-        .unwrap()
-        .unchecked_into();
-    let promise: js_sys::Promise = query.call0(&locks).unwrap().unchecked_into();
-    let snapshot = JsFuture::from(promise).await.unwrap();
-    let names = |field: &str| {
-        let list: js_sys::Array = js_sys::Reflect::get(&snapshot, &field.into())
-            .unwrap()
-            .unchecked_into();
-        list.iter()
-            .filter_map(|l| js_sys::Reflect::get(&l, &"name".into()).ok()?.as_string())
-            .collect::<Vec<_>>()
-    };
-    (names("held"), names("pending"))
 }
 
 /// The names of the stream locks to `origin` the page holds now.

@@ -7,36 +7,19 @@
 use client_browser::locks::{acquire, acquire_if_free};
 use futures_util::future::{select, Either};
 use futures_util::FutureExt;
-use wasm_bindgen::JsCast;
-use wasm_bindgen_futures::JsFuture;
 use wasm_bindgen_test::*;
+
+mod common;
+
+use common::lock_names;
 
 wasm_bindgen_test_configure!(run_in_browser);
 
 /// How many locks named `name` are held, and how many requests for it wait.
 async fn state_of(name: &str) -> (usize, usize) {
-    let navigator = js_sys::Reflect::get(&js_sys::global(), &"navigator".into()).unwrap();
-    let locks = js_sys::Reflect::get(&navigator, &"locks".into()).unwrap();
-    let query: js_sys::Function = js_sys::Reflect::get(&locks, &"query".into())
-        .unwrap()
-        .unchecked_into();
-    let promise: js_sys::Promise = query.call0(&locks).unwrap().unchecked_into();
-    let snapshot = JsFuture::from(promise).await.unwrap();
-    let count = |field: &str| {
-        let list: js_sys::Array = js_sys::Reflect::get(&snapshot, &field.into())
-            .unwrap()
-            .unchecked_into();
-        list.iter()
-            .filter(|l| {
-                js_sys::Reflect::get(l, &"name".into())
-                    .ok()
-                    .and_then(|n| n.as_string())
-                    .as_deref()
-                    == Some(name)
-            })
-            .count()
-    };
-    (count("held"), count("pending"))
+    let (held, pending) = lock_names().await;
+    let count = |names: Vec<String>| names.iter().filter(|n| *n == name).count();
+    (count(held), count(pending))
 }
 
 /// Waits (at most 5 s, polling) until lock `name` is in state `want` (held, pending).

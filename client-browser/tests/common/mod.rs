@@ -77,3 +77,25 @@ pub async fn resource_uris(client: &Client, what: &str) -> Vec<String> {
     let all = all.unwrap_or_else(|e| panic!("{what}: {e}"));
     all.into_iter().map(|r| r.uri).collect()
 }
+
+/// The names of the Web Locks held now by the pages of this origin, and of those asked for
+/// and waited for (`navigator.locks.query()`).
+pub async fn lock_names() -> (Vec<String>, Vec<String>) {
+    use wasm_bindgen::JsCast;
+    let navigator = js_sys::Reflect::get(&js_sys::global(), &"navigator".into()).unwrap();
+    let locks = js_sys::Reflect::get(&navigator, &"locks".into()).unwrap();
+    let query: js_sys::Function = js_sys::Reflect::get(&locks, &"query".into())
+        .unwrap()
+        .unchecked_into();
+    let promise: js_sys::Promise = query.call0(&locks).unwrap().unchecked_into();
+    let snapshot = wasm_bindgen_futures::JsFuture::from(promise).await.unwrap();
+    let names = |field: &str| {
+        let list: js_sys::Array = js_sys::Reflect::get(&snapshot, &field.into())
+            .unwrap()
+            .unchecked_into();
+        list.iter()
+            .filter_map(|l| js_sys::Reflect::get(&l, &"name".into()).ok()?.as_string())
+            .collect::<Vec<_>>()
+    };
+    (names("held"), names("pending"))
+}
