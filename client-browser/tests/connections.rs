@@ -30,13 +30,18 @@ fn origin_of(url: &str) -> String {
     web_sys::Url::new(url).expect("a URL").origin()
 }
 
+/// The stream locks to `origin` among the locks `held`.
+fn streams_among(origin: &str, held: &[String]) -> Vec<String> {
+    let prefix = format!("mcp-stream {origin} ");
+    held.iter()
+        .filter(|n| n.starts_with(&prefix))
+        .cloned()
+        .collect()
+}
+
 /// The names of the stream locks to `origin` the page holds now.
 async fn stream_locks(origin: &str) -> Vec<String> {
-    let prefix = format!("mcp-stream {origin} ");
-    let (held, _) = lock_names().await;
-    held.into_iter()
-        .filter(|n| n.starts_with(&prefix))
-        .collect()
+    streams_among(origin, &lock_names().await.0)
 }
 
 /// The name of the lock a stream to `origin` takes to count the streams and take its place
@@ -51,28 +56,28 @@ async fn waiting_for(name: &str) -> usize {
     pending.iter().filter(|n| *n == name).count()
 }
 
-/// Waits (10 s at most, polling) until a request of the page waits for the lock `name`.
-async fn until_waited_for(name: &str, what: &str) {
+/// Waits (10 s at most, polling) until the page's Web Locks (those held, those waited for)
+/// satisfy `check`.
+async fn until_locks(what: &str, check: impl Fn(&[String], &[String]) -> bool) {
+    let mut seen = (Vec::new(), Vec::new());
     for _ in 0..500 {
-        if waiting_for(name).await > 0 {
+        seen = lock_names().await;
+        if check(&seen.0, &seen.1) {
             return;
         }
         gloo_timers::future::TimeoutFuture::new(20).await;
     }
-    panic!("{what}: nobody waits for {name}");
+    panic!("{what}: locks held and waited for {seen:?}");
+}
+
+/// Waits (10 s at most, polling) until a request of the page waits for the lock `name`.
+async fn until_waited_for(name: &str, what: &str) {
+    until_locks(what, |_, pending| pending.iter().any(|n| n == name)).await
 }
 
 /// Waits (10 s at most, polling) until the stream locks to `origin` satisfy `check`.
 async fn until_streams(origin: &str, what: &str, check: impl Fn(&[String]) -> bool) {
-    let mut seen = Vec::new();
-    for _ in 0..500 {
-        seen = stream_locks(origin).await;
-        if check(&seen) {
-            return;
-        }
-        gloo_timers::future::TimeoutFuture::new(20).await;
-    }
-    panic!("{what}: stream locks {seen:?}");
+    until_locks(what, |held, _| check(&streams_among(origin, held))).await
 }
 
 /// A client of `url` over `transport` whose events are kept from the start, connecting (not
@@ -204,8 +209,7 @@ async fn a_held_back_stream_counts_again_says_so_once_and_stops_once_its_client_
     sixth.close();
     // Over more than one re-count period, it never asks again.
     for _ in 0..3 {
-        let timer = gloo_timers::future::TimeoutFuture::new(1_000);
-        timer.await;
+        gloo_timers::future::TimeoutFuture::new(1_000).await;
         assert_eq!(
             waiting_for(&turn).await,
             0,
