@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Runs client-browser's wasm tests in headless Chromium against real servers started here on
 # 127.0.0.1 (npm server-everything in Streamable HTTP and SSE modes; PyPI mcp 2.x servers for
-# the 2026-07-28 era, one with the Tasks extension), then stops them. Arguments go to
+# the 2026-07-28 era, one with the Tasks extension; npm oidc-provider and protected MCP servers
+# for OAuth), then stops them. Arguments go to
 # `cargo test` (e.g. `--test modern`).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -36,7 +37,12 @@ p5=$(free_port); node tests/peers/fault_proxy.mjs "$p5" -- tests/.venv-modern/bi
 p6=$(free_port); tests/.venv-websocket/bin/python tests/peers/ws_server.py "$p6" >"$logs/websocket.log" 2>&1 & pids+=($!)
 p7=$(free_port); node tests/peers/ws_no_subprotocol.mjs "$p7" "$p6" >"$logs/ws-no-subprotocol.log" 2>&1 & pids+=($!)
 p8=$(free_port); tests/peers/tasks.sh "$p8" >"$logs/tasks.log" 2>&1 & pids+=($!)
-wait_port "$p1"; wait_port "$p2"; wait_port "$p3"; wait_port "$p4"; wait_port "$p5"; wait_port "$p6"; wait_port "$p7"; wait_port "$p8"
+# OAuth: npm oidc-provider, and protected MCP servers in front of server-everything (one
+# requires DPoP-bound tokens).
+p9=$(free_port); node tests/peers/auth_server.mjs "$p9" >"$logs/auth-server.log" 2>&1 & pids+=($!)
+p10=$(free_port); node tests/peers/auth_gateway.mjs "$p10" "http://127.0.0.1:$p9" "http://127.0.0.1:$p1/mcp" >"$logs/auth-gateway.log" 2>&1 & pids+=($!)
+p11=$(free_port); node tests/peers/auth_gateway.mjs "$p11" "http://127.0.0.1:$p9" "http://127.0.0.1:$p1/mcp" dpop >"$logs/auth-gateway-dpop.log" 2>&1 & pids+=($!)
+for p in "$p1" "$p2" "$p3" "$p4" "$p5" "$p6" "$p7" "$p8" "$p9" "$p10" "$p11"; do wait_port "$p"; done
 
 export MCP_EVERYTHING_URL="http://127.0.0.1:$p1/mcp"
 export MCP_EVERYTHING_SSE_URL="http://127.0.0.1:$p2/sse"
@@ -46,6 +52,9 @@ export MCP_FAULT_MODERN="http://127.0.0.1:$p5"
 export MCP_WEBSOCKET_URL="ws://127.0.0.1:$p6/ws"
 export MCP_WEBSOCKET_NO_SUBPROTOCOL_URL="ws://127.0.0.1:$p7/ws"
 export MCP_TASKS_URL="http://127.0.0.1:$p8/mcp"
+export MCP_AUTH_SERVER_URL="http://127.0.0.1:$p9"
+export MCP_OAUTH_URL="http://127.0.0.1:$p10/mcp"
+export MCP_OAUTH_DPOP_URL="http://127.0.0.1:$p11/mcp"
 export CHROMEDRIVER=${CHROMEDRIVER:-/usr/bin/chromedriver}
 export CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER=wasm-bindgen-test-runner
 export WASM_BINDGEN_TEST_TIMEOUT=120

@@ -1,0 +1,644 @@
+//! OAuth in the browser layer (`client_browser::auth` and the `Client`'s retries after a
+//! refusal), in headless Chromium against a real authorization server (npm oidc-provider,
+//! `tests/peers/auth_server.mjs`) and protected MCP servers (`tests/peers/auth_gateway.mjs`
+//! in front of npm server-everything; a second one requires DPoP-bound tokens).
+//!
+//! The login window is a real one (`window.open`). The test plays the person's part and the
+//! callback page's: once the window is back on the redirect URI (`tests/oauth-callback.html`,
+//! which the test runner serves from this crate's directory) with the authorization server's
+//! answer, it runs the app's callback page script (`www/oauth-callback.js`) there, which
+//! relays the answer to this page.
+
+#![cfg(target_arch = "wasm32")]
+
+use client_browser::{
+    AuthFailure, Authorizer, Client, ClientError, ClientEvent, ClientOptions, LoginMode,
+    OAuthOptions, TokenStorage,
+};
+use futures_util::future::{join, join_all};
+use serde_json::{json, Value};
+use std::cell::RefCell;
+use std::rc::Rc;
+use wasm_bindgen::{JsCast, JsValue};
+use wasm_bindgen_futures::JsFuture;
+use wasm_bindgen_test::*;
+
+mod common;
+
+use common::*;
+
+wasm_bindgen_test_configure!(run_in_browser);
+
+/// The protected MCP server (Bearer tokens).
+const GATEWAY: Option<&str> = option_env!("MCP_OAUTH_URL");
+/// The protected MCP server that requires DPoP-bound tokens.
+const DPOP_GATEWAY: Option<&str> = option_env!("MCP_OAUTH_DPOP_URL");
+/// The authorization server.
+const AUTH_SERVER: Option<&str> = option_env!("MCP_AUTH_SERVER_URL");
+
+/// The app's callback page script, run in the login window by the test.
+const CALLBACK_SCRIPT: &str = include_str!("../../www/oauth-callback.js");
+
+fn gateway() -> &'static str {
+    GATEWAY.expect("MCP_OAUTH_URL not set")
+}
+
+fn dpop_gateway() -> &'static str {
+    DPOP_GATEWAY.expect("MCP_OAUTH_DPOP_URL not set")
+}
+
+/// This page's origin.
+fn origin() -> String {
+    web_sys::window().unwrap().location().origin().unwrap()
+}
+
+/// The redirect URI: a page of this origin (see the module's doc).
+fn callback_url() -> String {
+    format!("{}/tests/oauth-callback.html", origin())
+}
+
+/// Login options for these tests: the test's callback page, local servers allowed.
+fn oauth_options(mode: LoginMode, storage: TokenStorage) -> OAuthOptions {
+    OAuthOptions {
+        redirect_uri: callback_url(),
+        client_name: "client-browser OAuth test".into(),
+        metadata_document_url: None,
+        preregistered: Vec::new(),
+        storage,
+        mode,
+        allow_local: true,
+        max_attempts: 3,
+        auto_login: true,
+    }
+}
+
+/// A client of `url` that authorizes with `auth`, its events collected.
+fn client_of(url: &str, auth: &Rc<Authorizer>) -> (Client, Rc<RefCell<Vec<ClientEvent>>>) {
+    let mut options = ClientOptions::new(url);
+    options.auth = Some(auth.clone());
+    let client = Client::new(options);
+    let events = Rc::new(RefCell::new(Vec::new()));
+    let seen = events.clone();
+    client.on_event(move |e| seen.borrow_mut().push(e.clone()));
+    (client, events)
+}
+
+/// The windows this page opened so far, in order: `window.open` is wrapped (once, on the
+/// first call) to keep each window it returns.
+fn opened_windows() -> js_sys::Array {
+    let install = js_sys::Function::new_no_args(
+        "if (!window.__openedWindows) {
+           const open = window.open.bind(window);
+           window.__openedWindows = [];
+           window.open = (...args) => { const w = open(...args); window.__openedWindows.push(w); return w; };
+         }
+         return window.__openedWindows;",
+    );
+    install.call0(&JsValue::NULL).unwrap().unchecked_into()
+}
+
+/// What the person does once the login window is back on the redirect URI.
+#[derive(Clone, Copy, PartialEq)]
+enum Person {
+    /// Lets the callback page relay the answer.
+    Approves,
+    /// Lets an answer for another login arrive first (a foreign `state`, on the callback
+    /// page's `BroadcastChannel`); once the client ignored it, lets the callback page relay
+    /// the real answer.
+    LetsAForeignAnswerComeFirst,
+    /// Closes the window without letting the callback page run.
+    ClosesTheWindow,
+}
+
+/// A property of a JS value, if it can be read (a window of another origin throws).
+fn get(target: &JsValue, key: &str) -> Option<JsValue> {
+    js_sys::Reflect::get(target, &key.into()).ok()
+}
+
+/// The login window number `index` of this page once it is back on the redirect URI and
+/// loaded (20 s at most), with the query string it came back with; or where it was last.
+async fn window_back(index: u32) -> Result<(JsValue, String), String> {
+    let callback = callback_url();
+    let mut last = "not opened".to_string();
+    for _ in 0..1000 {
+        let window = opened_windows().get(index);
+        if !window.is_undefined() {
+            last = "elsewhere (another origin)".into();
+            let href = get(&window, "location").and_then(|l| get(&l, "href")?.as_string());
+            let ready = get(&window, "document")
+                .and_then(|d| get(&d, "readyState")?.as_string())
+                .is_some_and(|s| s == "complete");
+            if let Some(href) = href {
+                if let Some(query) = href.strip_prefix(&callback) {
+                    if ready && query.starts_with('?') {
+                        return Ok((window, query.to_string()));
+                    }
+                }
+                last = href;
+            }
+        }
+        gloo_timers::future::TimeoutFuture::new(20).await;
+    }
+    Err(format!("login window {index} not back after 20 s: {last}"))
+}
+
+/// Runs the app's callback page script in `window` (a page of this origin).
+fn run_callback_page(window: &JsValue) {
+    let run = js_sys::Function::new_with_args(
+        "w, script",
+        "const s = w.document.createElement('script'); s.textContent = script; w.document.body.appendChild(s);",
+    );
+    run.call2(&JsValue::NULL, window, &CALLBACK_SCRIPT.into())
+        .expect("the callback page script ran");
+}
+
+/// Posts `{type, query}` on the callback page's `BroadcastChannel`, as a callback page of
+/// this origin does.
+fn broadcast_answer(query: &str) {
+    let channel = web_sys::BroadcastChannel::new(client_browser::auth::CHANNEL).expect("a channel");
+    let message = js_sys::Object::new();
+    js_sys::Reflect::set(
+        &message,
+        &"type".into(),
+        &client_browser::auth::MESSAGE_TYPE.into(),
+    )
+    .unwrap();
+    js_sys::Reflect::set(&message, &"query".into(), &query.into()).unwrap();
+    channel.post_message(&message).expect("posted");
+    channel.close();
+}
+
+/// Plays the person for login window number `index` (see [`Person`]); `auth` is the
+/// authorizer logging in. Gives the query string the window came back with.
+async fn person(index: u32, does: Person, auth: Rc<Authorizer>) -> Result<String, String> {
+    let (window, query) = window_back(index).await?;
+    match does {
+        Person::Approves => run_callback_page(&window),
+        Person::LetsAForeignAnswerComeFirst => {
+            broadcast_answer("?code=forged&state=another-login");
+            let ignored = "ignored an authorization response with a foreign state";
+            for _ in 0..500 {
+                if auth.trace_lines().iter().any(|l| l == ignored) {
+                    break;
+                }
+                gloo_timers::future::TimeoutFuture::new(20).await;
+            }
+            if !auth.trace_lines().iter().any(|l| l == ignored) {
+                return Err(format!(
+                    "the foreign answer was not ignored within 10 s: {:?}",
+                    auth.trace_lines()
+                ));
+            }
+            run_callback_page(&window);
+        }
+        Person::ClosesTheWindow => {
+            let window: web_sys::Window = window.unchecked_into();
+            window.close().expect("closed");
+        }
+    }
+    Ok(query)
+}
+
+/// The JSON a GET of `url` answers with.
+async fn get_json(url: &str) -> Value {
+    let window = web_sys::window().unwrap();
+    let response: web_sys::Response = JsFuture::from(window.fetch_with_str(url))
+        .await
+        .unwrap_or_else(|e| panic!("GET {url}: {e:?}"))
+        .unchecked_into();
+    let text = JsFuture::from(response.text().unwrap()).await.unwrap();
+    serde_json::from_str(&text.as_string().unwrap_or_default()).unwrap_or(Value::Null)
+}
+
+/// The gateway's base URL (its MCP endpoint is `{base}/mcp`).
+fn base_of(gateway: &str) -> &str {
+    gateway.trim_end_matches("/mcp")
+}
+
+/// What reached the gateway so far, one line a request ("POST tools/call authorized",
+/// "POST initialize refused: no token", ...).
+async fn gateway_log(gateway: &str) -> Vec<String> {
+    let log = get_json(&format!("{}/__log", base_of(gateway))).await;
+    log.as_array()
+        .expect("a log")
+        .iter()
+        .filter_map(|l| l.as_str().map(String::from))
+        .collect()
+}
+
+/// A count of the gateway's (`forwarded`, `expired_refusals`, `dpop_verified`, ...).
+async fn gateway_count(gateway: &str, what: &str) -> u64 {
+    let stats = get_json(&format!("{}/__stats", base_of(gateway))).await;
+    stats[what].as_u64().expect("a count")
+}
+
+/// How many refresh grants the authorization server made so far.
+async fn refreshes_granted() -> u64 {
+    let url = AUTH_SERVER.expect("MCP_AUTH_SERVER_URL not set");
+    let stats = get_json(&format!("{url}/__stats")).await;
+    stats["refresh_token"].as_u64().expect("a count")
+}
+
+/// Makes the gateway refuse every access token it has seen so far as expired.
+async fn expire_tokens(gateway: &str) {
+    let init = web_sys::RequestInit::new();
+    init.set_method("POST");
+    let window = web_sys::window().unwrap();
+    JsFuture::from(
+        window.fetch_with_str_and_init(&format!("{}/__expire", base_of(gateway)), &init),
+    )
+    .await
+    .expect("expired");
+}
+
+/// Calls `echo` with `message` and checks the answer.
+async fn echo(client: &Client, message: &str) {
+    let r = within(
+        20_000,
+        message,
+        client.call_tool("echo", json!({ "message": message })),
+    )
+    .await
+    .unwrap_or_else(|e| panic!("echo {message:?}: {e}"));
+    assert_eq!(text(&r), format!("Echo: {message}"));
+}
+
+/// Connects `client` (whose authorizer is `auth`), the person approving the login the
+/// connection asks for in the page's next login window.
+async fn connect_logging_in(client: &Client, auth: &Rc<Authorizer>) {
+    let index = opened_windows().length();
+    let (connected, answered) = join(
+        within(30_000, "connecting with a login", client.reconnect()),
+        person(index, Person::Approves, auth.clone()),
+    )
+    .await;
+    answered.expect("the person approved");
+    connected.expect("connected once logged in");
+}
+
+#[wasm_bindgen_test]
+async fn a_login_in_a_popup_window_connects_and_every_request_after_it_carries_the_token() {
+    let url = gateway();
+    let logged = gateway_log(url).await.len();
+    let windows = opened_windows().length();
+    let auth = Authorizer::new(url, oauth_options(LoginMode::Popup, TokenStorage::Memory));
+    let (client, events) = client_of(url, &auth);
+    assert!(!auth.has_credentials());
+    let (connected, answered) = join(
+        within(30_000, "connecting with a login", client.reconnect()),
+        person(windows, Person::Approves, auth.clone()),
+    )
+    .await;
+    let query = answered.expect("the person approved");
+    assert!(
+        query.contains("code=") && query.contains("state="),
+        "{query}"
+    );
+    connected.expect("connected once logged in");
+    assert_eq!(opened_windows().length(), windows + 1, "one login window");
+    let window: web_sys::Window = opened_windows().get(windows).unchecked_into();
+    until(5_000, "the callback page closed its window", || {
+        window.closed().unwrap_or(false)
+    })
+    .await;
+    echo(&client, "after the login").await;
+
+    let tokens = auth.tokens().expect("tokens");
+    assert!(tokens.refresh_token.is_some(), "a refresh token");
+    assert!(
+        !tokens.dpop,
+        "a Bearer token for a server that does not ask for DPoP"
+    );
+    let header = auth
+        .authorization_header()
+        .expect("an Authorization header");
+    assert_eq!(header, format!("Bearer {}", tokens.access_token));
+    let trace = auth.trace_lines();
+    for step in [
+        "registered dynamically as client",
+        "exchanging the code at",
+        "got an access token",
+    ] {
+        assert!(
+            trace.iter().any(|l| l.starts_with(step)),
+            "{step} missing from {trace:?}"
+        );
+    }
+    let log = gateway_log(url).await.split_off(logged);
+    assert!(log.len() >= 3, "{log:?}");
+    assert!(
+        log[0].ends_with(" refused: no token"),
+        "the first request had no token: {log:?}"
+    );
+    assert!(
+        log[1..].iter().all(|l| l.ends_with(" authorized")),
+        "every request after the login carried the token: {log:?}"
+    );
+    assert!(
+        log.contains(&"POST tools/call authorized".to_string()),
+        "{log:?}"
+    );
+    let login_needed = events
+        .borrow()
+        .iter()
+        .filter(|e| matches!(e, ClientEvent::LoginNeeded { .. }))
+        .count();
+    assert_eq!(login_needed, 0, "the login was got without the application");
+    client.close();
+}
+
+#[wasm_bindgen_test]
+async fn an_expired_token_is_refreshed_once_for_requests_refused_at_once_without_a_login_window() {
+    let url = gateway();
+    let auth = Authorizer::new(url, oauth_options(LoginMode::Popup, TokenStorage::Memory));
+    let (client, _) = client_of(url, &auth);
+    connect_logging_in(&client, &auth).await;
+    let windows = opened_windows().length();
+    let refreshes = refreshes_granted().await;
+    let refused = gateway_count(url, "expired_refusals").await;
+    let before = auth.tokens().expect("tokens");
+    let generation = auth.generation();
+
+    expire_tokens(url).await;
+    // Pings go out as they are (a tool call may list the tools first), all three at once.
+    let pings = within(
+        30_000,
+        "three pings refused at once",
+        join_all((0..3).map(|_| client.request("ping", None))),
+    )
+    .await;
+    for p in pings {
+        p.expect("answered once refreshed");
+    }
+    assert_eq!(
+        gateway_count(url, "expired_refusals").await,
+        refused + 3,
+        "the three were refused with the expired token first"
+    );
+    assert_eq!(
+        refreshes_granted().await,
+        refreshes + 1,
+        "one refresh for the three"
+    );
+    echo(&client, "after the refresh").await;
+    assert_eq!(opened_windows().length(), windows, "no login window");
+    let after = auth.tokens().expect("tokens");
+    assert_ne!(after.access_token, before.access_token);
+    assert_ne!(
+        after.refresh_token, before.refresh_token,
+        "refresh tokens rotate"
+    );
+    assert!(auth.generation() > generation);
+    assert!(auth
+        .trace_lines()
+        .iter()
+        .any(|l| l.starts_with("refreshing the access token at")));
+    client.close();
+}
+
+#[wasm_bindgen_test]
+async fn a_client_that_may_not_open_a_login_window_by_itself_says_a_login_is_needed() {
+    let url = gateway();
+    let windows = opened_windows().length();
+    for (mode, auto_login) in [(LoginMode::Redirect, true), (LoginMode::Popup, false)] {
+        let mut options = oauth_options(mode, TokenStorage::Memory);
+        options.auto_login = auto_login;
+        let auth = Authorizer::new(url, options);
+        let (client, events) = client_of(url, &auth);
+        let refused = within(10_000, "connecting", client.reconnect()).await;
+        let Err(ClientError::AuthRequired {
+            status,
+            www_authenticate,
+        }) = refused
+        else {
+            panic!("{mode:?}, auto_login {auto_login}: {refused:?}");
+        };
+        assert_eq!(status, 401);
+        let challenge = www_authenticate.expect("the challenge, exposed to the page");
+        assert!(
+            challenge.starts_with("Bearer ") && challenge.contains("resource_metadata="),
+            "{challenge}"
+        );
+        let needed: Vec<u16> = events
+            .borrow()
+            .iter()
+            .filter_map(|e| match e {
+                ClientEvent::LoginNeeded { status, .. } => Some(*status),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(needed, vec![401], "{mode:?}: told once");
+        assert_eq!(
+            opened_windows().length(),
+            windows,
+            "{mode:?}: no login window"
+        );
+        assert!(auth.tokens().is_none());
+        client.close();
+    }
+}
+
+#[wasm_bindgen_test]
+async fn with_no_authorization_attempt_allowed_a_refused_request_is_not_retried() {
+    let url = gateway();
+    let login = Authorizer::new(url, oauth_options(LoginMode::Popup, TokenStorage::Memory));
+    let (first, _) = client_of(url, &login);
+    connect_logging_in(&first, &login).await;
+    first.close();
+
+    let mut options = oauth_options(LoginMode::Popup, TokenStorage::Memory);
+    options.max_attempts = 0;
+    let auth = Authorizer::new(url, options);
+    auth.set_tokens(login.tokens().expect("tokens"));
+    let (client, _) = client_of(url, &auth);
+    within(10_000, "connecting with the token", client.reconnect())
+        .await
+        .expect("connected");
+    let windows = opened_windows().length();
+    let refreshes = refreshes_granted().await;
+    expire_tokens(url).await;
+    let refused = within(
+        10_000,
+        "a call with an expired token",
+        client.call_tool("echo", json!({"message": "never"})),
+    )
+    .await;
+    assert!(
+        matches!(
+            refused,
+            Err(ClientError::Auth(AuthFailure::TooManyAttempts(0)))
+        ),
+        "{refused:?}"
+    );
+    assert_eq!(refreshes_granted().await, refreshes, "no refresh");
+    assert_eq!(opened_windows().length(), windows, "no login window");
+
+    // Connecting again is refused as it is, with nothing tried either.
+    let again = within(10_000, "connecting again", client.reconnect()).await;
+    assert!(
+        matches!(again, Err(ClientError::AuthRequired { status: 401, .. })),
+        "{again:?}"
+    );
+    assert_eq!(refreshes_granted().await, refreshes, "no refresh");
+    assert_eq!(opened_windows().length(), windows, "no login window");
+    client.close();
+}
+
+#[wasm_bindgen_test]
+async fn a_refresh_refused_by_the_authorization_server_starts_a_new_login() {
+    let url = gateway();
+    let auth = Authorizer::new(url, oauth_options(LoginMode::Popup, TokenStorage::Memory));
+    let (client, _) = client_of(url, &auth);
+    connect_logging_in(&client, &auth).await;
+    let mut tokens = auth.tokens().expect("tokens");
+    tokens.refresh_token = Some("a-refresh-token-the-server-never-issued".into());
+    auth.set_tokens(tokens);
+    expire_tokens(url).await;
+
+    let index = opened_windows().length();
+    let ((), answered) = join(
+        echo(&client, "after a new login"),
+        person(index, Person::Approves, auth.clone()),
+    )
+    .await;
+    answered.expect("the person approved the new login");
+    let trace = auth.trace_lines();
+    assert!(
+        trace
+            .iter()
+            .any(|l| l == "the refresh was refused (invalid_grant): a new login is needed"),
+        "{trace:?}"
+    );
+    assert_eq!(opened_windows().length(), index + 1, "one new login window");
+    let tokens = auth.tokens().expect("new tokens");
+    assert!(tokens
+        .refresh_token
+        .is_some_and(|t| t != "a-refresh-token-the-server-never-issued"));
+    client.close();
+}
+
+#[wasm_bindgen_test]
+async fn an_answer_meant_for_another_login_is_ignored_and_the_real_one_completes_the_login() {
+    let url = gateway();
+    let auth = Authorizer::new(url, oauth_options(LoginMode::Popup, TokenStorage::Memory));
+    let (client, _) = client_of(url, &auth);
+    let index = opened_windows().length();
+    let (connected, answered) = join(
+        within(30_000, "connecting with a login", client.reconnect()),
+        person(index, Person::LetsAForeignAnswerComeFirst, auth.clone()),
+    )
+    .await;
+    answered.expect("the person approved");
+    connected.expect("connected with the real answer");
+    echo(&client, "after a foreign answer").await;
+    client.close();
+}
+
+#[wasm_bindgen_test]
+async fn a_login_window_closed_by_the_person_fails_the_connection_in_words() {
+    let url = gateway();
+    let auth = Authorizer::new(url, oauth_options(LoginMode::Popup, TokenStorage::Memory));
+    let (client, _) = client_of(url, &auth);
+    let index = opened_windows().length();
+    let (connected, answered) = join(
+        within(30_000, "connecting with a login", client.reconnect()),
+        person(index, Person::ClosesTheWindow, auth.clone()),
+    )
+    .await;
+    answered.expect("the person closed the window");
+    let Err(ClientError::Auth(failure)) = connected else {
+        panic!("{connected:?}");
+    };
+    assert_eq!(failure, AuthFailure::PopupClosed);
+    assert!(failure
+        .to_string()
+        .starts_with("the login window was closed before the login finished"));
+    assert!(auth.tokens().is_none());
+    assert!(auth
+        .trace_lines()
+        .iter()
+        .any(|l| l.starts_with("login failed: the login window was closed")));
+    client.close();
+}
+
+#[wasm_bindgen_test]
+async fn a_server_that_requires_dpop_gets_bound_tokens_and_a_proof_with_every_request_also_after_a_refresh(
+) {
+    let url = dpop_gateway();
+    let verified = gateway_count(url, "dpop_verified").await;
+    let refusals = gateway_count(url, "dpop_refusals").await;
+    let auth = Authorizer::new(url, oauth_options(LoginMode::Popup, TokenStorage::Memory));
+    let (client, _) = client_of(url, &auth);
+    connect_logging_in(&client, &auth).await;
+    echo(&client, "with a proof").await;
+    let tokens = auth.tokens().expect("tokens");
+    assert!(tokens.dpop, "DPoP-bound tokens");
+    let header = auth.authorization_header().expect("a header");
+    assert!(header.starts_with("DPoP "), "{header}");
+    let after_login = gateway_count(url, "dpop_verified").await;
+    assert!(
+        after_login >= verified + 2,
+        "proofs verified: {verified} -> {after_login}"
+    );
+
+    let refreshes = refreshes_granted().await;
+    expire_tokens(url).await;
+    echo(&client, "with a proof after a refresh").await;
+    assert_eq!(
+        refreshes_granted().await,
+        refreshes + 1,
+        "refreshed with a proof"
+    );
+    assert!(auth.tokens().expect("tokens").dpop, "still bound");
+    assert!(gateway_count(url, "dpop_verified").await > after_login);
+    assert_eq!(
+        gateway_count(url, "dpop_refusals").await,
+        refusals,
+        "every token went with a valid proof"
+    );
+    client.close();
+}
+
+#[wasm_bindgen_test]
+async fn refresh_material_kept_in_session_storage_connects_a_new_authorizer_without_a_login_until_logout(
+) {
+    let url = gateway();
+    let options = oauth_options(LoginMode::Popup, TokenStorage::Session);
+    let first = Authorizer::new(url, options.clone());
+    first.logout(); // nothing an earlier run left
+    let (client, _) = client_of(url, &first);
+    connect_logging_in(&client, &first).await;
+    client.close();
+
+    // As on a reload: the refresh material is read back, the access token is not.
+    let windows = opened_windows().length();
+    let refreshes = refreshes_granted().await;
+    let reloaded = Authorizer::new(url, options.clone());
+    let kept = reloaded.tokens().expect("refresh material kept");
+    assert!(
+        kept.access_token.is_empty(),
+        "the access token lives in memory only"
+    );
+    assert!(kept.refresh_token.is_some());
+    assert!(reloaded.has_credentials());
+    let (client, _) = client_of(url, &reloaded);
+    within(
+        15_000,
+        "connecting with the kept refresh token",
+        client.reconnect(),
+    )
+    .await
+    .expect("connected");
+    echo(&client, "after a reload").await;
+    assert_eq!(refreshes_granted().await, refreshes + 1, "refreshed first");
+    assert_eq!(opened_windows().length(), windows, "no login window");
+    client.close();
+
+    reloaded.logout();
+    assert!(reloaded.tokens().is_none());
+    let after_logout = Authorizer::new(url, options);
+    assert!(
+        !after_logout.has_credentials(),
+        "nothing kept after the logout"
+    );
+}
