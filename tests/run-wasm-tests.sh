@@ -38,11 +38,12 @@ p6=$(free_port); tests/.venv-websocket/bin/python tests/peers/ws_server.py "$p6"
 p7=$(free_port); node tests/peers/ws_no_subprotocol.mjs "$p7" "$p6" >"$logs/ws-no-subprotocol.log" 2>&1 & pids+=($!)
 p8=$(free_port); tests/peers/tasks.sh "$p8" >"$logs/tasks.log" 2>&1 & pids+=($!)
 # OAuth: npm oidc-provider, and protected MCP servers in front of server-everything (one
-# requires DPoP-bound tokens).
+# requires DPoP-bound tokens, one a scope more for tool calls).
 p9=$(free_port); node tests/peers/auth_server.mjs "$p9" >"$logs/auth-server.log" 2>&1 & pids+=($!)
 p10=$(free_port); node tests/peers/auth_gateway.mjs "$p10" "http://127.0.0.1:$p9" "http://127.0.0.1:$p1/mcp" >"$logs/auth-gateway.log" 2>&1 & pids+=($!)
 p11=$(free_port); node tests/peers/auth_gateway.mjs "$p11" "http://127.0.0.1:$p9" "http://127.0.0.1:$p1/mcp" dpop >"$logs/auth-gateway-dpop.log" 2>&1 & pids+=($!)
-for p in "$p1" "$p2" "$p3" "$p4" "$p5" "$p6" "$p7" "$p8" "$p9" "$p10" "$p11"; do wait_port "$p"; done
+p12=$(free_port); node tests/peers/auth_gateway.mjs "$p12" "http://127.0.0.1:$p9" "http://127.0.0.1:$p1/mcp" step-up >"$logs/auth-gateway-step-up.log" 2>&1 & pids+=($!)
+for p in "$p1" "$p2" "$p3" "$p4" "$p5" "$p6" "$p7" "$p8" "$p9" "$p10" "$p11" "$p12"; do wait_port "$p"; done
 
 export MCP_EVERYTHING_URL="http://127.0.0.1:$p1/mcp"
 export MCP_EVERYTHING_SSE_URL="http://127.0.0.1:$p2/sse"
@@ -55,6 +56,7 @@ export MCP_TASKS_URL="http://127.0.0.1:$p8/mcp"
 export MCP_AUTH_SERVER_URL="http://127.0.0.1:$p9"
 export MCP_OAUTH_URL="http://127.0.0.1:$p10/mcp"
 export MCP_OAUTH_DPOP_URL="http://127.0.0.1:$p11/mcp"
+export MCP_OAUTH_STEP_UP_URL="http://127.0.0.1:$p12/mcp"
 export CHROMEDRIVER=${CHROMEDRIVER:-/usr/bin/chromedriver}
 export CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER=wasm-bindgen-test-runner
 export WASM_BINDGEN_TEST_TIMEOUT=120

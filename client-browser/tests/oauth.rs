@@ -1,7 +1,8 @@
 //! OAuth in the browser layer (`client_browser::auth` and the `Client`'s retries after a
 //! refusal), in headless Chromium against a real authorization server (npm oidc-provider,
 //! `tests/peers/auth_server.mjs`) and protected MCP servers (`tests/peers/auth_gateway.mjs`
-//! in front of npm server-everything; a second one requires DPoP-bound tokens).
+//! in front of npm server-everything; another requires DPoP-bound tokens, a third a scope
+//! more for tool calls).
 //!
 //! The login window is a real one (`window.open`). The test plays the person's part and the
 //! callback page's: once the window is back on the redirect URI (`tests/oauth-callback.html`,
@@ -33,6 +34,8 @@ wasm_bindgen_test_configure!(run_in_browser);
 const GATEWAY: Option<&str> = option_env!("MCP_OAUTH_URL");
 /// The protected MCP server that requires DPoP-bound tokens.
 const DPOP_GATEWAY: Option<&str> = option_env!("MCP_OAUTH_DPOP_URL");
+/// The protected MCP server whose tool calls need a scope more than its other requests.
+const STEP_UP_GATEWAY: Option<&str> = option_env!("MCP_OAUTH_STEP_UP_URL");
 /// The authorization server.
 const AUTH_SERVER: Option<&str> = option_env!("MCP_AUTH_SERVER_URL");
 
@@ -45,6 +48,10 @@ fn gateway() -> &'static str {
 
 fn dpop_gateway() -> &'static str {
     DPOP_GATEWAY.expect("MCP_OAUTH_DPOP_URL not set")
+}
+
+fn step_up_gateway() -> &'static str {
+    STEP_UP_GATEWAY.expect("MCP_OAUTH_STEP_UP_URL not set")
 }
 
 /// This page's origin.
@@ -641,4 +648,101 @@ async fn refresh_material_kept_in_session_storage_connects_a_new_authorizer_with
         !after_logout.has_credentials(),
         "nothing kept after the logout"
     );
+}
+
+/// The scopes `auth`'s tokens were granted, sorted.
+fn granted_scopes(auth: &Authorizer) -> Vec<String> {
+    let tokens = auth.tokens().expect("tokens");
+    let mut scopes: Vec<String> = tokens
+        .scope
+        .unwrap_or_default()
+        .split(' ')
+        .filter(|s| !s.is_empty())
+        .map(String::from)
+        .collect();
+    scopes.sort();
+    scopes
+}
+
+#[wasm_bindgen_test]
+async fn a_call_refused_for_want_of_a_scope_asks_for_it_in_a_login_window_also_in_redirect_mode() {
+    let url = step_up_gateway();
+    let auth = Authorizer::new(
+        url,
+        oauth_options(LoginMode::Redirect, TokenStorage::Memory),
+    );
+    let (client, events) = client_of(url, &auth);
+    // Redirect mode: the client says a login is needed; the application logs in (through a
+    // window here: a redirect would leave the test's page) with the server's challenge.
+    let refused = within(10_000, "connecting", client.reconnect()).await;
+    let Err(ClientError::AuthRequired {
+        www_authenticate, ..
+    }) = refused
+    else {
+        panic!("{refused:?}");
+    };
+    let index = opened_windows().length();
+    let (logged_in, answered) = join(
+        within(
+            30_000,
+            "logging in",
+            auth.login_popup(www_authenticate.as_deref()),
+        ),
+        person(index, Person::Approves, auth.clone()),
+    )
+    .await;
+    answered.expect("the person approved");
+    logged_in.expect("logged in");
+    assert_eq!(
+        granted_scopes(&auth),
+        ["mcp:tools"],
+        "the challenge's scope"
+    );
+    within(10_000, "connecting once logged in", client.reconnect())
+        .await
+        .expect("connected");
+    let refusals = gateway_count(url, "insufficient_scope").await;
+
+    let ((), answered) = join(
+        echo(&client, "with a scope more"),
+        person(index + 1, Person::Approves, auth.clone()),
+    )
+    .await;
+    answered.expect("the person approved the step-up");
+    assert_eq!(
+        gateway_count(url, "insufficient_scope").await,
+        refusals + 1,
+        "refused once for want of the scope"
+    );
+    assert_eq!(
+        granted_scopes(&auth),
+        ["mcp:admin", "mcp:tools"],
+        "the scope asked for on top of the granted one"
+    );
+    assert_eq!(
+        opened_windows().length(),
+        index + 2,
+        "one window for the step-up"
+    );
+    let trace = auth.trace_lines();
+    assert!(
+        trace
+            .iter()
+            .any(|l| l == "the server needs more scopes (mcp:tools mcp:admin): asking for them"),
+        "{trace:?}"
+    );
+    let told: Vec<u16> = events
+        .borrow()
+        .iter()
+        .filter_map(|e| match e {
+            ClientEvent::LoginNeeded { status, .. } => Some(*status),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(
+        told,
+        vec![401],
+        "told of the first login only, not of the step-up"
+    );
+    client.close();
 }

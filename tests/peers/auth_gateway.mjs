@@ -12,8 +12,10 @@
 // With `tools-only` instead, only requests for tools (JSON-RPC methods `tools/...`) need a token:
 // a client connects without one, then its tool list is refused, as on servers that guard only
 // what acts. With `calls-only`, only `tools/call` needs one: the tools are listed without a
-// login, and the first call asks for it.
-// Binds 127.0.0.1. Usage: node auth_gateway.mjs PORT AUTH_SERVER_URL UPSTREAM_MCP_URL [dpop|tools-only|calls-only]
+// login, and the first call asks for it. With `step-up`, a tool call needs the scope
+// `mcp:admin` on top of `mcp:tools`: a token without it is answered 403 with an
+// `insufficient_scope` challenge naming both (a step-up, as the MCP authorization spec has it).
+// Binds 127.0.0.1. Usage: node auth_gateway.mjs PORT AUTH_SERVER_URL UPSTREAM_MCP_URL [dpop|tools-only|calls-only|step-up]
 import http from 'node:http';
 import crypto from 'node:crypto';
 import { createRemoteJWKSet, jwtVerify, EmbeddedJWK, calculateJwkThumbprint } from 'jose';
@@ -22,6 +24,7 @@ const [port, issuer, upstream] = [Number(process.argv[2]), process.argv[3], new 
 const dpop = process.argv[5] === 'dpop';
 const callsOnly = process.argv[5] === 'calls-only';
 const toolsOnly = process.argv[5] === 'tools-only' || callsOnly;
+const stepUp = process.argv[5] === 'step-up';
 const base = `http://127.0.0.1:${port}`;
 const resource = `${base}/mcp`;
 const metadataUrl = `${base}/.well-known/oauth-protected-resource/mcp`;
@@ -33,8 +36,8 @@ const cors = {
 };
 const seen = new Set();
 const expired = new Set();
-const stats = { expired_refusals: 0, forwarded: 0, dpop_verified: 0, dpop_refusals: 0 };
-const metadata = JSON.stringify({ resource, authorization_servers: [issuer], scopes_supported: ['mcp:tools'], ...(dpop ? { dpop_bound_access_tokens_required: true } : {}) });
+const stats = { expired_refusals: 0, forwarded: 0, dpop_verified: 0, dpop_refusals: 0, insufficient_scope: 0 };
+const metadata = JSON.stringify({ resource, authorization_servers: [issuer], scopes_supported: stepUp ? ['mcp:tools', 'mcp:admin'] : ['mcp:tools'], ...(dpop ? { dpop_bound_access_tokens_required: true } : {}) });
 const proofsSeen = new Set();
 /** What reached the gateway, in order ("POST tools/call authorized", "DELETE refused: …"):
  * GET /__log. */
@@ -110,6 +113,12 @@ http.createServer(async (req, res) => {
     }
     if (expired.has(token)) { stats.expired_refusals += 1; throw new Error('expired'); }
     seen.add(token);
+    if (stepUp && rpcMethod(body) === 'tools/call' && !String(claims.scope || '').split(' ').includes('mcp:admin')) {
+      stats.insufficient_scope += 1;
+      log.push(`${what} refused: insufficient scope (${claims.scope})`);
+      res.writeHead(403, { ...cors, 'www-authenticate': `Bearer error="insufficient_scope", scope="mcp:tools mcp:admin", resource_metadata="${metadataUrl}"` }).end();
+      return;
+    }
     stats.forwarded += 1;
     log.push(`${what} authorized`);
   } catch (e) {

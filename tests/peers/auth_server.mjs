@@ -1,7 +1,8 @@
 // A real OAuth authorization server for the OAuth tests: npm oidc-provider with PKCE,
 // Dynamic Client Registration, resource indicators (JWT access tokens whose audience is the MCP
-// server URL, 20 s lifetime), refresh tokens, RFC 9207 `iss` in responses, and every
-// interaction approved automatically (no person in a test). Binds 127.0.0.1.
+// server URL, 20 s lifetime; the scopes `mcp:tools` and `mcp:admin`, each granted when asked
+// for), refresh tokens, RFC 9207 `iss` in responses, and every interaction approved
+// automatically (no person in a test). Binds 127.0.0.1.
 // Browsers reach it across origins: CORS on registration (oidc-provider has none there) and,
 // for public clients, on the token endpoint for the origins of their redirect URIs.
 // GET /__stats counts successful token requests per grant type (for the refresh test).
@@ -18,7 +19,7 @@ const provider = new Provider(issuer, {
       enabled: true,
       defaultResource: () => undefined,
       useGrantedResource: () => true,
-      getResourceServerInfo: (ctx, resourceIndicator) => ({ scope: 'mcp:tools', audience: resourceIndicator, accessTokenFormat: 'jwt', accessTokenTTL: 20 }),
+      getResourceServerInfo: (ctx, resourceIndicator) => ({ scope: 'mcp:tools mcp:admin', audience: resourceIndicator, accessTokenFormat: 'jwt', accessTokenTTL: 20 }),
     },
   },
   scopes: ['openid', 'offline_access'],
