@@ -746,3 +746,98 @@ async fn a_call_refused_for_want_of_a_scope_asks_for_it_in_a_login_window_also_i
     );
     client.close();
 }
+
+/// The lines the gateway logged after the first `from`.
+async fn gateway_log_since(gateway: &str, from: usize) -> Vec<String> {
+    gateway_log(gateway).await.split_off(from)
+}
+
+#[wasm_bindgen_test]
+async fn connecting_refreshes_first_a_token_that_expires_within_five_seconds_and_only_such_a_one() {
+    let url = gateway();
+    let auth = Authorizer::new(url, oauth_options(LoginMode::Popup, TokenStorage::Memory));
+    let (client, _) = client_of(url, &auth);
+    connect_logging_in(&client, &auth).await;
+    client.close();
+    // Expiry is read on the page's monotonic clock, as the client reads it.
+    let now = || web_sys::window().unwrap().performance().unwrap().now() as u64;
+
+    // Valid at the server for 20 s, but said to expire in 4 s: refreshed before connecting.
+    let mut tokens = auth.tokens().expect("tokens");
+    tokens.expires_at = Some(now() + 4_000);
+    auth.set_tokens(tokens);
+    let refreshes = refreshes_granted().await;
+    let logged = gateway_log(url).await.len();
+    let (client, _) = client_of(url, &auth);
+    within(10_000, "connecting", client.reconnect())
+        .await
+        .expect("connected");
+    assert_eq!(refreshes_granted().await, refreshes + 1, "refreshed first");
+    let log = gateway_log_since(url, logged).await;
+    assert!(
+        !log.is_empty() && log.iter().all(|l| l.ends_with(" authorized")),
+        "nothing refused: {log:?}"
+    );
+    client.close();
+
+    // Said to expire in a minute: used as it is.
+    let mut tokens = auth.tokens().expect("tokens");
+    tokens.expires_at = Some(now() + 60_000);
+    auth.set_tokens(tokens);
+    let (client, _) = client_of(url, &auth);
+    within(10_000, "connecting", client.reconnect())
+        .await
+        .expect("connected");
+    assert_eq!(refreshes_granted().await, refreshes + 1, "no refresh");
+    echo(&client, "with the token as it was").await;
+    client.close();
+}
+
+#[wasm_bindgen_test]
+async fn authorizers_sharing_local_storage_refresh_in_turn_each_with_the_newest_refresh_token() {
+    let url = gateway();
+    let options = oauth_options(LoginMode::Popup, TokenStorage::Local);
+    let first = Authorizer::new(url, options.clone());
+    first.logout(); // nothing an earlier run left
+    let second = Authorizer::new(url, options.clone());
+    assert!(!second.has_credentials());
+    let (first_client, _) = client_of(url, &first);
+    connect_logging_in(&first_client, &first).await;
+
+    // The second finds what the first kept (as another page of the site would) and
+    // refreshes with it: that uses the first one's refresh token up.
+    let windows = opened_windows().length();
+    let refreshes = refreshes_granted().await;
+    let (second_client, _) = client_of(url, &second);
+    within(10_000, "the second connecting", second_client.reconnect())
+        .await
+        .expect("the second connected without a login");
+    assert!(second
+        .trace_lines()
+        .iter()
+        .any(|l| l.starts_with("another page of this site refreshed or logged in since")));
+    assert_eq!(refreshes_granted().await, refreshes + 1);
+
+    // Both refused at once: they refresh one after the other, each with the newest refresh
+    // token (one used twice would revoke the grant: the authorization server would refuse
+    // the second refresh and every one after).
+    expire_tokens(url).await;
+    within(
+        30_000,
+        "both calling after the expiry",
+        join(
+            echo(&first_client, "first, refreshed"),
+            echo(&second_client, "second, refreshed"),
+        ),
+    )
+    .await;
+    assert_eq!(refreshes_granted().await, refreshes + 3, "one refresh each");
+    expire_tokens(url).await;
+    echo(&first_client, "first, refreshed again").await;
+    echo(&second_client, "second, refreshed again").await;
+    assert_eq!(opened_windows().length(), windows, "no login window");
+    first_client.close();
+    second_client.close();
+    first.logout();
+    second.logout();
+}
