@@ -2,7 +2,8 @@
 //! refusal), in headless Chromium against a real authorization server (npm oidc-provider,
 //! `tests/peers/auth_server.mjs`) and protected MCP servers (`tests/peers/auth_gateway.mjs`
 //! in front of npm server-everything; another requires DPoP-bound tokens, a third a scope
-//! more for tool calls).
+//! more for tool calls; a fourth, of another authorization server, DPoP nonces as that
+//! authorization server does).
 //!
 //! The login window is a real one (`window.open`). The test plays the person's part and the
 //! callback page's: once the window is back on the redirect URI (`tests/oauth-callback.html`,
@@ -38,6 +39,11 @@ const DPOP_GATEWAY: Option<&str> = option_env!("MCP_OAUTH_DPOP_URL");
 const STEP_UP_GATEWAY: Option<&str> = option_env!("MCP_OAUTH_STEP_UP_URL");
 /// The authorization server.
 const AUTH_SERVER: Option<&str> = option_env!("MCP_AUTH_SERVER_URL");
+/// An authorization server that requires DPoP nonces at its token endpoint.
+const AUTH_SERVER_NONCE: Option<&str> = option_env!("MCP_AUTH_SERVER_NONCE_URL");
+/// A protected MCP server (of [`AUTH_SERVER_NONCE`]) that requires DPoP-bound tokens and its
+/// nonces in every proof, a new one after every four requests.
+const DPOP_NONCE_GATEWAY: Option<&str> = option_env!("MCP_OAUTH_DPOP_NONCE_URL");
 
 /// The app's callback page script, run in the login window by the test.
 const CALLBACK_SCRIPT: &str = include_str!("../../www/oauth-callback.js");
@@ -241,7 +247,11 @@ async fn gateway_count(gateway: &str, what: &str) -> u64 {
 
 /// How many refresh grants the authorization server made so far.
 async fn refreshes_granted() -> u64 {
-    let url = AUTH_SERVER.expect("MCP_AUTH_SERVER_URL not set");
+    refreshes_granted_at(AUTH_SERVER.expect("MCP_AUTH_SERVER_URL not set")).await
+}
+
+/// How many refresh grants the authorization server at `url` made so far.
+async fn refreshes_granted_at(url: &str) -> u64 {
     let stats = get_json(&format!("{url}/__stats")).await;
     stats["refresh_token"].as_u64().expect("a count")
 }
@@ -840,4 +850,51 @@ async fn authorizers_sharing_local_storage_refresh_in_turn_each_with_the_newest_
     second_client.close();
     first.logout();
     second.logout();
+}
+
+#[wasm_bindgen_test]
+async fn dpop_nonces_the_servers_ask_for_are_sent_with_the_request_again_and_every_call_goes_through(
+) {
+    let url = DPOP_NONCE_GATEWAY.expect("MCP_OAUTH_DPOP_NONCE_URL not set");
+    let authorization_server = AUTH_SERVER_NONCE.expect("MCP_AUTH_SERVER_NONCE_URL not set");
+    let challenges = gateway_count(url, "nonce_challenges").await;
+    let refusals = gateway_count(url, "dpop_refusals").await;
+    let auth = Authorizer::new(url, oauth_options(LoginMode::Popup, TokenStorage::Memory));
+    let (client, _) = client_of(url, &auth);
+    connect_logging_in(&client, &auth).await;
+    let asked_by_the_authorization_server = || {
+        auth.trace_lines()
+            .iter()
+            .filter(|l| l.contains("the authorization server asks for a DPoP nonce"))
+            .count()
+    };
+    assert_eq!(
+        asked_by_the_authorization_server(),
+        1,
+        "the code exchange was sent again once, with the nonce"
+    );
+    assert!(auth.tokens().expect("tokens").dpop);
+    // The MCP server's nonce changes after every four requests: asked for again on the way.
+    for i in 0..6 {
+        echo(&client, &format!("with the nonce, {i}")).await;
+    }
+    let asked = gateway_count(url, "nonce_challenges").await - challenges;
+    assert!(
+        asked >= 2,
+        "asked for the nonce at first and after a change ({asked})"
+    );
+
+    let refreshes = refreshes_granted_at(authorization_server).await;
+    expire_tokens(url).await;
+    echo(&client, "refreshed with a nonce").await;
+    assert_eq!(
+        refreshes_granted_at(authorization_server).await,
+        refreshes + 1
+    );
+    assert_eq!(
+        gateway_count(url, "dpop_refusals").await,
+        refusals,
+        "no proof refused for anything but its nonce"
+    );
+    client.close();
 }

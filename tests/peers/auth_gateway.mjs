@@ -15,13 +15,20 @@
 // login, and the first call asks for it. With `step-up`, a tool call needs the scope
 // `mcp:admin` on top of `mcp:tools`: a token without it is answered 403 with an
 // `insufficient_scope` challenge naming both (a step-up, as the MCP authorization spec has it).
-// Binds 127.0.0.1. Usage: node auth_gateway.mjs PORT AUTH_SERVER_URL UPSTREAM_MCP_URL [dpop|tools-only|calls-only|step-up]
+// With `dpop-nonce`, as with `dpop`, and every proof must also carry the gateway's current nonce
+// (RFC 9449 §9), which changes after every four requests it let through: a proof without it is
+// answered 401 `use_dpop_nonce` with the current one in `DPoP-Nonce`.
+// Binds 127.0.0.1. Usage: node auth_gateway.mjs PORT AUTH_SERVER_URL UPSTREAM_MCP_URL [dpop|dpop-nonce|tools-only|calls-only|step-up]
 import http from 'node:http';
 import crypto from 'node:crypto';
 import { createRemoteJWKSet, jwtVerify, EmbeddedJWK, calculateJwkThumbprint } from 'jose';
 
 const [port, issuer, upstream] = [Number(process.argv[2]), process.argv[3], new URL(process.argv[4])];
-const dpop = process.argv[5] === 'dpop';
+const dpopNonce = process.argv[5] === 'dpop-nonce';
+const dpop = process.argv[5] === 'dpop' || dpopNonce;
+/** The nonce proofs must carry now (`dpop-nonce`), and how many requests it let through. */
+let nonce = { value: crypto.randomBytes(16).toString('base64url'), used: 0 };
+class NonceNeeded extends Error {}
 const callsOnly = process.argv[5] === 'calls-only';
 const toolsOnly = process.argv[5] === 'tools-only' || callsOnly;
 const stepUp = process.argv[5] === 'step-up';
@@ -36,7 +43,7 @@ const cors = {
 };
 const seen = new Set();
 const expired = new Set();
-const stats = { expired_refusals: 0, forwarded: 0, dpop_verified: 0, dpop_refusals: 0, insufficient_scope: 0 };
+const stats = { expired_refusals: 0, forwarded: 0, dpop_verified: 0, dpop_refusals: 0, insufficient_scope: 0, nonce_challenges: 0 };
 const metadata = JSON.stringify({ resource, authorization_servers: [issuer], scopes_supported: stepUp ? ['mcp:tools', 'mcp:admin'] : ['mcp:tools'], ...(dpop ? { dpop_bound_access_tokens_required: true } : {}) });
 const proofsSeen = new Set();
 /** What reached the gateway, in order ("POST tools/call authorized", "DELETE refused: …"):
@@ -56,6 +63,11 @@ async function checkDpop(req, token, claims) {
   const ath = crypto.createHash('sha256').update(token).digest('base64url');
   if (payload.ath !== ath) throw new Error('proof for another token');
   if (claims.cnf?.jkt !== await calculateJwkThumbprint(protectedHeader.jwk)) throw new Error('token bound to another key');
+  if (dpopNonce) {
+    if (payload.nonce !== nonce.value) throw new NonceNeeded(payload.nonce ? 'a stale nonce' : 'no nonce');
+    nonce.used += 1;
+    if (nonce.used >= 4) nonce = { value: crypto.randomBytes(16).toString('base64url'), used: 0 };
+  }
 }
 
 http.createServer(async (req, res) => {
@@ -105,6 +117,12 @@ http.createServer(async (req, res) => {
         await checkDpop(req, token, claims);
         stats.dpop_verified += 1;
       } catch (e) {
+        if (e instanceof NonceNeeded) {
+          stats.nonce_challenges += 1;
+          log.push(`${what} refused: ${e.message}`);
+          res.writeHead(401, { ...cors, 'dpop-nonce': nonce.value, 'www-authenticate': `DPoP algs="ES256", error="use_dpop_nonce", error_description="a nonce is needed"` }).end();
+          return;
+        }
         stats.dpop_refusals += 1;
         throw e;
       }

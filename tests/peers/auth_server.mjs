@@ -6,14 +6,20 @@
 // Browsers reach it across origins: CORS on registration (oidc-provider has none there) and,
 // for public clients, on the token endpoint for the origins of their redirect URIs.
 // GET /__stats counts successful token requests per grant type (for the refresh test).
-// Usage: node auth_server.mjs PORT   (Node 20 works; oidc-provider warns about the runtime.)
+// With a second argument `dpop-nonce`, every DPoP proof at the token endpoint must carry a nonce
+// the server gave (RFC 9449 §8): a proof without one, or with one gone stale, is answered 400
+// `use_dpop_nonce` with a fresh `DPoP-Nonce`.
+// Usage: node auth_server.mjs PORT [dpop-nonce]   (Node 20 works; oidc-provider warns about the runtime.)
+import crypto from 'node:crypto';
 import Provider from 'oidc-provider';
 const port = Number(process.argv[2]);
+const dpopNonce = process.argv[3] === 'dpop-nonce';
 const issuer = `http://127.0.0.1:${port}`;
 const provider = new Provider(issuer, {
   clients: [],
   features: {
     devInteractions: { enabled: false },
+    ...(dpopNonce ? { dPoP: { enabled: true, nonceSecret: crypto.randomBytes(32), requireNonce: () => true } } : {}),
     registration: { enabled: true },
     resourceIndicators: {
       enabled: true,
