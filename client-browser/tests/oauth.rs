@@ -898,3 +898,55 @@ async fn dpop_nonces_the_servers_ask_for_are_sent_with_the_request_again_and_eve
     );
     client.close();
 }
+
+#[wasm_bindgen_test]
+async fn a_call_cancelled_while_its_login_window_is_open_ends_cancelled_and_is_not_sent_again() {
+    use client_browser::client_core::session::RequestError;
+    use client_browser::CallOptions;
+    let url = gateway();
+    let auth = Authorizer::new(url, oauth_options(LoginMode::Popup, TokenStorage::Memory));
+    let (client, _) = client_of(url, &auth);
+    connect_logging_in(&client, &auth).await;
+    // No refresh possible: the refused call needs a new login.
+    let mut tokens = auth.tokens().expect("tokens");
+    tokens.refresh_token = None;
+    auth.set_tokens(tokens);
+    expire_tokens(url).await;
+    let logged = gateway_log(url).await.len();
+    let index = opened_windows().length();
+
+    let call = client.start(
+        "tools/call",
+        Some(json!({"name": "echo", "arguments": {"message": "never answered"}})),
+        CallOptions::default(),
+    );
+    let handle = call.handle;
+    let cancel_then_approve = async {
+        until(10_000, "the login window opened", || {
+            opened_windows().length() > index
+        })
+        .await;
+        client.cancel(handle);
+        person(index, Person::Approves, auth.clone()).await
+    };
+    let (ended, answered) = join(within(30_000, "the call", call), cancel_then_approve).await;
+    answered.expect("the person approved");
+    assert!(
+        matches!(ended, Err(ClientError::Request(RequestError::Cancelled))),
+        "{ended:?}"
+    );
+    let log = gateway_log_since(url, logged).await;
+    let calls: Vec<&String> = log
+        .iter()
+        .filter(|l| l.starts_with("POST tools/call"))
+        .collect();
+    assert_eq!(
+        calls,
+        ["POST tools/call refused: expired"],
+        "sent once, refused, and not again: {log:?}"
+    );
+    // The login went on: the next call goes through without another window.
+    echo(&client, "after the cancelled call").await;
+    assert_eq!(opened_windows().length(), index + 1);
+    client.close();
+}
