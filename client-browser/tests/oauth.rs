@@ -950,3 +950,110 @@ async fn a_call_cancelled_while_its_login_window_is_open_ends_cancelled_and_is_n
     assert_eq!(opened_windows().length(), index + 1);
     client.close();
 }
+
+/// The refresh material this tab passed on to its copies for `server_url`: whether a record
+/// is left in `localStorage` for the tab's lineage (see `client_browser::auth::tab_copies`).
+fn passed_on_to_copies(server_url: &str) -> bool {
+    let window = web_sys::window().unwrap();
+    let session = window.session_storage().unwrap().unwrap();
+    let Some(lineage) = session
+        .get_item(&format!("mcp-oauth/v1/lineage/{server_url}"))
+        .unwrap()
+    else {
+        return false;
+    };
+    let id = lineage.split('.').next().unwrap_or_default().to_string();
+    let local = window.local_storage().unwrap().unwrap();
+    local
+        .get_item(&format!("mcp-oauth/v1/handover/{id}"))
+        .unwrap()
+        .is_some()
+}
+
+#[wasm_bindgen_test]
+async fn a_copy_of_a_tab_refreshes_with_the_refresh_token_the_other_passed_on() {
+    let url = gateway();
+    let options = oauth_options(LoginMode::Popup, TokenStorage::Session);
+    let tab = Authorizer::new(url, options.clone());
+    tab.logout(); // nothing an earlier run left
+    let (tab_client, _) = client_of(url, &tab);
+    connect_logging_in(&tab_client, &tab).await;
+    assert!(
+        !passed_on_to_copies(url),
+        "nothing passed on before a refresh"
+    );
+    // A copy of the tab starts with the same refresh token (its sessionStorage is a copy).
+    let copy = Authorizer::new(url, options.clone());
+    assert_eq!(
+        copy.tokens().and_then(|t| t.refresh_token),
+        tab.tokens().and_then(|t| t.refresh_token)
+    );
+    let refreshes = refreshes_granted().await;
+
+    // The tab refreshes (using the shared refresh token up) and passes the new one on.
+    expire_tokens(url).await;
+    echo(&tab_client, "the tab, refreshed").await;
+    assert!(passed_on_to_copies(url), "the new refresh token passed on");
+    // The copy connects with the one passed on, not with the one used up.
+    let (copy_client, _) = client_of(url, &copy);
+    within(15_000, "the copy connecting", copy_client.reconnect())
+        .await
+        .expect("the copy connected without a login");
+    echo(&copy_client, "the copy, refreshed").await;
+    assert!(copy
+        .trace_lines()
+        .iter()
+        .any(|l| l == "a copy of this tab refreshed since: using the refresh token it passed on"));
+    assert_eq!(refreshes_granted().await, refreshes + 2);
+    // The grant survived: the tab refreshes again.
+    expire_tokens(url).await;
+    echo(&tab_client, "the tab, refreshed again").await;
+    tab_client.close();
+    copy_client.close();
+    tab.logout();
+    assert!(!passed_on_to_copies(url), "nothing left after the logout");
+}
+
+#[wasm_bindgen_test]
+async fn dpop_bound_refresh_tokens_are_neither_passed_on_to_copies_nor_taken_from_another_page() {
+    let url = dpop_gateway();
+    // Copies of a tab: a DPoP-bound refresh token works only with this page's key.
+    let options = oauth_options(LoginMode::Popup, TokenStorage::Session);
+    let tab = Authorizer::new(url, options);
+    tab.logout();
+    let (client, _) = client_of(url, &tab);
+    connect_logging_in(&client, &tab).await;
+    expire_tokens(url).await;
+    echo(&client, "refreshed, bound").await;
+    assert!(tab.tokens().expect("tokens").dpop);
+    assert!(!passed_on_to_copies(url), "nothing passed on");
+    client.close();
+    tab.logout();
+
+    // Pages sharing localStorage: the second does not take the first one's bound tokens; it
+    // logs in itself.
+    let options = oauth_options(LoginMode::Popup, TokenStorage::Local);
+    let first = Authorizer::new(url, options.clone());
+    first.logout();
+    let second = Authorizer::new(url, options);
+    let (first_client, _) = client_of(url, &first);
+    connect_logging_in(&first_client, &first).await;
+    let (second_client, _) = client_of(url, &second);
+    let windows = opened_windows().length();
+    connect_logging_in(&second_client, &second).await;
+    assert_eq!(opened_windows().length(), windows + 1, "a login of its own");
+    assert!(
+        !second
+            .trace_lines()
+            .iter()
+            .any(|l| l.starts_with("another page of this site")),
+        "{:?}",
+        second.trace_lines()
+    );
+    echo(&first_client, "the first, still bound to its key").await;
+    echo(&second_client, "the second, bound to its own").await;
+    first_client.close();
+    second_client.close();
+    first.logout();
+    second.logout();
+}
