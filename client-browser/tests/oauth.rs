@@ -299,6 +299,11 @@ async fn a_login_in_a_popup_window_connects_and_every_request_after_it_carries_t
     let logged = gateway_log(url).await.len();
     let windows = opened_windows().length();
     let auth = Authorizer::new(url, oauth_options(LoginMode::Popup, TokenStorage::Memory));
+    assert_eq!(auth.server_url(), url);
+    assert_eq!(auth.mode(), LoginMode::Popup);
+    let heard = Rc::new(RefCell::new(Vec::<String>::new()));
+    let hears = heard.clone();
+    auth.on_trace(move |line| hears.borrow_mut().push(line.to_string()));
     let (client, events) = client_of(url, &auth);
     assert!(!auth.has_credentials());
     let (connected, answered) = join(
@@ -331,6 +336,7 @@ async fn a_login_in_a_popup_window_connects_and_every_request_after_it_carries_t
         .expect("an Authorization header");
     assert_eq!(header, format!("Bearer {}", tokens.access_token));
     let trace = auth.trace_lines();
+    assert_eq!(*heard.borrow(), trace, "every step told to the listener");
     for step in [
         "registered dynamically as client",
         "exchanging the code at",
@@ -910,6 +916,18 @@ async fn a_call_cancelled_while_its_login_window_is_open_ends_cancelled_and_is_n
     // No refresh possible: the refused call needs a new login.
     let mut tokens = auth.tokens().expect("tokens");
     tokens.refresh_token = None;
+    auth.set_tokens(tokens.clone());
+    assert!(
+        auth.has_credentials(),
+        "an access token alone is a credential"
+    );
+    let mut nothing = tokens.clone();
+    nothing.access_token.clear();
+    auth.set_tokens(nothing);
+    assert!(
+        !auth.has_credentials(),
+        "neither an access token nor a refresh token"
+    );
     auth.set_tokens(tokens);
     expire_tokens(url).await;
     let logged = gateway_log(url).await.len();
