@@ -347,7 +347,13 @@ async fn a_login_in_a_popup_window_connects_and_every_request_after_it_carries_t
             "{step} missing from {trace:?}"
         );
     }
-    let log = gateway_log(url).await.split_off(logged);
+    // (A session an earlier test's client closed may end just after the count was taken.)
+    let log: Vec<String> = gateway_log(url)
+        .await
+        .split_off(logged)
+        .into_iter()
+        .skip_while(|l| l.starts_with("DELETE "))
+        .collect();
     assert!(log.len() >= 3, "{log:?}");
     assert!(
         log[0].ends_with(" refused: no token"),
@@ -657,8 +663,13 @@ async fn refresh_material_kept_in_session_storage_connects_a_new_authorizer_with
     assert_eq!(opened_windows().length(), windows, "no login window");
     client.close();
 
+    let generation = reloaded.generation();
     reloaded.logout();
     assert!(reloaded.tokens().is_none());
+    assert!(
+        reloaded.generation() > generation,
+        "a new generation of credentials"
+    );
     let after_logout = Authorizer::new(url, options);
     assert!(
         !after_logout.has_credentials(),
@@ -819,6 +830,16 @@ async fn authorizers_sharing_local_storage_refresh_in_turn_each_with_the_newest_
     assert!(!second.has_credentials());
     let (first_client, _) = client_of(url, &first);
     connect_logging_in(&first_client, &first).await;
+    // Alone, it refreshes with its own refresh token: what it stored is its own.
+    expire_tokens(url).await;
+    echo(&first_client, "first, alone").await;
+    let adopted = |auth: &Authorizer| {
+        auth.trace_lines()
+            .iter()
+            .filter(|l| l.starts_with("another page of this site refreshed or logged in since"))
+            .count()
+    };
+    assert_eq!(adopted(&first), 0, "{:?}", first.trace_lines());
 
     // The second finds what the first kept (as another page of the site would) and
     // refreshes with it: that uses the first one's refresh token up.
@@ -1074,4 +1095,109 @@ async fn dpop_bound_refresh_tokens_are_neither_passed_on_to_copies_nor_taken_fro
     second_client.close();
     first.logout();
     second.logout();
+}
+
+/// The lineage this tab keeps for `server_url` (see `client_browser::auth::tab_copies`).
+fn lineage(server_url: &str) -> Option<String> {
+    let session = web_sys::window()
+        .unwrap()
+        .session_storage()
+        .unwrap()
+        .unwrap();
+    session
+        .get_item(&format!("mcp-oauth/v1/lineage/{server_url}"))
+        .unwrap()
+}
+
+#[wasm_bindgen_test]
+async fn a_login_kept_in_session_storage_starts_a_lineage_for_copies_of_the_tab_and_others_do_not()
+{
+    let url = gateway();
+    for storage in [TokenStorage::Memory, TokenStorage::Local] {
+        let auth = Authorizer::new(url, oauth_options(LoginMode::Popup, storage));
+        auth.logout();
+        let (client, _) = client_of(url, &auth);
+        connect_logging_in(&client, &auth).await;
+        assert_eq!(lineage(url), None, "{storage:?}: no lineage");
+        client.close();
+        auth.logout();
+    }
+    let auth = Authorizer::new(url, oauth_options(LoginMode::Popup, TokenStorage::Session));
+    auth.logout();
+    let (client, _) = client_of(url, &auth);
+    connect_logging_in(&client, &auth).await;
+    let first = lineage(url).expect("a lineage once logged in");
+    // A new login starts a new one: copies made before it do not share its tokens.
+    let index = opened_windows().length();
+    let (logged_in, answered) = join(
+        auth.login(None),
+        person(index, Person::Approves, auth.clone()),
+    )
+    .await;
+    answered.expect("approved");
+    logged_in.expect("logged in again");
+    let second = lineage(url).expect("a lineage");
+    assert_ne!(first, second, "a new lineage for the new login");
+    client.close();
+    auth.logout();
+    assert_eq!(lineage(url), None, "forgotten with the logout");
+}
+
+#[wasm_bindgen_test]
+async fn a_refresh_refused_while_another_page_logged_in_leaves_that_pages_tokens_and_takes_them_next(
+) {
+    let url = gateway();
+    let options = oauth_options(LoginMode::Popup, TokenStorage::Local);
+    let other = Authorizer::new(url, options.clone());
+    other.logout();
+    let (other_client, _) = client_of(url, &other);
+    connect_logging_in(&other_client, &other).await;
+    other_client.close();
+    let good = other.tokens().expect("the other page's tokens");
+
+    // This page holds a refresh token the server never issued (stored too, as its own); it
+    // opens no login window by itself.
+    let mut options = options;
+    options.auto_login = false;
+    let page = Authorizer::new(url, options.clone());
+    let mut bogus = good.clone();
+    bogus.refresh_token = Some("never-issued".into());
+    bogus.access_token.clear();
+    page.set_tokens(bogus);
+    // The other page logs in again while this page's refresh is under way (as the refresh
+    // request leaves, told by the trace, synchronously).
+    let written = Rc::new(RefCell::new(false));
+    let writes = written.clone();
+    let logs_in = other.clone();
+    let kept = good.clone();
+    page.on_trace(move |line| {
+        if line.starts_with("refreshing the access token at") && !*writes.borrow() {
+            *writes.borrow_mut() = true;
+            logs_in.set_tokens(kept.clone());
+        }
+    });
+    let refused = within(10_000, "the refresh", page.refresh()).await;
+    assert_eq!(refused, Err(AuthFailure::NeedsLogin));
+    assert!(
+        *written.borrow(),
+        "the other page's login came during the refresh"
+    );
+    assert!(
+        page.tokens().is_none(),
+        "this page's used-up tokens dropped"
+    );
+    let stored = Authorizer::new(url, options.clone()).tokens();
+    assert_eq!(
+        stored.and_then(|t| t.refresh_token),
+        good.refresh_token,
+        "the other page's tokens left in storage"
+    );
+    // This page takes them next, and connects.
+    let (client, _) = client_of(url, &page);
+    within(10_000, "connecting", client.reconnect())
+        .await
+        .expect("connected with the other page's refresh token");
+    echo(&client, "with the other page's login").await;
+    client.close();
+    page.logout();
 }
