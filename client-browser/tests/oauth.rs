@@ -44,6 +44,9 @@ const AUTH_SERVER_NONCE: Option<&str> = option_env!("MCP_AUTH_SERVER_NONCE_URL")
 /// A protected MCP server (of [`AUTH_SERVER_NONCE`]) that requires DPoP-bound tokens and its
 /// nonces in every proof, a new one after every four requests.
 const DPOP_NONCE_GATEWAY: Option<&str> = option_env!("MCP_OAUTH_DPOP_NONCE_URL");
+/// A hostile protected MCP server whose answers to the authorization flow never end
+/// (`tests/peers/endless_answers.mjs`).
+const ENDLESS: Option<&str> = option_env!("MCP_OAUTH_ENDLESS_URL");
 
 /// The app's callback page script, run in the login window by the test.
 const CALLBACK_SCRIPT: &str = include_str!("../../www/oauth-callback.js");
@@ -1200,4 +1203,60 @@ async fn a_refresh_refused_while_another_page_logged_in_leaves_that_pages_tokens
     echo(&client, "with the other page's login").await;
     client.close();
     page.logout();
+}
+
+#[wasm_bindgen_test]
+async fn answers_to_the_authorization_flow_that_never_end_are_cut_off_and_the_login_fails_in_words()
+{
+    let url = ENDLESS.expect("MCP_OAUTH_ENDLESS_URL not set");
+    let stats_url = format!("{}/__stats", base_of(url));
+    let auth = Authorizer::new(url, oauth_options(LoginMode::Popup, TokenStorage::Memory));
+    let (client, _) = client_of(url, &auth);
+    let index = opened_windows().length();
+    let connected = within(25_000, "connecting", client.reconnect()).await;
+    let Err(ClientError::Auth(AuthFailure::Flow(failure))) = connected else {
+        panic!("{connected:?}");
+    };
+    // Told in the trace; what the flow then read fails as malformed.
+    assert!(
+        failure.to_string().starts_with("malformed answer from"),
+        "{failure}"
+    );
+    let trace = auth.trace_lines();
+    assert!(
+        trace
+            .iter()
+            .any(|l| l == "  → the answer is longer than 1024 KiB: read no further"),
+        "{trace:?}"
+    );
+    let mut stats = get_json(&stats_url).await;
+    for _ in 0..250 {
+        if stats["open"] == 0 {
+            break;
+        }
+        gloo_timers::future::TimeoutFuture::new(20).await;
+        stats = get_json(&stats_url).await;
+    }
+    assert_eq!(stats["open"], 0, "every endless answer hung up on: {stats}");
+    assert_eq!(
+        stats["ran_out"], 0,
+        "none read to the server's bound: {stats}"
+    );
+    let sent: Vec<u64> = stats["hung_up_after"]
+        .as_array()
+        .expect("a list")
+        .iter()
+        .filter_map(Value::as_u64)
+        .collect();
+    assert!(!sent.is_empty(), "the flow asked for something: {stats}");
+    assert!(
+        sent.iter().all(|&bytes| bytes < 16 << 20),
+        "each hung up on soon after the 1 MiB read: {sent:?}"
+    );
+    if opened_windows().length() > index {
+        let window: web_sys::Window = opened_windows().get(index).unchecked_into();
+        assert!(window.closed().unwrap_or(false), "the login window closed");
+    }
+    assert!(auth.tokens().is_none());
+    client.close();
 }

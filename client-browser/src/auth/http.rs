@@ -7,9 +7,9 @@ use futures_util::future::{select, Either};
 use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::JsFuture;
 
-/// Largest metadata, registration or token answer read (larger ones are cut off and then
-/// fail to parse, with a clear message).
-const MAX_BODY: usize = 1 << 20;
+/// Largest metadata, registration or token answer read: a larger one is cut off there (the
+/// rest is not downloaded) and then fails to parse, with a clear message.
+pub(crate) const MAX_BODY: usize = 1 << 20;
 /// How long one request may take.
 const DEADLINE_MS: u32 = 30_000;
 
@@ -17,6 +17,8 @@ const DEADLINE_MS: u32 = 30_000;
 pub(crate) struct Answer {
     pub status: u16,
     pub body: Vec<u8>,
+    /// Whether the body was longer than [`MAX_BODY`] and `body` holds only its start.
+    pub cut_off: bool,
     pub dpop_nonce: Option<String>,
 }
 
@@ -56,23 +58,55 @@ pub(crate) async fn perform(req: &AuthRequest, extra: &[(&str, String)]) -> Resu
             })?
             .unchecked_into();
         let dpop_nonce = resp.headers().get("dpop-nonce").ok().flatten();
-        let buf = JsFuture::from(resp.array_buffer().map_err(|e| js_message(&e))?)
-            .await
-            .map_err(|e| js_message(&e))?;
-        let bytes = js_sys::Uint8Array::new(&buf);
-        let len = (bytes.length() as usize).min(MAX_BODY);
+        let (body, cut_off) = read_capped(&resp).await?;
         Ok::<_, String>(Answer {
             status: resp.status(),
-            body: bytes.subarray(0, len as u32).to_vec(),
+            body,
+            cut_off,
             dpop_nonce,
         })
     };
     let timer = gloo_timers::future::TimeoutFuture::new(DEADLINE_MS);
     match select(Box::pin(work), timer).await {
-        Either::Left((r, _)) => r,
+        Either::Left((r, _)) => {
+            // The connection of an answer cut off at the cap is closed (nothing more comes).
+            ctrl.abort();
+            r
+        }
         Either::Right(_) => {
             ctrl.abort();
             Err(format!("no answer within {} s", DEADLINE_MS / 1000))
         }
     }
+}
+
+/// The body of `resp`, read chunk by chunk up to [`MAX_BODY`] bytes, and whether it was longer:
+/// a longer one is cut off there and its stream cancelled, so that a hostile server cannot
+/// fill the page's memory (a whole-body read such as `arrayBuffer()` would take everything it
+/// sends).
+async fn read_capped(resp: &web_sys::Response) -> Result<(Vec<u8>, bool), String> {
+    let Some(body) = resp.body() else {
+        return Ok((Vec::new(), false));
+    };
+    let reader = web_sys::ReadableStreamDefaultReader::new(&body).map_err(|e| js_message(&e))?;
+    let mut bytes = Vec::new();
+    loop {
+        let step: web_sys::ReadableStreamReadResult = JsFuture::from(reader.read())
+            .await
+            .map_err(|e| js_message(&e))?
+            .unchecked_into();
+        if step.get_done().unwrap_or(true) {
+            break;
+        }
+        let chunk = js_sys::Uint8Array::new(&step.get_value());
+        let start = bytes.len();
+        let take = (chunk.length() as usize).min(MAX_BODY - start);
+        bytes.resize(start + take, 0);
+        chunk.subarray(0, take as u32).copy_to(&mut bytes[start..]);
+        if take < chunk.length() as usize {
+            let _ = reader.cancel();
+            return Ok((bytes, true));
+        }
+    }
+    Ok((bytes, false))
 }

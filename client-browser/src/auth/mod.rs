@@ -711,7 +711,15 @@ impl Authorizer {
                 AuthOutput::Done(t) => return Ok(Stop::Done(Box::new(t))),
                 AuthOutput::Failed(e) => return Err(AuthFailure::Flow(e)),
                 AuthOutput::Fetch(req) => match self.send(&req).await {
-                    Ok(a) => flow.handle_response(req.id, a.status, &a.body, now()),
+                    Ok(a) => {
+                        if a.cut_off {
+                            self.trace(&format!(
+                                "  → the answer is longer than {} KiB: read no further",
+                                http::MAX_BODY >> 10
+                            ));
+                        }
+                        flow.handle_response(req.id, a.status, &a.body, now())
+                    }
                     Err(reason) if req.method == "GET" => {
                         // Discovery: a missing document often comes without CORS headers;
                         // treat it as absent and try the next location.
