@@ -124,6 +124,9 @@ enum Person {
     LetsAForeignAnswerComeFirst,
     /// Closes the window without letting the callback page run.
     ClosesTheWindow,
+    /// Lets messages that are not the login window's answer arrive first (one this page
+    /// posts itself, one of another type from the login window), then the callback page run.
+    LetsOtherMessagesComeFirst,
 }
 
 /// A property of a JS value, if it can be read (a window of another origin throws).
@@ -203,6 +206,38 @@ async fn person(index: u32, does: Person, auth: Rc<Authorizer>) -> Result<String
                 return Err(format!(
                     "the foreign answer was not ignored within 10 s: {:?}",
                     auth.trace_lines()
+                ));
+            }
+            run_callback_page(&window);
+        }
+        Person::LetsOtherMessagesComeFirst => {
+            let forged = "?code=forged&state=another-login";
+            let post = js_sys::Function::new_with_args(
+                "w, type, query",
+                "window.postMessage({ type: 'mcp-oauth-callback', query }, location.origin);
+                 const s = w.document.createElement('script');
+                 s.textContent = `opener.postMessage(${JSON.stringify({ type, query })}, location.origin);`;
+                 w.document.body.appendChild(s);",
+            );
+            post.call3(
+                &JsValue::NULL,
+                &window,
+                &"not-the-callback".into(),
+                &forged.into(),
+            )
+            .expect("posted");
+            // Neither may reach the flow (it would say it ignored a foreign state). Something
+            // that must not happen has no moment to wait for: the messages, posted now, are
+            // delivered within milliseconds; half a second is allowed.
+            gloo_timers::future::TimeoutFuture::new(500).await;
+            let reached = auth
+                .trace_lines()
+                .into_iter()
+                .filter(|l| l.contains("foreign state"))
+                .collect::<Vec<_>>();
+            if !reached.is_empty() {
+                return Err(format!(
+                    "a message that was not the answer reached the flow: {reached:?}"
                 ));
             }
             run_callback_page(&window);
@@ -1258,5 +1293,22 @@ async fn answers_to_the_authorization_flow_that_never_end_are_cut_off_and_the_lo
         assert!(window.closed().unwrap_or(false), "the login window closed");
     }
     assert!(auth.tokens().is_none());
+    client.close();
+}
+
+#[wasm_bindgen_test]
+async fn only_the_login_windows_answer_is_taken_not_a_message_from_elsewhere_or_of_another_kind() {
+    let url = gateway();
+    let auth = Authorizer::new(url, oauth_options(LoginMode::Popup, TokenStorage::Memory));
+    let (client, _) = client_of(url, &auth);
+    let index = opened_windows().length();
+    let (connected, answered) = join(
+        within(30_000, "connecting with a login", client.reconnect()),
+        person(index, Person::LetsOtherMessagesComeFirst, auth.clone()),
+    )
+    .await;
+    answered.expect("the person approved");
+    connected.expect("connected with the real answer");
+    echo(&client, "after other messages").await;
     client.close();
 }
