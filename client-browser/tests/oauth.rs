@@ -1312,3 +1312,206 @@ async fn only_the_login_windows_answer_is_taken_not_a_message_from_elsewhere_or_
     echo(&client, "after other messages").await;
     client.close();
 }
+
+/// The page's monotonic clock, as the browser layer reads it for the core.
+fn clock() -> client_browser::client_core::Instant {
+    let ms = web_sys::window().unwrap().performance().unwrap().now();
+    client_browser::client_core::Instant(ms as u64)
+}
+
+/// Performs one request of an authorization flow with `fetch`: its status and body (status 0
+/// and no body when the browser got no answer).
+async fn fetch_for_flow(req: &client_browser::client_core::oauth::AuthRequest) -> (u16, Vec<u8>) {
+    let init = web_sys::RequestInit::new();
+    init.set_method(req.method);
+    let headers = web_sys::Headers::new().unwrap();
+    for (k, v) in &req.headers {
+        headers.append(k, v).unwrap();
+    }
+    init.set_headers(&headers);
+    if let Some(body) = &req.body {
+        init.set_body(&JsValue::from_str(body));
+    }
+    let window = web_sys::window().unwrap();
+    let Ok(response) = JsFuture::from(window.fetch_with_str_and_init(&req.url, &init)).await else {
+        return (0, Vec::new());
+    };
+    let response: web_sys::Response = response.unchecked_into();
+    let buffer = JsFuture::from(response.array_buffer().unwrap())
+        .await
+        .unwrap();
+    (response.status(), js_sys::Uint8Array::new(&buffer).to_vec())
+}
+
+/// Starts a full-page login to `url` as the browser layer does before it leaves the page:
+/// runs the core's flow to the authorization URL and keeps the login in progress in
+/// `sessionStorage` (the record `Authorizer::login` writes in redirect mode). Gives the
+/// authorization URL.
+async fn leave_for_login(url: &str) -> String {
+    use client_browser::client_core::oauth::{AuthConfig, AuthFlow, AuthOutput, UrlPolicy};
+    let mut random = [0u8; 64];
+    web_sys::window()
+        .unwrap()
+        .crypto()
+        .unwrap()
+        .get_random_values_with_u8_array(&mut random)
+        .unwrap();
+    let config = AuthConfig {
+        server_url: url.into(),
+        redirect_uri: callback_url(),
+        client_name: "client-browser OAuth test".into(),
+        metadata_document_url: None,
+        preregistered: Vec::new(),
+        application_type: "web".into(),
+        policy: UrlPolicy {
+            allow_http: true,
+            allow_private: true,
+        },
+        previous_scopes: Vec::new(),
+        dpop: false,
+    };
+    let mut flow = AuthFlow::new(config, random, clock()).expect("a flow");
+    flow.start(None);
+    let authorization_url = loop {
+        match flow.poll_output().expect("the flow goes on") {
+            AuthOutput::Trace(_) => {}
+            AuthOutput::Navigate(to) => break to,
+            AuthOutput::Fetch(req) => {
+                let (status, body) = fetch_for_flow(&req).await;
+                flow.handle_response(req.id, status, &body, clock());
+            }
+            other => panic!("the flow ended before the login: {other:?}"),
+        }
+    };
+    let record = json!({
+        "server_url": url,
+        "pending": flow.pending().expect("a login in progress"),
+        "return_to": web_sys::window().unwrap().location().href().unwrap(),
+        "storage": "Memory",
+        "allow_local": true,
+        "trace": ["before leaving for the authorization server"],
+    });
+    session_storage()
+        .set_item("mcp-oauth-pending", &record.to_string())
+        .unwrap();
+    authorization_url
+}
+
+fn session_storage() -> web_sys::Storage {
+    web_sys::window()
+        .unwrap()
+        .session_storage()
+        .unwrap()
+        .unwrap()
+}
+
+/// Leaves `query` as the callback page does for the page it returns to.
+fn leave_callback(query: &str) {
+    session_storage()
+        .set_item("mcp-oauth-callback", query)
+        .unwrap();
+}
+
+#[wasm_bindgen_test]
+async fn a_full_page_login_is_completed_on_return_and_a_foreign_answer_leaves_it_waiting() {
+    use client_browser::auth::{complete_redirect, has_redirect_callback};
+    use client_browser::client_core::oauth::AuthError;
+    let url = gateway();
+    let told = Rc::new(RefCell::new(Vec::<String>::new()));
+    let tell = || {
+        let told = told.clone();
+        move |line: &str| told.borrow_mut().push(line.to_string())
+    };
+    let options = || oauth_options(LoginMode::Redirect, TokenStorage::Memory);
+
+    // An answer with no login in progress in this tab.
+    session_storage().remove_item("mcp-oauth-pending").unwrap();
+    assert!(!has_redirect_callback());
+    assert!(
+        complete_redirect(options(), tell()).await.is_none(),
+        "nothing to complete"
+    );
+    leave_callback("?code=stray&state=nobody");
+    assert!(has_redirect_callback());
+    let stray = complete_redirect(options(), tell())
+        .await
+        .expect("an outcome");
+    assert_eq!(stray.server_url, None);
+    assert!(matches!(
+        stray.result,
+        Err(AuthFailure::Flow(AuthError::Unexpected))
+    ));
+    assert!(told
+        .borrow()
+        .iter()
+        .any(|l| l == "an authorization answer arrived, but no login was in progress in this tab"));
+    assert!(!has_redirect_callback(), "the answer is taken once");
+
+    // The person goes to the authorization server (here in a window of its own: the test's
+    // page cannot leave) and comes back with the answer.
+    let authorization_url = leave_for_login(url).await;
+    let index = opened_windows().length();
+    web_sys::window()
+        .unwrap()
+        .open_with_url_and_target(&authorization_url, "full-page-login")
+        .expect("opened")
+        .expect("a window");
+    let (window, query) = window_back(index).await.expect("back with the answer");
+    window.unchecked_into::<web_sys::Window>().close().unwrap();
+
+    // A foreign answer first: refused, and the login stays in progress for the real one.
+    leave_callback("?code=forged&state=another-login");
+    let foreign = complete_redirect(options(), tell())
+        .await
+        .expect("an outcome");
+    assert_eq!(foreign.server_url.as_deref(), Some(url));
+    assert!(
+        matches!(
+            foreign.result,
+            Err(AuthFailure::Flow(AuthError::StateMismatch))
+        ),
+        "{:?}",
+        foreign.result.as_ref().err()
+    );
+    assert!(session_storage()
+        .get_item("mcp-oauth-pending")
+        .unwrap()
+        .is_some());
+
+    leave_callback(&query);
+    let outcome = complete_redirect(options(), tell())
+        .await
+        .expect("an outcome");
+    assert_eq!(outcome.server_url.as_deref(), Some(url));
+    let auth = outcome.result.expect("logged in");
+    assert!(
+        session_storage()
+            .get_item("mcp-oauth-pending")
+            .unwrap()
+            .is_none(),
+        "done"
+    );
+    assert!(!has_redirect_callback());
+    let trace = auth.trace_lines();
+    assert_eq!(
+        trace.first().map(String::as_str),
+        Some("before leaving for the authorization server"),
+        "the trace from before leaving, carried across"
+    );
+    for line in ["back from the authorization server", "got an access token"] {
+        assert!(
+            trace.iter().any(|l| l == line),
+            "{line} missing from {trace:?}"
+        );
+    }
+    assert!(
+        told.borrow().iter().any(|l| l == "got an access token"),
+        "told as it went"
+    );
+    let (client, _) = client_of(url, &auth);
+    within(10_000, "connecting", client.reconnect())
+        .await
+        .expect("connected with the tokens of the full-page login");
+    echo(&client, "after a full-page login").await;
+    client.close();
+}
