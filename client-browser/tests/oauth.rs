@@ -581,7 +581,62 @@ async fn a_refresh_refused_by_the_authorization_server_starts_a_new_login() {
     assert!(tokens
         .refresh_token
         .is_some_and(|t| t != "a-refresh-token-the-server-never-issued"));
+
+    // A registration the authorization server does not know (`invalid_client`): the same.
+    let mut tokens = auth.tokens().expect("tokens");
+    tokens.client.client_id = "a-client-the-server-never-registered".into();
+    auth.set_tokens(tokens);
+    expire_tokens(url).await;
+    let index = opened_windows().length();
+    let ((), answered) = join(
+        echo(&client, "after registering again"),
+        person(index, Person::Approves, auth.clone()),
+    )
+    .await;
+    answered.expect("the person approved the new login");
+    let trace = auth.trace_lines();
+    assert!(
+        trace
+            .iter()
+            .any(|l| l == "the refresh was refused (invalid_client): a new login is needed"),
+        "{trace:?}"
+    );
+    let client_id = auth.tokens().expect("new tokens").client.client_id;
+    assert_ne!(
+        client_id, "a-client-the-server-never-registered",
+        "registered again"
+    );
     client.close();
+}
+
+#[wasm_bindgen_test]
+async fn a_refresh_failing_for_another_reason_keeps_the_tokens_and_says_why() {
+    let url = gateway();
+    let auth = Authorizer::new(url, oauth_options(LoginMode::Popup, TokenStorage::Memory));
+    let (client, _) = client_of(url, &auth);
+    connect_logging_in(&client, &auth).await;
+    client.close();
+    // The token endpoint is down for a while.
+    let mut tokens = auth.tokens().expect("tokens");
+    tokens.token_endpoint = format!("{}/__token_unavailable", base_of(url));
+    auth.set_tokens(tokens.clone());
+    let generation = auth.generation();
+    let windows = opened_windows().length();
+    let failed = within(10_000, "the refresh", auth.refresh()).await;
+    let Err(AuthFailure::Flow(failure)) = failed else {
+        panic!("{failed:?}");
+    };
+    assert!(
+        failure.to_string().contains("temporarily_unavailable"),
+        "{failure}"
+    );
+    assert_eq!(
+        auth.tokens(),
+        Some(tokens),
+        "the tokens kept for a later try"
+    );
+    assert_eq!(auth.generation(), generation);
+    assert_eq!(opened_windows().length(), windows, "no login window");
 }
 
 #[wasm_bindgen_test]
@@ -1214,8 +1269,10 @@ async fn a_refresh_refused_while_another_page_logged_in_leaves_that_pages_tokens
             logs_in.set_tokens(kept.clone());
         }
     });
+    let generation = page.generation();
     let refused = within(10_000, "the refresh", page.refresh()).await;
     assert_eq!(refused, Err(AuthFailure::NeedsLogin));
+    assert!(page.generation() > generation, "the tokens changed");
     assert!(
         *written.borrow(),
         "the other page's login came during the refresh"

@@ -4,7 +4,8 @@
 // requests whose JWT access token (signed by the authorization server, audience = this MCP
 // endpoint) verifies. CORS is on and exposes WWW-Authenticate, as a browser client needs.
 // POST /__expire makes every token seen so far count as expired (answered 401 invalid_token),
-// so a test can force a refresh without waiting; GET /__stats counts those refusals; GET
+// so a test can force a refresh without waiting; POST /__token_unavailable answers as a token
+// endpoint that is down for a while (400 `temporarily_unavailable`); GET /__stats counts those refusals; GET
 // /__log lists each request that reached it (method, JSON-RPC method, authorized or why not).
 // With a fourth argument `dpop` it requires DPoP-bound tokens (RFC 9449): a `DPoP` challenge,
 // `dpop_bound_access_tokens_required` in its metadata, and on every request a proof signed by
@@ -82,6 +83,13 @@ http.createServer(async (req, res) => {
   if (req.url === '/__expire' && req.method === 'POST') {
     for (const t of seen) expired.add(t);
     res.writeHead(204, cors).end();
+    return;
+  }
+  if (req.url === '/__token_unavailable') {
+    // A token endpoint that is down for a while (RFC 6749 §5.2 `temporarily_unavailable`),
+    // for a test that points a client's refresh at it.
+    req.resume();
+    res.writeHead(400, { ...cors, 'content-type': 'application/json' }).end(JSON.stringify({ error: 'temporarily_unavailable', error_description: 'try again later' }));
     return;
   }
   if (req.url === '/__log') {
