@@ -1572,3 +1572,130 @@ async fn a_full_page_login_is_completed_on_return_and_a_foreign_answer_leaves_it
     echo(&client, "after a full-page login").await;
     client.close();
 }
+
+/// A page of this origin other than the test's (a frame, loaded): what it writes to
+/// `localStorage` reaches the test's page as a `storage` event, as another tab's would.
+async fn another_page() -> JsValue {
+    let add = js_sys::Function::new_with_args(
+        "src",
+        "const f = document.createElement('iframe'); f.src = src; document.body.appendChild(f); return f;",
+    );
+    let frame = add.call1(&JsValue::NULL, &callback_url().into()).unwrap();
+    for _ in 0..500 {
+        let loaded = get(&frame, "contentDocument")
+            .filter(|d| !d.is_null())
+            .and_then(|d| get(&d, "readyState")?.as_string())
+            .is_some_and(|s| s == "complete")
+            && get(&frame, "contentWindow")
+                .and_then(|w| {
+                    get(&w, "location")?
+                        .as_string()
+                        .or_else(|| get(&get(&w, "location")?, "href")?.as_string())
+                })
+                .is_some_and(|href| href.starts_with(&callback_url()));
+        if loaded {
+            return frame;
+        }
+        gloo_timers::future::TimeoutFuture::new(20).await;
+    }
+    panic!("the other page did not load within 10 s");
+}
+
+/// Writes `value` under `key` in `localStorage` from the page `frame`.
+fn write_from(frame: &JsValue, key: &str, value: &str) {
+    let write = js_sys::Function::new_with_args(
+        "f, key, value",
+        "f.contentWindow.localStorage.setItem(key, value);",
+    );
+    write
+        .call3(&JsValue::NULL, frame, &key.into(), &value.into())
+        .expect("written");
+}
+
+#[wasm_bindgen_test]
+async fn a_page_whose_storage_still_holds_a_refresh_token_another_page_used_up_waits_for_the_new_one(
+) {
+    let url = gateway();
+    let key = format!("mcp-oauth/v1/{url}");
+    let local = web_sys::window().unwrap().local_storage().unwrap().unwrap();
+    let options = oauth_options(LoginMode::Popup, TokenStorage::Local);
+    let first = Authorizer::new(url, options.clone());
+    first.logout();
+    let (first_client, _) = client_of(url, &first);
+    connect_logging_in(&first_client, &first).await;
+    let used_up = first
+        .tokens()
+        .and_then(|t| t.refresh_token)
+        .expect("a refresh token");
+    // Another page, opened meanwhile, holds the same refresh token.
+    let second = Authorizer::new(url, options.clone());
+    assert_eq!(
+        second.tokens().and_then(|t| t.refresh_token),
+        Some(used_up.clone())
+    );
+    let refreshes = refreshes_granted().await;
+
+    // The first page refreshes: its refresh token is used up, the new one stored.
+    expire_tokens(url).await;
+    echo(&first_client, "first, refreshed").await;
+    let newest = local
+        .get_item(&key)
+        .unwrap()
+        .expect("the new refresh token stored");
+    assert!(!newest.contains(&used_up));
+    // The second page's storage has not caught up yet: it still shows the used-up token.
+    let lagging = newest.replace(
+        first
+            .tokens()
+            .and_then(|t| t.refresh_token)
+            .unwrap()
+            .as_str(),
+        &used_up,
+    );
+    local.set_item(&key, &lagging).unwrap();
+
+    // Never brought: after 5 s the second page says a login is needed, and has not used
+    // the token up a second time.
+    let waited = within(10_000, "the refresh", second.refresh()).await;
+    assert_eq!(waited, Err(AuthFailure::NeedsLogin));
+    let trace = second.trace_lines();
+    for line in [
+        "another page of this site used this refresh token up: waiting for this page's storage to bring the one it left",
+        "the refresh token another page left never reached this page's storage: a new login is needed",
+    ] {
+        assert!(trace.iter().any(|l| l == line), "{line} missing from {trace:?}");
+    }
+    assert_eq!(
+        refreshes_granted().await,
+        refreshes + 1,
+        "only the first page refreshed"
+    );
+
+    // Brought while it waits: it refreshes with the new token, and the grant survives.
+    let frame = another_page().await;
+    let heard = Rc::new(RefCell::new(0));
+    let hears = heard.clone();
+    second.on_trace(move |line| {
+        if line.starts_with("another page of this site used this refresh token up") {
+            *hears.borrow_mut() += 1;
+        }
+    });
+    let bring = async {
+        until(5_000, "the second page waiting", || *heard.borrow() > 0).await;
+        write_from(&frame, &key, &newest);
+    };
+    let (refreshed, ()) = join(within(10_000, "the refresh", second.refresh()), bring).await;
+    refreshed.expect("refreshed with the token the other page left");
+    assert_eq!(refreshes_granted().await, refreshes + 2);
+    let (second_client, _) = client_of(url, &second);
+    within(10_000, "the second connecting", second_client.reconnect())
+        .await
+        .expect("connected");
+    echo(&second_client, "second, refreshed").await;
+    expire_tokens(url).await;
+    echo(&first_client, "first, refreshed again: the grant survived").await;
+    first_client.close();
+    second_client.close();
+    first.logout();
+    second.logout();
+}
