@@ -1699,3 +1699,37 @@ async fn a_page_whose_storage_still_holds_a_refresh_token_another_page_used_up_w
     first.logout();
     second.logout();
 }
+
+#[wasm_bindgen_test]
+async fn a_login_window_the_browser_blocks_fails_the_connection_in_words() {
+    let url = gateway();
+    opened_windows();
+    // As a browser that blocks popups does: `window.open` gives no window (once: it puts
+    // itself back when called, so that a failure here blocks no later test's window).
+    let block = js_sys::Function::new_no_args(
+        "window.__allowedOpen = window.open;
+         window.open = () => { window.open = window.__allowedOpen; return null; };",
+    );
+    let allow = js_sys::Function::new_no_args("window.open = window.__allowedOpen;");
+    block.call0(&JsValue::NULL).unwrap();
+    let auth = Authorizer::new(url, oauth_options(LoginMode::Popup, TokenStorage::Memory));
+    let (client, events) = client_of(url, &auth);
+    let connected = within(10_000, "connecting", client.reconnect()).await;
+    allow.call0(&JsValue::NULL).unwrap();
+    let Err(ClientError::Auth(failure)) = connected else {
+        panic!("{connected:?}");
+    };
+    assert_eq!(failure, AuthFailure::PopupBlocked);
+    assert!(
+        failure.to_string().contains("allow popups for this page"),
+        "{failure}"
+    );
+    assert!(auth.tokens().is_none());
+    let told = events
+        .borrow()
+        .iter()
+        .filter(|e| matches!(e, ClientEvent::LoginNeeded { .. }))
+        .count();
+    assert_eq!(told, 0, "a failure of its own, not a login needed");
+    client.close();
+}
