@@ -44,6 +44,9 @@ const AUTH_SERVER_NONCE: Option<&str> = option_env!("MCP_AUTH_SERVER_NONCE_URL")
 /// A protected MCP server (of [`AUTH_SERVER_NONCE`]) that requires DPoP-bound tokens and its
 /// nonces in every proof, a new one after every four requests.
 const DPOP_NONCE_GATEWAY: Option<&str> = option_env!("MCP_OAUTH_DPOP_NONCE_URL");
+/// A protected MCP server whose challenge names resource metadata that answers without CORS
+/// headers (the page cannot read it); its well-known metadata is readable.
+const METADATA_WITHOUT_CORS: Option<&str> = option_env!("MCP_OAUTH_METADATA_WITHOUT_CORS_URL");
 /// A hostile protected MCP server whose answers to the authorization flow never end
 /// (`tests/peers/endless_answers.mjs`).
 const ENDLESS: Option<&str> = option_env!("MCP_OAUTH_ENDLESS_URL");
@@ -849,6 +852,21 @@ async fn a_call_refused_for_want_of_a_scope_asks_for_it_in_a_login_window_also_i
         trace
             .iter()
             .any(|l| l == "the server needs more scopes (mcp:tools mcp:admin): asking for them"),
+        "{trace:?}"
+    );
+    let registered = trace
+        .iter()
+        .filter(|l| l.starts_with("registered dynamically as client"))
+        .count();
+    assert_eq!(
+        registered, 1,
+        "the step-up reuses the registration: {trace:?}"
+    );
+    let client_id = auth.tokens().expect("tokens").client.client_id;
+    assert!(
+        trace
+            .iter()
+            .any(|l| *l == format!("using the client registered earlier {client_id}")),
         "{trace:?}"
     );
     let told: Vec<u16> = events
@@ -1731,5 +1749,29 @@ async fn a_login_window_the_browser_blocks_fails_the_connection_in_words() {
         .filter(|e| matches!(e, ClientEvent::LoginNeeded { .. }))
         .count();
     assert_eq!(told, 0, "a failure of its own, not a login needed");
+    client.close();
+}
+
+#[wasm_bindgen_test]
+async fn resource_metadata_the_page_may_not_read_counts_as_absent_and_the_well_known_one_is_used() {
+    let url = METADATA_WITHOUT_CORS.expect("MCP_OAUTH_METADATA_WITHOUT_CORS_URL not set");
+    let auth = Authorizer::new(url, oauth_options(LoginMode::Popup, TokenStorage::Memory));
+    let (client, _) = client_of(url, &auth);
+    connect_logging_in(&client, &auth).await;
+    echo(&client, "after metadata without CORS").await;
+    let trace = auth.trace_lines();
+    let unread = format!("{}/__no_cors/metadata", base_of(url));
+    let at = trace
+        .iter()
+        .position(|l| l == &format!("looking for protected resource metadata at {unread}"))
+        .unwrap_or_else(|| panic!("{trace:?}"));
+    assert!(trace[at + 1].starts_with("  → no answer: "), "{trace:?}");
+    assert!(
+        trace[at..]
+            .iter()
+            .any(|l| l.starts_with("resource metadata from")
+                && l.contains("/.well-known/oauth-protected-resource")),
+        "{trace:?}"
+    );
     client.close();
 }

@@ -19,7 +19,10 @@
 // With `dpop-nonce`, as with `dpop`, and every proof must also carry the gateway's current nonce
 // (RFC 9449 §9), which changes after every four requests it let through: a proof without it is
 // answered 401 `use_dpop_nonce` with the current one in `DPoP-Nonce`.
-// Binds 127.0.0.1. Usage: node auth_gateway.mjs PORT AUTH_SERVER_URL UPSTREAM_MCP_URL [dpop|dpop-nonce|tools-only|calls-only|step-up]
+// With `metadata-without-cors`, its challenges name resource metadata at `/__no_cors/metadata`,
+// which answers 404 without CORS headers (a browser page cannot read it, as often happens
+// with a document a server does not have); the well-known metadata stays readable.
+// Binds 127.0.0.1. Usage: node auth_gateway.mjs PORT AUTH_SERVER_URL UPSTREAM_MCP_URL [dpop|dpop-nonce|tools-only|calls-only|step-up|metadata-without-cors]
 import http from 'node:http';
 import crypto from 'node:crypto';
 import { createRemoteJWKSet, jwtVerify, EmbeddedJWK, calculateJwkThumbprint } from 'jose';
@@ -33,9 +36,10 @@ class NonceNeeded extends Error {}
 const callsOnly = process.argv[5] === 'calls-only';
 const toolsOnly = process.argv[5] === 'tools-only' || callsOnly;
 const stepUp = process.argv[5] === 'step-up';
+const metadataWithoutCors = process.argv[5] === 'metadata-without-cors';
 const base = `http://127.0.0.1:${port}`;
 const resource = `${base}/mcp`;
-const metadataUrl = `${base}/.well-known/oauth-protected-resource/mcp`;
+const metadataUrl = metadataWithoutCors ? `${base}/__no_cors/metadata` : `${base}/.well-known/oauth-protected-resource/mcp`;
 const jwks = createRemoteJWKSet(new URL(`${issuer}/jwks`));
 const cors = {
   'access-control-allow-origin': '*',
@@ -83,6 +87,11 @@ http.createServer(async (req, res) => {
   if (req.url === '/__expire' && req.method === 'POST') {
     for (const t of seen) expired.add(t);
     res.writeHead(204, cors).end();
+    return;
+  }
+  if (req.url.startsWith('/__no_cors/')) {
+    req.resume();
+    res.writeHead(404, { 'content-type': 'text/plain' }).end('not here');
     return;
   }
   if (req.url === '/__token_unavailable') {
