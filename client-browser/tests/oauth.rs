@@ -20,6 +20,7 @@ use client_browser::{
 use futures_util::future::{join, join_all};
 use serde_json::{json, Value};
 use std::cell::RefCell;
+use std::future::Future;
 use std::rc::Rc;
 use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_futures::JsFuture;
@@ -200,12 +201,12 @@ async fn person(index: u32, does: Person, auth: Rc<Authorizer>) -> Result<String
             broadcast_answer("?code=forged&state=another-login");
             let ignored = "ignored an authorization response with a foreign state";
             for _ in 0..500 {
-                if auth.trace_lines().iter().any(|l| l == ignored) {
+                if traced(&auth, ignored) > 0 {
                     break;
                 }
                 gloo_timers::future::TimeoutFuture::new(20).await;
             }
-            if !auth.trace_lines().iter().any(|l| l == ignored) {
+            if traced(&auth, ignored) == 0 {
                 return Err(format!(
                     "the foreign answer was not ignored within 10 s: {:?}",
                     auth.trace_lines()
@@ -233,14 +234,14 @@ async fn person(index: u32, does: Person, auth: Rc<Authorizer>) -> Result<String
             // that must not happen has no moment to wait for: the messages, posted now, are
             // delivered within milliseconds; half a second is allowed.
             gloo_timers::future::TimeoutFuture::new(500).await;
-            let reached = auth
-                .trace_lines()
-                .into_iter()
-                .filter(|l| l.contains("foreign state"))
-                .collect::<Vec<_>>();
-            if !reached.is_empty() {
+            if traced(
+                &auth,
+                "ignored an authorization response with a foreign state",
+            ) > 0
+            {
                 return Err(format!(
-                    "a message that was not the answer reached the flow: {reached:?}"
+                    "a message that was not the answer reached the flow: {:?}",
+                    auth.trace_lines()
                 ));
             }
             run_callback_page(&window);
@@ -321,17 +322,59 @@ async fn echo(client: &Client, message: &str) {
     assert_eq!(text(&r), format!("Echo: {message}"));
 }
 
+/// How many lines of `auth`'s trace start with `start`.
+fn traced(auth: &Authorizer, start: &str) -> usize {
+    auth.trace_lines()
+        .iter()
+        .filter(|l| l.starts_with(start))
+        .count()
+}
+
+/// Fails unless a line of `auth`'s trace starts with `start` (the trace in the message).
+fn assert_traced(auth: &Authorizer, start: &str) {
+    assert!(
+        traced(auth, start) > 0,
+        "{start:?} missing from {:?}",
+        auth.trace_lines()
+    );
+}
+
+/// The statuses of the `LoginNeeded` events among `events`, in order.
+fn login_needed(events: &RefCell<Vec<ClientEvent>>) -> Vec<u16> {
+    events
+        .borrow()
+        .iter()
+        .filter_map(|e| match e {
+            ClientEvent::LoginNeeded { status, .. } => Some(*status),
+            _ => None,
+        })
+        .collect()
+}
+
+/// Runs `work` while the person does `does` with the page's next login window.
+async fn with_person<T>(does: Person, auth: &Rc<Authorizer>, work: impl Future<Output = T>) -> T {
+    let index = opened_windows().length();
+    let (out, answered) = join(work, person(index, does, auth.clone())).await;
+    answered.expect("the person did their part");
+    out
+}
+
 /// Connects `client` (whose authorizer is `auth`), the person approving the login the
 /// connection asks for in the page's next login window.
 async fn connect_logging_in(client: &Client, auth: &Rc<Authorizer>) {
-    let index = opened_windows().length();
-    let (connected, answered) = join(
-        within(30_000, "connecting with a login", client.reconnect()),
-        person(index, Person::Approves, auth.clone()),
-    )
-    .await;
-    answered.expect("the person approved");
-    connected.expect("connected once logged in");
+    let connecting = within(30_000, "connecting with a login", client.reconnect());
+    with_person(Person::Approves, auth, connecting)
+        .await
+        .expect("connected once logged in");
+}
+
+/// A client of `url` connected after a login in a popup window (its tokens in memory only),
+/// and its authorizer.
+async fn logged_in(url: &str) -> (Rc<Authorizer>, Client) {
+    let auth = Authorizer::new(url, oauth_options(LoginMode::Popup, TokenStorage::Memory));
+    let (client, _) = client_of(url, &auth);
+    connect_logging_in(&client, &auth).await;
+    (auth, client)
 }
 
 #[wasm_bindgen_test]
@@ -408,11 +451,7 @@ async fn a_login_in_a_popup_window_connects_and_every_request_after_it_carries_t
         log.contains(&"POST tools/call authorized".to_string()),
         "{log:?}"
     );
-    let login_needed = events
-        .borrow()
-        .iter()
-        .filter(|e| matches!(e, ClientEvent::LoginNeeded { .. }))
-        .count();
+    let login_needed = login_needed(&events).len();
     assert_eq!(login_needed, 0, "the login was got without the application");
     client.close();
 }
@@ -420,9 +459,7 @@ async fn a_login_in_a_popup_window_connects_and_every_request_after_it_carries_t
 #[wasm_bindgen_test]
 async fn an_expired_token_is_refreshed_once_for_requests_refused_at_once_without_a_login_window() {
     let url = gateway();
-    let auth = Authorizer::new(url, oauth_options(LoginMode::Popup, TokenStorage::Memory));
-    let (client, _) = client_of(url, &auth);
-    connect_logging_in(&client, &auth).await;
+    let (auth, client) = logged_in(url).await;
     let windows = opened_windows().length();
     let refreshes = refreshes_granted().await;
     let refused = gateway_count(url, "expired_refusals").await;
@@ -459,10 +496,7 @@ async fn an_expired_token_is_refreshed_once_for_requests_refused_at_once_without
         "refresh tokens rotate"
     );
     assert!(auth.generation() > generation);
-    assert!(auth
-        .trace_lines()
-        .iter()
-        .any(|l| l.starts_with("refreshing the access token at")));
+    assert_traced(&auth, "refreshing the access token at");
     client.close();
 }
 
@@ -489,14 +523,7 @@ async fn a_client_that_may_not_open_a_login_window_by_itself_says_a_login_is_nee
             challenge.starts_with("Bearer ") && challenge.contains("resource_metadata="),
             "{challenge}"
         );
-        let needed: Vec<u16> = events
-            .borrow()
-            .iter()
-            .filter_map(|e| match e {
-                ClientEvent::LoginNeeded { status, .. } => Some(*status),
-                _ => None,
-            })
-            .collect();
+        let needed = login_needed(&events);
         assert_eq!(needed, vec![401], "{mode:?}: told once");
         assert_eq!(
             opened_windows().length(),
@@ -511,9 +538,7 @@ async fn a_client_that_may_not_open_a_login_window_by_itself_says_a_login_is_nee
 #[wasm_bindgen_test]
 async fn with_no_authorization_attempt_allowed_a_refused_request_is_not_retried() {
     let url = gateway();
-    let login = Authorizer::new(url, oauth_options(LoginMode::Popup, TokenStorage::Memory));
-    let (first, _) = client_of(url, &login);
-    connect_logging_in(&first, &login).await;
+    let (login, first) = logged_in(url).await;
     first.close();
 
     let mut options = oauth_options(LoginMode::Popup, TokenStorage::Memory);
@@ -557,27 +582,17 @@ async fn with_no_authorization_attempt_allowed_a_refused_request_is_not_retried(
 #[wasm_bindgen_test]
 async fn a_refresh_refused_by_the_authorization_server_starts_a_new_login() {
     let url = gateway();
-    let auth = Authorizer::new(url, oauth_options(LoginMode::Popup, TokenStorage::Memory));
-    let (client, _) = client_of(url, &auth);
-    connect_logging_in(&client, &auth).await;
+    let (auth, client) = logged_in(url).await;
     let mut tokens = auth.tokens().expect("tokens");
     tokens.refresh_token = Some("a-refresh-token-the-server-never-issued".into());
     auth.set_tokens(tokens);
     expire_tokens(url).await;
 
     let index = opened_windows().length();
-    let ((), answered) = join(
-        echo(&client, "after a new login"),
-        person(index, Person::Approves, auth.clone()),
-    )
-    .await;
-    answered.expect("the person approved the new login");
-    let trace = auth.trace_lines();
-    assert!(
-        trace
-            .iter()
-            .any(|l| l == "the refresh was refused (invalid_grant): a new login is needed"),
-        "{trace:?}"
+    with_person(Person::Approves, &auth, echo(&client, "after a new login")).await;
+    assert_traced(
+        &auth,
+        "the refresh was refused (invalid_grant): a new login is needed",
     );
     assert_eq!(opened_windows().length(), index + 1, "one new login window");
     let tokens = auth.tokens().expect("new tokens");
@@ -590,19 +605,15 @@ async fn a_refresh_refused_by_the_authorization_server_starts_a_new_login() {
     tokens.client.client_id = "a-client-the-server-never-registered".into();
     auth.set_tokens(tokens);
     expire_tokens(url).await;
-    let index = opened_windows().length();
-    let ((), answered) = join(
+    with_person(
+        Person::Approves,
+        &auth,
         echo(&client, "after registering again"),
-        person(index, Person::Approves, auth.clone()),
     )
     .await;
-    answered.expect("the person approved the new login");
-    let trace = auth.trace_lines();
-    assert!(
-        trace
-            .iter()
-            .any(|l| l == "the refresh was refused (invalid_client): a new login is needed"),
-        "{trace:?}"
+    assert_traced(
+        &auth,
+        "the refresh was refused (invalid_client): a new login is needed",
     );
     let client_id = auth.tokens().expect("new tokens").client.client_id;
     assert_ne!(
@@ -615,9 +626,7 @@ async fn a_refresh_refused_by_the_authorization_server_starts_a_new_login() {
 #[wasm_bindgen_test]
 async fn a_refresh_failing_for_another_reason_keeps_the_tokens_and_says_why() {
     let url = gateway();
-    let auth = Authorizer::new(url, oauth_options(LoginMode::Popup, TokenStorage::Memory));
-    let (client, _) = client_of(url, &auth);
-    connect_logging_in(&client, &auth).await;
+    let (auth, client) = logged_in(url).await;
     client.close();
     // The token endpoint is down for a while.
     let mut tokens = auth.tokens().expect("tokens");
@@ -647,13 +656,8 @@ async fn an_answer_meant_for_another_login_is_ignored_and_the_real_one_completes
     let url = gateway();
     let auth = Authorizer::new(url, oauth_options(LoginMode::Popup, TokenStorage::Memory));
     let (client, _) = client_of(url, &auth);
-    let index = opened_windows().length();
-    let (connected, answered) = join(
-        within(30_000, "connecting with a login", client.reconnect()),
-        person(index, Person::LetsAForeignAnswerComeFirst, auth.clone()),
-    )
-    .await;
-    answered.expect("the person approved");
+    let connecting = within(30_000, "connecting with a login", client.reconnect());
+    let connected = with_person(Person::LetsAForeignAnswerComeFirst, &auth, connecting).await;
     connected.expect("connected with the real answer");
     echo(&client, "after a foreign answer").await;
     client.close();
@@ -664,13 +668,8 @@ async fn a_login_window_closed_by_the_person_fails_the_connection_in_words() {
     let url = gateway();
     let auth = Authorizer::new(url, oauth_options(LoginMode::Popup, TokenStorage::Memory));
     let (client, _) = client_of(url, &auth);
-    let index = opened_windows().length();
-    let (connected, answered) = join(
-        within(30_000, "connecting with a login", client.reconnect()),
-        person(index, Person::ClosesTheWindow, auth.clone()),
-    )
-    .await;
-    answered.expect("the person closed the window");
+    let connecting = within(30_000, "connecting with a login", client.reconnect());
+    let connected = with_person(Person::ClosesTheWindow, &auth, connecting).await;
     let Err(ClientError::Auth(failure)) = connected else {
         panic!("{connected:?}");
     };
@@ -679,10 +678,7 @@ async fn a_login_window_closed_by_the_person_fails_the_connection_in_words() {
         .to_string()
         .starts_with("the login window was closed before the login finished"));
     assert!(auth.tokens().is_none());
-    assert!(auth
-        .trace_lines()
-        .iter()
-        .any(|l| l.starts_with("login failed: the login window was closed")));
+    assert_traced(&auth, "login failed: the login window was closed");
     client.close();
 }
 
@@ -692,9 +688,7 @@ async fn a_server_that_requires_dpop_gets_bound_tokens_and_a_proof_with_every_re
     let url = dpop_gateway();
     let verified = gateway_count(url, "dpop_verified").await;
     let refusals = gateway_count(url, "dpop_refusals").await;
-    let auth = Authorizer::new(url, oauth_options(LoginMode::Popup, TokenStorage::Memory));
-    let (client, _) = client_of(url, &auth);
-    connect_logging_in(&client, &auth).await;
+    let (auth, client) = logged_in(url).await;
     echo(&client, "with a proof").await;
     let tokens = auth.tokens().expect("tokens");
     assert!(tokens.dpop, "DPoP-bound tokens");
@@ -826,12 +820,7 @@ async fn a_call_refused_for_want_of_a_scope_asks_for_it_in_a_login_window_also_i
         .expect("connected");
     let refusals = gateway_count(url, "insufficient_scope").await;
 
-    let ((), answered) = join(
-        echo(&client, "with a scope more"),
-        person(index + 1, Person::Approves, auth.clone()),
-    )
-    .await;
-    answered.expect("the person approved the step-up");
+    with_person(Person::Approves, &auth, echo(&client, "with a scope more")).await;
     assert_eq!(
         gateway_count(url, "insufficient_scope").await,
         refusals + 1,
@@ -847,36 +836,22 @@ async fn a_call_refused_for_want_of_a_scope_asks_for_it_in_a_login_window_also_i
         index + 2,
         "one window for the step-up"
     );
-    let trace = auth.trace_lines();
-    assert!(
-        trace
-            .iter()
-            .any(|l| l == "the server needs more scopes (mcp:tools mcp:admin): asking for them"),
-        "{trace:?}"
+    assert_traced(
+        &auth,
+        "the server needs more scopes (mcp:tools mcp:admin): asking for them",
     );
-    let registered = trace
-        .iter()
-        .filter(|l| l.starts_with("registered dynamically as client"))
-        .count();
     assert_eq!(
-        registered, 1,
-        "the step-up reuses the registration: {trace:?}"
+        traced(&auth, "registered dynamically as client"),
+        1,
+        "the step-up reuses the registration: {:?}",
+        auth.trace_lines()
     );
     let client_id = auth.tokens().expect("tokens").client.client_id;
-    assert!(
-        trace
-            .iter()
-            .any(|l| *l == format!("using the client registered earlier {client_id}")),
-        "{trace:?}"
+    assert_traced(
+        &auth,
+        &format!("using the client registered earlier {client_id}"),
     );
-    let told: Vec<u16> = events
-        .borrow()
-        .iter()
-        .filter_map(|e| match e {
-            ClientEvent::LoginNeeded { status, .. } => Some(*status),
-            _ => None,
-        })
-        .collect();
+    let told = login_needed(&events);
     assert_eq!(
         told,
         vec![401],
@@ -893,9 +868,7 @@ async fn gateway_log_since(gateway: &str, from: usize) -> Vec<String> {
 #[wasm_bindgen_test]
 async fn connecting_refreshes_first_a_token_that_expires_within_five_seconds_and_only_such_a_one() {
     let url = gateway();
-    let auth = Authorizer::new(url, oauth_options(LoginMode::Popup, TokenStorage::Memory));
-    let (client, _) = client_of(url, &auth);
-    connect_logging_in(&client, &auth).await;
+    let (auth, client) = logged_in(url).await;
     client.close();
     // Expiry is read on the page's monotonic clock, as the client reads it.
     let now = || web_sys::window().unwrap().performance().unwrap().now() as u64;
@@ -960,10 +933,10 @@ async fn authorizers_sharing_local_storage_refresh_in_turn_each_with_the_newest_
     within(10_000, "the second connecting", second_client.reconnect())
         .await
         .expect("the second connected without a login");
-    assert!(second
-        .trace_lines()
-        .iter()
-        .any(|l| l.starts_with("another page of this site refreshed or logged in since")));
+    assert_traced(
+        &second,
+        "another page of this site refreshed or logged in since",
+    );
     assert_eq!(refreshes_granted().await, refreshes + 1);
 
     // Both refused at once: they refresh one after the other, each with the newest refresh
@@ -997,9 +970,7 @@ async fn dpop_nonces_the_servers_ask_for_are_sent_with_the_request_again_and_eve
     let authorization_server = AUTH_SERVER_NONCE.expect("MCP_AUTH_SERVER_NONCE_URL not set");
     let challenges = gateway_count(url, "nonce_challenges").await;
     let refusals = gateway_count(url, "dpop_refusals").await;
-    let auth = Authorizer::new(url, oauth_options(LoginMode::Popup, TokenStorage::Memory));
-    let (client, _) = client_of(url, &auth);
-    connect_logging_in(&client, &auth).await;
+    let (auth, client) = logged_in(url).await;
     let asked_by_the_authorization_server = || {
         auth.trace_lines()
             .iter()
@@ -1042,9 +1013,7 @@ async fn a_call_cancelled_while_its_login_window_is_open_ends_cancelled_and_is_n
     use client_browser::client_core::session::RequestError;
     use client_browser::CallOptions;
     let url = gateway();
-    let auth = Authorizer::new(url, oauth_options(LoginMode::Popup, TokenStorage::Memory));
-    let (client, _) = client_of(url, &auth);
-    connect_logging_in(&client, &auth).await;
+    let (auth, client) = logged_in(url).await;
     // No refresh possible: the refused call needs a new login.
     let mut tokens = auth.tokens().expect("tokens");
     tokens.refresh_token = None;
@@ -1150,10 +1119,10 @@ async fn a_copy_of_a_tab_refreshes_with_the_refresh_token_the_other_passed_on() 
         .await
         .expect("the copy connected without a login");
     echo(&copy_client, "the copy, refreshed").await;
-    assert!(copy
-        .trace_lines()
-        .iter()
-        .any(|l| l == "a copy of this tab refreshed since: using the refresh token it passed on"));
+    assert_traced(
+        &copy,
+        "a copy of this tab refreshed since: using the refresh token it passed on",
+    );
     assert_eq!(refreshes_granted().await, refreshes + 2);
     // The grant survived: the tab refreshes again.
     expire_tokens(url).await;
@@ -1239,14 +1208,9 @@ async fn a_login_kept_in_session_storage_starts_a_lineage_for_copies_of_the_tab_
     connect_logging_in(&client, &auth).await;
     let first = lineage(url).expect("a lineage once logged in");
     // A new login starts a new one: copies made before it do not share its tokens.
-    let index = opened_windows().length();
-    let (logged_in, answered) = join(
-        auth.login(None),
-        person(index, Person::Approves, auth.clone()),
-    )
-    .await;
-    answered.expect("approved");
-    logged_in.expect("logged in again");
+    with_person(Person::Approves, &auth, auth.login(None))
+        .await
+        .expect("logged in again");
     let second = lineage(url).expect("a lineage");
     assert_ne!(first, second, "a new lineage for the new login");
     client.close();
@@ -1332,12 +1296,9 @@ async fn answers_to_the_authorization_flow_that_never_end_are_cut_off_and_the_lo
         failure.to_string().starts_with("malformed answer from"),
         "{failure}"
     );
-    let trace = auth.trace_lines();
-    assert!(
-        trace
-            .iter()
-            .any(|l| l == "  → the answer is longer than 1024 KiB: read no further"),
-        "{trace:?}"
+    assert_traced(
+        &auth,
+        "  → the answer is longer than 1024 KiB: read no further",
     );
     let mut stats = get_json(&stats_url).await;
     for _ in 0..250 {
@@ -1376,13 +1337,8 @@ async fn only_the_login_windows_answer_is_taken_not_a_message_from_elsewhere_or_
     let url = gateway();
     let auth = Authorizer::new(url, oauth_options(LoginMode::Popup, TokenStorage::Memory));
     let (client, _) = client_of(url, &auth);
-    let index = opened_windows().length();
-    let (connected, answered) = join(
-        within(30_000, "connecting with a login", client.reconnect()),
-        person(index, Person::LetsOtherMessagesComeFirst, auth.clone()),
-    )
-    .await;
-    answered.expect("the person approved");
+    let connecting = within(30_000, "connecting with a login", client.reconnect());
+    let connected = with_person(Person::LetsOtherMessagesComeFirst, &auth, connecting).await;
     connected.expect("connected with the real answer");
     echo(&client, "after other messages").await;
     client.close();
@@ -1743,11 +1699,7 @@ async fn a_login_window_the_browser_blocks_fails_the_connection_in_words() {
         "{failure}"
     );
     assert!(auth.tokens().is_none());
-    let told = events
-        .borrow()
-        .iter()
-        .filter(|e| matches!(e, ClientEvent::LoginNeeded { .. }))
-        .count();
+    let told = login_needed(&events).len();
     assert_eq!(told, 0, "a failure of its own, not a login needed");
     client.close();
 }
@@ -1755,9 +1707,7 @@ async fn a_login_window_the_browser_blocks_fails_the_connection_in_words() {
 #[wasm_bindgen_test]
 async fn resource_metadata_the_page_may_not_read_counts_as_absent_and_the_well_known_one_is_used() {
     let url = METADATA_WITHOUT_CORS.expect("MCP_OAUTH_METADATA_WITHOUT_CORS_URL not set");
-    let auth = Authorizer::new(url, oauth_options(LoginMode::Popup, TokenStorage::Memory));
-    let (client, _) = client_of(url, &auth);
-    connect_logging_in(&client, &auth).await;
+    let (auth, client) = logged_in(url).await;
     echo(&client, "after metadata without CORS").await;
     let trace = auth.trace_lines();
     let unread = format!("{}/__no_cors/metadata", base_of(url));
