@@ -2,8 +2,7 @@
 # Runs client-browser's wasm tests in headless Chromium against real servers started here on
 # 127.0.0.1 (npm server-everything in Streamable HTTP and SSE modes; PyPI mcp 2.x servers for
 # the 2026-07-28 era, one with the Tasks extension; npm oidc-provider and protected MCP servers
-# for OAuth), then stops them. Arguments go to
-# `cargo test` (e.g. `--test modern`).
+# for OAuth), then stops them. Arguments go to `cargo test` (e.g. `--test modern`).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"

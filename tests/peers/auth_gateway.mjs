@@ -4,9 +4,10 @@
 // requests whose JWT access token (signed by the authorization server, audience = this MCP
 // endpoint) verifies. CORS is on and exposes WWW-Authenticate, as a browser client needs.
 // POST /__expire makes every token seen so far count as expired (answered 401 invalid_token),
-// so a test can force a refresh without waiting; POST /__token_unavailable answers as a token
-// endpoint that is down for a while (400 `temporarily_unavailable`); GET /__stats counts those refusals; GET
-// /__log lists each request that reached it (method, JSON-RPC method, authorized or why not).
+// so a test can force a refresh without waiting; GET /__stats counts those refusals (and the
+// others of each kind); GET /__log lists each request that reached it (method, JSON-RPC
+// method, authorized or why not). POST /__token_unavailable answers like a token endpoint that
+// is down for a while (400 `temporarily_unavailable`).
 // With a fourth argument `dpop` it requires DPoP-bound tokens (RFC 9449): a `DPoP` challenge,
 // `dpop_bound_access_tokens_required` in its metadata, and on every request a proof signed by
 // the key the token is bound to (`cnf.jkt`), for this method and URL, with the token's hash.
