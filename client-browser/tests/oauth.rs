@@ -1561,11 +1561,7 @@ async fn another_page() -> JsValue {
             .and_then(|d| get(&d, "readyState")?.as_string())
             .is_some_and(|s| s == "complete")
             && get(&frame, "contentWindow")
-                .and_then(|w| {
-                    get(&w, "location")?
-                        .as_string()
-                        .or_else(|| get(&get(&w, "location")?, "href")?.as_string())
-                })
+                .and_then(|w| get(&get(&w, "location")?, "href")?.as_string())
                 .is_some_and(|href| href.starts_with(&callback_url()));
         if loaded {
             return frame;
