@@ -371,9 +371,17 @@ async fn connect_logging_in(client: &Client, auth: &Rc<Authorizer>) {
 /// A client of `url` connected after a login in a popup window (its tokens in memory only),
 /// and its authorizer.
 async fn logged_in(url: &str) -> (Rc<Authorizer>, Client) {
+    logged_in_as(url, Person::Approves).await
+}
+
+/// [`logged_in`], the person doing `does` with the login window.
+async fn logged_in_as(url: &str, does: Person) -> (Rc<Authorizer>, Client) {
     let auth = Authorizer::new(url, oauth_options(LoginMode::Popup, TokenStorage::Memory));
     let (client, _) = client_of(url, &auth);
-    connect_logging_in(&client, &auth).await;
+    let connecting = within(30_000, "connecting with a login", client.reconnect());
+    with_person(does, &auth, connecting)
+        .await
+        .expect("connected once logged in");
     (auth, client)
 }
 
@@ -653,12 +661,7 @@ async fn a_refresh_failing_for_another_reason_keeps_the_tokens_and_says_why() {
 
 #[wasm_bindgen_test]
 async fn an_answer_meant_for_another_login_is_ignored_and_the_real_one_completes_the_login() {
-    let url = gateway();
-    let auth = Authorizer::new(url, oauth_options(LoginMode::Popup, TokenStorage::Memory));
-    let (client, _) = client_of(url, &auth);
-    let connecting = within(30_000, "connecting with a login", client.reconnect());
-    let connected = with_person(Person::LetsAForeignAnswerComeFirst, &auth, connecting).await;
-    connected.expect("connected with the real answer");
+    let (_, client) = logged_in_as(gateway(), Person::LetsAForeignAnswerComeFirst).await;
     echo(&client, "after a foreign answer").await;
     client.close();
 }
@@ -1334,12 +1337,7 @@ async fn answers_to_the_authorization_flow_that_never_end_are_cut_off_and_the_lo
 
 #[wasm_bindgen_test]
 async fn only_the_login_windows_answer_is_taken_not_a_message_from_elsewhere_or_of_another_kind() {
-    let url = gateway();
-    let auth = Authorizer::new(url, oauth_options(LoginMode::Popup, TokenStorage::Memory));
-    let (client, _) = client_of(url, &auth);
-    let connecting = within(30_000, "connecting with a login", client.reconnect());
-    let connected = with_person(Person::LetsOtherMessagesComeFirst, &auth, connecting).await;
-    connected.expect("connected with the real answer");
+    let (_, client) = logged_in_as(gateway(), Person::LetsOtherMessagesComeFirst).await;
     echo(&client, "after other messages").await;
     client.close();
 }

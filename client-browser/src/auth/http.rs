@@ -68,11 +68,7 @@ pub(crate) async fn perform(req: &AuthRequest, extra: &[(&str, String)]) -> Resu
     };
     let timer = gloo_timers::future::TimeoutFuture::new(DEADLINE_MS);
     match select(Box::pin(work), timer).await {
-        Either::Left((r, _)) => {
-            // The connection of an answer cut off at the cap is closed (nothing more comes).
-            ctrl.abort();
-            r
-        }
+        Either::Left((r, _)) => r,
         Either::Right(_) => {
             ctrl.abort();
             Err(format!("no answer within {} s", DEADLINE_MS / 1000))
