@@ -39,7 +39,9 @@ p8=$(free_port); tests/peers/tasks.sh "$p8" >"$logs/tasks.log" 2>&1 & pids+=($!)
 # OAuth: npm oidc-provider, and protected MCP servers in front of server-everything (one
 # requires DPoP-bound tokens, one a scope more for tool calls); an authorization server and a
 # protected MCP server that both require DPoP nonces; a hostile one whose every answer to the
-# authorization flow is endless; one whose challenge names metadata the page may not read.
+# authorization flow is endless; one whose challenge names metadata the page may not read;
+# an authorization server whose pages cut a login window off from its opener (COOP), whose
+# login waits for the test's word, and a protected MCP server of it.
 p9=$(free_port); node tests/peers/auth_server.mjs "$p9" >"$logs/auth-server.log" 2>&1 & pids+=($!)
 p10=$(free_port); node tests/peers/auth_gateway.mjs "$p10" "http://127.0.0.1:$p9" "http://127.0.0.1:$p1/mcp" >"$logs/auth-gateway.log" 2>&1 & pids+=($!)
 p11=$(free_port); node tests/peers/auth_gateway.mjs "$p11" "http://127.0.0.1:$p9" "http://127.0.0.1:$p1/mcp" dpop >"$logs/auth-gateway-dpop.log" 2>&1 & pids+=($!)
@@ -48,7 +50,9 @@ p13=$(free_port); node tests/peers/auth_server.mjs "$p13" dpop-nonce >"$logs/aut
 p14=$(free_port); node tests/peers/auth_gateway.mjs "$p14" "http://127.0.0.1:$p13" "http://127.0.0.1:$p1/mcp" dpop-nonce >"$logs/auth-gateway-nonce.log" 2>&1 & pids+=($!)
 p15=$(free_port); node tests/peers/endless_answers.mjs "$p15" >"$logs/endless-answers.log" 2>&1 & pids+=($!)
 p16=$(free_port); node tests/peers/auth_gateway.mjs "$p16" "http://127.0.0.1:$p9" "http://127.0.0.1:$p1/mcp" metadata-without-cors >"$logs/auth-gateway-no-cors.log" 2>&1 & pids+=($!)
-for p in "$p1" "$p2" "$p3" "$p4" "$p5" "$p6" "$p7" "$p8" "$p9" "$p10" "$p11" "$p12" "$p13" "$p14" "$p15" "$p16"; do wait_port "$p"; done
+p17=$(free_port); node tests/peers/auth_server.mjs "$p17" coop >"$logs/auth-server-coop.log" 2>&1 & pids+=($!)
+p18=$(free_port); node tests/peers/auth_gateway.mjs "$p18" "http://127.0.0.1:$p17" "http://127.0.0.1:$p1/mcp" >"$logs/auth-gateway-coop.log" 2>&1 & pids+=($!)
+for p in "$p1" "$p2" "$p3" "$p4" "$p5" "$p6" "$p7" "$p8" "$p9" "$p10" "$p11" "$p12" "$p13" "$p14" "$p15" "$p16" "$p17" "$p18"; do wait_port "$p"; done
 
 export MCP_EVERYTHING_URL="http://127.0.0.1:$p1/mcp"
 export MCP_EVERYTHING_SSE_URL="http://127.0.0.1:$p2/sse"
@@ -66,6 +70,8 @@ export MCP_AUTH_SERVER_NONCE_URL="http://127.0.0.1:$p13"
 export MCP_OAUTH_DPOP_NONCE_URL="http://127.0.0.1:$p14/mcp"
 export MCP_OAUTH_ENDLESS_URL="http://127.0.0.1:$p15/mcp"
 export MCP_OAUTH_METADATA_WITHOUT_CORS_URL="http://127.0.0.1:$p16/mcp"
+export MCP_AUTH_SERVER_COOP_URL="http://127.0.0.1:$p17"
+export MCP_OAUTH_COOP_URL="http://127.0.0.1:$p18/mcp"
 export CHROMEDRIVER=${CHROMEDRIVER:-/usr/bin/chromedriver}
 export CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER=wasm-bindgen-test-runner
 export WASM_BINDGEN_TEST_TIMEOUT=120

@@ -52,6 +52,13 @@ const METADATA_WITHOUT_CORS: Option<&str> = option_env!("MCP_OAUTH_METADATA_WITH
 /// (`tests/peers/endless_answers.mjs`).
 const ENDLESS: Option<&str> = option_env!("MCP_OAUTH_ENDLESS_URL");
 
+/// An authorization server whose login waits for the test's word and whose pages cut a login
+/// window off from the page that opened it (`Cross-Origin-Opener-Policy`; the test can turn
+/// that off): `tests/peers/auth_server.mjs` in its `coop` mode.
+const AUTH_SERVER_COOP: Option<&str> = option_env!("MCP_AUTH_SERVER_COOP_URL");
+/// A protected MCP server of [`AUTH_SERVER_COOP`].
+const COOP_GATEWAY: Option<&str> = option_env!("MCP_OAUTH_COOP_URL");
+
 /// The app's callback page script, run in the login window by the test.
 const CALLBACK_SCRIPT: &str = include_str!("../../www/oauth-callback.js");
 
@@ -682,6 +689,124 @@ async fn a_login_window_closed_by_the_person_fails_the_connection_in_words() {
         .starts_with("the login window was closed before the login finished"));
     assert!(auth.tokens().is_none());
     assert_traced(&auth, "login failed: the login window was closed");
+    client.close();
+}
+
+/// POSTs to `url` (a test server's control endpoint).
+async fn post(url: &str) {
+    let init = web_sys::RequestInit::new();
+    init.set_method("POST");
+    let window = web_sys::window().unwrap();
+    JsFuture::from(window.fetch_with_str_and_init(url, &init))
+        .await
+        .unwrap_or_else(|e| panic!("POST {url}: {e:?}"));
+}
+
+/// Whether login window number `index` of this page reads as closed.
+fn reads_closed(index: u32) -> bool {
+    let window = opened_windows().get(index);
+    get(&window, "closed").is_some_and(|c| c.is_truthy())
+}
+
+/// Where a test leaves [`CALLBACK_SCRIPT`] for a callback page cut off from this page.
+const CALLBACK_SCRIPT_KEY: &str = "oauth-test-callback-script";
+
+/// The line of the trace when this page first sees its login window on the authorization
+/// server's page.
+const SHOWN: &str = "the login window shows the authorization server's page";
+
+/// The first line of the trace when a login window is cut off from this page.
+const CUT_OFF: &str = "the authorization server's page cut the login window off from this page";
+
+#[wasm_bindgen_test]
+async fn a_login_window_the_authorization_server_cuts_off_from_this_page_still_completes_the_login()
+{
+    let server = AUTH_SERVER_COOP.expect("MCP_AUTH_SERVER_COOP_URL not set");
+    let url = COOP_GATEWAY.expect("MCP_OAUTH_COOP_URL not set");
+    post(&format!("{server}/__person/coop?on=true")).await;
+    // For the callback page, which this page cannot reach once it is cut off (see
+    // `tests/oauth-callback.html`).
+    let storage = web_sys::window().unwrap().local_storage().unwrap().unwrap();
+    storage
+        .set_item(CALLBACK_SCRIPT_KEY, CALLBACK_SCRIPT)
+        .unwrap();
+    let auth = Authorizer::new(url, oauth_options(LoginMode::Popup, TokenStorage::Memory));
+    let (client, _) = client_of(url, &auth);
+    let index = opened_windows().length();
+    let ended = Rc::new(std::cell::Cell::new(false));
+    let ends = ended.clone();
+    let connecting = within(60_000, "connecting with a login", async {
+        let connected = client.reconnect().await;
+        ends.set(true);
+        connected
+    });
+    let person = async {
+        // Once the login page is shown, the window reads as closed here, as one the person
+        // closed would: the authorization server's page cut it off.
+        until(20_000, "the login window cut off from this page", || {
+            traced(&auth, CUT_OFF) > 0 || ended.get()
+        })
+        .await;
+        assert!(
+            !ended.get(),
+            "the login ended before the person logged in: {:?}",
+            auth.trace_lines()
+        );
+        assert!(reads_closed(index), "the window reads as closed");
+        // A window the person closed fails the login 1.5 s after it is seen closed; this one
+        // is still in front of the person, who takes longer than that to log in. (Something
+        // that must not happen has no moment to wait for: 2.5 s are allowed.)
+        gloo_timers::future::TimeoutFuture::new(2_500).await;
+        assert!(
+            !ended.get(),
+            "the login ended while the person was logging in: {:?}",
+            auth.trace_lines()
+        );
+        // The person logs in; the callback page, cut off from this page as well, relays the
+        // answer on its channel.
+        post(&format!("{server}/__person/approve")).await;
+    };
+    let (connected, ()) = join(connecting, person).await;
+    storage.remove_item(CALLBACK_SCRIPT_KEY).unwrap();
+    connected.unwrap_or_else(|e| panic!("connected once logged in: {e} {:?}", auth.trace_lines()));
+    assert_eq!(
+        traced(&auth, CUT_OFF),
+        1,
+        "said once: {:?}",
+        auth.trace_lines()
+    );
+    assert!(auth.tokens().is_some());
+    echo(&client, "after a login in a window cut off from this page").await;
+    client.close();
+}
+
+#[wasm_bindgen_test]
+async fn a_login_window_closed_on_the_authorization_servers_page_fails_the_connection_in_words() {
+    let server = AUTH_SERVER_COOP.expect("MCP_AUTH_SERVER_COOP_URL not set");
+    let url = COOP_GATEWAY.expect("MCP_OAUTH_COOP_URL not set");
+    // Pages without the Cross-Origin-Opener-Policy: the window stays this page's.
+    post(&format!("{server}/__person/coop?on=false")).await;
+    let auth = Authorizer::new(url, oauth_options(LoginMode::Popup, TokenStorage::Memory));
+    let (client, _) = client_of(url, &auth);
+    let index = opened_windows().length();
+    let connecting = within(30_000, "connecting with a login", client.reconnect());
+    let person = async {
+        until(20_000, "the login page shown", || traced(&auth, SHOWN) > 0).await;
+        assert!(!reads_closed(index));
+        // The person gives up and closes the window there. From this page, it reads as a
+        // window cut off from it would (closed, its address unreadable): seen on another
+        // origin's page first, it counts as closed.
+        let window: web_sys::Window = opened_windows().get(index).unchecked_into();
+        window.close().expect("closed");
+    };
+    let (connected, ()) = join(connecting, person).await;
+    post(&format!("{server}/__person/coop?on=true")).await;
+    let Err(ClientError::Auth(failure)) = connected else {
+        panic!("{connected:?}");
+    };
+    assert_eq!(failure, AuthFailure::PopupClosed);
+    assert_eq!(traced(&auth, CUT_OFF), 0, "{:?}", auth.trace_lines());
+    assert!(auth.tokens().is_none());
     client.close();
 }
 

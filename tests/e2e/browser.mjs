@@ -163,11 +163,12 @@ export async function viewFrame(page, within = '') {
 }
 
 /** A protected MCP server: npm server-everything behind tests/peers/auth_gateway.mjs, with
- * npm oidc-provider as its authorization server (`mode` 'dpop' requires DPoP-bound tokens).
+ * npm oidc-provider as its authorization server (`mode` 'dpop' requires DPoP-bound tokens;
+ * `authMode` is the authorization server's, e.g. 'coop': see tests/peers/auth_server.mjs).
  * Resolves to { url (the MCP endpoint), base (the gateway's origin), authServer, stop }. */
-export async function startProtected(mode) {
+export async function startProtected(mode, authMode) {
   const upstream = await startPeer('everything.sh', ['streamableHttp']);
-  const authServer = await startPeer('auth_server.mjs', [], '');
+  const authServer = await startPeer('auth_server.mjs', authMode ? [authMode] : [], '');
   const gateway = await startPeer('auth_gateway.mjs', [authServer.url, upstream.url, ...(mode ? [mode] : [])]);
   return {
     url: gateway.url,

@@ -119,6 +119,9 @@ test('a callback message from another origin is not accepted', async () => {
   }), evil.url);
   const frame = page.frames().find((f) => f.url().startsWith(evil.url));
   await frame.evaluate(() => window.parent.postMessage({ type: 'mcp-oauth-callback', query: '?code=forged&state=x' }, '*'));
+  // The person closes the window once the host page saw it on the authorization server's page
+  // (a window that reads as closed before that was cut off from the host page: see the last test).
+  await waitFor(async () => (await page.evaluate(() => window.trace2)).some((l) => l.startsWith("the login window shows the authorization server's page")), 20_000, 'the window seen at the authorization server');
   await win.close();
   const out = await page.evaluate(() => window.outcome2);
   assert.match(out.error ?? '', /login window was closed/);
@@ -393,3 +396,52 @@ test('a copy of a tab (storage "session", as in the app: the copy starts with th
     await context.close();
   }
 });
+
+test('a login window the authorization server cuts off from the host page (its Cross-Origin-Opener-Policy) still completes the login', async () => {
+  // An authorization server whose pages carry `Cross-Origin-Opener-Policy: same-origin` and
+  // whose login waits for the test's word: from the host page, the window reads as closed as
+  // soon as its login page shows; the package's callback page, cut off as well, relays the
+  // answer on its BroadcastChannel.
+  const isolated = await startProtected(undefined, 'coop');
+  try {
+    await page.goto(`${host.url}/index.html`);
+    await page.evaluate(({ pkgUrl, serverUrl }) => {
+      const button = document.createElement('button');
+      button.id = 'connect-isolated';
+      button.textContent = 'Connect';
+      document.body.append(button);
+      window.trace3 = [];
+      button.onclick = () => {
+        window.popup3 = null;
+        const open = window.open.bind(window);
+        window.open = (...args) => { window.popup3 = open(...args); return window.popup3; };
+        window.outcome3 = (async () => {
+          const m = await import(`${pkgUrl}/mcp_client.js`);
+          await m.default();
+          const client = await m.McpClient.connect({ url: serverUrl, oauth: { allowLocal: true, onTrace: (l) => window.trace3.push(l) } });
+          const echo = await client.callTool('echo', { message: 'logged in through a window cut off' });
+          client.close();
+          return { text: echo.content[0].text };
+        })().catch((e) => ({ error: String(e?.message ?? e) }));
+      };
+    }, { pkgUrl: pkg.url, serverUrl: isolated.url });
+    await page.click('#connect-isolated');
+    const cut = /cut the login window off from this page/;
+    await waitFor(async () => cut.test((await page.evaluate(() => window.trace3)).join('\n')), 20_000, 'the login window cut off');
+    assert.equal(await page.evaluate(() => window.popup3.closed), true, 'the window reads as closed from the host page');
+    // The person logs in, taking longer than a closed window's grace (1.5 s): the login page
+    // asks once a second while it waits; three more questions are two seconds or more.
+    const questions = async () => (await (await fetch(`${isolated.authServer.url}/__person/stats`)).json()).waits;
+    const shown = await questions();
+    await waitFor(async () => (await questions()) >= shown + 3, 20_000, 'the login page waiting 2 s more');
+    await fetch(`${isolated.authServer.url}/__person/approve`, { method: 'POST' });
+    const out = await page.evaluate(() => window.outcome3);
+    const trace = (await page.evaluate(() => window.trace3)).join('\n');
+    assert.equal(out.error, undefined, `login failed: ${out.error}\n${trace}`);
+    assert.equal(out.text, 'Echo: logged in through a window cut off');
+    assert.match(trace, /got an access token/);
+  } finally {
+    isolated.stop();
+  }
+});
+

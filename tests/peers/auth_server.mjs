@@ -9,11 +9,25 @@
 // With a second argument `dpop-nonce`, every DPoP proof at the token endpoint must carry a nonce
 // the server gave (RFC 9449 §8): a proof without one, or with one gone stale, is answered 400
 // `use_dpop_nonce` with a fresh `DPoP-Nonce`.
-// Usage: node auth_server.mjs PORT [dpop-nonce]   (Node 20 works; oidc-provider warns about the runtime.)
+// With `coop` instead, the login waits for the person: its page (`/interaction/UID`) shows
+// until a test says the person approves (POST /__person/approve, one login each), then goes
+// on to `/interaction/UID/login`, which logs the person in (every time: no login session is
+// kept); consent is approved at once. Every
+// answer carries `Cross-Origin-Opener-Policy: same-origin` (as some authorization servers'
+// pages do: a login window opened by another origin's page is cut off from it), unless a test
+// turned that off (POST /__person/coop?on=false; `on=true` turns it on again). GET
+// /__person/stats counts the login pages' questions (`waits`: one a second while waiting).
+// Usage: node auth_server.mjs PORT [dpop-nonce|coop]   (Node 20 works; oidc-provider warns about the runtime.)
 import crypto from 'node:crypto';
 import Provider from 'oidc-provider';
 const port = Number(process.argv[2]);
 const dpopNonce = process.argv[3] === 'dpop-nonce';
+const coop = process.argv[3] === 'coop';
+/** The person (`coop`): logins approved that no login page took yet, the login pages'
+ * questions so far, and whether pages carry the Cross-Origin-Opener-Policy. */
+const person = { approvals: 0, waits: 0, coop: true };
+/** Login pages waiting for the person (`coop`): each is answered `approve` or `wait`. */
+const waiting = [];
 const issuer = `http://127.0.0.1:${port}`;
 const provider = new Provider(issuer, {
   clients: [],
@@ -38,8 +52,44 @@ const provider = new Provider(issuer, {
 const stats = { authorization_code: 0, refresh_token: 0 };
 provider.on('grant.success', (ctx) => { const g = ctx.oidc.params.grant_type; if (g in stats) stats[g] += 1; });
 provider.proxy = false;
-// CORS for Dynamic Client Registration, and the test's counters.
+// CORS for Dynamic Client Registration, the test's counters, and (`coop`) the person.
 provider.use(async (ctx, next) => {
+  // Every login asks the person: an authorization request comes without the session cookie.
+  if (coop && ctx.path === '/auth') delete ctx.req.headers.cookie;
+  if (coop && person.coop) ctx.set('cross-origin-opener-policy', 'same-origin');
+  if (coop && ctx.path.startsWith('/__person/')) {
+    ctx.set('access-control-allow-origin', '*');
+    if (ctx.path === '/__person/stats') {
+      ctx.body = { waits: person.waits };
+    } else if (ctx.path === '/__person/coop' && ctx.method === 'POST') {
+      person.coop = ctx.query.on !== 'false';
+      ctx.body = { coop: person.coop };
+    } else if (ctx.path === '/__person/approve' && ctx.method === 'POST') {
+      const page = waiting.shift();
+      if (page) page('approve');
+      else person.approvals += 1;
+      ctx.body = 'approved';
+    } else if (ctx.path === '/__person/wait') {
+      // `approve` (taking one approval), or `wait` after a second without one.
+      person.waits += 1;
+      if (person.approvals > 0) {
+        person.approvals -= 1;
+        ctx.body = 'approve';
+      } else {
+        ctx.body = await new Promise((resolve) => {
+          const timer = setTimeout(() => {
+            waiting.splice(waiting.indexOf(page), 1);
+            resolve('wait');
+          }, 1000);
+          const page = (answer) => { clearTimeout(timer); resolve(answer); };
+          waiting.push(page);
+        });
+      }
+    } else {
+      ctx.status = 404;
+    }
+    return;
+  }
   if (ctx.path === '/__stats') {
     ctx.set('access-control-allow-origin', '*');
     ctx.body = stats;
@@ -56,12 +106,27 @@ provider.use(async (ctx, next) => {
   }
   await next();
 });
-// Auto-approve every interaction (test server).
+// Approve every interaction at once (test server); with `coop`, the login waits for the person.
 provider.use(async (ctx, next) => {
-  const m = ctx.path.match(/^\/interaction\/([^/]+)$/);
+  const m = ctx.path.match(/^\/interaction\/([^/]+)(\/login)?$/);
   if (m) {
     const details = await provider.interactionDetails(ctx.req, ctx.res);
     const { prompt, params } = details;
+    if (prompt.name === 'login' && coop && !m[2]) {
+      // The login page: it asks until the person approves (10 min at most), then goes on.
+      ctx.type = 'html';
+      ctx.body = `<!doctype html><meta charset="utf-8"><title>Log in (test)</title>
+<p>Waiting for the person to log in.</p>
+<script>
+(async () => {
+  for (let i = 0; i < 600; i += 1) {
+    const answer = await fetch('/__person/wait').then((r) => r.text(), () => 'wait');
+    if (answer === 'approve') { location.href = location.pathname + '/login'; return; }
+  }
+})();
+</script>`;
+      return;
+    }
     if (prompt.name === 'login') {
       return provider.interactionFinished(ctx.req, ctx.res, { login: { accountId: 'test-user' } }, { mergeWithLastSubmission: false });
     }

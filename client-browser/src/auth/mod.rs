@@ -621,7 +621,7 @@ impl Authorizer {
                     Ok(Stop::Navigate(url)) => {
                         window.navigate(&url)?;
                         stop = loop {
-                            let query = window.callback().await?;
+                            let query = window.callback(&|line| self.trace(line)).await?;
                             flow.handle_callback(&parse_query(&query), now());
                             match self.pump(&mut flow).await {
                                 // Not our login's answer: keep waiting for the real one.

@@ -4,8 +4,19 @@
 //! with the expected shape are accepted. The page also announces the answer on a
 //! same-origin `BroadcastChannel`, which still arrives when the authorization server's
 //! `Cross-Origin-Opener-Policy` cut the window off from its opener.
+//!
+//! Such a cut looks, from this page, exactly like a closed window (`closed` reads true). Two
+//! things still tell them apart: a window closed on a page of our origin (the callback page,
+//! or the blank page before it left) can still be read, and a window that read as closed
+//! before it was ever seen open on another origin's page was cut off by the authorization
+//! server's first page (no person closes a login window before it shows anything). Such a
+//! cut window is still in front of the person: its answer is awaited on the channel until
+//! the login deadline. A window closed later on another origin's page may have been closed
+//! by the person or cut off by a later page (an identity provider the authorization server
+//! sent the person on to); that cannot be known, and it counts as closed.
 
 use super::AuthFailure;
+use core::cell::Cell;
 use futures_channel::mpsc;
 use futures_util::future::{select, Either};
 use futures_util::StreamExt;
@@ -18,10 +29,28 @@ pub const MESSAGE_TYPE: &str = "mcp-oauth-callback";
 pub const CHANNEL: &str = "mcp-oauth";
 /// How long a person may take to log in.
 const LOGIN_DEADLINE_MS: f64 = 10.0 * 60.0 * 1000.0;
+/// How long an answer may take to arrive once its window closed (posted just before).
+const CLOSED_GRACE_MS: f64 = 1500.0;
 
 /// An open login window.
 pub(crate) struct Popup {
     window: web_sys::Window,
+    /// Whether the window was seen open on another origin's page (the authorization server).
+    seen_elsewhere: Cell<bool>,
+    /// Whether the window was found cut off from this page (said once in the trace).
+    cut_off: Cell<bool>,
+}
+
+/// What this page can see of its login window.
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Sight {
+    /// Open (on whichever page).
+    Open,
+    /// Closed: by the person or by the callback page once it relayed the answer.
+    Closed,
+    /// Cut off from this page by the authorization server's `Cross-Origin-Opener-Policy`,
+    /// and still in front of the person.
+    CutOff,
 }
 
 impl Popup {
@@ -34,7 +63,11 @@ impl Popup {
             "mcp-oauth-login",
             "popup,width=520,height=720",
         ) {
-            Ok(Some(window)) => Ok(Popup { window }),
+            Ok(Some(window)) => Ok(Popup {
+                window,
+                seen_elsewhere: Cell::new(false),
+                cut_off: Cell::new(false),
+            }),
             _ => Err(AuthFailure::PopupBlocked),
         }
     }
@@ -47,8 +80,33 @@ impl Popup {
             .map_err(|e| AuthFailure::Browser(crate::fetch::js_message(&e)))
     }
 
-    /// Waits for the callback page's query string.
-    pub async fn callback(&self) -> Result<String, AuthFailure> {
+    /// What this page sees of the window now (see the module's doc for how a cut is told
+    /// from a closed window); `trace` is told when the window is first seen on another
+    /// origin's page.
+    fn look(&self, trace: &dyn Fn(&str)) -> Sight {
+        let closed = self.window.closed().unwrap_or(true);
+        // Reading the address of another origin's page throws; so does reading it from a
+        // window cut off from this page or closed on another origin's page.
+        let target: &JsValue = self.window.as_ref();
+        let readable = js_sys::Reflect::get(target, &"location".into())
+            .and_then(|location| js_sys::Reflect::get(&location, &"href".into()))
+            .is_ok();
+        if !closed {
+            if !readable && !self.seen_elsewhere.replace(true) {
+                trace("the login window shows the authorization server's page");
+            }
+            return Sight::Open;
+        }
+        if readable || self.seen_elsewhere.get() {
+            Sight::Closed
+        } else {
+            Sight::CutOff
+        }
+    }
+
+    /// Waits for the callback page's query string; `trace` is told what this page sees of
+    /// the window (on the authorization server's page; cut off from this page).
+    pub async fn callback(&self, trace: &dyn Fn(&str)) -> Result<String, AuthFailure> {
         let me = web_sys::window().ok_or(AuthFailure::Browser("no window".into()))?;
         let origin = me
             .location()
@@ -94,12 +152,23 @@ impl Popup {
                 Either::Left((Some(q), _)) => break Ok(q),
                 Either::Left((None, _)) => break Err(AuthFailure::PopupClosed),
                 Either::Right(_) => {
-                    if self.window.closed().unwrap_or(true) {
-                        // The answer may be on its way (posted just before closing, or on
-                        // the channel after a COOP cut): allow it a moment.
-                        let since = *closed_since.get_or_insert_with(js_sys::Date::now);
-                        if js_sys::Date::now() - since > 1500.0 {
-                            break Err(AuthFailure::PopupClosed);
+                    match self.look(trace) {
+                        Sight::Open => {}
+                        Sight::Closed => {
+                            // The answer may be on its way (posted just before closing, or
+                            // on the channel after a cut by a later page): allow it a moment.
+                            let since = *closed_since.get_or_insert_with(js_sys::Date::now);
+                            if js_sys::Date::now() - since > CLOSED_GRACE_MS {
+                                break Err(AuthFailure::PopupClosed);
+                            }
+                        }
+                        Sight::CutOff => {
+                            if !self.cut_off.replace(true) {
+                                trace(&format!(
+                                    "the authorization server's page cut the login window off from this page (its Cross-Origin-Opener-Policy): its answer is awaited on the callback page's channel, for {} min at most",
+                                    LOGIN_DEADLINE_MS / 60_000.0
+                                ));
+                            }
                         }
                     }
                     if js_sys::Date::now() - started > LOGIN_DEADLINE_MS {
