@@ -17,11 +17,12 @@ use client_browser::{
     AuthFailure, Authorizer, Client, ClientError, ClientEvent, ClientOptions, LoginMode,
     OAuthOptions, TokenStorage,
 };
-use futures_util::future::{join, join_all};
+use futures_util::future::{join, join_all, select, Either};
 use serde_json::{json, Value};
 use std::cell::RefCell;
 use std::future::Future;
 use std::rc::Rc;
+use wasm_bindgen::closure::Closure;
 use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_futures::JsFuture;
 use wasm_bindgen_test::*;
@@ -806,6 +807,76 @@ async fn a_login_window_closed_on_the_authorization_servers_page_fails_the_conne
     };
     assert_eq!(failure, AuthFailure::PopupClosed);
     assert_eq!(traced(&auth, CUT_OFF), 0, "{:?}", auth.trace_lines());
+    assert!(auth.tokens().is_none());
+    client.close();
+}
+
+#[wasm_bindgen_test]
+async fn a_login_given_up_while_its_window_is_open_closes_the_window_and_leaves_no_listener_behind()
+{
+    let url = gateway();
+    let auth = Authorizer::new(url, oauth_options(LoginMode::Popup, TokenStorage::Memory));
+    let (client, _) = client_of(url, &auth);
+    let index = opened_windows().length();
+    // Errors thrown by this page's event listeners from now on (a listener that calls a
+    // closure that no longer exists throws).
+    let errors: js_sys::Array = js_sys::Function::new_no_args(
+        "const errors = [];
+         window.addEventListener('error', (e) => errors.push(String(e.message)));
+         return errors;",
+    )
+    .call0(&JsValue::NULL)
+    .unwrap()
+    .unchecked_into();
+    {
+        let connecting = Box::pin(client.reconnect());
+        let back = Box::pin(window_back(index));
+        match select(connecting, back).await {
+            Either::Left((connected, _)) => panic!("connecting ended first: {connected:?}"),
+            // The window is back with the answer, which the person has not let through yet:
+            // the connection (and its login) is given up, as when a caller aborts it.
+            Either::Right((back, connecting)) => {
+                back.expect("the login window back");
+                drop(connecting);
+            }
+        }
+    }
+    assert!(reads_closed(index), "the login window was closed");
+    // A message to this page and one on the callback page's channel, each delivered to
+    // the listeners of the login given up (had they stayed) before the ones made here.
+    let heard = Rc::new(RefCell::new(Vec::<String>::new()));
+    let (on_message, on_channel) = (heard.clone(), heard.clone());
+    let hear_message = Closure::<dyn FnMut(web_sys::MessageEvent)>::new(move |_| {
+        on_message.borrow_mut().push("message".into())
+    });
+    let hear_channel = Closure::<dyn FnMut(web_sys::MessageEvent)>::new(move |_| {
+        on_channel.borrow_mut().push("channel".into())
+    });
+    let page = web_sys::window().unwrap();
+    page.add_event_listener_with_callback("message", hear_message.as_ref().unchecked_ref())
+        .unwrap();
+    let channel = web_sys::BroadcastChannel::new(client_browser::auth::CHANNEL).unwrap();
+    channel.set_onmessage(Some(hear_channel.as_ref().unchecked_ref()));
+    page.post_message(&"not a login's answer".into(), &origin())
+        .unwrap();
+    broadcast_answer("?code=late&state=given-up");
+    until(10_000, "both messages delivered", || {
+        heard.borrow().len() == 2
+    })
+    .await;
+    page.remove_event_listener_with_callback("message", hear_message.as_ref().unchecked_ref())
+        .unwrap();
+    channel.close();
+    assert_eq!(errors.length(), 0, "{:?}", errors.to_vec());
+    assert_eq!(
+        traced(
+            &auth,
+            "ignored an authorization response with a foreign state"
+        ),
+        0,
+        "{:?}",
+        auth.trace_lines()
+    );
     assert!(auth.tokens().is_none());
     client.close();
 }

@@ -595,7 +595,7 @@ impl Authorizer {
     ) -> Result<(), AuthFailure> {
         let window = popup::Popup::open()?;
         let result = self.popup_flow(&window, www_authenticate).await;
-        window.close();
+        drop(window);
         if let Err(e) = &result {
             self.trace(&format!("login failed: {e}"));
         }

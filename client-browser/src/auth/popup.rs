@@ -144,6 +144,12 @@ impl Popup {
         if let Some(c) = &channel {
             c.set_onmessage(Some(on_broadcast.as_ref().unchecked_ref()));
         }
+        let _listening = Listening {
+            page: me,
+            on_message,
+            channel,
+            _on_broadcast: on_broadcast,
+        };
         let mut closed_since: Option<f64> = None;
         let started = js_sys::Date::now();
         let result = loop {
@@ -177,18 +183,38 @@ impl Popup {
                 }
             }
         };
-        let _ =
-            me.remove_event_listener_with_callback("message", on_message.as_ref().unchecked_ref());
-        if let Some(c) = channel {
+        result
+    }
+}
+
+/// A login given up (its future dropped: a connection closed or aborted while the person
+/// logs in) closes its window too.
+impl Drop for Popup {
+    fn drop(&mut self) {
+        let _ = self.window.close();
+    }
+}
+
+/// The listeners of one wait for the answer, taken off when the wait ends, also when it is
+/// given up: one left behind would call a closure that no longer exists on every later
+/// message to the page (an error each time), and its channel would stay open.
+struct Listening {
+    page: web_sys::Window,
+    on_message: Closure<dyn FnMut(web_sys::MessageEvent)>,
+    channel: Option<web_sys::BroadcastChannel>,
+    _on_broadcast: Closure<dyn FnMut(web_sys::MessageEvent)>,
+}
+
+impl Drop for Listening {
+    fn drop(&mut self) {
+        let _ = self.page.remove_event_listener_with_callback(
+            "message",
+            self.on_message.as_ref().unchecked_ref(),
+        );
+        if let Some(c) = &self.channel {
             c.set_onmessage(None);
             c.close();
         }
-        result
-    }
-
-    /// Closes the window.
-    pub fn close(&self) {
-        let _ = self.window.close();
     }
 }
 
