@@ -12,7 +12,7 @@ use client_core::session::{
 use client_core::types::*;
 use client_core::Session;
 use futures_channel::oneshot;
-use futures_util::future::{FutureExt, LocalBoxFuture};
+use futures_util::future::{select, Either, FutureExt, LocalBoxFuture};
 use litemap::LiteMap;
 use serde_json::{json, Value};
 use std::cell::RefCell;
@@ -125,6 +125,15 @@ impl Retries {
     }
 }
 
+/// `work`, unless `inner`'s client is closed first: then `None`, and `work` is dropped (a
+/// login window it opened is closed with it).
+async fn unless_closed<T>(inner: &Inner, work: impl Future<Output = T>) -> Option<T> {
+    match select(Box::pin(work), inner.closed()).await {
+        Either::Left((done, _)) => Some(done),
+        Either::Right(_) => None,
+    }
+}
+
 /// `headers` with `authorization` (the authorizer's current `Authorization` value, if it has
 /// one) in place of any `Authorization` header among them; without one, `headers` as they are.
 fn with_authorization(
@@ -172,6 +181,7 @@ impl Client {
             handover: RefCell::default(),
             page_hide: RefCell::new(None),
             held_back: RefCell::default(),
+            closing: RefCell::default(),
         });
         *inner.page_hide.borrow_mut() = crate::page_hide::PageHideListener::watch(&inner);
         let tasks: Rc<RefCell<crate::tasks::Tasks>> = Rc::default();
@@ -267,13 +277,12 @@ impl Client {
                 return result;
             }
             attempts += 1;
-            match auth
-                .recover(*status, www_authenticate.as_deref(), generation)
-                .await
-            {
-                Ok(()) => continue,
-                Err(AuthFailure::NeedsLogin) => return result,
-                Err(e) => return Err(ClientError::Auth(e)),
+            let recovering = auth.recover(*status, www_authenticate.as_deref(), generation);
+            match unless_closed(&self.inner, recovering).await {
+                None => return Err(ClientError::Closed),
+                Some(Ok(())) => continue,
+                Some(Err(AuthFailure::NeedsLogin)) => return result,
+                Some(Err(e)) => return Err(ClientError::Auth(e)),
             }
         }
     }
@@ -393,13 +402,12 @@ impl Client {
                     break Err(ClientError::Auth(AuthFailure::TooManyAttempts(attempts)));
                 }
                 attempts += 1;
-                match auth
-                    .recover(*status, www_authenticate.as_deref(), generation)
-                    .await
-                {
-                    Ok(()) => {}
-                    Err(AuthFailure::NeedsLogin) => break result,
-                    Err(e) => break Err(ClientError::Auth(e)),
+                let recovering = auth.recover(*status, www_authenticate.as_deref(), generation);
+                match unless_closed(&client.inner, recovering).await {
+                    None => break Err(ClientError::Closed),
+                    Some(Ok(())) => {}
+                    Some(Err(AuthFailure::NeedsLogin)) => break result,
+                    Some(Err(e)) => break Err(ClientError::Auth(e)),
                 }
                 if client.retries.borrow().cancelled.contains_key(&handle) {
                     break Err(ClientError::Request(RequestError::Cancelled));

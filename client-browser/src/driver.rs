@@ -54,6 +54,8 @@ pub(crate) struct Inner {
     /// This client's stream held back for want of a free connection, if one is (see
     /// `busy_connections.rs`).
     pub held_back: RefCell<crate::busy_connections::HeldBack>,
+    /// Told when the client is closed (see [`Inner::closed`]).
+    pub closing: RefCell<Vec<oneshot::Sender<()>>>,
 }
 
 impl Inner {
@@ -62,6 +64,21 @@ impl Inner {
         self.session.borrow_mut().close(now());
         self.drive();
         self.timer.borrow_mut().take();
+        for closing in self.closing.take() {
+            let _ = closing.send(());
+        }
+    }
+
+    /// Resolves once the client is closed (at once if it is already), so that work the
+    /// client waits for outside the session (a login) stops with it.
+    pub fn closed(&self) -> oneshot::Receiver<()> {
+        let (tx, rx) = oneshot::channel();
+        if self.session.borrow().state() == ConnectionState::Closed {
+            let _ = tx.send(());
+        } else {
+            self.closing.borrow_mut().push(tx);
+        }
+        rx
     }
 
     /// Feeds one input and runs the loop.

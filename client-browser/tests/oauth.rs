@@ -882,6 +882,46 @@ async fn a_login_given_up_while_its_window_is_open_closes_the_window_and_leaves_
 }
 
 #[wasm_bindgen_test]
+async fn a_client_closed_while_its_login_window_is_open_stops_connecting_or_calling_and_closes_the_window() {
+    let url = gateway();
+    let auth = Authorizer::new(url, oauth_options(LoginMode::Popup, TokenStorage::Memory));
+    let (client, _) = client_of(url, &auth);
+    let index = opened_windows().length();
+    let connecting = within(10_000, "connecting ended", client.reconnect());
+    let person = async {
+        // The window is back with the answer, which the person has not let through yet:
+        // the client is closed (its connection tab closed, the caller's signal aborted).
+        window_back(index).await.expect("the login window back");
+        client.close();
+    };
+    let (connected, ()) = join(connecting, person).await;
+    assert!(
+        matches!(connected, Err(ClientError::Closed)),
+        "{connected:?}"
+    );
+    assert!(reads_closed(index), "the login window was closed");
+    assert!(auth.tokens().is_none());
+
+    // So does a call waiting for a login (a scope step-up) when its client is closed.
+    let url = step_up_gateway();
+    let (auth, client) = logged_in(url).await;
+    let index = opened_windows().length();
+    let calling = within(
+        10_000,
+        "the call ended",
+        client.call_tool("echo", json!({ "message": "with a scope more" })),
+    );
+    let person = async {
+        window_back(index).await.expect("the step-up window back");
+        client.close();
+    };
+    let (called, ()) = join(calling, person).await;
+    assert!(matches!(called, Err(ClientError::Closed)), "{called:?}");
+    assert!(reads_closed(index), "the step-up window was closed");
+    assert!(auth.tokens().is_some(), "the first login's tokens stay");
+}
+
+#[wasm_bindgen_test]
 async fn a_server_that_requires_dpop_gets_bound_tokens_and_a_proof_with_every_request_also_after_a_refresh(
 ) {
     let url = dpop_gateway();
