@@ -76,7 +76,10 @@ impl Inner {
         if self.session.borrow().state() == ConnectionState::Closed {
             let _ = tx.send(());
         } else {
-            self.closing.borrow_mut().push(tx);
+            let mut closing = self.closing.borrow_mut();
+            // Those whose waiting ended (a login done) are let go: one a login otherwise.
+            closing.retain(|tx| !tx.is_canceled());
+            closing.push(tx);
         }
         rx
     }

@@ -882,7 +882,8 @@ async fn a_login_given_up_while_its_window_is_open_closes_the_window_and_leaves_
 }
 
 #[wasm_bindgen_test]
-async fn a_client_closed_while_its_login_window_is_open_stops_connecting_or_calling_and_closes_the_window() {
+async fn a_client_closed_while_its_login_window_is_open_stops_connecting_or_calling_and_closes_the_window(
+) {
     let url = gateway();
     let auth = Authorizer::new(url, oauth_options(LoginMode::Popup, TokenStorage::Memory));
     let (client, _) = client_of(url, &auth);
