@@ -136,6 +136,10 @@ enum Person {
     LetsAForeignAnswerComeFirst,
     /// Closes the window without letting the callback page run.
     ClosesTheWindow,
+    /// Closes the window without letting the callback page run; once the client saw it
+    /// closed, the answer comes on the callback page's channel (as from a callback page that
+    /// relayed it just before it was closed, or cut off by a later page).
+    ClosesTheWindowAndTheAnswerComesAfter,
     /// Lets messages that are not the login window's answer arrive first (one this page
     /// posts itself, one of another type from the login window), then the callback page run.
     LetsOtherMessagesComeFirst,
@@ -257,6 +261,24 @@ async fn person(index: u32, does: Person, auth: Rc<Authorizer>) -> Result<String
         Person::ClosesTheWindow => {
             let window: web_sys::Window = window.unchecked_into();
             window.close().expect("closed");
+        }
+        Person::ClosesTheWindowAndTheAnswerComesAfter => {
+            let window: web_sys::Window = window.unchecked_into();
+            window.close().expect("closed");
+            let closed = "the login window is closed";
+            for _ in 0..500 {
+                if traced(&auth, closed) > 0 {
+                    break;
+                }
+                gloo_timers::future::TimeoutFuture::new(20).await;
+            }
+            if traced(&auth, closed) == 0 {
+                return Err(format!(
+                    "the closed window was not seen within 10 s: {:?}",
+                    auth.trace_lines()
+                ));
+            }
+            broadcast_answer(&query);
         }
     }
     Ok(query)
@@ -675,7 +697,8 @@ async fn an_answer_meant_for_another_login_is_ignored_and_the_real_one_completes
 }
 
 #[wasm_bindgen_test]
-async fn a_login_window_closed_by_the_person_fails_the_connection_in_words() {
+async fn a_login_window_closed_by_the_person_fails_the_connection_in_words_unless_its_answer_comes_soon_after(
+) {
     let url = gateway();
     let auth = Authorizer::new(url, oauth_options(LoginMode::Popup, TokenStorage::Memory));
     let (client, _) = client_of(url, &auth);
@@ -690,6 +713,20 @@ async fn a_login_window_closed_by_the_person_fails_the_connection_in_words() {
         .starts_with("the login window was closed before the login finished"));
     assert!(auth.tokens().is_none());
     assert_traced(&auth, "login failed: the login window was closed");
+    client.close();
+
+    // An answer that comes soon after its window closed still completes the login.
+    let (auth, client) = logged_in_as(url, Person::ClosesTheWindowAndTheAnswerComesAfter).await;
+    assert_traced(
+        &auth,
+        "the login window is closed: its answer may still come within 1.5 s",
+    );
+    assert!(auth.tokens().is_some());
+    echo(
+        &client,
+        "after an answer that came once the window was closed",
+    )
+    .await;
     client.close();
 }
 
@@ -807,6 +844,17 @@ async fn a_login_window_closed_on_the_authorization_servers_page_fails_the_conne
     };
     assert_eq!(failure, AuthFailure::PopupClosed);
     assert_eq!(traced(&auth, CUT_OFF), 0, "{:?}", auth.trace_lines());
+    // The login page posted this page a well-formed answer from the authorization server's
+    // origin as it loaded: it never reached the flow.
+    assert_eq!(
+        traced(
+            &auth,
+            "ignored an authorization response with a foreign state"
+        ),
+        0,
+        "{:?}",
+        auth.trace_lines()
+    );
     assert!(auth.tokens().is_none());
     client.close();
 }

@@ -17,6 +17,7 @@
 // pages do: a login window opened by another origin's page is cut off from it), unless a test
 // turned that off (POST /__person/coop?on=false; `on=true` turns it on again). GET
 // /__person/stats counts the login pages' questions (`waits`: one a second while waiting).
+// A login page that still has its opener (policy off) posts it a well-formed but forged answer.
 // Usage: node auth_server.mjs PORT [dpop-nonce|coop]   (Node 20 works; oidc-provider warns about the runtime.)
 import crypto from 'node:crypto';
 import Provider from 'oidc-provider';
@@ -118,6 +119,9 @@ provider.use(async (ctx, next) => {
       ctx.body = `<!doctype html><meta charset="utf-8"><title>Log in (test)</title>
 <p>Waiting for the person to log in.</p>
 <script>
+// A careless page of the authorization server posts a well-formed answer to whoever opened
+// the window (possible only without the policy): the client listens to its own origin only.
+if (window.opener) window.opener.postMessage({ type: 'mcp-oauth-callback', query: '?code=forged&state=posted-by-the-authorization-server' }, '*');
 (async () => {
   for (let i = 0; i < 600; i += 1) {
     const answer = await fetch('/__person/wait').then((r) => r.text(), () => 'wait');

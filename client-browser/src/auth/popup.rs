@@ -163,7 +163,13 @@ impl Popup {
                         Sight::Closed => {
                             // The answer may be on its way (posted just before closing, or
                             // on the channel after a cut by a later page): allow it a moment.
-                            let since = *closed_since.get_or_insert_with(js_sys::Date::now);
+                            let since = *closed_since.get_or_insert_with(|| {
+                                trace(&format!(
+                                    "the login window is closed: its answer may still come within {} s",
+                                    CLOSED_GRACE_MS / 1000.0
+                                ));
+                                js_sys::Date::now()
+                            });
                             if js_sys::Date::now() - since > CLOSED_GRACE_MS {
                                 break Err(AuthFailure::PopupClosed);
                             }
