@@ -203,6 +203,18 @@ fn broadcast_answer(query: &str) {
     channel.close();
 }
 
+/// Waits (10 s at most) until a line of `auth`'s trace starts with `start`; else `failure`,
+/// with the trace.
+async fn traced_within_10_s(auth: &Authorizer, start: &str, failure: &str) -> Result<(), String> {
+    for _ in 0..500 {
+        if traced(auth, start) > 0 {
+            return Ok(());
+        }
+        gloo_timers::future::TimeoutFuture::new(20).await;
+    }
+    Err(format!("{failure} within 10 s: {:?}", auth.trace_lines()))
+}
+
 /// Plays the person for login window number `index` (see [`Person`]); `auth` is the
 /// authorizer logging in. Gives the query string the window came back with.
 async fn person(index: u32, does: Person, auth: Rc<Authorizer>) -> Result<String, String> {
@@ -212,18 +224,7 @@ async fn person(index: u32, does: Person, auth: Rc<Authorizer>) -> Result<String
         Person::LetsAForeignAnswerComeFirst => {
             broadcast_answer("?code=forged&state=another-login");
             let ignored = "ignored an authorization response with a foreign state";
-            for _ in 0..500 {
-                if traced(&auth, ignored) > 0 {
-                    break;
-                }
-                gloo_timers::future::TimeoutFuture::new(20).await;
-            }
-            if traced(&auth, ignored) == 0 {
-                return Err(format!(
-                    "the foreign answer was not ignored within 10 s: {:?}",
-                    auth.trace_lines()
-                ));
-            }
+            traced_within_10_s(&auth, ignored, "the foreign answer was not ignored").await?;
             run_callback_page(&window);
         }
         Person::LetsOtherMessagesComeFirst => {
@@ -266,18 +267,7 @@ async fn person(index: u32, does: Person, auth: Rc<Authorizer>) -> Result<String
             let window: web_sys::Window = window.unchecked_into();
             window.close().expect("closed");
             let closed = "the login window is closed";
-            for _ in 0..500 {
-                if traced(&auth, closed) > 0 {
-                    break;
-                }
-                gloo_timers::future::TimeoutFuture::new(20).await;
-            }
-            if traced(&auth, closed) == 0 {
-                return Err(format!(
-                    "the closed window was not seen within 10 s: {:?}",
-                    auth.trace_lines()
-                ));
-            }
+            traced_within_10_s(&auth, closed, "the closed window was not seen").await?;
             broadcast_answer(&query);
         }
     }

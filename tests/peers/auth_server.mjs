@@ -12,12 +12,12 @@
 // With `coop` instead, the login waits for the person: its page (`/interaction/UID`) shows
 // until a test says the person approves (POST /__person/approve, one login each), then goes
 // on to `/interaction/UID/login`, which logs the person in (every time: no login session is
-// kept); consent is approved at once. Every
-// answer carries `Cross-Origin-Opener-Policy: same-origin` (as some authorization servers'
-// pages do: a login window opened by another origin's page is cut off from it), unless a test
-// turned that off (POST /__person/coop?on=false; `on=true` turns it on again). GET
-// /__person/stats counts the login pages' questions (`waits`: one a second while waiting).
-// A login page that still has its opener (policy off) posts it a well-formed but forged answer.
+// kept); consent is approved at once. Every answer carries `Cross-Origin-Opener-Policy:
+// same-origin` (as some authorization servers' pages do: a login window opened by another
+// origin's page is cut off from it), unless a test turned that off (POST
+// /__person/coop?on=false; `on=true` turns it on again). GET /__person/stats counts the login
+// pages' questions (`waits`: one a second while waiting). A login page that still has its
+// opener (policy off) posts it a well-formed but forged answer.
 // Usage: node auth_server.mjs PORT [dpop-nonce|coop]   (Node 20 works; oidc-provider warns about the runtime.)
 import crypto from 'node:crypto';
 import Provider from 'oidc-provider';
