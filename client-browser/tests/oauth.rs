@@ -359,6 +359,16 @@ fn assert_traced(auth: &Authorizer, start: &str) {
     );
 }
 
+/// Fails if a line of `auth`'s trace starts with `start` (the trace in the message).
+fn assert_not_traced(auth: &Authorizer, start: &str) {
+    assert_eq!(
+        traced(auth, start),
+        0,
+        "{start:?} in {:?}",
+        auth.trace_lines()
+    );
+}
+
 /// The statuses of the `LoginNeeded` events among `events`, in order.
 fn login_needed(events: &RefCell<Vec<ClientEvent>>) -> Vec<u16> {
     events
@@ -833,17 +843,12 @@ async fn a_login_window_closed_on_the_authorization_servers_page_fails_the_conne
         panic!("{connected:?}");
     };
     assert_eq!(failure, AuthFailure::PopupClosed);
-    assert_eq!(traced(&auth, CUT_OFF), 0, "{:?}", auth.trace_lines());
+    assert_not_traced(&auth, CUT_OFF);
     // The login page posted this page a well-formed answer from the authorization server's
     // origin as it loaded: it never reached the flow.
-    assert_eq!(
-        traced(
-            &auth,
-            "ignored an authorization response with a foreign state"
-        ),
-        0,
-        "{:?}",
-        auth.trace_lines()
+    assert_not_traced(
+        &auth,
+        "ignored an authorization response with a foreign state",
     );
     assert!(auth.tokens().is_none());
     client.close();
@@ -906,14 +911,9 @@ async fn a_login_given_up_while_its_window_is_open_closes_the_window_and_leaves_
         .unwrap();
     channel.close();
     assert_eq!(errors.length(), 0, "{:?}", errors.to_vec());
-    assert_eq!(
-        traced(
-            &auth,
-            "ignored an authorization response with a foreign state"
-        ),
-        0,
-        "{:?}",
-        auth.trace_lines()
+    assert_not_traced(
+        &auth,
+        "ignored an authorization response with a foreign state",
     );
     assert!(auth.tokens().is_none());
     client.close();
