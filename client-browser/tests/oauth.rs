@@ -140,6 +140,10 @@ enum Person {
     /// closed, the answer comes on the callback page's channel (as from a callback page that
     /// relayed it just before it was closed, or cut off by a later page).
     ClosesTheWindowAndTheAnswerComesAfter,
+    /// Refuses the login: the answer (`access_denied`, with the login's `state` and
+    /// issuer) comes from a callback page without an opener, as from a window cut off from
+    /// this page; that page must then say why the login did not complete.
+    RefusesInAWindowCutOffFromThisPage,
     /// Lets messages that are not the login window's answer arrive first (one this page
     /// posts itself, one of another type from the login window), then the callback page run.
     LetsOtherMessagesComeFirst,
@@ -262,6 +266,29 @@ async fn person(index: u32, does: Person, auth: Rc<Authorizer>) -> Result<String
         Person::ClosesTheWindow => {
             let window: web_sys::Window = window.unchecked_into();
             window.close().expect("closed");
+        }
+        Person::RefusesInAWindowCutOffFromThisPage => {
+            let refusal = js_sys::Function::new_with_args(
+                "query",
+                "const p = new URLSearchParams(query);
+                 const r = new URLSearchParams({ error: 'access_denied', error_description: 'The person said no', state: p.get('state') });
+                 if (p.has('iss')) r.set('iss', p.get('iss'));
+                 return '?' + r;",
+            )
+            .call1(&JsValue::NULL, &query.as_str().into())
+            .expect("a refusal")
+            .as_string()
+            .expect("a query");
+            let frame = callback_frame(&refusal).await;
+            let said = said_in_the_end(&frame).await;
+            remove_frame(&frame);
+            let said = said?;
+            let expected = "The login did not complete: authorization was refused: ";
+            if !said.starts_with(expected) || !said.contains("access_denied") {
+                return Err(format!(
+                    "the callback page said {said:?}, not {expected:?} with access_denied"
+                ));
+            }
         }
         Person::ClosesTheWindowAndTheAnswerComesAfter => {
             let window: web_sys::Window = window.unchecked_into();
@@ -756,6 +783,74 @@ const SHOWN: &str = "the login window shows the authorization server's page";
 /// The first line of the trace when a login window is cut off from this page.
 const CUT_OFF: &str = "the authorization server's page cut the login window off from this page";
 
+/// Where a callback page that runs [`CALLBACK_SCRIPT`] by itself leaves what it says.
+const CALLBACK_STATUS_KEY: &str = "oauth-test-callback-status";
+
+/// What a callback page says while it waits to hear what became of the answer it relayed.
+const WAITING: [&str; 3] = [
+    "",
+    "Handing the answer to the page that started the login…",
+    "Finishing the login in the page that started it…",
+];
+
+/// A callback page without an opener, loaded with `query` in a frame of this page: it runs
+/// [`CALLBACK_SCRIPT`] by itself, as a window cut off from this page does.
+async fn callback_frame(query: &str) -> JsValue {
+    local_storage()
+        .set_item(CALLBACK_SCRIPT_KEY, CALLBACK_SCRIPT)
+        .unwrap();
+    let add = js_sys::Function::new_with_args(
+        "src",
+        "const f = document.createElement('iframe'); f.src = src; document.body.appendChild(f); return f;",
+    );
+    let frame = add
+        .call1(&JsValue::NULL, &format!("{}{query}", callback_url()).into())
+        .unwrap();
+    until(10_000, "the callback page in a frame loaded", || {
+        status_in(&frame).is_some()
+    })
+    .await;
+    frame
+}
+
+/// What the callback page in `frame` says now, once it has loaded.
+fn status_in(frame: &JsValue) -> Option<String> {
+    let document = get(frame, "contentDocument").filter(|d| !d.is_null())?;
+    let loaded = get(&document, "readyState")?.as_string()? == "complete";
+    let status = js_sys::Function::new_with_args("d", "return d.getElementById('status');")
+        .call1(&JsValue::NULL, &document)
+        .ok()
+        .filter(|s| !s.is_null())?;
+    loaded.then(|| get(&status, "textContent")?.as_string())?
+}
+
+/// What the callback page in `frame` says once it no longer waits (10 s at most).
+async fn said_in_the_end(frame: &JsValue) -> Result<String, String> {
+    for _ in 0..500 {
+        let said = status_in(frame).unwrap_or_default();
+        if !WAITING.contains(&said.as_str()) {
+            return Ok(said);
+        }
+        gloo_timers::future::TimeoutFuture::new(20).await;
+    }
+    Err(format!(
+        "the callback page still waits after 10 s: {:?}",
+        status_in(frame)
+    ))
+}
+
+/// Takes `frame` off this page.
+fn remove_frame(frame: &JsValue) {
+    js_sys::Function::new_with_args("f", "f.remove();")
+        .call1(&JsValue::NULL, frame)
+        .expect("removed");
+}
+
+/// This page's `localStorage`.
+fn local_storage() -> web_sys::Storage {
+    web_sys::window().unwrap().local_storage().unwrap().unwrap()
+}
+
 #[wasm_bindgen_test]
 async fn a_login_window_the_authorization_server_cuts_off_from_this_page_still_completes_the_login()
 {
@@ -764,10 +859,11 @@ async fn a_login_window_the_authorization_server_cuts_off_from_this_page_still_c
     post(&format!("{server}/__person/coop?on=true")).await;
     // For the callback page, which this page cannot reach once it is cut off (see
     // `tests/oauth-callback.html`).
-    let storage = web_sys::window().unwrap().local_storage().unwrap().unwrap();
+    let storage = local_storage();
     storage
         .set_item(CALLBACK_SCRIPT_KEY, CALLBACK_SCRIPT)
         .unwrap();
+    storage.remove_item(CALLBACK_STATUS_KEY).unwrap();
     let auth = Authorizer::new(url, oauth_options(LoginMode::Popup, TokenStorage::Memory));
     let (client, _) = client_of(url, &auth);
     let index = opened_windows().length();
@@ -805,8 +901,22 @@ async fn a_login_window_the_authorization_server_cuts_off_from_this_page_still_c
         post(&format!("{server}/__person/approve")).await;
     };
     let (connected, ()) = join(connecting, person).await;
-    storage.remove_item(CALLBACK_SCRIPT_KEY).unwrap();
     connected.unwrap_or_else(|e| panic!("connected once logged in: {e} {:?}", auth.trace_lines()));
+    // The callback page, which could not see this page, was told the login completed.
+    until(
+        10_000,
+        "the cut off callback page saying the login completed",
+        || {
+            storage
+                .get_item(CALLBACK_STATUS_KEY)
+                .ok()
+                .flatten()
+                .as_deref()
+                == Some("Logged in. You can close this window.")
+        },
+    )
+    .await;
+    storage.remove_item(CALLBACK_SCRIPT_KEY).unwrap();
     assert_eq!(
         traced(&auth, CUT_OFF),
         1,
@@ -1615,6 +1725,49 @@ async fn only_the_login_windows_answer_is_taken_not_a_message_from_elsewhere_or_
     let (_, client) = logged_in_as(gateway(), Person::LetsOtherMessagesComeFirst).await;
     echo(&client, "after other messages").await;
     client.close();
+}
+
+#[wasm_bindgen_test]
+async fn a_login_refused_in_a_window_cut_off_from_this_page_fails_and_that_window_says_why() {
+    let url = gateway();
+    let auth = Authorizer::new(url, oauth_options(LoginMode::Popup, TokenStorage::Memory));
+    let (client, _) = client_of(url, &auth);
+    let connecting = within(30_000, "connecting with a login", client.reconnect());
+    let index = opened_windows().length();
+    let connected = with_person(
+        Person::RefusesInAWindowCutOffFromThisPage,
+        &auth,
+        connecting,
+    )
+    .await;
+    let Err(ClientError::Auth(failure)) = connected else {
+        panic!("{connected:?}");
+    };
+    assert_eq!(
+        failure,
+        AuthFailure::Flow(client_browser::client_core::oauth::AuthError::Denied {
+            error: "access_denied".into(),
+            description: Some("The person said no".into())
+        })
+    );
+    assert!(reads_closed(index), "the login window is closed");
+    client.close();
+}
+
+#[wasm_bindgen_test]
+async fn a_callback_page_whose_answer_no_login_takes_says_so_after_a_moment() {
+    let frame = callback_frame("?code=unclaimed&state=a-login-nobody-waits-for").await;
+    assert_eq!(
+        status_in(&frame).as_deref(),
+        Some(WAITING[1]),
+        "at first, it hands the answer on"
+    );
+    let said = said_in_the_end(&frame).await.unwrap();
+    remove_frame(&frame);
+    assert_eq!(
+        said,
+        "No login was waiting in this tab. If another window started it, it has been told; you can close this one."
+    );
 }
 
 /// The page's monotonic clock, as the browser layer reads it for the core.

@@ -425,7 +425,9 @@ test('a login window the authorization server cuts off from the host page (its C
         })().catch((e) => ({ error: String(e?.message ?? e) }));
       };
     }, { pkgUrl: pkg.url, serverUrl: isolated.url });
+    const opened = page.waitForEvent('popup');
     await page.click('#connect-isolated');
+    const popup = await opened;
     const cut = /cut the login window off from this page/;
     await waitFor(async () => cut.test((await page.evaluate(() => window.trace3)).join('\n')), 20_000, 'the login window cut off');
     assert.equal(await page.evaluate(() => window.popup3.closed), true, 'the window reads as closed from the host page');
@@ -440,6 +442,10 @@ test('a login window the authorization server cuts off from the host page (its C
     assert.equal(out.error, undefined, `login failed: ${out.error}\n${trace}`);
     assert.equal(out.text, 'Echo: logged in through a window cut off');
     assert.match(trace, /got an access token/);
+    // The callback page in the window, which cannot see the host page, was told on the
+    // channel how the login ended, and says so.
+    await waitFor(async () => (await popup.textContent('#status').catch(() => '')) === 'Logged in. You can close this window.', 10_000,
+      'the cut off callback page saying the login completed');
   } finally {
     isolated.stop();
   }

@@ -18,7 +18,7 @@ mod spent_tokens;
 pub(crate) mod storage;
 pub mod tab_copies;
 
-pub use popup::{CHANNEL, MESSAGE_TYPE};
+pub use popup::{CHANNEL, ENDED_TYPE, MESSAGE_TYPE, TAKEN_TYPE};
 pub use redirect::{complete_redirect, has_redirect_callback, RedirectOutcome};
 pub use storage::TokenStorage;
 
@@ -622,11 +622,30 @@ impl Authorizer {
                         window.navigate(&url)?;
                         stop = loop {
                             let query = window.callback(&|line| self.trace(line)).await?;
-                            flow.handle_callback(&parse_query(&query), now());
+                            let answer = parse_query(&query);
+                            // The callback page is told what became of its answer (one cut
+                            // off from this page cannot see it otherwise).
+                            let ours = flow.pending().map(|p| p.state.clone()).filter(|state| {
+                                answer.iter().any(|(k, v)| k == "state" && v == state)
+                            });
+                            if let Some(state) = &ours {
+                                popup::tell_callback_page(popup::TAKEN_TYPE, state, None);
+                            }
+                            flow.handle_callback(&answer, now());
                             match self.pump(&mut flow).await {
                                 // Not our login's answer: keep waiting for the real one.
                                 Err(AuthFailure::Flow(AuthError::StateMismatch)) => continue,
-                                other => break other,
+                                other => {
+                                    if let Some(state) = &ours {
+                                        let error = other.as_ref().err().map(|e| e.to_string());
+                                        popup::tell_callback_page(
+                                            popup::ENDED_TYPE,
+                                            state,
+                                            error.as_deref(),
+                                        );
+                                    }
+                                    break other;
+                                }
                             }
                         };
                     }

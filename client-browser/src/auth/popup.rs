@@ -27,6 +27,12 @@ use wasm_bindgen::{JsCast, JsValue};
 pub const MESSAGE_TYPE: &str = "mcp-oauth-callback";
 /// The `BroadcastChannel` the callback page also announces on.
 pub const CHANNEL: &str = "mcp-oauth";
+/// The `type` of this page's word on the channel that the answer carrying its `state` was
+/// taken by the login waiting for it (said at once, before the code is exchanged).
+pub const TAKEN_TYPE: &str = "mcp-oauth-login-taken";
+/// The `type` of this page's word on the channel that the login whose answer carried its
+/// `state` ended: logged in, or failed with `error` (words for the person).
+pub const ENDED_TYPE: &str = "mcp-oauth-login-ended";
 /// How long a person may take to log in.
 const LOGIN_DEADLINE_MS: f64 = 10.0 * 60.0 * 1000.0;
 /// How long an answer may take to arrive once its window closed (posted just before).
@@ -222,6 +228,29 @@ impl Drop for Listening {
             c.close();
         }
     }
+}
+
+/// Tells callback pages on the channel what became of the answer carrying `state`
+/// (`kind`: [`TAKEN_TYPE`] or [`ENDED_TYPE`], with `error` when the login failed). A
+/// callback page cut off from this page has no other way to learn it, and says it to the
+/// person (logged in, or why not) instead of guessing; any other page ignores it.
+pub(crate) fn tell_callback_page(kind: &str, state: &str, error: Option<&str>) {
+    let Ok(channel) = web_sys::BroadcastChannel::new(CHANNEL) else {
+        return;
+    };
+    let word = js_sys::Object::new();
+    let fields = [
+        ("type", Some(kind)),
+        ("state", Some(state)),
+        ("error", error),
+    ];
+    for (key, value) in fields {
+        if let Some(value) = value {
+            let _ = js_sys::Reflect::set(&word, &key.into(), &value.into());
+        }
+    }
+    let _ = channel.post_message(&word);
+    channel.close();
 }
 
 /// The query string of a callback page message (`{type: MESSAGE_TYPE, query}`), if it is one.
