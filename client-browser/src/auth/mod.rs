@@ -612,10 +612,19 @@ impl Authorizer {
             let mut flow = self.new_flow()?;
             flow.start(www);
             let mut stop = self.pump(&mut flow).await;
+            // The `state` of the answer this login took: its callback page is told how the
+            // login ended (one cut off from this page cannot see it otherwise).
+            let mut taken: Option<String> = None;
+            let ended = |error: Option<&str>, taken: &Option<String>| {
+                if let Some(state) = taken {
+                    popup::tell_callback_page(popup::ENDED_TYPE, state, error);
+                }
+            };
             loop {
                 match stop {
                     Ok(Stop::Done(t)) => {
                         self.set_tokens(*t);
+                        ended(None, &taken);
                         return Ok(());
                     }
                     Ok(Stop::Navigate(url)) => {
@@ -623,29 +632,18 @@ impl Authorizer {
                         stop = loop {
                             let query = window.callback(&|line| self.trace(line)).await?;
                             let answer = parse_query(&query);
-                            // The callback page is told what became of its answer (one cut
-                            // off from this page cannot see it otherwise).
                             let ours = flow.pending().map(|p| p.state.clone()).filter(|state| {
                                 answer.iter().any(|(k, v)| k == "state" && v == state)
                             });
                             if let Some(state) = &ours {
                                 popup::tell_callback_page(popup::TAKEN_TYPE, state, None);
+                                taken = ours;
                             }
                             flow.handle_callback(&answer, now());
                             match self.pump(&mut flow).await {
                                 // Not our login's answer: keep waiting for the real one.
                                 Err(AuthFailure::Flow(AuthError::StateMismatch)) => continue,
-                                other => {
-                                    if let Some(state) = &ours {
-                                        let error = other.as_ref().err().map(|e| e.to_string());
-                                        popup::tell_callback_page(
-                                            popup::ENDED_TYPE,
-                                            state,
-                                            error.as_deref(),
-                                        );
-                                    }
-                                    break other;
-                                }
+                                other => break other,
                             }
                         };
                     }
@@ -656,7 +654,10 @@ impl Authorizer {
                         self.forget();
                         break;
                     }
-                    Err(e) => return Err(e),
+                    Err(e) => {
+                        ended(Some(&e.to_string()), &taken);
+                        return Err(e);
+                    }
                 }
             }
         }
