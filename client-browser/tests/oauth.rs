@@ -1397,6 +1397,42 @@ async fn dpop_nonces_the_servers_ask_for_are_sent_with_the_request_again_and_eve
 }
 
 #[wasm_bindgen_test]
+async fn a_server_that_asks_for_a_new_dpop_nonce_every_time_gets_one_retry_per_proof_and_the_call_fails_in_words(
+) {
+    let url = DPOP_NONCE_GATEWAY.expect("MCP_OAUTH_DPOP_NONCE_URL not set");
+    let (auth, client) = logged_in(url).await;
+    echo(&client, "before the server breaks").await;
+    let base = base_of(url);
+    post(&format!("{base}/__nonce_every_time?on=true")).await;
+    let from = gateway_log(url).await.len();
+    let called = within(
+        30_000,
+        "a call to a server that wants a new nonce every time",
+        client.call_tool("echo", json!({ "message": "never answered" })),
+    )
+    .await;
+    let refusals = gateway_log_since(url, from).await;
+    post(&format!("{base}/__nonce_every_time?on=false")).await;
+    let asked = refusals
+        .iter()
+        .filter(|l| l.starts_with("POST tools/call refused: a nonce it no longer takes"))
+        .count();
+    let Err(ClientError::Auth(AuthFailure::TooManyAttempts(attempts))) = called else {
+        panic!("{called:?}");
+    };
+    // Each attempt (the first and one after each new set of credentials) sends its proof
+    // once with the nonce it knows and once with the one the refusal names, never more.
+    assert_eq!(
+        asked,
+        2 * (attempts as usize + 1),
+        "{attempts} attempts: {refusals:?} {:?}",
+        auth.trace_lines()
+    );
+    echo(&client, "once the server takes its nonces again").await;
+    client.close();
+}
+
+#[wasm_bindgen_test]
 async fn a_call_cancelled_while_its_login_window_is_open_ends_cancelled_and_is_not_sent_again() {
     use client_browser::client_core::session::RequestError;
     use client_browser::CallOptions;

@@ -19,7 +19,9 @@
 // `insufficient_scope` challenge naming both (a step-up, as the MCP authorization spec has it).
 // With `dpop-nonce`, as with `dpop`, and every proof must also carry the gateway's current nonce
 // (RFC 9449 §9), which changes after every four requests it let through: a proof without it is
-// answered 401 `use_dpop_nonce` with the current one in `DPoP-Nonce`.
+// answered 401 `use_dpop_nonce` with the current one in `DPoP-Nonce`. After
+// POST /__nonce_every_time?on=true (until ?on=false) it refuses every proof that way, each
+// time with a new nonce, as a broken server would.
 // With `metadata-without-cors`, its challenges name resource metadata at `/__no_cors/metadata`,
 // which answers 404 without CORS headers (a browser page cannot read it, as often happens
 // with a document a server does not have); the well-known metadata stays readable.
@@ -33,6 +35,8 @@ const dpopNonce = process.argv[5] === 'dpop-nonce';
 const dpop = process.argv[5] === 'dpop' || dpopNonce;
 /** The nonce proofs must carry now (`dpop-nonce`), and how many requests it let through. */
 let nonce = { value: crypto.randomBytes(16).toString('base64url'), used: 0 };
+/** Whether every proof is refused with a new nonce (POST /__nonce_every_time). */
+let nonceEveryTime = false;
 class NonceNeeded extends Error {}
 const callsOnly = process.argv[5] === 'calls-only';
 const toolsOnly = process.argv[5] === 'tools-only' || callsOnly;
@@ -70,6 +74,10 @@ async function checkDpop(req, token, claims) {
   if (payload.ath !== ath) throw new Error('proof for another token');
   if (claims.cnf?.jkt !== await calculateJwkThumbprint(protectedHeader.jwk)) throw new Error('token bound to another key');
   if (dpopNonce) {
+    if (nonceEveryTime) {
+      nonce = { value: crypto.randomBytes(16).toString('base64url'), used: 0 };
+      throw new NonceNeeded('a nonce it no longer takes (every time)');
+    }
     if (payload.nonce !== nonce.value) throw new NonceNeeded(payload.nonce ? 'a stale nonce' : 'no nonce');
     nonce.used += 1;
     if (nonce.used >= 4) nonce = { value: crypto.randomBytes(16).toString('base64url'), used: 0 };
@@ -87,6 +95,11 @@ http.createServer(async (req, res) => {
   }
   if (req.url === '/__expire' && req.method === 'POST') {
     for (const t of seen) expired.add(t);
+    res.writeHead(204, cors).end();
+    return;
+  }
+  if (req.url.startsWith('/__nonce_every_time') && req.method === 'POST') {
+    nonceEveryTime = new URL(req.url, base).searchParams.get('on') === 'true';
     res.writeHead(204, cors).end();
     return;
   }
