@@ -880,6 +880,26 @@ async fn a_server_without_cors_gets_a_clear_cors_error() {
 }
 
 #[wasm_bindgen_test]
+async fn a_header_value_the_browser_refuses_fails_the_connection_naming_the_header_and_the_reason()
+{
+    let base = legacy_proxy().await;
+    let mut options = ClientOptions::new(format!("{base}/mcp"));
+    options.headers = vec![("X-Team".into(), "blue\nred".into())];
+    let r = within(15_000, "connect", Client::connect(options)).await;
+    match r {
+        Err(ClientError::Connect(RequestError::Transport(TransportFailure::Network(m)))) => {
+            // The header, then the browser's own words (a `TypeError` from `Headers`).
+            let reason = m
+                .strip_prefix("header X-Team: ")
+                .unwrap_or_else(|| panic!("{m}"));
+            assert!(reason.contains("Headers"), "{m}");
+        }
+        Err(e) => panic!("expected the header refused, got {e}"),
+        Ok(_) => panic!("connected with a header value the browser refuses?"),
+    }
+}
+
+#[wasm_bindgen_test]
 async fn a_cors_preflight_that_refuses_a_header_is_named() {
     // The preflight allows Content-Type and Mcp-Session-Id only: the legacy handshake works
     // (initialize carries neither MCP-Protocol-Version nor Mcp-Method), later requests do not.
