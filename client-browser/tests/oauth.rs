@@ -799,13 +799,7 @@ async fn callback_frame(query: &str) -> JsValue {
     local_storage()
         .set_item(CALLBACK_SCRIPT_KEY, CALLBACK_SCRIPT)
         .unwrap();
-    let add = js_sys::Function::new_with_args(
-        "src",
-        "const f = document.createElement('iframe'); f.src = src; document.body.appendChild(f); return f;",
-    );
-    let frame = add
-        .call1(&JsValue::NULL, &format!("{}{query}", callback_url()).into())
-        .unwrap();
+    let frame = add_frame(&format!("{}{query}", callback_url()));
     until(10_000, "the callback page in a frame loaded", || {
         status_in(&frame).is_some()
     })
@@ -837,6 +831,16 @@ async fn said_in_the_end(frame: &JsValue) -> Result<String, String> {
         "the callback page still waits after 10 s: {:?}",
         status_in(frame)
     ))
+}
+
+/// A frame of this page showing `src` (not yet loaded).
+fn add_frame(src: &str) -> JsValue {
+    js_sys::Function::new_with_args(
+        "src",
+        "const f = document.createElement('iframe'); f.src = src; document.body.appendChild(f); return f;",
+    )
+    .call1(&JsValue::NULL, &src.into())
+    .expect("a frame")
 }
 
 /// Takes `frame` off this page.
@@ -2012,11 +2016,7 @@ async fn a_full_page_login_is_completed_on_return_and_a_foreign_answer_leaves_it
 /// A page of this origin other than the test's (a frame, loaded): what it writes to
 /// `localStorage` reaches the test's page as a `storage` event, as another tab's would.
 async fn another_page() -> JsValue {
-    let add = js_sys::Function::new_with_args(
-        "src",
-        "const f = document.createElement('iframe'); f.src = src; document.body.appendChild(f); return f;",
-    );
-    let frame = add.call1(&JsValue::NULL, &callback_url().into()).unwrap();
+    let frame = add_frame(&callback_url());
     for _ in 0..500 {
         let loaded = get(&frame, "contentDocument")
             .filter(|d| !d.is_null())

@@ -631,15 +631,14 @@ impl Authorizer {
                         window.navigate(&url)?;
                         stop = loop {
                             let query = window.callback(&|line| self.trace(line)).await?;
-                            let answer = parse_query(&query);
-                            let ours = flow.pending().map(|p| p.state.clone()).filter(|state| {
-                                answer.iter().any(|(k, v)| k == "state" && v == state)
-                            });
-                            if let Some(state) = &ours {
-                                popup::tell_callback_page(popup::TAKEN_TYPE, state, None);
-                                taken = ours;
+                            let awaited = flow.pending().map(|p| p.state.clone());
+                            flow.handle_callback(&parse_query(&query), now());
+                            // The flow no longer awaits an answer once it took this one as
+                            // its login's (its `state` matched).
+                            if let (None, Some(state)) = (flow.pending(), awaited) {
+                                popup::tell_callback_page(popup::TAKEN_TYPE, &state, None);
+                                taken = Some(state);
                             }
-                            flow.handle_callback(&answer, now());
                             match self.pump(&mut flow).await {
                                 // Not our login's answer: keep waiting for the real one.
                                 Err(AuthFailure::Flow(AuthError::StateMismatch)) => continue,
