@@ -53,6 +53,18 @@ async fn what_one_copy_passes_on_the_others_read_sealed() {
     let server = "https://mcp.example/passed-on";
     let lineage = Lineage::start(server).expect("a lineage");
     assert_eq!(Lineage::of(server), Some(lineage.clone()));
+    // Kept in `sessionStorage` as `<id>.<key>`; a lineage in a log shows its id, never its key.
+    let kept = web_sys::window()
+        .unwrap()
+        .session_storage()
+        .unwrap()
+        .unwrap()
+        .get_item(&format!("mcp-oauth/v1/lineage/{server}"))
+        .unwrap()
+        .expect("the lineage kept in sessionStorage");
+    let (id, key) = kept.split_once('.').expect("<id>.<key>");
+    let logged = format!("{lineage:?}");
+    assert!(logged.contains(id) && !logged.contains(key), "{logged}");
     assert!(lineage.passed_on(server).await.is_none(), "nothing yet");
     lineage
         .leave(lineage.seal(server, &tokens("rt-2")).await)
@@ -139,15 +151,20 @@ async fn what_could_not_be_sealed_and_records_unused_for_30_days_are_removed() {
     // Not sealed (WebCrypto refused): what was left before, now used up, goes.
     assert!(lineage.leave(Err("refused".into())).is_err());
     assert!(lineage.passed_on(server).await.is_none());
-    // Other lineages' records: one not rewritten for 31 days goes when a record is written,
-    // one of yesterday stays.
-    let day = 24 * 3600 * 1000;
+    // Other lineages' records: one not rewritten for 30 days and a minute goes when a record
+    // is written, one a minute short of 30 days stays.
+    let minute = 60 * 1000;
+    let thirty_days = 30 * 24 * 60 * minute;
     let now = js_sys::Date::now() as u64;
     let old = "mcp-oauth/v1/handover/old-lineage";
     let recent = "mcp-oauth/v1/handover/recent-lineage";
     let record = |at: u64| format!("{at}.AAAAAAAAAAAAAAAA.AAAA");
-    local().set_item(old, &record(now - 31 * day)).unwrap();
-    local().set_item(recent, &record(now - day)).unwrap();
+    local()
+        .set_item(old, &record(now - thirty_days - minute))
+        .unwrap();
+    local()
+        .set_item(recent, &record(now - thirty_days + minute))
+        .unwrap();
     lineage
         .leave(lineage.seal(server, &tokens("rt-new")).await)
         .unwrap();
@@ -156,5 +173,25 @@ async fn what_could_not_be_sealed_and_records_unused_for_30_days_are_removed() {
     let read = lineage.passed_on(server).await.unwrap();
     assert_eq!(read.refresh_token.as_deref(), Some("rt-new"));
     local().remove_item(recent).unwrap();
+    Lineage::forget(server);
+}
+
+#[wasm_bindgen_test]
+async fn a_tab_without_a_lineage_starts_one_when_it_first_passes_tokens_on_and_keeps_it_after() {
+    // Tokens kept before lineages existed: the tab has none until it first passes tokens on.
+    let server = "https://mcp.example/kept-before-lineages";
+    Lineage::forget(server);
+    assert_eq!(Lineage::of(server), None);
+    let started = Lineage::of_or_start(server).expect("a lineage started");
+    assert_eq!(
+        Lineage::of(server),
+        Some(started.clone()),
+        "kept for copies"
+    );
+    assert_eq!(
+        Lineage::of_or_start(server),
+        Some(started.clone()),
+        "the same one, not another"
+    );
     Lineage::forget(server);
 }
