@@ -1437,6 +1437,54 @@ async fn a_server_that_asks_for_a_new_dpop_nonce_every_time_gets_one_retry_per_p
 }
 
 #[wasm_bindgen_test]
+async fn connecting_to_a_server_that_refuses_every_new_token_gives_up_after_the_authorizers_attempts(
+) {
+    let url = gateway();
+    let (auth, first) = logged_in(url).await;
+    first.close();
+    let refreshes = refreshes_granted().await;
+    let (client, _) = client_of(url, &auth);
+    // Refuses the next 50 requests with a token (as expired): the client gives up long before.
+    post(&format!("{}/__refuse_tokens?count=50", base_of(url))).await;
+    let from = gateway_log(url).await.len();
+    let connected = within(
+        30_000,
+        "connecting to a server that refuses every token",
+        client.reconnect(),
+    )
+    .await;
+    post(&format!("{}/__refuse_tokens?count=0", base_of(url))).await;
+    let refused = gateway_log_since(url, from)
+        .await
+        .iter()
+        .filter(|l| l.ends_with("refused: a valid token refused on purpose"))
+        .count();
+    let refreshed = refreshes_granted().await - refreshes;
+    assert!(
+        matches!(
+            connected,
+            Err(ClientError::AuthRequired { status: 401, .. })
+        ),
+        "{connected:?}"
+    );
+    // One new token from each of the authorizer's attempts (3), each refused in turn.
+    assert_eq!(refreshed, 3, "{:?}", auth.trace_lines());
+    assert!(
+        refused >= 4,
+        "the first token and the 3 new ones: {refused}"
+    );
+    within(
+        10_000,
+        "connecting once tokens are taken again",
+        client.reconnect(),
+    )
+    .await
+    .expect("connected");
+    echo(&client, "once the server takes tokens again").await;
+    client.close();
+}
+
+#[wasm_bindgen_test]
 async fn a_call_cancelled_while_its_login_window_is_open_ends_cancelled_and_is_not_sent_again() {
     use client_browser::client_core::session::RequestError;
     use client_browser::CallOptions;

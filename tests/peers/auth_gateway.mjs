@@ -7,7 +7,10 @@
 // so a test can force a refresh without waiting; GET /__stats counts those refusals (and the
 // others of each kind); GET /__log lists each request that reached it (method, JSON-RPC
 // method, authorized or why not). POST /__token_unavailable answers like a token endpoint that
-// is down for a while (400 `temporarily_unavailable`).
+// is down for a while (400 `temporarily_unavailable`). POST /__refuse_tokens?count=N refuses
+// the next N requests that present a valid token as if it had expired (401 `invalid_token`),
+// as a server that never takes the tokens its authorization server issues would; count=0
+// ends it. Bounded by a count, so that a test that fails half-way leaves no later test refused.
 // With a fourth argument `dpop` it requires DPoP-bound tokens (RFC 9449): a `DPoP` challenge,
 // `dpop_bound_access_tokens_required` in its metadata, and on every request a proof signed by
 // the key the token is bound to (`cnf.jkt`), for this method and URL, with the token's hash.
@@ -37,6 +40,8 @@ const dpop = process.argv[5] === 'dpop' || dpopNonce;
 let nonce = { value: crypto.randomBytes(16).toString('base64url'), used: 0 };
 /** Whether every proof is refused with a new nonce (POST /__nonce_every_time). */
 let nonceEveryTime = false;
+/** How many more requests with a valid token are refused as expired (POST /__refuse_tokens). */
+let tokensToRefuse = 0;
 class NonceNeeded extends Error {}
 const callsOnly = process.argv[5] === 'calls-only';
 const toolsOnly = process.argv[5] === 'tools-only' || callsOnly;
@@ -103,6 +108,11 @@ http.createServer(async (req, res) => {
     res.writeHead(204, cors).end();
     return;
   }
+  if (req.url.startsWith('/__refuse_tokens') && req.method === 'POST') {
+    tokensToRefuse = Math.max(0, Number(new URL(req.url, base).searchParams.get('count')) || 0);
+    res.writeHead(204, cors).end();
+    return;
+  }
   if (req.url.startsWith('/__no_cors/')) {
     req.resume();
     res.writeHead(404, { 'content-type': 'text/plain' }).end('not here');
@@ -161,6 +171,7 @@ http.createServer(async (req, res) => {
       throw new Error('not the Bearer scheme');
     }
     if (expired.has(token)) { stats.expired_refusals += 1; throw new Error('expired'); }
+    if (tokensToRefuse > 0) { tokensToRefuse -= 1; throw new Error('a valid token refused on purpose'); }
     seen.add(token);
     if (stepUp && rpcMethod(body) === 'tools/call' && !String(claims.scope || '').split(' ').includes('mcp:admin')) {
       stats.insufficient_scope += 1;
