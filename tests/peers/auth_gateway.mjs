@@ -10,7 +10,7 @@
 // is down for a while (400 `temporarily_unavailable`). POST /__refuse_tokens?count=N refuses
 // the next N requests that present a valid token as if it had expired (401 `invalid_token`),
 // as a server that never takes the tokens its authorization server issues would; count=0
-// ends it. Bounded by a count, so that a test that fails half-way leaves no later test refused.
+// ends it. Bounded by a count: a test that fails half-way does not leave it refusing for good.
 // With a fourth argument `dpop` it requires DPoP-bound tokens (RFC 9449): a `DPoP` challenge,
 // `dpop_bound_access_tokens_required` in its metadata, and on every request a proof signed by
 // the key the token is bound to (`cnf.jkt`), for this method and URL, with the token's hash.
