@@ -236,7 +236,9 @@ impl Client {
 
     /// (Re)connects, e.g. after the user logged in and headers changed. With
     /// [`ClientOptions::auth`], a stale access token is refreshed first, and a 401 is
-    /// answered by refreshing (or, in popup mode, logging in) and connecting again.
+    /// answered by refreshing (or, in popup mode, logging in) and connecting again, at most
+    /// the authorizer's `max_attempts` times: a server that refuses those credentials too
+    /// ends it with [`AuthFailure::TooManyAttempts`].
     pub async fn reconnect(&self) -> Result<ServerDetails, ClientError> {
         if let Some(e) = crate::error::unusable_url(&self.inner.options.url) {
             return Err(e);
@@ -274,7 +276,13 @@ impl Client {
                 return result;
             };
             if attempts >= auth.max_attempts() {
-                return result;
+                // With no attempt allowed, the server's refusal as it is (the application
+                // answers it); after attempts that each got new credentials, that the server
+                // refuses those too (a new login would not help), as a request says.
+                return match attempts {
+                    0 => result,
+                    _ => Err(ClientError::Auth(AuthFailure::TooManyAttempts(attempts))),
+                };
             }
             attempts += 1;
             let recovering = auth.recover(*status, www_authenticate.as_deref(), generation);

@@ -1443,7 +1443,7 @@ async fn connecting_to_a_server_that_refuses_every_new_token_gives_up_after_the_
     let (auth, first) = logged_in(url).await;
     first.close();
     let refreshes = refreshes_granted().await;
-    let (client, _) = client_of(url, &auth);
+    let (client, events) = client_of(url, &auth);
     // Refuses the next 50 requests with a token (as expired): the client gives up long before.
     post(&format!("{}/__refuse_tokens?count=50", base_of(url))).await;
     let from = gateway_log(url).await.len();
@@ -1460,12 +1460,20 @@ async fn connecting_to_a_server_that_refuses_every_new_token_gives_up_after_the_
         .filter(|l| l.ends_with("refused: a valid token refused on purpose"))
         .count();
     let refreshed = refreshes_granted().await - refreshes;
+    // Said as a request says it, not as a login needed: the new tokens were refused too.
     assert!(
         matches!(
             connected,
-            Err(ClientError::AuthRequired { status: 401, .. })
+            Err(ClientError::Auth(AuthFailure::TooManyAttempts(3)))
         ),
         "{connected:?}"
+    );
+    assert!(
+        !events
+            .borrow()
+            .iter()
+            .any(|e| matches!(e, ClientEvent::LoginNeeded { .. })),
+        "no login announced"
     );
     // One new token from each of the authorizer's attempts (3), each refused in turn.
     assert_eq!(refreshed, 3, "{:?}", auth.trace_lines());

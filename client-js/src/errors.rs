@@ -20,7 +20,7 @@ export interface McpError extends Error {
    * "timeout" (no answer within `afterMs`; the request was cancelled),
    * "cancelled" (by an AbortSignal or `close()`),
    * "auth-required" (401, or 403 insufficient_scope: see `status`, `wwwAuthenticate`),
-   * "auth" (logging in or refreshing failed),
+   * "auth" (logging in or refreshing failed, or the server refused the new credentials too),
    * "protocol" (the server broke the protocol), "unexpected-result" (a result of the wrong
    * shape), "too-large" (a message over the size limit), "stream-cut" (the response stream
    * ended early and could not be resumed), "session-lost", "session-header-hidden" (CORS hides

@@ -34,6 +34,9 @@ pub fn explain_auth(e: &AuthFailure) -> String {
         AuthFailure::Flow(AuthError::Url(UrlError::NotHttps(_) | UrlError::PrivateTarget(_))) => format!(
             "{text} For local development, tick \"allow http and loopback authorization servers\" in the connect form and connect again."
         ),
+        AuthFailure::TooManyAttempts(n) => format!(
+            "The server refused the new credentials too, {n} times in a row: it does not take the tokens its authorization server issues for this address. Its owner can check their audience and scopes; logging in again will not help."
+        ),
         AuthFailure::Flow(AuthError::NeedsClientId(_)) => {
             format!("{text} Enter the client id you registered with that server under \"Headers and token\" and connect again.")
         }
@@ -118,8 +121,18 @@ mod tests {
             description: None,
         }));
         assert!(
-            denied.starts_with("Login failed: ") && !denied.contains("allow http"),
+            denied.starts_with("Login failed: ")
+                && !denied.contains("allow http")
+                && !denied.contains("audience"),
             "{denied}"
+        );
+        // New credentials refused too: not a failed login, and another login will not help.
+        let refused_again = explain(&ClientError::Auth(AuthFailure::TooManyAttempts(3)));
+        assert!(
+            refused_again.contains("3 times in a row")
+                && refused_again.contains("audience")
+                && !refused_again.starts_with("Login failed"),
+            "{refused_again}"
         );
         // Only a 5xx is "the server failed"; another status says what the error says.
         let http = |status: u16| {
