@@ -347,14 +347,7 @@ async fn refreshes_granted_at(url: &str) -> u64 {
 
 /// Makes the gateway refuse every access token it has seen so far as expired.
 async fn expire_tokens(gateway: &str) {
-    let init = web_sys::RequestInit::new();
-    init.set_method("POST");
-    let window = web_sys::window().unwrap();
-    JsFuture::from(
-        window.fetch_with_str_and_init(&format!("{}/__expire", base_of(gateway)), &init),
-    )
-    .await
-    .expect("expired");
+    post(&format!("{}/__expire", base_of(gateway))).await;
 }
 
 /// Calls `echo` with `message` and checks the answer.
