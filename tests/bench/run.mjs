@@ -384,6 +384,35 @@ const calls = Object.fromEntries(names.map((name) => [name, {
 }]));
 // Ours against the TS SDK, sequential, round by round: how far one round's verdict can stray.
 const seqRatios = Object.fromEntries(REFS.map((ref) => [ref.key, seqMs.ours.map((ms, i) => seqMs[ref.key][i] / ms)]));
+
+// The client's own work per call: the same sequential calls with the page's `fetch` answered in
+// the page at once (the answer the server sends, as an SSE stream of one event, built for each
+// request), so that neither the server nor the network stack is in the time. Every client's
+// calls go through all of its own code (request, headers, body, reading the stream, decoding,
+// the result); the raw row is the stub and the bare fetch API.
+await page.evaluate(() => {
+  window.realFetch = window.fetch;
+  window.fetch = async (url, init = {}) => {
+    if ((init.method || 'GET') !== 'POST') return window.realFetch(url, init);
+    const text = typeof init.body === 'string' ? init.body : new TextDecoder().decode(init.body);
+    const request = JSON.parse(text);
+    if (request.id === undefined) return new Response(null, { status: 202 });
+    const session = new Headers(init.headers).get('mcp-session-id');
+    const answer = { result: { content: [{ type: 'text', text: 'Echo: x' }] }, jsonrpc: '2.0', id: request.id };
+    return new Response(`event: message\ndata: ${JSON.stringify(answer)}\n\n`, {
+      status: 200,
+      headers: { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', ...(session ? { 'mcp-session-id': session } : {}) },
+    });
+  };
+});
+// Four times the calls of a round above: each takes a fraction of a millisecond here.
+const ownPer = 4 * per;
+const ownUs = Object.fromEntries(names.map((n) => [n, []]));
+for (const name of names) await callBlock(name, ownPer, 1);
+for (let r = 0; r < CALL_ROUNDS; r++) {
+  for (const name of turned(names, r)) ownUs[name].push((await callBlock(name, ownPer, 1)) / ownPer * 1000);
+}
+await page.evaluate(() => { window.fetch = window.realFetch; });
 await page.evaluate(async () => { window.bench.ours.close(); await window.bench.ts.close(); await window.bench.ts2.close(); });
 
 // ---- memory after many calls ----
@@ -579,6 +608,19 @@ fetch and streams, as wall time, so it grows when the two cores are contended); 
 \`fetch\` row is what the browser alone needs. The rest of a call's time is the server's work
 and the network stack, on the same two cores.
 
+The client's own work per call, µs (the same sequential calls with the page's \`fetch\`
+answered in the page at once: the server's answer as an SSE stream of one event, built for
+each request; ${ownPer} calls per client and round, median of the ${CALL_ROUNDS} rounds, taken in turn
+like the calls above):
+
+| client | µs per call | (middle half) |
+| --- | ---: | ---: |
+${names.map((n) => `| ${{ ours: 'ours (headless package)', raw: 'raw \`fetch\` (the stub and the fetch API alone)' }[n] || REFS.find((ref) => ref.key === n).label} | ${f0(median(ownUs[n]))} | ${spread(ownUs[n])} |`).join('\n')}
+
+Here nothing but the page's main thread is in the time: no server, no network stack, none of
+the browser's own work for a real request (the raw \`fetch\` row of the first table: most of
+the main thread's time per call).
+
 ## SSE decoding (${f1(sse.mb)} MB of events in 16 KiB chunks, in the page; median of 7 after 2 warm-up rounds)
 
 Each decoder is fed the way its client's transport feeds it: ours copies each chunk from the
@@ -632,6 +674,7 @@ apart.
 | calls no slower than the TS SDK, sequential | ${versus(seqMs.ours, (key) => seqMs[key], sum)} |
 | calls no slower than the TS SDK, 16 in flight | ${versus(parMs.ours, (key) => parMs[key], sum)} |
 | sequential calls within 10 % of raw fetch | ${nearRaw} |
+| (the client's own work per call, fetch answered in the page) | ${versus(ownUs.ours, (key) => ownUs[key])} |
 | SSE decoding at least twice the TS SDK's | ${verdict(sse.ours >= 2 * sse.theirs)} (${f1(sse.ours / sse.theirs)}×) |
 | memory bounded after ${N_MEMORY.toLocaleString('en')} calls (wasm memory not one page more than after 1,000; JS heap within 10 %) | ${verdict(memory.afterN.wasm <= memory.after1k.wasm && memory.afterN.js <= memory.after1k.js * 1.1)} |
 `;
