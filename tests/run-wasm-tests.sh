@@ -73,7 +73,8 @@ export MCP_OAUTH_METADATA_WITHOUT_CORS_URL="http://127.0.0.1:$p16/mcp"
 export MCP_AUTH_SERVER_COOP_URL="http://127.0.0.1:$p17"
 export MCP_OAUTH_COOP_URL="http://127.0.0.1:$p18/mcp"
 export CHROMEDRIVER=${CHROMEDRIVER:-/usr/bin/chromedriver}
-export CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER=wasm-bindgen-test-runner
+# wasm-bindgen-test-runner, then the browser it leaves open closed (see wasm-test-runner.sh).
+export CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER="$root/tests/wasm-test-runner.sh"
 export WASM_BINDGEN_TEST_TIMEOUT=120
 # Serve the test page like an ordinary app page: without COOP/COEP cross-origin isolation,
 # which would block the no-cors probe that tells CORS failures from unreachable servers.
