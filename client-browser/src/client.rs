@@ -1,6 +1,6 @@
 //! The async `Client` API on top of the session and the browser I/O.
 
-use crate::auth::AuthFailure;
+use crate::auth::{AuthFailure, ServerRefusal};
 use crate::clock::now;
 use crate::driver::{Inner, Reply};
 use crate::error::ClientError;
@@ -281,7 +281,10 @@ impl Client {
                 // refuses those too (a new login would not help), as a request says.
                 return match attempts {
                     0 => result,
-                    _ => Err(ClientError::Auth(AuthFailure::TooManyAttempts(attempts))),
+                    _ => Err(ClientError::Auth(AuthFailure::TooManyAttempts {
+                        attempts,
+                        said: ServerRefusal::from_challenge(www_authenticate.as_deref()),
+                    })),
                 };
             }
             attempts += 1;
@@ -407,7 +410,10 @@ impl Client {
                     break Err(ClientError::Request(RequestError::Cancelled));
                 }
                 if attempts >= auth.max_attempts() {
-                    break Err(ClientError::Auth(AuthFailure::TooManyAttempts(attempts)));
+                    break Err(ClientError::Auth(AuthFailure::TooManyAttempts {
+                        attempts,
+                        said: ServerRefusal::from_challenge(www_authenticate.as_deref()),
+                    }));
                 }
                 attempts += 1;
                 let recovering = auth.recover(*status, www_authenticate.as_deref(), generation);

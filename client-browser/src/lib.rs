@@ -34,7 +34,7 @@ mod task_extension;
 mod tasks;
 mod websocket;
 
-pub use auth::{AuthFailure, Authorizer, LoginMode, OAuthOptions, TokenStorage};
+pub use auth::{AuthFailure, Authorizer, LoginMode, OAuthOptions, ServerRefusal, TokenStorage};
 pub use client::{completion_params, decode, Client, PendingCall};
 pub use error::ClientError;
 pub use listing::{ListOptions, ListingStop, PendingListing};

@@ -618,8 +618,9 @@ async fn with_no_authorization_attempt_allowed_a_refused_request_is_not_retried(
     .await;
     assert!(
         matches!(
-            refused,
-            Err(ClientError::Auth(AuthFailure::TooManyAttempts(0)))
+            &refused,
+            Err(ClientError::Auth(AuthFailure::TooManyAttempts { attempts: 0, said: Some(s) }))
+                if s.error == "invalid_token" && s.description.as_deref() == Some("expired")
         ),
         "{refused:?}"
     );
@@ -1414,9 +1415,14 @@ async fn a_server_that_asks_for_a_new_dpop_nonce_every_time_gets_one_retry_per_p
         .iter()
         .filter(|l| l.starts_with("POST tools/call refused: a nonce it no longer takes"))
         .count();
-    let Err(ClientError::Auth(AuthFailure::TooManyAttempts(attempts))) = called else {
+    let Err(ClientError::Auth(AuthFailure::TooManyAttempts { attempts, said })) = called else {
         panic!("{called:?}");
     };
+    // What the server said last, told with the failure.
+    assert_eq!(
+        said.map(|s| s.to_string()).as_deref(),
+        Some("use_dpop_nonce (a nonce is needed)")
+    );
     // Each attempt (the first and one after each new set of credentials) sends its proof
     // once with the nonce it knows and once with the one the refusal names, never more.
     assert_eq!(
@@ -1454,12 +1460,17 @@ async fn connecting_to_a_server_that_refuses_every_new_token_gives_up_after_the_
         .count();
     let refreshed = refreshes_granted().await - refreshes;
     // Said as a request says it, not as a login needed: the new tokens were refused too.
-    assert!(
-        matches!(
-            connected,
-            Err(ClientError::Auth(AuthFailure::TooManyAttempts(3)))
-        ),
-        "{connected:?}"
+    // With what the server said last: its challenge's error and description.
+    let Err(ClientError::Auth(AuthFailure::TooManyAttempts {
+        attempts: 3,
+        said: Some(said),
+    })) = &connected
+    else {
+        panic!("{connected:?}");
+    };
+    assert_eq!(
+        (said.error.as_str(), said.description.as_deref()),
+        ("invalid_token", Some("a valid token refused on purpose"))
     );
     assert!(
         !events

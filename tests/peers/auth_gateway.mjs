@@ -183,7 +183,8 @@ http.createServer(async (req, res) => {
     log.push(`${what} authorized`);
   } catch (e) {
     log.push(`${what} refused: ${e.message}`);
-    const error = token ? ', error="invalid_token"' : '';
+    // Why, as a resource server says it (RFC 6750 §3): the messages above hold no quote.
+    const error = token ? `, error="invalid_token", error_description="${e.message}"` : '';
     const challenge = dpop ? `DPoP algs="ES256", resource_metadata="${metadataUrl}", scope="mcp:tools"${error}` : `Bearer resource_metadata="${metadataUrl}", scope="mcp:tools"${error}`;
     res.writeHead(401, { ...cors, 'www-authenticate': challenge }).end();
     return;

@@ -34,8 +34,12 @@ pub fn explain_auth(e: &AuthFailure) -> String {
         AuthFailure::Flow(AuthError::Url(UrlError::NotHttps(_) | UrlError::PrivateTarget(_))) => format!(
             "{text} For local development, tick \"allow http and loopback authorization servers\" in the connect form and connect again."
         ),
-        AuthFailure::TooManyAttempts(n) => format!(
-            "The server refused the new credentials too, {n} times in a row: it does not take the tokens its authorization server issues for this address. Its owner can check their audience and scopes; logging in again will not help."
+        AuthFailure::TooManyAttempts { attempts, said: Some(said) } if said.error == "use_dpop_nonce" => format!(
+            "The server asked for a new DPoP nonce {attempts} times in a row and refused each proof made with the one it gave ({said}). Its owner can check how it hands out nonces; logging in again will not help."
+        ),
+        AuthFailure::TooManyAttempts { attempts, said } => format!(
+            "The server refused the new credentials too, {attempts} times in a row{}. It does not take the tokens its authorization server issues for this address: its owner can check their audience and scopes; logging in again will not help.",
+            said.as_ref().map(|s| format!("; it last said: {s}")).unwrap_or_default()
         ),
         AuthFailure::Flow(AuthError::NeedsClientId(_)) => {
             format!("{text} Enter the client id you registered with that server under \"Headers and token\" and connect again.")
@@ -72,6 +76,7 @@ fn explain_request(r: &RequestError) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use client_browser::ServerRefusal;
 
     #[test]
     fn explains_common_failures() {
@@ -127,12 +132,39 @@ mod tests {
             "{denied}"
         );
         // New credentials refused too: not a failed login, and another login will not help.
-        let refused_again = explain(&ClientError::Auth(AuthFailure::TooManyAttempts(3)));
+        let refused_again = |said: Option<ServerRefusal>| {
+            explain(&ClientError::Auth(AuthFailure::TooManyAttempts {
+                attempts: 3,
+                said,
+            }))
+        };
+        let silent = refused_again(None);
         assert!(
-            refused_again.contains("3 times in a row")
-                && refused_again.contains("audience")
-                && !refused_again.starts_with("Login failed"),
-            "{refused_again}"
+            silent.contains("3 times in a row.")
+                && silent.contains("audience")
+                && !silent.starts_with("Login failed"),
+            "{silent}"
+        );
+        // With the server's own words, when its challenge named an error.
+        let named = refused_again(Some(ServerRefusal {
+            error: "invalid_token".into(),
+            description: Some("audience mismatch".into()),
+        }));
+        assert!(
+            named.contains("3 times in a row; it last said: invalid_token (audience mismatch). ")
+                && named.contains("audience and scopes"),
+            "{named}"
+        );
+        // A server that wants a new DPoP nonce every time: its nonces, not the tokens.
+        let nonces = refused_again(Some(ServerRefusal {
+            error: "use_dpop_nonce".into(),
+            description: None,
+        }));
+        assert!(
+            nonces.contains("new DPoP nonce 3 times in a row")
+                && nonces.contains("(use_dpop_nonce)")
+                && !nonces.contains("audience"),
+            "{nonces}"
         );
         // Only a 5xx is "the server failed"; another status says what the error says.
         let http = |status: u16| {

@@ -114,12 +114,58 @@ pub enum AuthFailure {
     /// A person has to log in (no refresh possible, and this mode does not open windows by itself).
     #[error("you need to log in to this server")]
     NeedsLogin,
-    /// The server kept refusing after the allowed attempts.
-    #[error("the server still refuses after {0} authorization attempts")]
-    TooManyAttempts(u32),
+    /// The server kept refusing after the allowed attempts, each made with new credentials.
+    #[error("the server still refuses after {attempts} authorization attempts{}", said.as_ref().map(|r| format!("; it last said {r}")).unwrap_or_default())]
+    TooManyAttempts {
+        /// How many attempts were made.
+        attempts: u32,
+        /// What the server's last refusal said, if its challenge named an error.
+        said: Option<ServerRefusal>,
+    },
     /// The browser refused something (storage, navigation, WebCrypto).
     #[error("the browser refused: {0}")]
     Browser(String),
+}
+
+/// The error a protected server's refusal names in its `WWW-Authenticate` challenge
+/// (RFC 6750 §3: `error`, `error_description`), e.g. `invalid_token (audience mismatch)`:
+/// the server's own words on why it refused, for the person who runs it. Untrusted text.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ServerRefusal {
+    /// The error code: `invalid_token`, `insufficient_scope`, `use_dpop_nonce`, ...
+    pub error: String,
+    /// The server's description of it, at most [`ServerRefusal::DESCRIPTION_CHARS`] characters.
+    pub description: Option<String>,
+}
+
+impl ServerRefusal {
+    /// The most characters of a description kept (the rest is cut, marked with `…`).
+    pub const DESCRIPTION_CHARS: usize = 300;
+
+    /// The refusal a `WWW-Authenticate` value names, if its Bearer (or DPoP) challenge names
+    /// an error.
+    pub fn from_challenge(www_authenticate: Option<&str>) -> Option<ServerRefusal> {
+        let challenge = mcp_challenge(www_authenticate?)?;
+        let error = challenge.error.filter(|e| !e.is_empty())?;
+        let description = challenge
+            .error_description
+            .filter(|d| !d.is_empty())
+            .map(|d| match d.char_indices().nth(Self::DESCRIPTION_CHARS) {
+                Some((cut, _)) => format!("{}…", &d[..cut]),
+                None => d,
+            });
+        Some(ServerRefusal { error, description })
+    }
+}
+
+impl std::fmt::Display for ServerRefusal {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}", Isolated(&self.error))?;
+        match &self.description {
+            Some(d) => write!(f, " ({})", Isolated(d)),
+            None => Ok(()),
+        }
+    }
 }
 
 impl From<AuthError> for AuthFailure {
@@ -885,5 +931,69 @@ mod tests {
     fn a_flow_error_is_told_as_the_flow_said_it() {
         let e = AuthError::NoAuthServerMetadata("https://as.example".into());
         assert_eq!(AuthFailure::from(e.clone()).to_string(), e.to_string());
+    }
+
+    #[test]
+    fn a_refusal_is_what_the_servers_challenge_names() {
+        let www = r#"Bearer resource_metadata="https://r.example/.well-known/oauth-protected-resource", error="invalid_token", error_description="audience is https://other.example""#;
+        let said = ServerRefusal::from_challenge(Some(www)).expect("named");
+        assert_eq!(said.error, "invalid_token");
+        assert_eq!(
+            said.description.as_deref(),
+            Some("audience is https://other.example")
+        );
+        assert_eq!(
+            said.to_string(),
+            "invalid_token (audience is https://other.example)"
+        );
+        // A DPoP challenge counts as well; an error without description is told alone.
+        let nonce =
+            ServerRefusal::from_challenge(Some(r#"DPoP algs="ES256", error="use_dpop_nonce""#));
+        assert_eq!(
+            nonce.map(|r| r.to_string()).as_deref(),
+            Some("use_dpop_nonce")
+        );
+        // No error named, no challenge, another scheme, an empty error: nothing said.
+        for www in [
+            Some(r#"Bearer resource_metadata="https://r.example/m""#),
+            None,
+            Some(r#"Basic realm="x", error="invalid_token""#),
+            Some(r#"Bearer error="""#),
+        ] {
+            assert_eq!(ServerRefusal::from_challenge(www), None, "{www:?}");
+        }
+    }
+
+    #[test]
+    fn a_long_description_is_cut_and_hostile_text_kept_apart() {
+        let long = "é".repeat(ServerRefusal::DESCRIPTION_CHARS + 50);
+        let www = format!(r#"Bearer error="invalid_token", error_description="{long}""#);
+        let said = ServerRefusal::from_challenge(Some(&www)).expect("named");
+        let kept = said.description.expect("a description");
+        assert_eq!(kept.chars().count(), ServerRefusal::DESCRIPTION_CHARS + 1);
+        assert!(kept.ends_with('…'), "{kept}");
+        // Text that turns the direction of what follows is isolated in the message.
+        let www = "Bearer error=\"invalid_token\", error_description=\"\u{202E}gnorw\"";
+        let said = ServerRefusal::from_challenge(Some(www)).expect("named");
+        let failure = AuthFailure::TooManyAttempts {
+            attempts: 3,
+            said: Some(said),
+        };
+        let text = failure.to_string();
+        assert!(
+            text.starts_with(
+                "the server still refuses after 3 authorization attempts; it last said invalid_token ("
+            ),
+            "{text}"
+        );
+        assert!(text.contains("\u{2068}\u{202E}gnorw\u{2069}"), "{text:?}");
+        let silent = AuthFailure::TooManyAttempts {
+            attempts: 2,
+            said: None,
+        };
+        assert_eq!(
+            silent.to_string(),
+            "the server still refuses after 2 authorization attempts"
+        );
     }
 }
