@@ -115,7 +115,7 @@ pub enum AuthFailure {
     #[error("you need to log in to this server")]
     NeedsLogin,
     /// The server kept refusing after the allowed attempts, each made with new credentials.
-    #[error("the server still refuses after {attempts} authorization attempts{}", said.as_ref().map(|r| format!("; it last said {r}")).unwrap_or_default())]
+    #[error("the server still refuses after {attempts} authorization attempts{}", said.as_ref().map(|r| format!("; it last said: {r}")).unwrap_or_default())]
     TooManyAttempts {
         /// How many attempts were made.
         attempts: u32,
@@ -982,7 +982,7 @@ mod tests {
         let text = failure.to_string();
         assert!(
             text.starts_with(
-                "the server still refuses after 3 authorization attempts; it last said invalid_token ("
+                "the server still refuses after 3 authorization attempts; it last said: invalid_token ("
             ),
             "{text}"
         );
