@@ -1,6 +1,6 @@
 //! The async `Client` API on top of the session and the browser I/O.
 
-use crate::auth::{AuthFailure, ServerRefusal};
+use crate::auth::AuthFailure;
 use crate::clock::now;
 use crate::driver::{Inner, Reply};
 use crate::error::ClientError;
@@ -281,10 +281,10 @@ impl Client {
                 // refuses those too (a new login would not help), as a request says.
                 return match attempts {
                     0 => result,
-                    _ => Err(ClientError::Auth(AuthFailure::TooManyAttempts {
+                    _ => Err(ClientError::Auth(AuthFailure::refused_after(
                         attempts,
-                        said: ServerRefusal::from_challenge(www_authenticate.as_deref()),
-                    })),
+                        www_authenticate.as_deref(),
+                    ))),
                 };
             }
             attempts += 1;
@@ -410,10 +410,10 @@ impl Client {
                     break Err(ClientError::Request(RequestError::Cancelled));
                 }
                 if attempts >= auth.max_attempts() {
-                    break Err(ClientError::Auth(AuthFailure::TooManyAttempts {
+                    break Err(ClientError::Auth(AuthFailure::refused_after(
                         attempts,
-                        said: ServerRefusal::from_challenge(www_authenticate.as_deref()),
-                    }));
+                        www_authenticate.as_deref(),
+                    )));
                 }
                 attempts += 1;
                 let recovering = auth.recover(*status, www_authenticate.as_deref(), generation);

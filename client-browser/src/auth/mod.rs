@@ -168,6 +168,17 @@ impl std::fmt::Display for ServerRefusal {
     }
 }
 
+impl AuthFailure {
+    /// [`AuthFailure::TooManyAttempts`] after `attempts`, with what the server's last refusal
+    /// (its `WWW-Authenticate` value) said.
+    pub fn refused_after(attempts: u32, www_authenticate: Option<&str>) -> AuthFailure {
+        AuthFailure::TooManyAttempts {
+            attempts,
+            said: ServerRefusal::from_challenge(www_authenticate),
+        }
+    }
+}
+
 impl From<AuthError> for AuthFailure {
     fn from(e: AuthError) -> Self {
         AuthFailure::Flow(e)
