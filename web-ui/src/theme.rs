@@ -111,4 +111,26 @@ mod tests {
         assert_eq!(Theme::parse("purple"), Theme::System);
         assert_eq!(Theme::parse(""), Theme::System);
     }
+
+    #[test]
+    fn light_and_dark_put_a_class_the_stylesheet_colours_on_the_page_and_the_systems_none() {
+        let styles = include_str!("../../www/styles.css");
+        assert_eq!(Theme::System.class(), None);
+        for (theme, class) in [(Theme::Light, "theme-light"), (Theme::Dark, "theme-dark")] {
+            assert_eq!(theme.class(), Some(class));
+            assert!(
+                styles.contains(&format!(".{class} {{ --fg:")),
+                "the stylesheet sets the colours for .{class}"
+            );
+        }
+    }
+
+    #[test]
+    fn each_choice_is_offered_in_words_of_its_own() {
+        let labels: std::collections::HashSet<&str> =
+            Theme::ALL.iter().map(|t| t.label()).collect();
+        assert_eq!(labels.len(), Theme::ALL.len(), "{labels:?}");
+        assert!(labels.iter().all(|l| !l.trim().is_empty()), "{labels:?}");
+        assert_eq!(Theme::System.label(), "as the system");
+    }
 }
