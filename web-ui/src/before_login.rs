@@ -83,4 +83,28 @@ mod tests {
         };
         assert_eq!(encode(&huge), None);
     }
+
+    #[test]
+    fn a_form_up_to_256_kib_as_json_is_kept_and_one_byte_more_is_not() {
+        let form = TypedForm {
+            url: "https://a.example/mcp".into(),
+            tool: "echo".into(),
+            values: BTreeMap::new(),
+            raw_mode: true,
+            raw: String::new(),
+        };
+        let bare = encode(&form).expect("kept").len();
+        let at_bound = TypedForm {
+            raw: "x".repeat(256 * 1024 - bare),
+            ..form.clone()
+        };
+        let stored = encode(&at_bound).expect("a form of exactly 256 KiB is kept");
+        assert_eq!(stored.len(), 256 * 1024);
+        assert_eq!(decode(&stored, "https://a.example/mcp"), Some(at_bound));
+        let over = TypedForm {
+            raw: "x".repeat(256 * 1024 - bare + 1),
+            ..form
+        };
+        assert_eq!(encode(&over), None);
+    }
 }
