@@ -86,6 +86,7 @@ mod tests {
 
     #[test]
     fn a_form_up_to_256_kib_as_json_is_kept_and_one_byte_more_is_not() {
+        // The bound written out, not `MAX_BYTES`, so that the constant itself is checked.
         let form = TypedForm {
             url: "https://a.example/mcp".into(),
             tool: "echo".into(),
