@@ -735,8 +735,14 @@ test('reads a resource and a template, beside the list, and searches the list', 
   await page.keyboard.press('ArrowDown');
   assert.equal(await page.evaluate(() => document.activeElement.dataset.uri), uris[1]);
   const uri = await first.getAttribute('data-uri');
+  await first.scrollIntoViewIfNeeded();
+  const scrolled = await page.evaluate(() => scrollY);
   await first.click();
   await page.locator('.resource-view .resource-contents .uri', { hasText: uri }).waitFor({ timeout: 10_000 });
+  // Beside the list, choosing does not move the page (under it, on a narrow screen, it does:
+  // see the test at 360 px).
+  await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+  assert.equal(await page.evaluate(() => scrollY), scrolled);
   // What the server says of it beside its name: here its MIME type.
   assert.equal(await page.locator('.resource-list li').first().locator('.facts').innerText(), 'text/markdown');
   // Headed by its name and description from the list.
@@ -858,6 +864,72 @@ test('gets a prompt with arguments, its form beside the list', async () => {
   await page.locator('button.prompt[data-prompt="completable-prompt"]').click();
   assert.equal(await page.locator('#prompt-arg-department').inputValue(), 'Marketing');
   assert.equal(await page.locator('.prompt-messages').count(), 0);
+});
+
+test('on a narrow screen what was chosen opens under the list and is brought into view; no tab is wider than the screen', async () => {
+  const narrow = await context.newPage();
+  narrow.on('pageerror', (e) => { throw e; });
+  try {
+    await narrow.setViewportSize({ width: 360, height: 800 });
+    await narrow.goto(`${site.url}/?url=${encodeURIComponent(everything.url)}`);
+    await narrow.locator('#connection-state', { hasText: 'connected' }).waitFor({ timeout: 20_000 });
+    // Where the detail of a tab starts, from the window's top, and where its list ends.
+    const where = (tab) => narrow.locator(`.${tab}.split`).evaluate((s) => ({
+      list: s.querySelector(':scope > .list').getBoundingClientRect().bottom,
+      detail: s.querySelector(':scope > .detail').getBoundingClientRect().top,
+    }));
+    const atTop = (tab, what) => waitFor(async () => Math.abs((await where(tab)).detail) < 1, 5_000, `${what} at the window's top`);
+    const wide = async (tab) => {
+      const [scroll, client] = await narrow.evaluate(() => [document.documentElement.scrollWidth, document.documentElement.clientWidth]);
+      assert.ok(scroll <= client, `the ${tab} tab is ${scroll - client} px wider than a 360 px screen`);
+    };
+
+    const sum = narrow.locator('button.tool[data-tool="get-sum"]');
+    await sum.waitFor({ timeout: 10_000 });
+    await wide('tools');
+    // The form is under the list, below the window: choosing the tool brings it up.
+    const before = await where('tools');
+    assert.ok(before.detail >= before.list - 1 && before.detail > 800, JSON.stringify(before));
+    await sum.click();
+    await narrow.locator('.runner .tool-name', { hasText: 'get-sum' }).waitFor();
+    await atTop('tools', "get-sum's form");
+    await wide('tools');
+
+    await narrow.locator('#tab-prompts').click();
+    const prompt = narrow.locator('button.prompt').first();
+    await prompt.waitFor({ timeout: 10_000 });
+    await wide('prompts');
+    await prompt.click();
+    await atTop('prompts', "a prompt's form");
+
+    await narrow.locator('#tab-resources').click();
+    const resource = narrow.locator('button.read-resource').nth(2);
+    await resource.waitFor({ timeout: 10_000 });
+    // A resource's URI is cut on one line, not allowed to widen the page.
+    await wide('resources');
+    const uri = await resource.getAttribute('data-uri');
+    await resource.click();
+    await narrow.locator('.resource-view .resource-contents .uri', { hasText: uri }).waitFor({ timeout: 10_000 });
+    // Brought up while still being read, and kept there once read.
+    await atTop('resources', 'the resource read');
+    await wide('resources');
+    // Back up to a template, and its contents are brought up too.
+    const form = narrow.locator('form.template').first();
+    await form.scrollIntoViewIfNeeded();
+    assert.ok((await where('resources')).detail > 100);
+    await form.locator('input').first().fill('5');
+    await form.locator('button[type=submit]').click();
+    await narrow.locator('.resource-contents .uri', { hasText: '/5' }).first().waitFor({ timeout: 10_000 });
+    await atTop('resources', "the template's resource");
+
+    for (const tab of ['tasks', 'logs', 'settings']) {
+      await narrow.locator(`#tab-${tab}`).click();
+      await narrow.locator(`#tab-${tab}[aria-selected="true"]`).waitFor();
+      await wide(tab);
+    }
+  } finally {
+    await narrow.close();
+  }
 });
 
 test('completes a prompt argument narrowed by the one filled in before', async () => {

@@ -50,7 +50,7 @@ pub fn PromptsPanel(conn: Connection) -> impl IntoView {
                             let is_current = move || selected.with(|s| s.as_deref() == Some(n2.as_str()));
                             view! {
                                 <li>
-                                    <button class="prompt" data-prompt=p.name.clone() aria-current=move || is_current().to_string() on:click=move |_| choose(name.clone())>{crate::icons::icon_view(p.icons.as_deref())}<span class="name">{crate::bidi::contained(p.title.as_deref().unwrap_or(&p.name)).into_owned()}</span></button>
+                                    <button class="prompt" data-prompt=p.name.clone() aria-current=move || is_current().to_string() on:click=move |ev| { choose(name.clone()); crate::detail_view::bring_into_view(ev.current_target()); }>{crate::icons::icon_view(p.icons.as_deref())}<span class="name">{crate::bidi::contained(p.title.as_deref().unwrap_or(&p.name)).into_owned()}</span></button>
                                     {p.description.clone().map(|d| { let shown = crate::bidi::contained(&d).into_owned(); view! { <small class="help" title=d>{shown}</small> } })}
                                 </li>
                             }

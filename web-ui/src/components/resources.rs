@@ -246,7 +246,7 @@ pub fn ResourcesPanel(conn: Connection) -> impl IntoView {
                             let waits = move || pending.with(|p| p.contains(&u_wait));
                             view! {
                                 <li>
-                                    <button class="read-resource" data-uri=uri.clone() aria-current=move || is_shown().to_string() on:click=move |_| read(u_read.clone(), false)>
+                                    <button class="read-resource" data-uri=uri.clone() aria-current=move || is_shown().to_string() on:click=move |ev| { read(u_read.clone(), false); crate::detail_view::bring_into_view(ev.current_target()); }>
                                         {crate::icons::icon_view(r.icons.as_deref())}
                                         <span class="name">{crate::bidi::contained(r.title.as_deref().unwrap_or(&r.name)).into_owned()}</span>
                                         {move || updated.with(|u| u.contains(&u_updated)).then(|| view! { <span class="hint updated" title="the server said it changed since it was read">"updated"</span> })}
@@ -346,7 +346,7 @@ fn TemplateForm(
         })
         .collect_view();
     view! {
-        <form class="template" on:submit=move |ev: leptos::ev::SubmitEvent| { ev.prevent_default(); on_read.run(expanded()); }>
+        <form class="template" on:submit=move |ev: leptos::ev::SubmitEvent| { ev.prevent_default(); on_read.run(expanded()); crate::detail_view::bring_into_view(ev.current_target()); }>
             <h4>{crate::icons::icon_view(template.icons.as_deref())}<span class="name">{crate::bidi::contained(template.title.as_deref().unwrap_or(&template.name)).into_owned()}</span></h4>
             <p class="uri">{template.uri_template.clone()}</p>
             {inputs}

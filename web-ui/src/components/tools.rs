@@ -76,7 +76,7 @@ pub fn ToolsPanel(conn: Connection) -> impl IntoView {
                             let is_sel = move || selected.get().as_deref() == Some(n2.as_str());
                             view! {
                                 <li>
-                                    <button class="tool" data-tool=name.clone() aria-current=move || is_sel().to_string() on:click=move |_| selected.set(Some(name.clone()))>
+                                    <button class="tool" data-tool=name.clone() aria-current=move || is_sel().to_string() on:click=move |ev| { selected.set(Some(name.clone())); crate::detail_view::bring_into_view(ev.current_target()); }>
                                         {crate::icons::icon_view(tool.icons.as_deref())}
                                         <span class="name">{crate::bidi::contained(tool.title.as_deref().unwrap_or(&tool.name)).into_owned()}</span>
                                         {hint_labels(&tool).into_iter().map(|h| view! { <span class="hint" title="claimed by the server">{h}</span> }).collect_view()}
