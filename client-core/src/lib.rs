@@ -6,6 +6,7 @@
 //!
 //! Modules:
 //! - [`bidi`]: server text inside the client's own sentences, kept from reordering them.
+//! - [`error_body`]: the start of an HTTP error's body for a message (a web page's words).
 //! - [`jsonrpc`]: JSON-RPC 2.0 messages and error codes.
 //! - [`types`]: MCP data types for both protocol eras.
 //! - [`sse`]: incremental Server-Sent Events decoder.
@@ -22,6 +23,7 @@
 extern crate alloc;
 
 pub mod bidi;
+pub mod error_body;
 pub mod headers;
 pub mod http;
 pub mod jsonrpc;

@@ -353,6 +353,12 @@ impl Modern {
             // Error bodies are kept as an excerpt of 300 characters.
             "http-500-300" => Reply::Raw(500, "text/plain", "é".repeat(300).into_bytes()),
             "http-500-301" => Reply::Raw(500, "text/plain", "é".repeat(301).into_bytes()),
+            // A proxy's error page: its words are kept, not its markup.
+            "http-500-page" => Reply::Raw(
+                500,
+                "text/html",
+                b"<html>\r\n<head><title>500 Internal Server Error</title></head>\r\n<body>\r\n<center><h1>500 Internal Server Error</h1></center>\r\n<hr><center>nginx</center>\r\n</body>\r\n</html>\r\n".to_vec(),
+            ),
             "auth" => Reply::Json(
                 401,
                 vec![(
@@ -817,6 +823,10 @@ fn an_error_body_is_kept_to_300_characters() {
     };
     assert_eq!(body(&mut h, "http-500-300"), "é".repeat(300));
     assert_eq!(body(&mut h, "http-500-301"), "é".repeat(300) + "…");
+    assert_eq!(
+        body(&mut h, "http-500-page"),
+        "500 Internal Server Error nginx"
+    );
 }
 
 #[test]
@@ -841,7 +851,7 @@ fn malformed_and_hostile_answers_give_clear_errors() {
     let cases = [
         ("garbage", "malformed JSON body"),
         ("wrong-id", "did not answer"),
-        ("html", "content type"),
+        ("html", "a web page (content type \"text/html\")"),
         ("bad-sse", "malformed message in the event stream"),
     ];
     for (tool, needle) in cases {

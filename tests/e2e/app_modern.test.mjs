@@ -665,6 +665,25 @@ test('a return visit connects from the kept server/discover result and asks noth
   }
 });
 
+test('pointed at a website, the app says what its error page says, in words, not its markup', async () => {
+  // Python's web server serves the app and is asked for MCP at its own address (a person
+  // taking the page's address for the server's): it refuses the POST with its HTML error page.
+  const dist = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../dist');
+  const web = await startPeer('static_site.sh', [dist], '/');
+  const own = await browser.newPage({ viewport: { width: 1200, height: 900 } });
+  try {
+    const url = `${web.url}mcp`;
+    await own.goto(`${web.url}?url=${encodeURIComponent(url)}`);
+    await own.locator('#connection-state', { hasText: 'error' }).waitFor({ timeout: 30_000 });
+    const doctor = await own.locator('.server .doctor').innerText();
+    assert.match(doctor, /^The server failed \(HTTP 501\): Error response Error code: 501 Message: Unsupported method \('POST'\)\./, doctor);
+    assert.ok(!/[<>]|&#/.test(doctor), `markup in: ${doctor}`);
+  } finally {
+    await own.close();
+    web.stop();
+  }
+});
+
 test('a connection that failed can be made again from where it failed', async () => {
   // The server behind the fault-injecting proxy, which answers the era probe
   // (`server/discover`) and then `initialize` 503, in a fresh page (nothing remembered of

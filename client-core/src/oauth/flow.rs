@@ -279,9 +279,7 @@ pub struct AuthFlow {
     wants_dpop: bool,
 }
 
-fn excerpt(body: &[u8]) -> String {
-    String::from_utf8_lossy(body).chars().take(300).collect()
-}
+use crate::error_body::excerpt;
 
 fn form(pairs: &[(&str, &str)]) -> String {
     crate::weburl::form_body(pairs)

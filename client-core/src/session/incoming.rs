@@ -103,6 +103,11 @@ impl Session {
                     Body::Json(Vec::new())
                 }
                 _ if purpose == Purpose::Fire || purpose == Purpose::Delete => Body::Discard,
+                Some("text/html") => {
+                    let what = "the server answered with a web page (content type \"text/html\") where JSON or an event stream was expected: the address may be a website's rather than an MCP endpoint, or a proxy's or login page stood in for the server".into();
+                    self.fail_exchange(tid, RequestError::Protocol(what), now);
+                    return;
+                }
                 other => {
                     let what = alloc::format!(
                         "the server answered with content type {:?} where JSON or an event stream was expected",
@@ -870,11 +875,4 @@ impl Session {
     }
 }
 
-fn excerpt(body: &[u8]) -> String {
-    let text = String::from_utf8_lossy(body);
-    let mut s: String = text.chars().take(300).collect();
-    if text.chars().count() > 300 {
-        s.push('…');
-    }
-    s
-}
+use crate::error_body::excerpt;
