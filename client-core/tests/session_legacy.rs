@@ -674,9 +674,13 @@ fn server_requests_are_refused_unless_declared_and_each_answer_goes_to_its_own_r
         .map(|m| {
             (
                 m["id"].clone(),
-                m["result"]
-                    .as_object()
-                    .map(|r| r.keys().cloned().collect::<Vec<_>>()),
+                // Sorted: with serde_json's preserve_order (which web-ui and client-js turn on
+                // when built with this crate in one cargo run) keys keep their written order.
+                m["result"].as_object().map(|r| {
+                    let mut keys = r.keys().cloned().collect::<Vec<_>>();
+                    keys.sort();
+                    keys
+                }),
             )
         })
         .collect();
