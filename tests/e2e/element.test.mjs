@@ -80,6 +80,34 @@ test('host CSS does not break the widget, and the widget CSS does not leak out',
   await page.screenshot({ path: path.resolve(here, '../../docs/screenshots/embedded.png') });
 });
 
+test('in a narrow column of a wide page, the element puts the chosen tool\'s form under the list and brings it into view', async () => {
+  const own = await browser.newPage({ viewport: { width: 1100, height: 700 } });
+  own.on('pageerror', (e) => { throw e; });
+  try {
+    await own.goto(`${host.url}/embed-demo.html?pkg=${encodeURIComponent(pkg.url)}&server=${encodeURIComponent(server.url)}`);
+    const sum = own.locator('mcp-client button.tool[data-tool="get-sum"]');
+    await sum.waitFor({ timeout: 20_000 });
+    // Where the tools tab's list and detail are, in the host page's window.
+    const where = () => own.locator('mcp-client .tools.split').evaluate((s) => {
+      const [list, detail] = [':scope > .list', ':scope > .detail'].map((p) => s.querySelector(p).getBoundingClientRect());
+      return { listBottom: list.bottom, listRight: list.right, detailTop: detail.top, detailLeft: detail.left };
+    });
+    // As wide as the page: beside the list.
+    let at = await where();
+    assert.ok(at.detailLeft >= at.listRight, JSON.stringify(at));
+    // A 400 px column (the window is as wide as before): under it.
+    await own.locator('mcp-client').evaluate((e) => { e.style.width = '400px'; });
+    await waitFor(async () => { at = await where(); return at.detailTop >= at.listBottom - 1; }, 5_000, 'the detail under the list');
+    const overflow = await own.locator('mcp-client').evaluate((e) => e.shadowRoot.querySelector('.mcp-root').scrollWidth - e.clientWidth);
+    assert.ok(overflow <= 0, `the widget's content is ${overflow} px wider than its column`);
+    await sum.click();
+    await own.locator('mcp-client .runner .tool-name', { hasText: 'get-sum' }).waitFor();
+    await waitFor(async () => Math.abs((await where()).detailTop) < 1, 5_000, "get-sum's form at the window's top");
+  } finally {
+    await own.close();
+  }
+});
+
 test('the element reports the server\'s notifications as events', async () => {
   // server-everything logs a message every 5 s while simulated logging is on.
   await page.locator('mcp-client button.tool[data-tool="toggle-simulated-logging"]').click();
