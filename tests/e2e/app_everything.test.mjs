@@ -743,6 +743,7 @@ test('reads a resource and a template, beside the list, and searches the list', 
   // see the test at 360 px).
   await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
   assert.equal(await page.evaluate(() => scrollY), scrolled);
+  assert.equal(await page.evaluate(() => document.activeElement.dataset.uri), uri, 'the focus stays in the list');
   // What the server says of it beside its name: here its MIME type.
   assert.equal(await page.locator('.resource-list li').first().locator('.facts').innerText(), 'text/markdown');
   // Headed by its name and description from the list.
@@ -890,10 +891,18 @@ test('on a narrow screen what was chosen opens under the list and is brought int
     // The form is under the list, below the window: choosing the tool brings it up.
     const before = await where('tools');
     assert.ok(before.detail >= before.list - 1 && before.detail > 800, JSON.stringify(before));
-    await sum.click();
+    await sum.focus();
+    await narrow.keyboard.press('Enter');
     await narrow.locator('.runner .tool-name', { hasText: 'get-sum' }).waitFor();
     await atTop('tools', "get-sum's form");
     await wide('tools');
+    // The focus went with it, to the form's heading: Tab goes on into the form, not down the
+    // list (which would scroll back up to it).
+    const focused = () => narrow.evaluate(() => ({ tag: document.activeElement.tagName, text: document.activeElement.textContent, inDetail: !!document.activeElement.closest('.detail') }));
+    assert.deepEqual(await focused(), { tag: 'H3', text: 'Get Sum Tool', inDetail: true });
+    await narrow.keyboard.press('Tab');
+    assert.equal((await focused()).inDetail, true);
+    await atTop('tools', "get-sum's form, still");
 
     await narrow.locator('#tab-prompts').click();
     const prompt = narrow.locator('button.prompt').first();
@@ -901,6 +910,7 @@ test('on a narrow screen what was chosen opens under the list and is brought int
     await wide('prompts');
     await prompt.click();
     await atTop('prompts', "a prompt's form");
+    assert.equal((await focused()).tag, 'H3');
 
     await narrow.locator('#tab-resources').click();
     const resource = narrow.locator('button.read-resource').nth(2);
@@ -921,6 +931,8 @@ test('on a narrow screen what was chosen opens under the list and is brought int
     await form.locator('button[type=submit]').click();
     await narrow.locator('.resource-contents .uri', { hasText: '/5' }).first().waitFor({ timeout: 10_000 });
     await atTop('resources', "the template's resource");
+    // No heading for a template's resource: the detail itself has the focus.
+    assert.equal(await narrow.evaluate(() => document.activeElement.classList.contains('detail')), true);
 
     for (const tab of ['tasks', 'logs', 'settings']) {
       await narrow.locator(`#tab-${tab}`).click();
