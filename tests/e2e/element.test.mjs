@@ -260,6 +260,19 @@ test('the element follows its place on the page: taken off, it ends its session;
     assert.equal(moved, 0, 'a move made the widget again');
     assert.equal(await p5.locator('#route #arg-message').inputValue(), 'typed before the move');
     assert.equal(deletes.length, 10);
+
+    // Two connections open in one element, the second made in its connect form: taken off,
+    // it ends both sessions, not only the newest.
+    const tabs = p5.locator('#route .connections .connection');
+    assert.equal(await tabs.count(), 1);
+    await p5.locator('#route #server-url').fill(own.url);
+    await p5.locator('#route #connect').click();
+    await waitFor(async () => (await tabs.count()) === 2, 10_000, 'a second connection in the element');
+    await p5.locator('#route #connection-state', { hasText: 'connected' }).waitFor({ timeout: 20_000 });
+    await p5.locator('#route button.tool[data-tool="echo"]').waitFor({ timeout: 10_000 });
+    await p5.evaluate(() => document.getElementById('route').remove());
+    await waitFor(() => deletes.length === 12, 10_000, 'the DELETEs of both connections of the removed element');
+    assert.equal(new Set(deletes).size, 12, 'two sessions, each deleted');
   } finally {
     await p5.close();
     own.stop();
