@@ -243,15 +243,23 @@ impl Words {
     }
 }
 
+/// The longest name of a reference read (between `&` and `;`): `#x0010FFFF` fits. The `;`
+/// is looked for no further, so that a body of many `&` is read in one pass, not one pass
+/// per `&`.
+const LONGEST_REFERENCE: usize = 10;
+
 /// A character reference at the start of `s` (which starts with `&`): the character and the
 /// reference's length. The references error pages use: the XML five, `&nbsp;`, and numeric
-/// ones (a number that is no character reads as U+FFFD). Others are left as written.
+/// ones (a number that is no character reads as U+FFFD; one padded with zeros past
+/// [`LONGEST_REFERENCE`] is left as written). Others are left as written.
 fn reference(s: &str) -> Option<(char, usize)> {
-    let end = s.get(1..)?.find(';')? + 1;
-    if end > 12 {
-        return None;
-    }
-    let name = &s[1..end];
+    let name_len = s
+        .bytes()
+        .skip(1)
+        .take(LONGEST_REFERENCE + 1)
+        .position(|b| b == b';')?;
+    // Both ends are ASCII (`&`, `;`): the slice falls on character boundaries.
+    let name = &s[1..1 + name_len];
     let c = match name {
         "amp" => '&',
         "lt" => '<',
@@ -269,7 +277,7 @@ fn reference(s: &str) -> Option<(char, usize)> {
             char::from_u32(code).unwrap_or('\u{fffd}')
         }
     };
-    Some((c, end + 1))
+    Some((c, name_len + 2))
 }
 
 #[cfg(test)]
@@ -320,6 +328,25 @@ mod tests {
             page_words("<html><body>1 < 2 and 3 <= 4 <!-- hidden --> shown</body>"),
             "1 < 2 and 3 <= 4 shown"
         );
+        // Padded with zeros: read up to ten characters between `&` and `;`.
+        assert_eq!(
+            page_words("<html><body>&#x00000041;&#x000000041;</body>"),
+            "A&#x000000041;"
+        );
+    }
+
+    #[test]
+    fn a_body_of_ampersands_is_read_in_one_pass() {
+        // 64 KiB (the most of an error body kept) of `&` with no `;`: looking for one as far as
+        // the body goes, from each `&`, would read 2 billion bytes.
+        let mut page = b"<html><body>".to_vec();
+        page.resize(64 * 1024, b'&');
+        assert_eq!(excerpt(&page), "&".repeat(300) + "…");
+        let mut page = b"<html><body>".to_vec();
+        while page.len() < 64 * 1024 {
+            page.extend_from_slice(b"&#x41&amp");
+        }
+        assert!(excerpt(&page).starts_with("&#x41&amp&#x41&amp"));
     }
 
     #[test]
