@@ -15,6 +15,7 @@ use super::guard::{check_url, UrlPolicy};
 use super::metadata::*;
 use super::pkce::{b64url, Pkce};
 use crate::bidi::Isolated;
+use crate::error_body::excerpt;
 use crate::time::Instant;
 use crate::weburl::Url;
 use alloc::collections::VecDeque;
@@ -278,8 +279,6 @@ pub struct AuthFlow {
     /// The resource asked for DPoP.
     wants_dpop: bool,
 }
-
-use crate::error_body::excerpt;
 
 fn form(pairs: &[(&str, &str)]) -> String {
     crate::weburl::form_body(pairs)

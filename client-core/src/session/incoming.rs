@@ -2,6 +2,7 @@
 
 use super::exchange::{Body, ERROR_BODY_LIMIT};
 use super::*;
+use crate::error_body::excerpt;
 use crate::jsonrpc::{codes, Response};
 use crate::sse::{SseDecoder, SseEventRef};
 use crate::types::{ServerNotification, ServerRequest};
@@ -874,5 +875,3 @@ impl Session {
         }
     }
 }
-
-use crate::error_body::excerpt;
