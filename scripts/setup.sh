@@ -93,6 +93,12 @@ venv() { # venv DIR REQUIREMENTS
 venv tests/.venv-modern tests/peers/requirements-modern.txt
 venv tests/.venv-websocket tests/peers/requirements-websocket.txt
 
+# The test server built on the official Rust SDK (crates.io `rmcp`, pinned by its own
+# Cargo.lock), built natively. Cargo skips it when nothing changed.
+rmcp_peer=tests/peers/rmcp_server
+[ -x "$rmcp_peer/target/debug/rmcp-test-server" ] || say "building the Rust SDK test server ($rmcp_peer)"
+cargo build --quiet --locked --manifest-path "$rmcp_peer/Cargo.toml"
+
 # The JSON Schema Test Suite (the official cases the app's schema checker is tested with),
 # as vendored in the source release of PyPI's `jsonschema`, pinned by version and hash.
 JSONSCHEMA_SDIST=4.26.0
