@@ -1,29 +1,20 @@
 // The built app (dist/) boots in real Chromium from its own origin: the wasm module loads,
 // Leptos mounts, the deep link fills the server URL, and no page error is raised.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { launch, serveDir } from './browser.mjs';
+import { appSiteAndBrowser, serveDir } from './browser.mjs';
 
 const dist = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../dist');
-let browser, site;
-
-before(async () => {
-  site = await serveDir(dist);
-  browser = await launch();
-});
-after(async () => {
-  await browser?.close();
-  await site?.close();
-});
+const shared = appSiteAndBrowser();
 
 test('the app mounts and reads the deep link', async () => {
-  const page = await browser.newPage();
+  const page = await shared.browser.newPage();
   const errors = [];
   page.on('pageerror', (e) => errors.push(String(e)));
   const target = 'http://127.0.0.1:9/mcp?x=<script>';
-  await page.goto(`${site.url}/?url=${encodeURIComponent(target)}`);
+  await page.goto(`${shared.site.url}/?url=${encodeURIComponent(target)}`);
   const input = page.locator('#server-url');
   await input.waitFor({ timeout: 15_000 });
   assert.equal(await input.inputValue(), target);
@@ -36,7 +27,7 @@ test('the app mounts and reads the deep link', async () => {
 test('the app boots when hosted in a sub-directory (relative asset paths)', async () => {
   const sub = await serveDir(dist, '/app');
   try {
-    const page = await browser.newPage();
+    const page = await shared.browser.newPage();
     const errors = [];
     const missing = [];
     page.on('pageerror', (e) => errors.push(String(e)));

@@ -7,22 +7,11 @@
 // - The 2024-11-05 HTTP+SSE transport (server-everything's /sse), whose stream carries every
 //   answer and so cannot wait: the sixth tab's stream takes the last connection, and the tab
 //   says why its requests wait instead of showing nothing, and goes on once a tab closes.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import path from 'node:path';
-import { echoInApp as echo, launch, serveDir, startPeer } from './browser.mjs';
+import { appSiteAndBrowser, echoInApp as echo, startPeer } from './browser.mjs';
 
-const dist = path.resolve(path.dirname(new URL(import.meta.url).pathname), '../../dist');
-let site, browser;
-
-before(async () => {
-  site = await serveDir(dist);
-  browser = await launch();
-});
-after(async () => {
-  await browser?.close();
-  await site?.close();
-});
+const shared = appSiteAndBrowser();
 
 /** Opens a tab of the app connected to `url` in `context`, once `streaming` (given the page)
  * has resolved too. */
@@ -30,7 +19,7 @@ async function tab(context, url, streaming) {
   const page = await context.newPage();
   page.on('pageerror', (e) => { throw e; });
   const opened = streaming ? streaming(page) : null;
-  await page.goto(`${site.url}/?url=${encodeURIComponent(url)}`);
+  await page.goto(`${shared.site.url}/?url=${encodeURIComponent(url)}`);
   await page.locator('#connection-state', { hasText: 'connected' }).waitFor({ timeout: 20_000 });
   await opened;
   return page;
@@ -43,7 +32,7 @@ const logSays = (page, text) => page.locator('.logs .notifications li', { hasTex
  * so) and every tab calls a tool; one of the two opens its stream once a tab closes.
  * `meanwhile(page)`, if given, runs in the seventh tab while its stream waits. */
 async function sevenTabsAllCallTools(peer, isStream, meanwhile = async () => {}) {
-  const context = await browser.newContext();
+  const context = await shared.browser.newContext();
   try {
     const stream = (page) => page.waitForResponse((r) => r.url() === peer.url && isStream(r.request()), { timeout: 20_000 });
     const tabs = [];
@@ -102,8 +91,8 @@ test('seven tabs on a 2026-07-28 server all call tools: the listen streams that 
 
 test('a sixth tab on a server whose connections are held by HTTP+SSE streams (which cannot wait) says why it waits, and lists the tools once a tab closes', async () => {
   const peer = await startPeer('everything.sh', ['sse'], '/sse');
-  const context = await browser.newContext();
-  const open = (page) => page.goto(`${site.url}/?url=${encodeURIComponent(peer.url)}&transport=sse`);
+  const context = await shared.browser.newContext();
+  const open = (page) => page.goto(`${shared.site.url}/?url=${encodeURIComponent(peer.url)}&transport=sse`);
   try {
     // Five tabs connect: five streams, and the sixth connection for requests.
     const tabs = [];

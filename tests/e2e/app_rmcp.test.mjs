@@ -3,33 +3,21 @@
 // comes (it speaks 2026-07-28: no session, its question as an MRTR round, its list changes on
 // subscriptions/listen) and once offering only the legacy eras (a session, its question as a
 // request of its own on the call's stream, its list changes on the session's GET stream).
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { launch, serveDir, startPeer, waitFor } from './browser.mjs';
+import { appSiteAndBrowser, startPeer, waitFor } from './browser.mjs';
 
-const dist = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../dist');
-let browser, site;
-
-before(async () => {
-  site = await serveDir(dist);
-  browser = await launch();
-});
-after(async () => {
-  await browser?.close();
-  await site?.close();
-});
+const shared = appSiteAndBrowser();
 
 /** A page of the app connected to a fresh Rust SDK server (`args` for tests/peers/rmcp.sh);
  * resolves to { page, server, close }. */
 async function connected(args) {
   const server = await startPeer('rmcp.sh', args);
-  const context = await browser.newContext({ viewport: { width: 1200, height: 900 } });
+  const context = await shared.browser.newContext({ viewport: { width: 1200, height: 900 } });
   const page = await context.newPage();
   const errors = [];
   page.on('pageerror', (e) => errors.push(e));
-  await page.goto(`${site.url}/?url=${encodeURIComponent(server.url)}`);
+  await page.goto(`${shared.site.url}/?url=${encodeURIComponent(server.url)}`);
   await page.locator('#connection-state', { hasText: 'connected' }).waitFor({ timeout: 20_000 });
   return {
     page,

@@ -6,6 +6,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { createRequire } from 'node:module';
 import assert from 'node:assert/strict';
+import { before, after } from 'node:test';
 
 /** Launches headless Debian Chromium with flags that suit this closed network. */
 export async function launch() {
@@ -97,6 +98,22 @@ export async function startPeer(script, args = [], path = '/mcp') {
     c.on('error', () => r(false));
   }), 15_000, `${script} on port ${port}`);
   return { url: `http://127.0.0.1:${port}${path}`, port, stop: () => child.kill() };
+}
+
+/** For a test file of the app: serves the built app (dist/) on 127.0.0.1 and launches
+ * Chromium before the file's tests, and closes both after them. Returns the object whose
+ * `site` ({ url, close }) and `browser` are set by then. */
+export function appSiteAndBrowser() {
+  const shared = { site: undefined, browser: undefined };
+  before(async () => {
+    shared.site = await serveDir(path.resolve(path_dirname(), '../../dist'));
+    shared.browser = await launch();
+  });
+  after(async () => {
+    await shared.browser?.close();
+    await shared.site?.close();
+  });
+  return shared;
 }
 
 function path_dirname() {
