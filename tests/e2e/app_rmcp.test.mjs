@@ -59,7 +59,10 @@ for (const [era, args, head] of [
     try {
       assert.match(await page.locator('.server-head').innerText(), head);
       assert.match(await page.locator('.server-head').innerText(), /rmcp-test-server 0\.1\.0/);
-      assert.deepEqual(await page.locator('button.tool').evaluateAll((bs) => bs.map((b) => b.dataset.tool)), ['add', 'count', 'echo', 'fail', 'greet']);
+      // "connected" comes before the tools are listed.
+      const tools = () => page.locator('button.tool').evaluateAll((bs) => bs.map((b) => b.dataset.tool));
+      await waitFor(async () => (await tools()).length > 0, 10_000, 'the tools listed');
+      assert.deepEqual(await tools(), ['add', 'count', 'echo', 'fail', 'greet']);
 
       const echo = await run(page, 'echo', { message: 'hé <b>x</b>' });
       await echo.locator('text=rmcp echo: hé <b>x</b>').waitFor({ timeout: 10_000 });
