@@ -31,7 +31,7 @@ async function connected(args) {
 }
 
 /** Runs tool `name` in `page` with the fields `args` ({ id: value }) filled in; resolves to
- * the result's text once it is shown. */
+ * the locator of its result (the caller waits there for what it expects). */
 async function run(page, name, args = {}) {
   await page.locator('#tab-tools').click();
   await page.locator(`button.tool[data-tool="${name}"]`).click();
