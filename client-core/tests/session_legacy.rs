@@ -42,6 +42,8 @@ struct Legacy {
     resume_faults: Vec<ResumeFault>,
     /// `notifications/cancelled` and `tasks/cancel` get no answer (a slow network).
     slow_cancels: bool,
+    /// The reconnection time (SSE `retry`, ms) the next GET stream sets, once.
+    get_retry: Option<u64>,
 }
 
 /// How one resumption (GET with Last-Event-ID) fails.
@@ -67,6 +69,7 @@ impl Legacy {
             inits: 0,
             resume_faults: Vec::new(),
             slow_cancels: false,
+            get_retry: None,
         }
     }
     fn sid(&self) -> String {
@@ -116,7 +119,11 @@ impl Server for Legacy {
                     End::Close,
                 );
             }
-            return Reply::Sse(vec![], vec!["id: g1\ndata:\n\n".into()], End::Open);
+            let retry = self
+                .get_retry
+                .take()
+                .map_or(String::new(), |ms| format!("retry: {ms}\n"));
+            return Reply::Sse(vec![], vec![format!("id: g1\n{retry}data:\n\n")], End::Open);
         }
         let body = body.unwrap();
         let id = &body["id"];
@@ -955,6 +962,63 @@ fn a_cut_stream_is_resumed_after_the_retry_delay_the_server_asked_for() {
     h.advance(2);
     assert_eq!(resumes(&h), 1);
     assert!(matches!(response(&h, c), Some(Ok(McpResult::CallTool(_)))));
+}
+
+#[test]
+fn the_retry_delay_the_server_asked_for_holds_for_every_later_resumption_of_the_stream() {
+    // As an EventSource keeps the reconnection time: a resumption that breaks before any
+    // event (so sets none) is tried again after the server's delay, not the client's own.
+    let mut h = connected(Legacy::new(ProbeAnswer::NotInitialized));
+    h.server.cuts_left = 1;
+    h.server.resume_faults = vec![ResumeFault::EmptyCut];
+    let c = call(&mut h, "cut-retry");
+    let resumes = |h: &Harness<Legacy>| {
+        h.sent
+            .iter()
+            .filter(|r| r.method == HttpMethod::Get && r.header("last-event-id").is_some())
+            .count()
+    };
+    h.advance(2_501);
+    assert_eq!(
+        resumes(&h),
+        1,
+        "the first resumption, at the server's delay"
+    );
+    h.advance(2_498);
+    assert_eq!(
+        resumes(&h),
+        1,
+        "resumed again before the server's retry delay"
+    );
+    assert!(response(&h, c).is_none());
+    h.advance(2);
+    assert_eq!(resumes(&h), 2);
+    assert!(matches!(response(&h, c), Some(Ok(McpResult::CallTool(_)))));
+}
+
+#[test]
+fn the_get_stream_is_reopened_after_the_retry_delay_the_server_set_on_an_earlier_stream() {
+    let mut server = Legacy::new(ProbeAnswer::NotInitialized);
+    server.get_retry = Some(3_000);
+    let mut h = connected(server);
+    // The first stream set 3 s; it ends and is opened again after them.
+    let first = *h.open_streams.last().unwrap();
+    h.end(first, false);
+    h.advance(2_999);
+    assert_eq!(stream_gets(&h), 1);
+    h.advance(1);
+    assert_eq!(stream_gets(&h), 2);
+    // The second (here an answer to its Last-Event-ID that ends at once) sets no delay: the
+    // server's 3 s still hold, not the client's own backoff (2 s by now).
+    assert!(h.open_streams.is_empty());
+    h.advance(2_999);
+    assert_eq!(
+        stream_gets(&h),
+        2,
+        "reopened before the server's retry delay"
+    );
+    h.advance(1);
+    assert_eq!(stream_gets(&h), 3);
 }
 
 #[test]

@@ -621,6 +621,7 @@ impl Session {
         self.timers
             .retain(|(_, t)| !matches!(t, Timer::ReopenGet | Timer::Resume { .. }));
         self.get_last_event_id = None;
+        self.get_retry_ms = None;
         if let Flavor::Legacy { session_id, .. } = &mut self.flavor {
             *session_id = None;
         }

@@ -380,6 +380,9 @@ impl Session {
                 if let Some(id) = ex.last_event_id() {
                     self.get_last_event_id = Some(id.into());
                 }
+                if let Some(ms) = ex.retry_ms() {
+                    self.get_retry_ms = Some(ms);
+                }
                 match (status, &ex.body) {
                     (Some(405), _) => {} // the server offers no standalone stream
                     (Some(s), Body::Error(body)) => {
@@ -418,8 +421,8 @@ impl Session {
                         if self.phase == Phase::Ready
                             && self.get_reconnects < self.config.max_stream_reconnects
                         {
-                            let delay = ex
-                                .retry_ms()
+                            let delay = self
+                                .get_retry_ms
                                 .map_or(self.backoff(self.get_reconnects), Duration::from_millis);
                             self.get_reconnects += 1;
                             self.schedule(now + delay, Timer::ReopenGet);
@@ -584,13 +587,18 @@ impl Session {
             return;
         };
         // A resumption that brought no new event (or none at all) resumes from where the
-        // stream before it stopped.
+        // stream before it stopped, after the reconnection time the server set last.
+        if retry_ms.is_some() {
+            p.resume_retry_ms = retry_ms;
+        }
         match last_event_id.or_else(|| p.resume_from.clone()) {
             Some(id) if legacy && p.resumes < max_resumes => {
                 p.resumes += 1;
                 p.resume_from = Some(id.clone());
                 p.state = PendingState::Resuming;
-                let delay = retry_ms.map_or(self.config.default_retry, Duration::from_millis);
+                let delay = p
+                    .resume_retry_ms
+                    .map_or(self.config.default_retry, Duration::from_millis);
                 self.schedule(
                     now + delay,
                     Timer::Resume {

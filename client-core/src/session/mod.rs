@@ -127,6 +127,10 @@ struct Pending {
     resumes: u32,
     /// The last SSE event id of this request's response stream (legacy resumption point).
     resume_from: Option<String>,
+    /// The reconnection time (SSE `retry`, ms) the server last set on this request's response
+    /// stream: kept for every later resumption of it, as an `EventSource` keeps it, until the
+    /// server sets another.
+    resume_retry_ms: Option<u64>,
     input_rounds: u32,
     /// A HeaderMismatch already caused one refresh-and-retry.
     header_retry: bool,
@@ -276,6 +280,9 @@ pub struct Session {
     /// Attempts in a row to open the frames connection again after it closed.
     frames_reopens: u32,
     get_last_event_id: Option<String>,
+    /// The reconnection time (SSE `retry`, ms) the server last set on the GET stream, kept
+    /// for every later reopening until it sets another.
+    get_retry_ms: Option<u64>,
     sse_main: Option<TransmitId>,
     /// A fresh `initialize` after a lost session was tried and nothing succeeded since.
     reinit_used: bool,
@@ -355,6 +362,7 @@ impl Session {
             get_authorization: None,
             get_awaits_credentials: false,
             get_last_event_id: None,
+            get_retry_ms: None,
             sse_main: None,
             reinit_used: false,
             legacy_subscriptions: Vec::new(),
@@ -709,6 +717,7 @@ impl Session {
                 reissues: 0,
                 resumes: 0,
                 resume_from: None,
+                resume_retry_ms: None,
                 input_rounds: 0,
                 header_retry: false,
                 retry_extra: None,
@@ -970,6 +979,7 @@ impl Session {
             p.state = PendingState::InFlight(transmit);
             // A new request has a new response stream: nothing to resume from yet.
             p.resume_from = None;
+            p.resume_retry_ms = None;
             if p.deadline.is_none() {
                 p.deadline = p.timeout.map(|t| now + t);
             }
@@ -1264,6 +1274,7 @@ impl Session {
             reissues: 0,
             resumes: 0,
             resume_from: None,
+            resume_retry_ms: None,
             input_rounds: 0,
             header_retry: false,
             retry_extra: None,
