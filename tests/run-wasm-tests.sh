@@ -2,7 +2,8 @@
 # Runs client-browser's wasm tests in headless Chromium against real servers started here on
 # 127.0.0.1 (npm server-everything in Streamable HTTP and SSE modes; PyPI mcp 2.x servers for
 # the 2026-07-28 era, one with the Tasks extension; npm oidc-provider and protected MCP servers
-# for OAuth), then stops them. Arguments go to `cargo test` (e.g. `--test modern`).
+# for OAuth; fault proxies in front of server-everything, the PyPI server and a server on the
+# official Rust SDK), then stops them. Arguments go to `cargo test` (e.g. `--test modern`).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
@@ -33,6 +34,7 @@ p3=$(free_port); tests/.venv-modern/bin/python tests/peers/modern_server.py "$p3
 everything=(node -r "$root/tests/peers/loopback.cjs" "$root/tests/node_modules/@modelcontextprotocol/server-everything/dist/index.js" streamableHttp)
 p4=$(free_port); node tests/peers/fault_proxy.mjs "$p4" -- "${everything[@]}" >"$logs/fault-legacy.log" 2>&1 & pids+=($!)
 p5=$(free_port); node tests/peers/fault_proxy.mjs "$p5" -- tests/.venv-modern/bin/python tests/peers/modern_server.py >"$logs/fault-modern.log" 2>&1 & pids+=($!)
+p19=$(free_port); node tests/peers/fault_proxy.mjs "$p19" -- tests/peers/rmcp.sh legacy >"$logs/fault-rmcp.log" 2>&1 & pids+=($!)
 p6=$(free_port); tests/.venv-websocket/bin/python tests/peers/ws_server.py "$p6" >"$logs/websocket.log" 2>&1 & pids+=($!)
 p7=$(free_port); node tests/peers/ws_no_subprotocol.mjs "$p7" "$p6" >"$logs/ws-no-subprotocol.log" 2>&1 & pids+=($!)
 p8=$(free_port); tests/peers/tasks.sh "$p8" >"$logs/tasks.log" 2>&1 & pids+=($!)
@@ -52,13 +54,14 @@ p15=$(free_port); node tests/peers/endless_answers.mjs "$p15" >"$logs/endless-an
 p16=$(free_port); node tests/peers/auth_gateway.mjs "$p16" "http://127.0.0.1:$p9" "http://127.0.0.1:$p1/mcp" metadata-without-cors >"$logs/auth-gateway-no-cors.log" 2>&1 & pids+=($!)
 p17=$(free_port); node tests/peers/auth_server.mjs "$p17" coop >"$logs/auth-server-coop.log" 2>&1 & pids+=($!)
 p18=$(free_port); node tests/peers/auth_gateway.mjs "$p18" "http://127.0.0.1:$p17" "http://127.0.0.1:$p1/mcp" >"$logs/auth-gateway-coop.log" 2>&1 & pids+=($!)
-for p in "$p1" "$p2" "$p3" "$p4" "$p5" "$p6" "$p7" "$p8" "$p9" "$p10" "$p11" "$p12" "$p13" "$p14" "$p15" "$p16" "$p17" "$p18"; do wait_port "$p"; done
+for p in "$p1" "$p2" "$p3" "$p4" "$p5" "$p6" "$p7" "$p8" "$p9" "$p10" "$p11" "$p12" "$p13" "$p14" "$p15" "$p16" "$p17" "$p18" "$p19"; do wait_port "$p"; done
 
 export MCP_EVERYTHING_URL="http://127.0.0.1:$p1/mcp"
 export MCP_EVERYTHING_SSE_URL="http://127.0.0.1:$p2/sse"
 export MCP_MODERN_URL="http://127.0.0.1:$p3/mcp"
 export MCP_FAULT_LEGACY="http://127.0.0.1:$p4"
 export MCP_FAULT_MODERN="http://127.0.0.1:$p5"
+export MCP_FAULT_RMCP="http://127.0.0.1:$p19"
 export MCP_WEBSOCKET_URL="ws://127.0.0.1:$p6/ws"
 export MCP_WEBSOCKET_NO_SUBPROTOCOL_URL="ws://127.0.0.1:$p7/ws"
 export MCP_TASKS_URL="http://127.0.0.1:$p8/mcp"

@@ -30,6 +30,8 @@ wasm_bindgen_test_configure!(run_in_browser);
 const LEGACY_PROXY: Option<&str> = option_env!("MCP_FAULT_LEGACY");
 /// Proxy in front of the PyPI mcp 2.x server (modern era).
 const MODERN_PROXY: Option<&str> = option_env!("MCP_FAULT_MODERN");
+/// Proxy in front of the server on the official Rust SDK, offering the legacy eras only.
+const RMCP_PROXY: Option<&str> = option_env!("MCP_FAULT_RMCP");
 
 /// Sends a control request to the proxy.
 async fn control(base: &str, path: &str, body: Option<Value>) -> Value {
@@ -64,6 +66,13 @@ async fn legacy_proxy() -> &'static str {
 /// [`legacy_proxy`] for the proxy in front of the 2026-07-28 server.
 async fn modern_proxy() -> &'static str {
     let base = MODERN_PROXY.expect("MCP_FAULT_MODERN not set");
+    fault(base, json!({"kind": "clear"})).await;
+    base
+}
+
+/// [`legacy_proxy`] for the proxy in front of the Rust SDK server (legacy eras only).
+async fn rmcp_proxy() -> &'static str {
+    let base = RMCP_PROXY.expect("MCP_FAULT_RMCP not set");
     fault(base, json!({"kind": "clear"})).await;
     base
 }
@@ -162,6 +171,55 @@ async fn legacy_cut_stream_is_resumed_with_last_event_id() {
         *progress.borrow(),
         6,
         "no progress lost or repeated across the cut"
+    );
+    client.close();
+}
+
+#[wasm_bindgen_test]
+async fn rust_sdk_cut_stream_it_cannot_replay_is_resumed_at_its_pace_then_the_call_sent_again() {
+    // The official Rust SDK (rmcp), offering only the legacy eras and asking for 3 s between
+    // reconnections (`retry: 3000` in each stream's priming event, its default), answers a
+    // resumption of a call it has finished meanwhile with an empty stream. The client resumes
+    // at the server's pace (not its own 1 s), a bounded number of times, then sends the call
+    // again.
+    let base = rmcp_proxy().await;
+    let client = connect(format!("{base}/mcp")).await;
+    assert_eq!(client.server().unwrap().era, Era::Legacy);
+    let count = |l: &[String], what: &str| l.iter().filter(|x| *x == what).count();
+    let before = log(base).await;
+    fault(
+        base,
+        json!({"kind": "cut", "method": "tools/call", "afterEvents": 2}),
+    )
+    .await;
+    // With a progress token, so that the stream has more events than the two it is cut after.
+    let (opts, _) = progress_counter();
+    let started = js_sys::Date::now();
+    let r = within(
+        40_000,
+        "count",
+        client.call_tool_with("count", json!({"steps": 6}), opts),
+    )
+    .await;
+    let elapsed = js_sys::Date::now() - started;
+    let r = r.expect("the call completes, sent again");
+    assert_eq!(text(&r), "counted to 6");
+    let after = log(base).await;
+    assert_eq!(
+        count(&after, "GET resume"),
+        count(&before, "GET resume") + 5,
+        "five resumptions (max_stream_reconnects): {after:?}"
+    );
+    assert_eq!(
+        count(&after, "tools/call"),
+        count(&before, "tools/call") + 2,
+        "then sent again: {after:?}"
+    );
+    // Five waits of the server's 3 s at least (timers never fire early); at the client's own
+    // 1 s after the first, 7 s and the requests' own time.
+    assert!(
+        elapsed >= 15_000.0,
+        "resumed at the server's pace: {elapsed} ms"
     );
     client.close();
 }

@@ -1,6 +1,7 @@
 //! An MCP server on the official Rust SDK (`rmcp`), Streamable HTTP at `/mcp` on
-//! 127.0.0.1:PORT (the first argument). It speaks 2026-07-28 and the legacy eras (with
-//! sessions), or with a second argument `legacy` only the legacy eras (up to 2025-11-25). It
+//! 127.0.0.1:PORT (the first argument, else `$PORT`). It speaks 2026-07-28 and the legacy eras
+//! (with sessions and resumable streams), or with the argument `legacy` only the legacy eras
+//! (up to 2025-11-25). Its streams ask for 3 s between reconnections (the SDK's default). It
 //! answers browsers' CORS preflights and offers a few tools, a resource and a prompt: enough
 //! for the end-to-end tests to list and run them, answer its question, follow its progress
 //! and see its prompt list change: `POST /toggle` (not MCP, for the tests) adds or takes away
@@ -336,11 +337,14 @@ async fn main() {
     use rmcp::transport::streamable_http_server::{
         session::local::LocalSessionManager, StreamableHttpServerConfig, StreamableHttpService,
     };
-    let port: u16 = std::env::args()
-        .nth(1)
-        .and_then(|p| p.parse().ok())
+    // The port: the first argument that is a number, else $PORT (as the fault proxy gives it).
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let port: u16 = args
+        .iter()
+        .find_map(|a| a.parse().ok())
+        .or_else(|| std::env::var("PORT").ok()?.parse().ok())
         .unwrap_or(8931);
-    let legacy_only = std::env::args().nth(2).as_deref() == Some("legacy");
+    let legacy_only = args.iter().any(|a| a == "legacy");
     let _ = VERSIONS.set(
         ProtocolVersion::KNOWN_VERSIONS
             .iter()
