@@ -105,6 +105,19 @@ impl Server for Legacy {
                         ResumeFault::EmptyCut => Reply::Sse(vec![], vec![], End::Cut),
                     };
                 }
+                // A stream cut after a question: replayed from the event named (the
+                // question again, as rmcp 3.11 does), then the response.
+                if let Some(id) = last.strip_prefix("ask-") {
+                    let id: i64 = id.parse().unwrap_or(0);
+                    return Reply::Sse(
+                        vec![],
+                        vec![
+                            sse_id(last, roots_question()),
+                            sse_id("call-x", result(&json!(id), json!({"content": []}))),
+                        ],
+                        End::Close,
+                    );
+                }
                 // A resumption of a cut tools/call stream: replay its response.
                 let id: i64 = last.trim_start_matches("call-").parse().unwrap_or(0);
                 return Reply::Sse(
@@ -274,6 +287,15 @@ impl Server for Legacy {
                         End::Cut,
                     )
                 }
+                // Cut after the server asked a question on the call's stream.
+                "cut-after-ask" => Reply::Sse(
+                    vec![],
+                    vec![
+                        format!("id: call-{id}\ndata:\n\n"),
+                        sse_id(&format!("ask-{id}"), roots_question()),
+                    ],
+                    End::Cut,
+                ),
                 "slow" => Reply::Hang,
                 // An MRTR interim result from a server of the 2025 era.
                 "state-only" => match body["params"].get("requestState") {
@@ -313,6 +335,11 @@ impl Server for Legacy {
             _ => Reply::Json(200, json_ct(), error(id, -32601, "Method not found")),
         }
     }
+}
+
+/// The question the server asks on a stream it cuts (`cut-after-ask`).
+fn roots_question() -> Value {
+    json!({"jsonrpc": "2.0", "id": "srv-roots", "method": "roots/list"})
 }
 
 fn config() -> SessionConfig {
@@ -993,6 +1020,37 @@ fn the_retry_delay_the_server_asked_for_holds_for_every_later_resumption_of_the_
     assert!(response(&h, c).is_none());
     h.advance(2);
     assert_eq!(resumes(&h), 2);
+    assert!(matches!(response(&h, c), Some(Ok(McpResult::CallTool(_)))));
+}
+
+#[test]
+fn an_event_replayed_from_the_one_named_in_last_event_id_is_not_handled_twice() {
+    // Some servers (rmcp 3.11) replay from the event named instead of after it: the question
+    // the stream was cut after comes again, and is asked once.
+    let mut h = connected(Legacy::new(ProbeAnswer::NotInitialized));
+    let c = call(&mut h, "cut-after-ask");
+    h.advance(1_001);
+    let resumed_from: Vec<_> = h
+        .sent
+        .iter()
+        .filter_map(|r| r.header("last-event-id"))
+        .collect();
+    assert_eq!(resumed_from.len(), 1);
+    assert!(resumed_from[0].starts_with("ask-"), "{resumed_from:?}");
+    let asked = h
+        .events
+        .iter()
+        .filter(|e| {
+            matches!(
+                e,
+                Event::ServerRequest {
+                    request: ServerRequest::ListRoots,
+                    ..
+                }
+            )
+        })
+        .count();
+    assert_eq!(asked, 1, "{:?}", h.events);
     assert!(matches!(response(&h, c), Some(Ok(McpResult::CallTool(_)))));
 }
 

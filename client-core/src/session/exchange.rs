@@ -49,6 +49,10 @@ pub(crate) struct Exchange {
     pub purpose: Purpose,
     pub head: Option<ResponseHead>,
     pub body: Body,
+    /// The `Last-Event-ID` this GET resumes from, until its first event: that event, if it
+    /// carries this very id, was delivered already (event ids are unique in a session; some
+    /// servers replay from the event named instead of after it) and is not handled again.
+    pub resumed_from: Option<alloc::string::String>,
 }
 
 impl Exchange {
@@ -57,6 +61,7 @@ impl Exchange {
             purpose,
             head: None,
             body: Body::Pending,
+            resumed_from: None,
         }
     }
 
@@ -73,11 +78,42 @@ impl Exchange {
         }
     }
 
+    /// Whether an event with `id` is the first of this exchange and repeats the event it
+    /// resumes from (see [`Exchange::resumed_from`]); only the first event is looked at.
+    pub fn repeats_resumed_event(&mut self, id: Option<&str>) -> bool {
+        let from = self.resumed_from.take();
+        from.is_some() && from.as_deref() == id
+    }
+
     /// The `retry:` the server asked for on this exchange.
     pub fn retry_ms(&self) -> Option<u64> {
         match &self.body {
             Body::Sse(d) => d.retry_ms(),
             _ => None,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn resumed(from: Option<&str>) -> Exchange {
+        let mut ex = Exchange::new(Purpose::GetStream);
+        ex.resumed_from = from.map(alloc::string::String::from);
+        ex
+    }
+
+    #[test]
+    fn only_a_first_event_with_the_id_resumed_from_repeats_it() {
+        assert!(resumed(Some("7")).repeats_resumed_event(Some("7")));
+        // Not resumed, another id first, or no id first: nothing is a repeat, then or later.
+        assert!(!resumed(None).repeats_resumed_event(Some("7")));
+        let mut ex = resumed(Some("7"));
+        assert!(!ex.repeats_resumed_event(Some("8")));
+        assert!(!ex.repeats_resumed_event(Some("7")));
+        let mut ex = resumed(Some("7"));
+        assert!(!ex.repeats_resumed_event(None));
+        assert!(!ex.repeats_resumed_event(Some("7")));
     }
 }

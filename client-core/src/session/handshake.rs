@@ -553,7 +553,7 @@ impl Session {
             return;
         }
         let last_event_id = self.get_last_event_id.clone();
-        let Some(h) = self.legacy_get_headers(last_event_id) else {
+        let Some(h) = self.legacy_get_headers(last_event_id.clone()) else {
             return;
         };
         let tid = self.push_http(
@@ -563,6 +563,9 @@ impl Session {
             h,
             None,
         );
+        if let Some(ex) = self.exchanges.get_mut(&tid) {
+            ex.resumed_from = last_event_id;
+        }
         self.get_stream = Some(tid);
         self.get_awaits_credentials = false;
         self.get_authorization = authorization(&self.config.extra_headers).map(String::from);

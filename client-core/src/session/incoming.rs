@@ -247,6 +247,13 @@ impl Session {
         ev: SseEventRef<'_>,
         now: Instant,
     ) {
+        if self
+            .exchanges
+            .get_mut(&tid)
+            .is_some_and(|ex| ex.repeats_resumed_event(ev.id))
+        {
+            return; // replayed from the event named in Last-Event-ID: handled already
+        }
         if purpose == Purpose::GetStream {
             if let Some(id) = ev.id {
                 if self.get_last_event_id.as_deref() != Some(id) {
@@ -627,7 +634,7 @@ impl Session {
         {
             return;
         }
-        let Some(h) = self.legacy_get_headers(Some(last_event_id)) else {
+        let Some(h) = self.legacy_get_headers(Some(last_event_id.clone())) else {
             return;
         };
         let tid = self.push_http(
@@ -639,6 +646,7 @@ impl Session {
         );
         if let Some(ex) = self.exchanges.get_mut(&tid) {
             ex.body = Body::Pending;
+            ex.resumed_from = Some(last_event_id);
         }
         if let Some(p) = self.pending.get_mut(&key) {
             p.state = PendingState::InFlight(Some(tid));
