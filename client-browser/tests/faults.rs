@@ -77,6 +77,26 @@ async fn rmcp_proxy() -> &'static str {
     base
 }
 
+/// How many entries of the proxy's log `l` are `what`.
+fn count(l: &[String], what: &str) -> usize {
+    l.iter().filter(|x| *x == what).count()
+}
+
+/// Asserts that from the proxy's log `before` to `after` the client resumed a stream
+/// `resumes` times (GET with Last-Event-ID) and posted `tools/call` `calls` times.
+fn resumed_and_sent(before: &[String], after: &[String], resumes: usize, calls: usize) {
+    assert_eq!(
+        count(after, "GET resume") - count(before, "GET resume"),
+        resumes,
+        "resumptions: {after:?}"
+    );
+    assert_eq!(
+        count(after, "tools/call") - count(before, "tools/call"),
+        calls,
+        "tools/call sent: {after:?}"
+    );
+}
+
 async fn fault(base: &str, f: Value) {
     control(base, "/__fault", Some(f)).await;
 }
@@ -139,7 +159,6 @@ async fn legacy_cut_stream_is_resumed_with_last_event_id() {
         .await
         .expect("connects");
     assert_eq!(client.server().unwrap().era, Era::Legacy);
-    let count = |l: &[String], what: &str| l.iter().filter(|x| *x == what).count();
     let before = log(base).await;
     // Priming event + first progress, then the connection is reset.
     fault(
@@ -156,17 +175,8 @@ async fn legacy_cut_stream_is_resumed_with_last_event_id() {
     .await;
     let r = r.expect("the call completes after resumption");
     assert_eq!(text(&r), "counted to 6");
-    let after = log(base).await;
-    assert_eq!(
-        count(&after, "GET resume"),
-        count(&before, "GET resume") + 1,
-        "one GET with Last-Event-ID: {after:?}"
-    );
-    assert_eq!(
-        count(&after, "tools/call"),
-        count(&before, "tools/call") + 1,
-        "resumed, not re-sent"
-    );
+    // One GET with Last-Event-ID; resumed, not sent again.
+    resumed_and_sent(&before, &log(base).await, 1, 1);
     assert_eq!(
         *progress.borrow(),
         6,
@@ -185,7 +195,6 @@ async fn rust_sdk_cut_stream_it_cannot_replay_is_resumed_at_its_pace_then_the_ca
     let base = rmcp_proxy().await;
     let client = connect(format!("{base}/mcp")).await;
     assert_eq!(client.server().unwrap().era, Era::Legacy);
-    let count = |l: &[String], what: &str| l.iter().filter(|x| *x == what).count();
     let before = log(base).await;
     fault(
         base,
@@ -204,17 +213,8 @@ async fn rust_sdk_cut_stream_it_cannot_replay_is_resumed_at_its_pace_then_the_ca
     let elapsed = js_sys::Date::now() - started;
     let r = r.expect("the call completes, sent again");
     assert_eq!(text(&r), "counted to 6");
-    let after = log(base).await;
-    assert_eq!(
-        count(&after, "GET resume"),
-        count(&before, "GET resume") + 5,
-        "five resumptions (max_stream_reconnects): {after:?}"
-    );
-    assert_eq!(
-        count(&after, "tools/call"),
-        count(&before, "tools/call") + 2,
-        "then sent again: {after:?}"
-    );
+    // Five resumptions (max_stream_reconnects), then sent again.
+    resumed_and_sent(&before, &log(base).await, 5, 2);
     // Five waits of the server's 3 s at least (timers never fire early); at the client's own
     // 1 s after the first, 7 s and the requests' own time.
     assert!(

@@ -975,12 +975,6 @@ fn a_cut_stream_is_resumed_after_the_retry_delay_the_server_asked_for() {
     let mut h = connected(Legacy::new(ProbeAnswer::NotInitialized));
     h.server.cuts_left = 1;
     let c = call(&mut h, "cut-retry");
-    let resumes = |h: &Harness<Legacy>| {
-        h.sent
-            .iter()
-            .filter(|r| r.method == HttpMethod::Get && r.header("last-event-id").is_some())
-            .count()
-    };
     // Not at the client's own delay (one second) ...
     h.advance(2_499);
     assert_eq!(resumes(&h), 0, "resumed before the server's retry delay");
@@ -999,12 +993,6 @@ fn the_retry_delay_the_server_asked_for_holds_for_every_later_resumption_of_the_
     h.server.cuts_left = 1;
     h.server.resume_faults = vec![ResumeFault::EmptyCut];
     let c = call(&mut h, "cut-retry");
-    let resumes = |h: &Harness<Legacy>| {
-        h.sent
-            .iter()
-            .filter(|r| r.method == HttpMethod::Get && r.header("last-event-id").is_some())
-            .count()
-    };
     h.advance(2_501);
     assert_eq!(
         resumes(&h),
@@ -1453,6 +1441,14 @@ fn lose_http_sse_stream(down: u32, down_status: u16) -> (Harness<RestartingSse>,
 }
 
 /// How many times an event stream was asked for (a GET).
+/// The GETs sent with `Last-Event-ID` (resumptions, and the GET stream reopened).
+fn resumes<S: Server>(h: &Harness<S>) -> usize {
+    h.sent
+        .iter()
+        .filter(|r| r.method == HttpMethod::Get && r.header("last-event-id").is_some())
+        .count()
+}
+
 fn stream_gets<S: Server>(h: &Harness<S>) -> usize {
     h.sent
         .iter()
