@@ -54,27 +54,28 @@ async fn control(base: &str, path: &str, body: Option<Value>) -> Value {
     serde_json::from_str(&text).unwrap_or(Value::Null)
 }
 
-/// The address of the proxy in front of server-everything, with no fault armed that an
-/// earlier test left unapplied (one that failed, or a run before against the same proxy, as
-/// `scripts/mutants-wasm.sh` makes).
+/// The address of a proxy (`base`, from the environment variable `var`), with no fault
+/// armed that an earlier test left unapplied (one that failed, or a run before against the
+/// same proxy, as `scripts/mutants-wasm.sh` makes).
+async fn cleared(base: Option<&'static str>, var: &str) -> &'static str {
+    let base = base.unwrap_or_else(|| panic!("{var} not set"));
+    fault(base, json!({"kind": "clear"})).await;
+    base
+}
+
+/// The proxy in front of server-everything, cleared.
 async fn legacy_proxy() -> &'static str {
-    let base = LEGACY_PROXY.expect("MCP_FAULT_LEGACY not set");
-    fault(base, json!({"kind": "clear"})).await;
-    base
+    cleared(LEGACY_PROXY, "MCP_FAULT_LEGACY").await
 }
 
-/// [`legacy_proxy`] for the proxy in front of the 2026-07-28 server.
+/// The proxy in front of the 2026-07-28 server, cleared.
 async fn modern_proxy() -> &'static str {
-    let base = MODERN_PROXY.expect("MCP_FAULT_MODERN not set");
-    fault(base, json!({"kind": "clear"})).await;
-    base
+    cleared(MODERN_PROXY, "MCP_FAULT_MODERN").await
 }
 
-/// [`legacy_proxy`] for the proxy in front of the Rust SDK server (legacy eras only).
+/// The proxy in front of the Rust SDK server (legacy eras only), cleared.
 async fn rmcp_proxy() -> &'static str {
-    let base = RMCP_PROXY.expect("MCP_FAULT_RMCP not set");
-    fault(base, json!({"kind": "clear"})).await;
-    base
+    cleared(RMCP_PROXY, "MCP_FAULT_RMCP").await
 }
 
 /// How many entries of the proxy's log `l` are `what`.

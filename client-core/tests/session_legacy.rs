@@ -1440,7 +1440,6 @@ fn lose_http_sse_stream(down: u32, down_status: u16) -> (Harness<RestartingSse>,
     (h, list)
 }
 
-/// How many times an event stream was asked for (a GET).
 /// The GETs sent with `Last-Event-ID` (resumptions, and the GET stream reopened).
 fn resumes<S: Server>(h: &Harness<S>) -> usize {
     h.sent
@@ -1449,6 +1448,7 @@ fn resumes<S: Server>(h: &Harness<S>) -> usize {
         .count()
 }
 
+/// How many times an event stream was asked for (a GET).
 fn stream_gets<S: Server>(h: &Harness<S>) -> usize {
     h.sent
         .iter()
