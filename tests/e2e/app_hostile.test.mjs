@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { accessibilityViolationsInBothSchemes, launch, serveDir, startPeer, waitFor, viewFrame, SHOWN_VIEW } from './browser.mjs';
+import { accessibilityViolationsInBothSchemes, drawn, launch, serveDir, startPeer, waitFor, viewFrame, SHOWN_VIEW } from './browser.mjs';
 
 const dist = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../dist');
 let browser, site, hostile, page;
@@ -205,6 +205,15 @@ test('resource and prompt texts are text', async () => {
   await assertNothingRan();
 });
 
+/** What a View that asks for a display mode at the person's gesture (WIDE_VIEW) has been told,
+ * and where the page's focus is: said when the mode is not granted in time. */
+async function gestureSeen(frame) {
+  const told = await frame.locator('#report').innerText().catch((e) => `unread (${e.message})`);
+  const asked = await frame.evaluate(() => JSON.stringify({ asked: window.asked, pointer: window.pointer })).catch((e) => `unread (${e.message})`);
+  const focus = await page.evaluate(() => document.activeElement?.outerHTML.slice(0, 120));
+  return `told ${told}, it got ${asked}, focus on ${focus}`;
+}
+
 /** Opens the tool `name` in the tools tab and runs it. */
 async function runTool(name) {
   await page.locator('#tab-tools').click();
@@ -379,7 +388,7 @@ test('an MCP App that can be shown full screen is, when it asks at the person\'s
   assert.deepEqual(await dims(), [inline]);
   // Asked from a click in the View: granted.
   await frame.locator('#full').click();
-  await waitFor(async () => (await told()).includes('answered fullscreen'), 10_000, 'full screen granted');
+  await waitFor(async () => (await told()).includes('answered fullscreen'), 10_000, 'full screen granted', () => gestureSeen(frame));
   assert.deepEqual(await told(), ['initial inline', 'answered inline', 'told fullscreen', 'answered fullscreen']);
   // Then told the size it has full screen.
   const frameSize = () => handle.evaluate((e) => ({ width: e.clientWidth, height: e.clientHeight }));
@@ -423,8 +432,10 @@ test('an MCP App can be shown in picture-in-picture, at the person\'s gesture: i
   // The wide View of the test before, its tool chosen.
   const wide = await viewFrame(page);
   const told = async (frame) => JSON.parse(await frame.locator('#report').innerText());
+  // Shown again just now (the test before): clicked once it is drawn again.
+  await drawn(wide.frame);
   await wide.frame.locator('#pip').click();
-  await waitFor(async () => (await told(wide.frame)).includes('answered pip'), 10_000, 'picture-in-picture granted');
+  await waitFor(async () => (await told(wide.frame)).includes('answered pip'), 10_000, 'picture-in-picture granted', () => gestureSeen(wide.frame));
   assert.deepEqual((await told(wide.frame)).slice(-2), ['told pip', 'answered pip']);
   // Told its new width (the corner's), with the height it may take.
   const pipWidth = await wide.handle.evaluate((e) => e.clientWidth);
@@ -455,7 +466,7 @@ test('an MCP App can be shown in picture-in-picture, at the person\'s gesture: i
   const too = await waitFor(() => tooHandle.contentFrame(), 10_000, 'the other View frame');
   await waitFor(async () => (await told(too)).includes('answered inline'), 10_000, 'the other View ready');
   await too.locator('#pip').click();
-  await waitFor(async () => (await told(too)).includes('answered pip'), 10_000, 'the other View in picture-in-picture');
+  await waitFor(async () => (await told(too)).includes('answered pip'), 10_000, 'the other View in picture-in-picture', () => gestureSeen(too));
   await waitFor(async () => (await told(wide.frame)).at(-1) === 'told inline', 5_000, 'the first View told it is inline');
   assert.equal(await wide.handle.isVisible(), false);
   assert.equal(await pip.count(), 1);
@@ -472,8 +483,10 @@ test('an MCP App shown full screen that asks for a model reply: "Go to it" bring
   // The second wide View of the test before, its tool chosen, inline.
   const { frame } = await viewFrame(page);
   const told = async () => JSON.parse(await frame.locator('#report').innerText());
+  // Moved back inline just now (the test before): clicked once it is drawn there.
+  await drawn(frame);
   await frame.locator('#full').click();
-  await waitFor(async () => (await told()).at(-1) === 'answered fullscreen', 10_000, 'full screen granted');
+  await waitFor(async () => (await told()).at(-1) === 'answered fullscreen', 10_000, 'full screen granted', () => gestureSeen(frame));
   await frame.evaluate(() => parent.postMessage({ jsonrpc: '2.0', id: 9, method: 'sampling/createMessage', params: { messages: [{ role: 'user', content: { type: 'text', text: 'Which way is up?' } }], maxTokens: 10 } }, '*'));
   // The question is shown above, behind the View; the View says so.
   const notice = page.locator('.mcp-app.fullscreen .app-asks');

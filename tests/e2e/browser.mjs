@@ -66,8 +66,9 @@ export function serveDir(dir, prefix = '') {
   });
 }
 
-/** Polls `check` until it returns a truthy value or `ms` pass. */
-export async function waitFor(check, ms = 10_000, what = 'condition') {
+/** Polls `check` until it returns a truthy value or `ms` pass; on a timeout, the error names
+ * `what` and, when given, what `state()` then returns (to tell one failure from another). */
+export async function waitFor(check, ms = 10_000, what = 'condition', state = undefined) {
   const end = Date.now() + ms;
   let last;
   while (Date.now() < end) {
@@ -77,7 +78,8 @@ export async function waitFor(check, ms = 10_000, what = 'condition') {
     } catch (e) { last = e; }
     await new Promise((r) => setTimeout(r, 50));
   }
-  throw new Error(`timed out after ${ms} ms waiting for ${what} (last: ${last})`);
+  const then = state ? `; then: ${await Promise.resolve().then(state).catch((e) => e)}` : '';
+  throw new Error(`timed out after ${ms} ms waiting for ${what} (last: ${last}${then})`);
 }
 
 /** Starts a test peer script (tests/peers/...) on a free 127.0.0.1 port; resolves to { url, port, stop }. */
@@ -170,6 +172,13 @@ export async function echoInApp(page, message) {
 /** The MCP App View shown now in `page` (inside `within`, e.g. 'mcp-client'), once its
  * frame has loaded: resolves to { handle (the iframe element), frame (its document) }. The
  * Views of other tools, kept hidden, and those on their way out are not it. */
+/** Resolves once the View in `frame` has drawn two frames. A View's iframe shown again (no
+ * longer `hidden`) gets clicks only once the browser has drawn it again: Chromium routes a
+ * click before that to the page (seen about once in ten runs), so the View never gets it. */
+export async function drawn(frame) {
+  await frame.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+}
+
 /** The selector of the MCP App View shown (not retiring, not hidden). */
 export const SHOWN_VIEW = '.mcp-app:not(.retiring):not([hidden])';
 

@@ -248,13 +248,17 @@ def flood_view() -> str:
 # A View that can be shown full screen: it asks to be at once (no gesture: refused), and again
 # when its button is clicked; it can also ask for picture-in-picture (its other button). It
 # lists what it is answered and told of its mode, and keeps the container dimensions it is
-# given in `dims`, and the answers to the requests a test makes it send (ids from 9) in
+# given in `dims`, the ids of its display-mode requests in `asked`, the presses and clicks it
+# got in `pointer`, and the answers to the requests a test makes it send (ids from 9) in
 # `answers`.
 WIDE_VIEW = """<!doctype html><html><body><button id="full">Full screen</button><button id="pip">Picture-in-picture</button><pre id="report">[]</pre><script>
 const got = [];
 window.dims = [];
 const note = (s) => { got.push(s); document.getElementById('report').textContent = JSON.stringify(got); };
-const ask = (id, mode = 'fullscreen') => parent.postMessage({ jsonrpc: '2.0', id, method: 'ui/request-display-mode', params: { mode } }, '*');
+window.asked = [];
+window.pointer = [];
+for (const t of ['mousedown', 'click']) document.addEventListener(t, (e) => pointer.push(`${t} on ${e.target.id || e.target.tagName}`), true);
+const ask = (id, mode = 'fullscreen') => asked.push(id) && parent.postMessage({ jsonrpc: '2.0', id, method: 'ui/request-display-mode', params: { mode } }, '*');
 addEventListener('message', (e) => {
   if (e.source !== parent || !e.data) return;
   const m = e.data;
