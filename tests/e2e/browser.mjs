@@ -169,23 +169,24 @@ export async function echoInApp(page, message) {
   await page.locator('.runner .result', { hasText: `Echo: ${message}` }).waitFor({ timeout: 10_000 });
 }
 
-/** The MCP App View shown now in `page` (inside `within`, e.g. 'mcp-client'), once its
- * frame has loaded: resolves to { handle (the iframe element), frame (its document) }. The
- * Views of other tools, kept hidden, and those on their way out are not it. */
-/** Resolves once the View in `frame` has drawn two frames. A View's iframe shown again (no
- * longer `hidden`) gets clicks only once the browser has drawn it again: Chromium routes a
- * click before that to the page (seen about once in ten runs), so the View never gets it. */
-export async function drawn(frame) {
-  await frame.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
-}
-
 /** The selector of the MCP App View shown (not retiring, not hidden). */
 export const SHOWN_VIEW = '.mcp-app:not(.retiring):not([hidden])';
 
+/** The MCP App View shown now in `page` (inside `within`, e.g. 'mcp-client'), once its
+ * frame has loaded: resolves to { handle (the iframe element), frame (its document) }. The
+ * Views of other tools, kept hidden, and those on their way out are not it. */
 export async function viewFrame(page, within = '') {
   const handle = await page.locator(`${within} ${SHOWN_VIEW} iframe.app-frame`.trim()).elementHandle({ timeout: 20_000 });
   const frame = await waitFor(() => handle.contentFrame(), 10_000, 'the View frame');
   return { handle, frame };
+}
+
+/** Resolves once the View in `frame` has drawn two frames. A View's iframe just shown again
+ * (no longer `hidden`) gets clicks only once the browser has drawn it again: Chromium gave a
+ * click before that to the page (seen about once in ten runs), and the View never got it.
+ * Waited for, too, before a click in a View just moved (back inline from a corner). */
+export async function drawn(frame) {
+  await frame.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
 }
 
 /** A protected MCP server: npm server-everything behind tests/peers/auth_gateway.mjs, with
