@@ -13,8 +13,12 @@ pids=()
 cleanup() { for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done; }
 trap cleanup EXIT
 
-# A free port on 127.0.0.1.
-free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1]); s.close()'; }
+# Free ports on 127.0.0.1, all different, chosen at once (see tests/peers/free_ports.py: one
+# at a time, the kernel once gave two servers the same port). free_port takes the next.
+readarray -t ports < <(python3 tests/peers/free_ports.py 22)
+[ "${#ports[@]}" -eq 22 ] || { echo "could not choose 22 free ports on 127.0.0.1" >&2; exit 1; }
+next_port=0
+free_port() { port=${ports[$next_port]}; next_port=$((next_port + 1)); }
 
 # Waits (bounded) until something listens on 127.0.0.1:$1.
 wait_port() {
@@ -28,33 +32,45 @@ wait_port() {
 
 logs=${TMPDIR:-/tmp}/mcp-wasm-test-servers
 mkdir -p "$logs"
-p1=$(free_port); tests/peers/everything.sh "$p1" streamableHttp >"$logs/everything-http.log" 2>&1 & pids+=($!)
-p2=$(free_port); tests/peers/everything.sh "$p2" sse >"$logs/everything-sse.log" 2>&1 & pids+=($!)
-p3=$(free_port); tests/.venv-modern/bin/python tests/peers/modern_server.py "$p3" >"$logs/modern.log" 2>&1 & pids+=($!)
+# Keeps the pid of the server just started in the background, and its log ($1).
+server_logs=()
+started() { pids+=($!); server_logs+=("$1"); }
+free_port; p1=$port; tests/peers/everything.sh "$p1" streamableHttp >"$logs/everything-http.log" 2>&1 & started "$logs/everything-http.log"
+free_port; p2=$port; tests/peers/everything.sh "$p2" sse >"$logs/everything-sse.log" 2>&1 & started "$logs/everything-sse.log"
+free_port; p3=$port; tests/.venv-modern/bin/python tests/peers/modern_server.py "$p3" >"$logs/modern.log" 2>&1 & started "$logs/modern.log"
 everything=(node -r "$root/tests/peers/loopback.cjs" "$root/tests/node_modules/@modelcontextprotocol/server-everything/dist/index.js" streamableHttp)
-p4=$(free_port); node tests/peers/fault_proxy.mjs "$p4" -- "${everything[@]}" >"$logs/fault-legacy.log" 2>&1 & pids+=($!)
-p5=$(free_port); node tests/peers/fault_proxy.mjs "$p5" -- tests/.venv-modern/bin/python tests/peers/modern_server.py >"$logs/fault-modern.log" 2>&1 & pids+=($!)
-p19=$(free_port); node tests/peers/fault_proxy.mjs "$p19" -- tests/peers/rmcp.sh legacy >"$logs/fault-rmcp.log" 2>&1 & pids+=($!)
-p6=$(free_port); tests/.venv-websocket/bin/python tests/peers/ws_server.py "$p6" >"$logs/websocket.log" 2>&1 & pids+=($!)
-p7=$(free_port); node tests/peers/ws_no_subprotocol.mjs "$p7" "$p6" >"$logs/ws-no-subprotocol.log" 2>&1 & pids+=($!)
-p8=$(free_port); tests/peers/tasks.sh "$p8" >"$logs/tasks.log" 2>&1 & pids+=($!)
+free_port; p4=$port; free_port; node tests/peers/fault_proxy.mjs "$p4" --upstream-port="$port" -- "${everything[@]}" >"$logs/fault-legacy.log" 2>&1 & started "$logs/fault-legacy.log"
+free_port; p5=$port; free_port; node tests/peers/fault_proxy.mjs "$p5" --upstream-port="$port" -- tests/.venv-modern/bin/python tests/peers/modern_server.py >"$logs/fault-modern.log" 2>&1 & started "$logs/fault-modern.log"
+free_port; p19=$port; free_port; node tests/peers/fault_proxy.mjs "$p19" --upstream-port="$port" -- tests/peers/rmcp.sh legacy >"$logs/fault-rmcp.log" 2>&1 & started "$logs/fault-rmcp.log"
+free_port; p6=$port; tests/.venv-websocket/bin/python tests/peers/ws_server.py "$p6" >"$logs/websocket.log" 2>&1 & started "$logs/websocket.log"
+free_port; p7=$port; node tests/peers/ws_no_subprotocol.mjs "$p7" "$p6" >"$logs/ws-no-subprotocol.log" 2>&1 & started "$logs/ws-no-subprotocol.log"
+free_port; p8=$port; tests/peers/tasks.sh "$p8" >"$logs/tasks.log" 2>&1 & started "$logs/tasks.log"
 # OAuth: npm oidc-provider, and protected MCP servers in front of server-everything (one
 # requires DPoP-bound tokens, one a scope more for tool calls); an authorization server and a
 # protected MCP server that both require DPoP nonces; a hostile one whose every answer to the
 # authorization flow is endless; one whose challenge names metadata the page may not read;
 # an authorization server whose pages cut a login window off from its opener (COOP), whose
 # login waits for the test's word, and a protected MCP server of it.
-p9=$(free_port); node tests/peers/auth_server.mjs "$p9" >"$logs/auth-server.log" 2>&1 & pids+=($!)
-p10=$(free_port); node tests/peers/auth_gateway.mjs "$p10" "http://127.0.0.1:$p9" "http://127.0.0.1:$p1/mcp" >"$logs/auth-gateway.log" 2>&1 & pids+=($!)
-p11=$(free_port); node tests/peers/auth_gateway.mjs "$p11" "http://127.0.0.1:$p9" "http://127.0.0.1:$p1/mcp" dpop >"$logs/auth-gateway-dpop.log" 2>&1 & pids+=($!)
-p12=$(free_port); node tests/peers/auth_gateway.mjs "$p12" "http://127.0.0.1:$p9" "http://127.0.0.1:$p1/mcp" step-up >"$logs/auth-gateway-step-up.log" 2>&1 & pids+=($!)
-p13=$(free_port); node tests/peers/auth_server.mjs "$p13" dpop-nonce >"$logs/auth-server-nonce.log" 2>&1 & pids+=($!)
-p14=$(free_port); node tests/peers/auth_gateway.mjs "$p14" "http://127.0.0.1:$p13" "http://127.0.0.1:$p1/mcp" dpop-nonce >"$logs/auth-gateway-nonce.log" 2>&1 & pids+=($!)
-p15=$(free_port); node tests/peers/endless_answers.mjs "$p15" >"$logs/endless-answers.log" 2>&1 & pids+=($!)
-p16=$(free_port); node tests/peers/auth_gateway.mjs "$p16" "http://127.0.0.1:$p9" "http://127.0.0.1:$p1/mcp" metadata-without-cors >"$logs/auth-gateway-no-cors.log" 2>&1 & pids+=($!)
-p17=$(free_port); node tests/peers/auth_server.mjs "$p17" coop >"$logs/auth-server-coop.log" 2>&1 & pids+=($!)
-p18=$(free_port); node tests/peers/auth_gateway.mjs "$p18" "http://127.0.0.1:$p17" "http://127.0.0.1:$p1/mcp" >"$logs/auth-gateway-coop.log" 2>&1 & pids+=($!)
+free_port; p9=$port; node tests/peers/auth_server.mjs "$p9" >"$logs/auth-server.log" 2>&1 & started "$logs/auth-server.log"
+free_port; p10=$port; node tests/peers/auth_gateway.mjs "$p10" "http://127.0.0.1:$p9" "http://127.0.0.1:$p1/mcp" >"$logs/auth-gateway.log" 2>&1 & started "$logs/auth-gateway.log"
+free_port; p11=$port; node tests/peers/auth_gateway.mjs "$p11" "http://127.0.0.1:$p9" "http://127.0.0.1:$p1/mcp" dpop >"$logs/auth-gateway-dpop.log" 2>&1 & started "$logs/auth-gateway-dpop.log"
+free_port; p12=$port; node tests/peers/auth_gateway.mjs "$p12" "http://127.0.0.1:$p9" "http://127.0.0.1:$p1/mcp" step-up >"$logs/auth-gateway-step-up.log" 2>&1 & started "$logs/auth-gateway-step-up.log"
+free_port; p13=$port; node tests/peers/auth_server.mjs "$p13" dpop-nonce >"$logs/auth-server-nonce.log" 2>&1 & started "$logs/auth-server-nonce.log"
+free_port; p14=$port; node tests/peers/auth_gateway.mjs "$p14" "http://127.0.0.1:$p13" "http://127.0.0.1:$p1/mcp" dpop-nonce >"$logs/auth-gateway-nonce.log" 2>&1 & started "$logs/auth-gateway-nonce.log"
+free_port; p15=$port; node tests/peers/endless_answers.mjs "$p15" >"$logs/endless-answers.log" 2>&1 & started "$logs/endless-answers.log"
+free_port; p16=$port; node tests/peers/auth_gateway.mjs "$p16" "http://127.0.0.1:$p9" "http://127.0.0.1:$p1/mcp" metadata-without-cors >"$logs/auth-gateway-no-cors.log" 2>&1 & started "$logs/auth-gateway-no-cors.log"
+free_port; p17=$port; node tests/peers/auth_server.mjs "$p17" coop >"$logs/auth-server-coop.log" 2>&1 & started "$logs/auth-server-coop.log"
+free_port; p18=$port; node tests/peers/auth_gateway.mjs "$p18" "http://127.0.0.1:$p17" "http://127.0.0.1:$p1/mcp" >"$logs/auth-gateway-coop.log" 2>&1 & started "$logs/auth-gateway-coop.log"
 for p in "$p1" "$p2" "$p3" "$p4" "$p5" "$p6" "$p7" "$p8" "$p9" "$p10" "$p11" "$p12" "$p13" "$p14" "$p15" "$p16" "$p17" "$p18" "$p19"; do wait_port "$p"; done
+# A server that died at its start (its port taken after all) would leave its tests talking to
+# whatever listens there: said here, with its log, rather than as their puzzling failures.
+for i in "${!pids[@]}"; do
+  if ! kill -0 "${pids[$i]}" 2>/dev/null; then
+    echo "a test server exited at its start; its log (${server_logs[$i]}):" >&2
+    tail -n 20 "${server_logs[$i]}" >&2
+    exit 1
+  fi
+done
 
 export MCP_EVERYTHING_URL="http://127.0.0.1:$p1/mcp"
 export MCP_EVERYTHING_SSE_URL="http://127.0.0.1:$p2/sse"

@@ -37,9 +37,13 @@
 // Requests to /nocors/... are forwarded with every CORS header removed from the answer.
 // Requests to /partialcors/... get a preflight that allows only Content-Type and
 // Mcp-Session-Id (a server whose CORS rules forgot MCP-Protocol-Version and friends).
-// Binds 127.0.0.1 only. Usage: node fault_proxy.mjs PORT [--uncached-preflights] -- COMMAND ARGS...
+// Binds 127.0.0.1 only. Usage:
+//   node fault_proxy.mjs PORT [--uncached-preflights] [--upstream-port=P] -- COMMAND ARGS...
 // (--uncached-preflights: preflights say `Access-Control-Max-Age: 0`, so the browser asks
-// again before each request that needs one.)
+// again before each request that needs one. --upstream-port: the port of the first server
+// started, for a caller starting several servers at once, whose ports it chose all together
+// so that they differ (tests/peers/free_ports.py); a server started again after a `restart`,
+// and the first one without it, gets a port the kernel says is free.)
 // COMMAND must honour the PORT environment variable.
 import http from 'node:http';
 import net from 'node:net';
@@ -48,7 +52,9 @@ import { spawn } from 'node:child_process';
 const port = Number(process.argv[2]);
 const sep = process.argv.indexOf('--');
 const command = process.argv.slice(sep + 1);
-const uncachedPreflights = process.argv.slice(3, sep).includes('--uncached-preflights');
+const options = process.argv.slice(3, sep);
+const uncachedPreflights = options.includes('--uncached-preflights');
+const firstUpstreamPort = Number(options.find((o) => o.startsWith('--upstream-port='))?.split('=')[1]) || undefined;
 
 function freePort() {
   return new Promise((resolve) => {
@@ -75,8 +81,8 @@ async function waitPort(p) {
 
 let upstreamPort;
 let child;
-async function startUpstream() {
-  upstreamPort = await freePort();
+async function startUpstream(chosen) {
+  upstreamPort = chosen ?? await freePort();
   child = spawn(command[0], command.slice(1), {
     env: { ...process.env, PORT: String(upstreamPort) },
     stdio: ['ignore', 'inherit', 'inherit'],
@@ -220,6 +226,6 @@ function forward(req, res, body, path, noCors, fault) {
   up.end(body);
 }
 
-await startUpstream();
+await startUpstream(firstUpstreamPort);
 server.listen(port, '127.0.0.1');
 for (const sig of ['SIGINT', 'SIGTERM']) process.on(sig, () => { child?.kill('SIGKILL'); process.exit(0); });
