@@ -15,8 +15,9 @@ trap cleanup EXIT
 
 # Free ports on 127.0.0.1, all different, chosen at once (see tests/peers/free_ports.py: one
 # at a time, the kernel once gave two servers the same port). free_port takes the next.
-readarray -t ports < <(python3 tests/peers/free_ports.py 22)
-[ "${#ports[@]}" -eq 22 ] || { echo "could not choose 22 free ports on 127.0.0.1" >&2; exit 1; }
+wanted=22
+readarray -t ports < <(python3 tests/peers/free_ports.py "$wanted")
+[ "${#ports[@]}" -eq "$wanted" ] || { echo "could not choose $wanted free ports on 127.0.0.1" >&2; exit 1; }
 next_port=0
 free_port() { port=${ports[$next_port]}; next_port=$((next_port + 1)); }
 
@@ -32,35 +33,35 @@ wait_port() {
 
 logs=${TMPDIR:-/tmp}/mcp-wasm-test-servers
 mkdir -p "$logs"
-# Keeps the pid of the server just started in the background, and its log ($1).
+# Starts a server (the command after NAME) in the background, its output in $logs/NAME.log.
 server_logs=()
-started() { pids+=($!); server_logs+=("$1"); }
-free_port; p1=$port; tests/peers/everything.sh "$p1" streamableHttp >"$logs/everything-http.log" 2>&1 & started "$logs/everything-http.log"
-free_port; p2=$port; tests/peers/everything.sh "$p2" sse >"$logs/everything-sse.log" 2>&1 & started "$logs/everything-sse.log"
-free_port; p3=$port; tests/.venv-modern/bin/python tests/peers/modern_server.py "$p3" >"$logs/modern.log" 2>&1 & started "$logs/modern.log"
+start() { local log="$logs/$1.log"; shift; "$@" >"$log" 2>&1 & pids+=($!); server_logs+=("$log"); }
+free_port; p1=$port; start everything-http tests/peers/everything.sh "$p1" streamableHttp
+free_port; p2=$port; start everything-sse tests/peers/everything.sh "$p2" sse
+free_port; p3=$port; start modern tests/.venv-modern/bin/python tests/peers/modern_server.py "$p3"
 everything=(node -r "$root/tests/peers/loopback.cjs" "$root/tests/node_modules/@modelcontextprotocol/server-everything/dist/index.js" streamableHttp)
-free_port; p4=$port; free_port; node tests/peers/fault_proxy.mjs "$p4" --upstream-port="$port" -- "${everything[@]}" >"$logs/fault-legacy.log" 2>&1 & started "$logs/fault-legacy.log"
-free_port; p5=$port; free_port; node tests/peers/fault_proxy.mjs "$p5" --upstream-port="$port" -- tests/.venv-modern/bin/python tests/peers/modern_server.py >"$logs/fault-modern.log" 2>&1 & started "$logs/fault-modern.log"
-free_port; p19=$port; free_port; node tests/peers/fault_proxy.mjs "$p19" --upstream-port="$port" -- tests/peers/rmcp.sh legacy >"$logs/fault-rmcp.log" 2>&1 & started "$logs/fault-rmcp.log"
-free_port; p6=$port; tests/.venv-websocket/bin/python tests/peers/ws_server.py "$p6" >"$logs/websocket.log" 2>&1 & started "$logs/websocket.log"
-free_port; p7=$port; node tests/peers/ws_no_subprotocol.mjs "$p7" "$p6" >"$logs/ws-no-subprotocol.log" 2>&1 & started "$logs/ws-no-subprotocol.log"
-free_port; p8=$port; tests/peers/tasks.sh "$p8" >"$logs/tasks.log" 2>&1 & started "$logs/tasks.log"
+free_port; p4=$port; free_port; start fault-legacy node tests/peers/fault_proxy.mjs "$p4" --upstream-port="$port" -- "${everything[@]}"
+free_port; p5=$port; free_port; start fault-modern node tests/peers/fault_proxy.mjs "$p5" --upstream-port="$port" -- tests/.venv-modern/bin/python tests/peers/modern_server.py
+free_port; p19=$port; free_port; start fault-rmcp node tests/peers/fault_proxy.mjs "$p19" --upstream-port="$port" -- tests/peers/rmcp.sh legacy
+free_port; p6=$port; start websocket tests/.venv-websocket/bin/python tests/peers/ws_server.py "$p6"
+free_port; p7=$port; start ws-no-subprotocol node tests/peers/ws_no_subprotocol.mjs "$p7" "$p6"
+free_port; p8=$port; start tasks tests/peers/tasks.sh "$p8"
 # OAuth: npm oidc-provider, and protected MCP servers in front of server-everything (one
 # requires DPoP-bound tokens, one a scope more for tool calls); an authorization server and a
 # protected MCP server that both require DPoP nonces; a hostile one whose every answer to the
 # authorization flow is endless; one whose challenge names metadata the page may not read;
 # an authorization server whose pages cut a login window off from its opener (COOP), whose
 # login waits for the test's word, and a protected MCP server of it.
-free_port; p9=$port; node tests/peers/auth_server.mjs "$p9" >"$logs/auth-server.log" 2>&1 & started "$logs/auth-server.log"
-free_port; p10=$port; node tests/peers/auth_gateway.mjs "$p10" "http://127.0.0.1:$p9" "http://127.0.0.1:$p1/mcp" >"$logs/auth-gateway.log" 2>&1 & started "$logs/auth-gateway.log"
-free_port; p11=$port; node tests/peers/auth_gateway.mjs "$p11" "http://127.0.0.1:$p9" "http://127.0.0.1:$p1/mcp" dpop >"$logs/auth-gateway-dpop.log" 2>&1 & started "$logs/auth-gateway-dpop.log"
-free_port; p12=$port; node tests/peers/auth_gateway.mjs "$p12" "http://127.0.0.1:$p9" "http://127.0.0.1:$p1/mcp" step-up >"$logs/auth-gateway-step-up.log" 2>&1 & started "$logs/auth-gateway-step-up.log"
-free_port; p13=$port; node tests/peers/auth_server.mjs "$p13" dpop-nonce >"$logs/auth-server-nonce.log" 2>&1 & started "$logs/auth-server-nonce.log"
-free_port; p14=$port; node tests/peers/auth_gateway.mjs "$p14" "http://127.0.0.1:$p13" "http://127.0.0.1:$p1/mcp" dpop-nonce >"$logs/auth-gateway-nonce.log" 2>&1 & started "$logs/auth-gateway-nonce.log"
-free_port; p15=$port; node tests/peers/endless_answers.mjs "$p15" >"$logs/endless-answers.log" 2>&1 & started "$logs/endless-answers.log"
-free_port; p16=$port; node tests/peers/auth_gateway.mjs "$p16" "http://127.0.0.1:$p9" "http://127.0.0.1:$p1/mcp" metadata-without-cors >"$logs/auth-gateway-no-cors.log" 2>&1 & started "$logs/auth-gateway-no-cors.log"
-free_port; p17=$port; node tests/peers/auth_server.mjs "$p17" coop >"$logs/auth-server-coop.log" 2>&1 & started "$logs/auth-server-coop.log"
-free_port; p18=$port; node tests/peers/auth_gateway.mjs "$p18" "http://127.0.0.1:$p17" "http://127.0.0.1:$p1/mcp" >"$logs/auth-gateway-coop.log" 2>&1 & started "$logs/auth-gateway-coop.log"
+free_port; p9=$port; start auth-server node tests/peers/auth_server.mjs "$p9"
+free_port; p10=$port; start auth-gateway node tests/peers/auth_gateway.mjs "$p10" "http://127.0.0.1:$p9" "http://127.0.0.1:$p1/mcp"
+free_port; p11=$port; start auth-gateway-dpop node tests/peers/auth_gateway.mjs "$p11" "http://127.0.0.1:$p9" "http://127.0.0.1:$p1/mcp" dpop
+free_port; p12=$port; start auth-gateway-step-up node tests/peers/auth_gateway.mjs "$p12" "http://127.0.0.1:$p9" "http://127.0.0.1:$p1/mcp" step-up
+free_port; p13=$port; start auth-server-nonce node tests/peers/auth_server.mjs "$p13" dpop-nonce
+free_port; p14=$port; start auth-gateway-nonce node tests/peers/auth_gateway.mjs "$p14" "http://127.0.0.1:$p13" "http://127.0.0.1:$p1/mcp" dpop-nonce
+free_port; p15=$port; start endless-answers node tests/peers/endless_answers.mjs "$p15"
+free_port; p16=$port; start auth-gateway-no-cors node tests/peers/auth_gateway.mjs "$p16" "http://127.0.0.1:$p9" "http://127.0.0.1:$p1/mcp" metadata-without-cors
+free_port; p17=$port; start auth-server-coop node tests/peers/auth_server.mjs "$p17" coop
+free_port; p18=$port; start auth-gateway-coop node tests/peers/auth_gateway.mjs "$p18" "http://127.0.0.1:$p17" "http://127.0.0.1:$p1/mcp"
 for p in "$p1" "$p2" "$p3" "$p4" "$p5" "$p6" "$p7" "$p8" "$p9" "$p10" "$p11" "$p12" "$p13" "$p14" "$p15" "$p16" "$p17" "$p18" "$p19"; do wait_port "$p"; done
 # A server that died at its start (its port taken after all) would leave its tests talking to
 # whatever listens there: said here, with its log, rather than as their puzzling failures.
