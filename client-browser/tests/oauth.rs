@@ -17,7 +17,7 @@ use client_browser::{
     AuthFailure, Authorizer, Client, ClientError, ClientEvent, ClientOptions, LoginMode,
     OAuthOptions, TokenStorage,
 };
-use futures_util::future::{join, join_all, select, Either};
+use futures_util::future::{join, join3, join_all, select, Either};
 use serde_json::{json, Value};
 use std::cell::RefCell;
 use std::future::Future;
@@ -512,6 +512,77 @@ async fn a_login_in_a_popup_window_connects_and_every_request_after_it_carries_t
     let login_needed = login_needed(&events).len();
     assert_eq!(login_needed, 0, "the login was got without the application");
     client.close();
+}
+
+#[wasm_bindgen_test]
+async fn a_second_login_to_a_server_ends_the_first_still_waiting_and_logs_in_through_its_window() {
+    let url = gateway();
+    let auth = Authorizer::new(url, oauth_options(LoginMode::Popup, TokenStorage::Memory));
+    let index = opened_windows().length();
+    // The first login waits for an answer that never comes: its window is back on the
+    // callback page, whose script does not run (as when the person closed a window cut off
+    // from this page, which looks the same from here).
+    let (ended, first_ended) = futures_channel::oneshot::channel();
+    let first = auth.clone();
+    wasm_bindgen_futures::spawn_local(async move {
+        let _ = ended.send(first.login_popup(None).await);
+    });
+    let (first_window, first_query) = window_back(index)
+        .await
+        .expect("the first login's window came back");
+    let first_href = format!("{}{first_query}", callback_url());
+    // The person clicks "Log in" again: the first login ends at once (well before the
+    // second one is done), and the second logs in (the person acts once its window left
+    // the first login's callback page).
+    let person_in_second = async {
+        until(
+            10_000,
+            "the window left the first login's callback page",
+            || {
+                get(&first_window, "location").and_then(|l| get(&l, "href")?.as_string())
+                    != Some(first_href.clone())
+            },
+        )
+        .await;
+        person(index + 1, Person::Approves, auth.clone()).await
+    };
+    let (second, first_outcome, answered) = join3(
+        within(30_000, "the second login", auth.login_popup(None)),
+        within(
+            2_000,
+            "the first login ending once the second started",
+            first_ended,
+        ),
+        person_in_second,
+    )
+    .await;
+    assert_eq!(
+        first_outcome.expect("the first login ended"),
+        Err(AuthFailure::Superseded)
+    );
+    answered.expect("the person approved in the second login's window");
+    second.expect("logged in by the second login");
+    assert!(auth.has_credentials());
+    assert_traced(&auth, "a newer login to this server took this one's place");
+    assert_eq!(
+        traced(&auth, "login failed"),
+        0,
+        "nothing failed: {:?}",
+        auth.trace_lines()
+    );
+    // One window (both logins open it by the same name): the first login left it open for
+    // the second, whose callback page closed it.
+    assert_eq!(opened_windows().length(), index + 2);
+    let window = opened_windows().get(index);
+    assert!(js_sys::Object::is(
+        &window,
+        &opened_windows().get(index + 1)
+    ));
+    let window: web_sys::Window = window.unchecked_into();
+    until(5_000, "the callback page closed the window", || {
+        window.closed().unwrap_or(false)
+    })
+    .await;
 }
 
 #[wasm_bindgen_test]

@@ -451,3 +451,51 @@ test('a login window the authorization server cuts off from the host page (its C
   }
 });
 
+
+test('"Log in" pressed again after the first login window was closed unseen (cut off from the page) logs in, with no error from the first login', async () => {
+  // The authorization server cuts its login window off from the page (its
+  // Cross-Origin-Opener-Policy), so from the page a window the person closed looks like one
+  // still open: the first login would wait for its answer until its 10-minute deadline and
+  // then show an error over the connection the second login made.
+  const isolated = await startProtected(undefined, 'coop');
+  try {
+    const p = await browser.newPage({ viewport: { width: 1100, height: 900 } });
+    p.on('pageerror', (e) => { throw e; });
+    await p.goto(`${host.url}/element.html?pkg=${encodeURIComponent(pkg.url)}&server=${encodeURIComponent(isolated.url)}`);
+    const login = p.locator('mcp-client #login');
+    await login.waitFor({ timeout: 20_000 });
+    const traceText = async () => (await p.locator('mcp-client #oauth-trace').textContent().catch(() => '')) ?? '';
+    // (The first connection's refusal was an `error` event already.)
+    const errorEvents = () => p.evaluate(() => window.mcpEvents.filter((e) => e.name === 'error').length);
+    const errorsBefore = await errorEvents();
+    const firstOpened = p.waitForEvent('popup', { timeout: 20_000 });
+    await login.click();
+    const firstWindow = await firstOpened;
+    await waitFor(async () => /cut the login window off from this page/.test(await traceText()), 20_000, 'the first login window cut off');
+    await firstWindow.close();
+    const secondOpened = p.waitForEvent('popup', { timeout: 20_000 });
+    await login.click();
+    await secondOpened;
+    await waitFor(async () => /a newer login to this server took this one's place/.test(await traceText()), 10_000,
+      'the first login ended by the second');
+    // The person logs in in the second window. (The first window's last question to the
+    // authorization server is answered "wait" within a second of its close; three questions
+    // of the second window take two seconds or more, so the approval goes to the second.)
+    const questions = async () => (await (await fetch(`${isolated.authServer.url}/__person/stats`)).json()).waits;
+    const asked = await questions();
+    await waitFor(async () => (await questions()) >= asked + 3, 20_000, 'the second login page asking');
+    // The first login's end said nothing to the person (what the page shows is still the
+    // server's refusal, which asks for the login).
+    assert.doesNotMatch((await p.locator('mcp-client p.doctor').allTextContents()).join(' '), /Login failed|newer login/);
+    await fetch(`${isolated.authServer.url}/__person/approve`, { method: 'POST' });
+    await p.locator('mcp-client #connection-state', { hasText: 'connected' }).waitFor({ timeout: 30_000 })
+      .catch(async (e) => { throw new Error(`${e.message}\n${await traceText()}`); });
+    assert.equal(await p.locator('mcp-client p.doctor').count(), 0, 'no error shown');
+    assert.ok(await p.evaluate(() => window.mcpEvents.some((e) => e.name === 'connected')));
+    assert.equal(await errorEvents(), errorsBefore, 'no error event from the logins');
+    assert.doesNotMatch(await traceText(), /login failed/);
+    await p.close();
+  } finally {
+    isolated.stop();
+  }
+});

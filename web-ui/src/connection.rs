@@ -671,6 +671,9 @@ impl Connection {
                 // Popup: logged in here. Full page: the page is leaving.
                 Ok(()) if auth.mode() == client_browser::LoginMode::Popup => c.connect(),
                 Ok(()) => {}
+                // The person clicked "Log in" again: the newer login goes on and says how it
+                // ends; this one has nothing to say (the trace has a line for it).
+                Err(client_browser::AuthFailure::Superseded) => {}
                 Err(e) => c.error.set(Some(crate::doctor::explain_auth(&e))),
             }
         });

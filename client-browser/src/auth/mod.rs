@@ -111,6 +111,10 @@ pub enum AuthFailure {
     /// The login window closed without an answer.
     #[error("the login window was closed before the login finished (or the authorization server cut it off from this page; then use the full-page login)")]
     PopupClosed,
+    /// A newer login to the same server started (e.g. the person clicked "Log in" again)
+    /// while this one still waited for its window: that one goes on, this one ends.
+    #[error("a newer login to this server took this one's place")]
+    Superseded,
     /// A person has to log in (no refresh possible, and this mode does not open windows by itself).
     #[error("you need to log in to this server")]
     NeedsLogin,
@@ -210,6 +214,17 @@ pub struct Authorizer {
     dpop_nonces: RefCell<(Option<String>, Option<String>)>,
     /// The Client ID Metadata Document to use as client id (from the options; settable).
     metadata_document_url: RefCell<Option<String>>,
+    /// The popup login waiting for its window, if any: told of the window of a newer login
+    /// to this server, which takes its place (see [`Authorizer::login_popup`]).
+    popup_login: RefCell<Option<WaitingLogin>>,
+}
+
+/// A popup login in progress, as the authorizer knows it.
+struct WaitingLogin {
+    /// Which login (the authorizer counts them).
+    id: u64,
+    /// Hands it the window of the login that takes its place.
+    superseded: futures_channel::oneshot::Sender<web_sys::Window>,
 }
 
 /// Whether `tokens` are DPoP-bound (RFC 9449).
@@ -247,6 +262,7 @@ impl Authorizer {
             history: RefCell::new(Vec::new()),
             dpop_key: RefCell::new(None),
             dpop_nonces: RefCell::new((None, None)),
+            popup_login: RefCell::new(None),
         })
     }
 
@@ -651,10 +667,49 @@ impl Authorizer {
         www_authenticate: Option<&str>,
     ) -> Result<(), AuthFailure> {
         let window = popup::Popup::open()?;
-        let result = self.popup_flow(&window, www_authenticate).await;
+        // A login to this server still waiting for its window ends now: the person started
+        // this one instead (its window may have been closed unseen, or cut off from this
+        // page). The two windows have one name, so this one may be that login's window,
+        // which then stays open.
+        let (superseded, taken_over) = futures_channel::oneshot::channel();
+        let id = self.popup_login.borrow().as_ref().map_or(0, |w| w.id + 1);
+        let earlier = self
+            .popup_login
+            .replace(Some(WaitingLogin { id, superseded }));
+        if let Some(earlier) = earlier {
+            let _ = earlier.superseded.send(window.window().clone());
+        }
+        let newer_window = async {
+            match taken_over.await {
+                Ok(newer) => newer,
+                // Never taken over (the authorizer forgot this login): wait on.
+                Err(_) => std::future::pending().await,
+            }
+        };
+        let flow = self.popup_flow(&window, www_authenticate);
+        let result =
+            match futures_util::future::select(Box::pin(flow), Box::pin(newer_window)).await {
+                futures_util::future::Either::Left((result, _)) => result,
+                futures_util::future::Either::Right((newer, _)) => {
+                    if window.is(&newer) {
+                        window.leave_open();
+                    }
+                    Err(AuthFailure::Superseded)
+                }
+            };
+        {
+            let mut waiting = self.popup_login.borrow_mut();
+            if waiting.as_ref().is_some_and(|w| w.id == id) {
+                *waiting = None;
+            }
+        }
         drop(window);
-        if let Err(e) = &result {
-            self.trace(&format!("login failed: {e}"));
+        match &result {
+            Err(AuthFailure::Superseded) => {
+                self.trace("a newer login to this server took this one's place: this one ended")
+            }
+            Err(e) => self.trace(&format!("login failed: {e}")),
+            Ok(()) => {}
         }
         result
     }

@@ -45,6 +45,8 @@ pub(crate) struct Popup {
     seen_elsewhere: Cell<bool>,
     /// Whether the window was found cut off from this page (said once in the trace).
     cut_off: Cell<bool>,
+    /// Whether the window stays open when this is dropped (a newer login took it over).
+    left_open: Cell<bool>,
 }
 
 /// What this page can see of its login window.
@@ -73,9 +75,26 @@ impl Popup {
                 window,
                 seen_elsewhere: Cell::new(false),
                 cut_off: Cell::new(false),
+                left_open: Cell::new(false),
             }),
             _ => Err(AuthFailure::PopupBlocked),
         }
+    }
+
+    /// The browser's window.
+    pub fn window(&self) -> &web_sys::Window {
+        &self.window
+    }
+
+    /// Whether `other` is this login's window (a window opened under the same name while
+    /// this one is open is this one).
+    pub fn is(&self, other: &web_sys::Window) -> bool {
+        js_sys::Object::is(self.window.as_ref(), other.as_ref())
+    }
+
+    /// Leaves the window open when this is dropped: a newer login uses it.
+    pub fn leave_open(&self) {
+        self.left_open.set(true);
     }
 
     /// Sends the window to `url`.
@@ -200,10 +219,12 @@ impl Popup {
 }
 
 /// A login given up (its future dropped: a connection closed or aborted while the person
-/// logs in) closes its window too.
+/// logs in) closes its window too, unless a newer login took that window over.
 impl Drop for Popup {
     fn drop(&mut self) {
-        let _ = self.window.close();
+        if !self.left_open.get() {
+            let _ = self.window.close();
+        }
     }
 }
 
