@@ -661,7 +661,8 @@ impl Authorizer {
     }
 
     /// Logs in through a popup window, whatever the configured mode (e.g. a step-up in
-    /// the app, so the page and its state stay).
+    /// the app, so the page and its state stay). A popup login to this server still
+    /// waiting for its window ends with [`AuthFailure::Superseded`] as this one starts.
     pub async fn login_popup(
         self: &Rc<Self>,
         www_authenticate: Option<&str>,
