@@ -451,7 +451,6 @@ test('a login window the authorization server cuts off from the host page (its C
   }
 });
 
-
 test('"Log in" pressed again after the first login window was closed unseen (cut off from the page) logs in, with no error from the first login', async () => {
   // The authorization server cuts its login window off from the page (its
   // Cross-Origin-Opener-Policy), so from the page a window the person closed looks like one

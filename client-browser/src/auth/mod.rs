@@ -214,17 +214,10 @@ pub struct Authorizer {
     dpop_nonces: RefCell<(Option<String>, Option<String>)>,
     /// The Client ID Metadata Document to use as client id (from the options; settable).
     metadata_document_url: RefCell<Option<String>>,
-    /// The popup login waiting for its window, if any: told of the window of a newer login
-    /// to this server, which takes its place (see [`Authorizer::login_popup`]).
-    popup_login: RefCell<Option<WaitingLogin>>,
-}
-
-/// A popup login in progress, as the authorizer knows it.
-struct WaitingLogin {
-    /// Which login (the authorizer counts them).
-    id: u64,
-    /// Hands it the window of the login that takes its place.
-    superseded: futures_channel::oneshot::Sender<web_sys::Window>,
+    /// The popup login waiting for its window, if any: hands it the window of a newer login
+    /// to this server, which takes its place (see [`Authorizer::login_popup`]). Once that
+    /// login ended, its end of the channel is gone (`is_canceled`).
+    popup_login: RefCell<Option<futures_channel::oneshot::Sender<web_sys::Window>>>,
 }
 
 /// Whether `tokens` are DPoP-bound (RFC 9449).
@@ -673,12 +666,8 @@ impl Authorizer {
         // page). The two windows have one name, so this one may be that login's window,
         // which then stays open.
         let (superseded, taken_over) = futures_channel::oneshot::channel();
-        let id = self.popup_login.borrow().as_ref().map_or(0, |w| w.id + 1);
-        let earlier = self
-            .popup_login
-            .replace(Some(WaitingLogin { id, superseded }));
-        if let Some(earlier) = earlier {
-            let _ = earlier.superseded.send(window.window().clone());
+        if let Some(earlier) = self.popup_login.replace(Some(superseded)) {
+            let _ = earlier.send(window.window().clone());
         }
         let newer_window = async {
             match taken_over.await {
@@ -698,9 +687,11 @@ impl Authorizer {
                     Err(AuthFailure::Superseded)
                 }
             };
+        // This login's wait is over (its receiver dropped with the `select`): its place is
+        // freed unless a newer login holds it.
         {
             let mut waiting = self.popup_login.borrow_mut();
-            if waiting.as_ref().is_some_and(|w| w.id == id) {
+            if waiting.as_ref().is_some_and(|s| s.is_canceled()) {
                 *waiting = None;
             }
         }
