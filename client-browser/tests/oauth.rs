@@ -585,6 +585,102 @@ async fn a_second_login_to_a_server_ends_the_first_still_waiting_and_logs_in_thr
     .await;
 }
 
+const JOINED: &str = "a login to this server is already under way";
+
+#[wasm_bindgen_test]
+async fn requests_refused_at_once_that_need_a_login_wait_for_one_login_in_one_window() {
+    let url = gateway();
+    let (auth, client) = logged_in(url).await;
+    auth.logout();
+    let index = opened_windows().length();
+    let pings = within(
+        30_000,
+        "three pings refused at once",
+        join_all((0..3).map(|_| client.request("ping", None))),
+    );
+    // The person approves once the other two requests joined the first one's login (they
+    // were refused within milliseconds; the login takes a round through its window).
+    let person_in_window = async {
+        until(10_000, "the other two requests joined the login", || {
+            traced(&auth, JOINED) == 2
+        })
+        .await;
+        person(index, Person::Approves, auth.clone()).await
+    };
+    let (pings, answered) = join(pings, person_in_window).await;
+    answered.expect("the person approved");
+    for p in pings {
+        p.expect("answered once logged in");
+    }
+    assert_eq!(opened_windows().length(), index + 1, "one login window");
+    assert_eq!(
+        traced(&auth, "a newer login to this server took this one's place"),
+        0,
+        "{:?}",
+        auth.trace_lines()
+    );
+    assert_eq!(traced(&auth, "login failed"), 0, "{:?}", auth.trace_lines());
+    echo(&client, "after the shared login").await;
+    client.close();
+}
+
+#[wasm_bindgen_test]
+async fn requests_waiting_for_a_login_that_a_newer_one_ended_go_on_with_the_newer_one() {
+    let url = gateway();
+    let (auth, client) = logged_in(url).await;
+    auth.logout();
+    let index = opened_windows().length();
+    let pings = within(
+        30_000,
+        "two pings refused at once",
+        join_all((0..2).map(|_| client.request("ping", None))),
+    );
+    // The first login's window waits on its callback page (its script does not run); the
+    // person presses "Log in" again and approves in the newer login's window.
+    let person_logs_in_again = async {
+        let (first_window, first_query) = window_back(index).await?;
+        until(10_000, "the other request joined the login", || {
+            traced(&auth, JOINED) == 1
+        })
+        .await;
+        let first_href = format!("{}{first_query}", callback_url());
+        let approves = async {
+            until(
+                10_000,
+                "the window left the first login's callback page",
+                || {
+                    get(&first_window, "location").and_then(|l| get(&l, "href")?.as_string())
+                        != Some(first_href.clone())
+                },
+            )
+            .await;
+            person(index + 1, Person::Approves, auth.clone()).await
+        };
+        let (login, answered) = join(auth.login_popup(None), approves).await;
+        answered?;
+        login.map_err(|e| format!("the newer login failed: {e}"))
+    };
+    let (pings, logged_in_again) = join(pings, person_logs_in_again).await;
+    logged_in_again.expect("the person logged in again");
+    for p in pings {
+        p.expect("answered once logged in by the newer login");
+    }
+    assert_eq!(
+        traced(&auth, "a newer login to this server took this one's place"),
+        1,
+        "{:?}",
+        auth.trace_lines()
+    );
+    assert_eq!(traced(&auth, "login failed"), 0, "{:?}", auth.trace_lines());
+    assert_eq!(
+        opened_windows().length(),
+        index + 2,
+        "the one window reused"
+    );
+    echo(&client, "after the newer login").await;
+    client.close();
+}
+
 #[wasm_bindgen_test]
 async fn an_expired_token_is_refreshed_once_for_requests_refused_at_once_without_a_login_window() {
     let url = gateway();

@@ -28,7 +28,7 @@ use client_core::oauth::challenge::{mcp_challenge, split_scopes};
 use client_core::oauth::{
     AuthConfig, AuthError, AuthFlow, AuthOutput, ClientCredentials, TokenSet, UrlPolicy,
 };
-use futures_util::future::{FutureExt, LocalBoxFuture, Shared};
+use futures_util::future::{FutureExt, LocalBoxFuture, Shared, WeakShared};
 use std::cell::RefCell;
 use std::rc::Rc;
 
@@ -195,7 +195,22 @@ enum Stop {
     Done(Box<TokenSet>),
 }
 
-type RefreshFuture = Shared<LocalBoxFuture<'static, Result<(), AuthFailure>>>;
+/// What a refresh or a popup login comes to, awaited by everyone who waits for it.
+type SharedOutcome = LocalBoxFuture<'static, Result<(), AuthFailure>>;
+type RefreshFuture = Shared<SharedOutcome>;
+
+/// The popup login to a server under way, which refused requests join (see
+/// [`Authorizer::recover`]).
+struct RunningLogin {
+    /// The challenge it was started for (a step-up's scopes are in it).
+    challenge: Option<String>,
+    /// Its outcome; weak, so a login no one awaits any more ends (and closes its window).
+    outcome: WeakShared<SharedOutcome>,
+}
+
+/// How many times a request refused while logins follow one another joins the next one
+/// (each newer login ends the earlier; see [`Authorizer::login_popup`]).
+const LOGINS_JOINED: usize = 8;
 type TraceListener = Rc<dyn Fn(&str)>;
 
 /// Logs in to one MCP server and keeps its tokens.
@@ -218,6 +233,8 @@ pub struct Authorizer {
     /// to this server, which takes its place (see [`Authorizer::login_popup`]). Once that
     /// login ended, its end of the channel is gone (`is_canceled`).
     popup_login: RefCell<Option<futures_channel::oneshot::Sender<web_sys::Window>>>,
+    /// The latest popup login started, for requests refused meanwhile to join.
+    running_login: RefCell<Option<RunningLogin>>,
 }
 
 /// Whether `tokens` are DPoP-bound (RFC 9449).
@@ -256,6 +273,7 @@ impl Authorizer {
             dpop_key: RefCell::new(None),
             dpop_nonces: RefCell::new((None, None)),
             popup_login: RefCell::new(None),
+            running_login: RefCell::new(None),
         })
     }
 
@@ -599,7 +617,8 @@ impl Authorizer {
     /// tokens of `sent_generation`: gets credentials that may work. Refreshes on 401 when
     /// it can; otherwise logs in (popup mode) or says a login is needed (redirect mode).
     /// On 403 `insufficient_scope` it asks for the challenge's scopes on top of the
-    /// granted ones (step-up).
+    /// granted ones (step-up). Requests refused while a popup login is under way wait for
+    /// it rather than each opening one.
     pub async fn recover(
         self: &Rc<Self>,
         status: u16,
@@ -637,7 +656,7 @@ impl Authorizer {
         // request the person just made.
         let open = step_up || (self.options.mode == LoginMode::Popup && self.options.auto_login);
         if open {
-            self.login_popup(www_authenticate).await
+            self.join_login_popup(www_authenticate, step_up).await
         } else {
             Err(AuthFailure::NeedsLogin)
         }
@@ -655,8 +674,70 @@ impl Authorizer {
 
     /// Logs in through a popup window, whatever the configured mode (e.g. a step-up in
     /// the app, so the page and its state stay). A popup login to this server still
-    /// waiting for its window ends with [`AuthFailure::Superseded`] as this one starts.
+    /// waiting for its window ends with [`AuthFailure::Superseded`] as this one starts;
+    /// requests refused meanwhile that waited for it wait for this one instead.
     pub async fn login_popup(
+        self: &Rc<Self>,
+        www_authenticate: Option<&str>,
+    ) -> Result<(), AuthFailure> {
+        let me = self.clone();
+        let challenge = www_authenticate.map(str::to_owned);
+        let asked = challenge.clone();
+        let outcome = async move { me.popup_login_alone(asked.as_deref()).await }
+            .boxed_local()
+            .shared();
+        // Known before it starts: the login it ends passes its waiting requests on to it.
+        *self.running_login.borrow_mut() = outcome
+            .downgrade()
+            .map(|outcome| RunningLogin { challenge, outcome });
+        outcome.await
+    }
+
+    /// The latest popup login to this server, if someone still awaits it: the challenge it
+    /// was started for, and its outcome (ready if it ended).
+    fn latest_login(&self) -> Option<(Option<String>, Shared<SharedOutcome>)> {
+        let running = self.running_login.borrow();
+        let running = running.as_ref()?;
+        Some((running.challenge.clone(), running.outcome.upgrade()?))
+    }
+
+    /// For a request the server refused with `www_authenticate`: waits for the popup login
+    /// to this server under way if it would do, so requests refused at once open one
+    /// window, not one each; else starts one. Any login would do, unless the request needs
+    /// more scopes (`step_up`): then one started for the same challenge. A login a newer
+    /// one ended (the person pressed "Log in" again) passes the wait on to that one,
+    /// whatever it asks for.
+    async fn join_login_popup(
+        self: &Rc<Self>,
+        www_authenticate: Option<&str>,
+        step_up: bool,
+    ) -> Result<(), AuthFailure> {
+        let mut superseded = false;
+        for _ in 0..LOGINS_JOINED {
+            let joinable = self.latest_login().filter(|(challenge, outcome)| {
+                superseded
+                    || (outcome.peek().is_none()
+                        && (!step_up || challenge.as_deref() == www_authenticate))
+            });
+            let outcome = match joinable {
+                Some((_, running)) => {
+                    self.trace(
+                        "a login to this server is already under way: this request waits for it",
+                    );
+                    running.await
+                }
+                None => self.login_popup(www_authenticate).await,
+            };
+            match outcome {
+                Err(AuthFailure::Superseded) => superseded = true,
+                outcome => return outcome,
+            }
+        }
+        Err(AuthFailure::Superseded)
+    }
+
+    /// One popup login (see [`Self::login_popup`]).
+    async fn popup_login_alone(
         self: &Rc<Self>,
         www_authenticate: Option<&str>,
     ) -> Result<(), AuthFailure> {
