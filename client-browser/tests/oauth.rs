@@ -1413,6 +1413,44 @@ async fn a_call_refused_for_want_of_a_scope_asks_for_it_in_a_login_window_also_i
     client.close();
 }
 
+#[wasm_bindgen_test]
+async fn calls_refused_at_once_for_want_of_a_scope_ask_for_it_in_one_login_window() {
+    let url = step_up_gateway();
+    let (auth, client) = logged_in(url).await;
+    assert_eq!(granted_scopes(&auth), ["mcp:tools"]);
+    let refusals = gateway_count(url, "insufficient_scope").await;
+    let index = opened_windows().length();
+    let calls = join(
+        echo(&client, "first, with a scope more"),
+        echo(&client, "second, with a scope more"),
+    );
+    // The person approves once the second call joined the first one's step-up (both were
+    // refused with the same challenge).
+    let person_in_window = async {
+        until(10_000, "the second call joined the step-up", || {
+            traced(&auth, JOINED) == 1
+        })
+        .await;
+        person(index, Person::Approves, auth.clone()).await
+    };
+    let (_, answered) = join(calls, person_in_window).await;
+    answered.expect("the person approved");
+    assert_eq!(
+        gateway_count(url, "insufficient_scope").await,
+        refusals + 2,
+        "both refused for want of the scope"
+    );
+    assert_eq!(granted_scopes(&auth), ["mcp:admin", "mcp:tools"]);
+    assert_eq!(opened_windows().length(), index + 1, "one window for both");
+    assert_eq!(
+        traced(&auth, "a newer login to this server took this one's place"),
+        0,
+        "{:?}",
+        auth.trace_lines()
+    );
+    client.close();
+}
+
 /// The lines the gateway logged after the first `from`.
 async fn gateway_log_since(gateway: &str, from: usize) -> Vec<String> {
     gateway_log(gateway).await.split_off(from)

@@ -237,6 +237,13 @@ pub struct Authorizer {
     running_login: RefCell<Option<RunningLogin>>,
 }
 
+/// Whether a login under way, started for the challenge `started_for`, would do for a
+/// request refused with `www_authenticate`: any would, unless the request needs more scopes
+/// (`step_up`); then only one asking for the same.
+fn would_do(started_for: Option<&str>, www_authenticate: Option<&str>, step_up: bool) -> bool {
+    !step_up || started_for == www_authenticate
+}
+
 /// Whether `tokens` are DPoP-bound (RFC 9449).
 fn dpop_bound(tokens: &TokenSet) -> bool {
     tokens.dpop || tokens.token_type.eq_ignore_ascii_case("dpop")
@@ -717,7 +724,7 @@ impl Authorizer {
             let joinable = self.latest_login().filter(|(challenge, outcome)| {
                 superseded
                     || (outcome.peek().is_none()
-                        && (!step_up || challenge.as_deref() == www_authenticate))
+                        && would_do(challenge.as_deref(), www_authenticate, step_up))
             });
             let outcome = match joinable {
                 Some((_, running)) => {
@@ -1052,6 +1059,21 @@ mod tests {
             dpop_bound(&tokens("dpop", false)),
             "token types are case-insensitive"
         );
+    }
+
+    #[test]
+    fn a_refused_request_waits_for_any_login_unless_it_needs_more_scopes_than_that_asks_for() {
+        let admin = Some(r#"Bearer error="insufficient_scope", scope="mcp:admin""#);
+        let other = Some(r#"Bearer error="insufficient_scope", scope="mcp:other""#);
+        let plain = Some(r#"Bearer resource_metadata="https://s.example/.well-known/x""#);
+        for started_for in [None, plain, admin] {
+            assert!(would_do(started_for, plain, false));
+            assert!(would_do(started_for, None, false));
+        }
+        assert!(would_do(admin, admin, true));
+        assert!(!would_do(other, admin, true));
+        assert!(!would_do(plain, admin, true));
+        assert!(!would_do(None, admin, true));
     }
 
     #[test]
