@@ -585,19 +585,55 @@ async fn a_second_login_to_a_server_ends_the_first_still_waiting_and_logs_in_thr
     .await;
 }
 
+/// How a trace line of a request that waits for the login under way starts.
 const JOINED: &str = "a login to this server is already under way";
+
+/// `n` pings sent at once by `client` of `url` after it logged in and then out, so that the
+/// server refuses each for want of a token; the authorizer and the pings' outcomes (30 s
+/// at most).
+async fn pings_logged_out(
+    url: &str,
+    n: usize,
+) -> (
+    Rc<Authorizer>,
+    Client,
+    impl Future<Output = Vec<Result<Value, ClientError>>>,
+) {
+    let (auth, client) = logged_in(url).await;
+    auth.logout();
+    let sent = client.clone();
+    let pings = within(30_000, "pings refused at once", async move {
+        join_all((0..n).map(|_| sent.request("ping", None))).await
+    });
+    (auth, client, pings)
+}
+
+/// Asserts that every ping was answered and that no login failed, `superseded` of them
+/// giving way to a newer one; then that `client` calls on and closes it.
+async fn answered_after_one_login(
+    auth: &Authorizer,
+    client: &Client,
+    pings: Vec<Result<Value, ClientError>>,
+    superseded: usize,
+) {
+    for p in pings {
+        p.expect("answered once logged in");
+    }
+    assert_eq!(
+        traced(auth, "a newer login to this server took this one's place"),
+        superseded,
+        "{:?}",
+        auth.trace_lines()
+    );
+    assert_eq!(traced(auth, "login failed"), 0, "{:?}", auth.trace_lines());
+    echo(client, "after the login").await;
+    client.close();
+}
 
 #[wasm_bindgen_test]
 async fn requests_refused_at_once_that_need_a_login_wait_for_one_login_in_one_window() {
-    let url = gateway();
-    let (auth, client) = logged_in(url).await;
-    auth.logout();
+    let (auth, client, pings) = pings_logged_out(gateway(), 3).await;
     let index = opened_windows().length();
-    let pings = within(
-        30_000,
-        "three pings refused at once",
-        join_all((0..3).map(|_| client.request("ping", None))),
-    );
     // The person approves once the other two requests joined the first one's login (they
     // were refused within milliseconds; the login takes a round through its window).
     let person_in_window = async {
@@ -609,32 +645,14 @@ async fn requests_refused_at_once_that_need_a_login_wait_for_one_login_in_one_wi
     };
     let (pings, answered) = join(pings, person_in_window).await;
     answered.expect("the person approved");
-    for p in pings {
-        p.expect("answered once logged in");
-    }
     assert_eq!(opened_windows().length(), index + 1, "one login window");
-    assert_eq!(
-        traced(&auth, "a newer login to this server took this one's place"),
-        0,
-        "{:?}",
-        auth.trace_lines()
-    );
-    assert_eq!(traced(&auth, "login failed"), 0, "{:?}", auth.trace_lines());
-    echo(&client, "after the shared login").await;
-    client.close();
+    answered_after_one_login(&auth, &client, pings, 0).await;
 }
 
 #[wasm_bindgen_test]
 async fn requests_waiting_for_a_login_that_a_newer_one_ended_go_on_with_the_newer_one() {
-    let url = gateway();
-    let (auth, client) = logged_in(url).await;
-    auth.logout();
+    let (auth, client, pings) = pings_logged_out(gateway(), 2).await;
     let index = opened_windows().length();
-    let pings = within(
-        30_000,
-        "two pings refused at once",
-        join_all((0..2).map(|_| client.request("ping", None))),
-    );
     // The first login's window waits on its callback page (its script does not run); the
     // person presses "Log in" again and approves in the newer login's window.
     let person_logs_in_again = async {
@@ -662,23 +680,12 @@ async fn requests_waiting_for_a_login_that_a_newer_one_ended_go_on_with_the_newe
     };
     let (pings, logged_in_again) = join(pings, person_logs_in_again).await;
     logged_in_again.expect("the person logged in again");
-    for p in pings {
-        p.expect("answered once logged in by the newer login");
-    }
-    assert_eq!(
-        traced(&auth, "a newer login to this server took this one's place"),
-        1,
-        "{:?}",
-        auth.trace_lines()
-    );
-    assert_eq!(traced(&auth, "login failed"), 0, "{:?}", auth.trace_lines());
     assert_eq!(
         opened_windows().length(),
         index + 2,
         "the one window reused"
     );
-    echo(&client, "after the newer login").await;
-    client.close();
+    answered_after_one_login(&auth, &client, pings, 1).await;
 }
 
 #[wasm_bindgen_test]
