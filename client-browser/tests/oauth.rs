@@ -514,6 +514,28 @@ async fn a_login_in_a_popup_window_connects_and_every_request_after_it_carries_t
     client.close();
 }
 
+/// The person approves in login window number `index + 1`, once the window that login
+/// number `index` left on its callback page (`first_query`) has moved on: both logins open
+/// one window, by one name.
+async fn approves_in_the_next_login(
+    index: u32,
+    first_window: &JsValue,
+    first_query: &str,
+    auth: &Rc<Authorizer>,
+) -> Result<String, String> {
+    let first_href = format!("{}{first_query}", callback_url());
+    until(
+        10_000,
+        "the window left the first login's callback page",
+        || {
+            get(first_window, "location").and_then(|l| get(&l, "href")?.as_string())
+                != Some(first_href.clone())
+        },
+    )
+    .await;
+    person(index + 1, Person::Approves, auth.clone()).await
+}
+
 #[wasm_bindgen_test]
 async fn a_second_login_to_a_server_ends_the_first_still_waiting_and_logs_in_through_its_window() {
     let url = gateway();
@@ -530,22 +552,9 @@ async fn a_second_login_to_a_server_ends_the_first_still_waiting_and_logs_in_thr
     let (first_window, first_query) = window_back(index)
         .await
         .expect("the first login's window came back");
-    let first_href = format!("{}{first_query}", callback_url());
     // The person clicks "Log in" again: the first login ends at once (well before the
-    // second one is done), and the second logs in (the person acts once its window left
-    // the first login's callback page).
-    let person_in_second = async {
-        until(
-            10_000,
-            "the window left the first login's callback page",
-            || {
-                get(&first_window, "location").and_then(|l| get(&l, "href")?.as_string())
-                    != Some(first_href.clone())
-            },
-        )
-        .await;
-        person(index + 1, Person::Approves, auth.clone()).await
-    };
+    // second one is done), and the second logs in.
+    let person_in_second = approves_in_the_next_login(index, &first_window, &first_query, &auth);
     let (second, first_outcome, answered) = join3(
         within(30_000, "the second login", auth.login_popup(None)),
         within(
@@ -661,19 +670,7 @@ async fn requests_waiting_for_a_login_that_a_newer_one_ended_go_on_with_the_newe
             traced(&auth, JOINED) == 1
         })
         .await;
-        let first_href = format!("{}{first_query}", callback_url());
-        let approves = async {
-            until(
-                10_000,
-                "the window left the first login's callback page",
-                || {
-                    get(&first_window, "location").and_then(|l| get(&l, "href")?.as_string())
-                        != Some(first_href.clone())
-                },
-            )
-            .await;
-            person(index + 1, Person::Approves, auth.clone()).await
-        };
+        let approves = approves_in_the_next_login(index, &first_window, &first_query, &auth);
         let (login, answered) = join(auth.login_popup(None), approves).await;
         answered?;
         login.map_err(|e| format!("the newer login failed: {e}"))
