@@ -617,6 +617,22 @@ async fn pings_logged_out(
     (auth, client, pings)
 }
 
+/// The person approves in login window number `index` once `joined` requests (10 s at
+/// most) joined the login under way.
+async fn approves_once_joined(
+    index: u32,
+    joined: usize,
+    auth: &Rc<Authorizer>,
+) -> Result<String, String> {
+    until(
+        10_000,
+        &format!("{joined} requests joined the login"),
+        || traced(auth, JOINED) == joined,
+    )
+    .await;
+    person(index, Person::Approves, auth.clone()).await
+}
+
 /// Asserts that every ping was answered and that no login failed, `superseded` of them
 /// giving way to a newer one; then that `client` calls on and closes it.
 async fn answered_after_one_login(
@@ -645,13 +661,7 @@ async fn requests_refused_at_once_that_need_a_login_wait_for_one_login_in_one_wi
     let index = opened_windows().length();
     // The person approves once the other two requests joined the first one's login (they
     // were refused within milliseconds; the login takes a round through its window).
-    let person_in_window = async {
-        until(10_000, "the other two requests joined the login", || {
-            traced(&auth, JOINED) == 2
-        })
-        .await;
-        person(index, Person::Approves, auth.clone()).await
-    };
+    let person_in_window = approves_once_joined(index, 2, &auth);
     let (pings, answered) = join(pings, person_in_window).await;
     answered.expect("the person approved");
     assert_eq!(opened_windows().length(), index + 1, "one login window");
@@ -1430,13 +1440,7 @@ async fn calls_refused_at_once_for_want_of_a_scope_ask_for_it_in_one_login_windo
     );
     // The person approves once the second call joined the first one's step-up (both were
     // refused with the same challenge).
-    let person_in_window = async {
-        until(10_000, "the second call joined the step-up", || {
-            traced(&auth, JOINED) == 1
-        })
-        .await;
-        person(index, Person::Approves, auth.clone()).await
-    };
+    let person_in_window = approves_once_joined(index, 1, &auth);
     let (_, answered) = join(calls, person_in_window).await;
     answered.expect("the person approved");
     assert_eq!(
