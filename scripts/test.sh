@@ -42,11 +42,12 @@ step "package build (headless JS API and <mcp-client> element)" bash scripts/bui
 bench_smoke() {
   local out rc=0
   out=$(mktemp)
-  BENCH_OUT=$out BENCH_CONNECT_RUNS=2 BENCH_LATENCY_RUNS=1 BENCH_CALLS=80 BENCH_MEMORY_CALLS=1100 \
+  BENCH_OUT=$out BENCH_CONNECT_RUNS=2 BENCH_LATENCY_RUNS=1 BENCH_CALLS=80 BENCH_MEMORY_CALLS=1100 BENCH_TRACED_RUNS=2 \
     timeout 600 node tests/bench/run.mjs > /dev/null || rc=1
   for want in '^## Size' '^### Where the bytes go' '^| protocol core: .* | [0-9.]* KB ([0-9.]* %) | [0-9.]* KB' '^## Connect' '^## Calls' '^## SSE decoding' '^## Scale' '^## Memory' \
     '^| reference: TS SDK 1\.32\.2 client bundle' '^| reference: TS SDK 2\.4\.0 client bundle' \
     '^| ours (headless package page) | [0-9]' \
+    '^| ours (the app) | [0-9]* | [0-9]* | [0-9]* ([0-9]*) |$' \
     '^| calls no slower than the TS SDK, sequential | TS SDK 1\.32\.2: .*TS SDK 2\.4\.0: ' \
     '^| (the client.s own work per call, fetch answered in the page) | TS SDK 1\.32\.2: .*TS SDK 2\.4\.0: '; do
     grep -q "$want" "$out" || { echo "bench smoke: no line matching $want"; rc=1; }

@@ -20,6 +20,7 @@ const N_CONNECT = Number(process.env.BENCH_CONNECT_RUNS || 31);
 const N_CALLS = Number(process.env.BENCH_CALLS || 2000);
 const N_MEMORY = Number(process.env.BENCH_MEMORY_CALLS || 10000);
 const N_LATENCY = Number(process.env.BENCH_LATENCY_RUNS || 15);
+const N_TRACED = Number(process.env.BENCH_TRACED_RUNS || 9);
 // Added to every request of a page in the "over a network" connect runs (milliseconds).
 const LATENCY_MS = 50;
 
@@ -293,6 +294,56 @@ for (let i = 0; i < N_CONNECT; i++) {
 }
 const connectModern = await visits(modern, N_CONNECT);
 
+// Where a first visit's time goes: more first visits to the 2025-era server, each in a trace of
+// the page (Chrome's tracing, three light categories: the main thread's top-level tasks, wasm
+// compilation, the navigation's start). From it: how long the page's main thread was busy from
+// the navigation's start to "tools listed", and, for ours, how much of that V8 spent compiling
+// wasm functions on their first call (it compiles a module's functions lazily: only those the
+// page runs, each when it first runs; the JS of the SDK pages is compiled likewise, by V8's
+// JS compilers, not counted here).
+async function tracedFirstVisit(visit) {
+  const ctx = await browser.newContext();
+  const page = await ctx.newPage();
+  await browser.startTracing(page, { categories: ['toplevel', 'v8.wasm', 'blink.user_timing'] });
+  let listed;
+  let events;
+  try {
+    listed = await visit(page);
+  } finally {
+    events = JSON.parse(String(await browser.stopTracing())).traceEvents;
+    await ctx.close();
+  }
+  return { listed, ...mainThreadUse(events, listed) };
+}
+// The page's main thread's use in a trace, up to `listed` ms after the page's navigation
+// started: { busy: ms in tasks, compiling: ms compiling wasm functions on first call, compiled:
+// how many }. The page's main thread is the one that started the navigation to an http URL.
+function mainThreadUse(events, listed) {
+  const start = events.filter((e) => e.name === 'navigationStart' && String(e.args?.data?.documentLoaderURL).startsWith('http')).at(-1);
+  if (!start) throw new Error('no navigation in the trace');
+  const from = start.ts;
+  const to = from + listed * 1000;
+  const on = events.filter((e) => e.pid === start.pid && e.tid === start.tid && e.ph === 'X' && e.ts < to && e.ts + e.dur > from);
+  // The time within [from, to] covered by events named `name` (nested or overlapping ones
+  // counted once), in ms.
+  const covered = (name) => {
+    const spans = on.filter((e) => e.name === name).map((e) => [Math.max(e.ts, from), Math.min(e.ts + e.dur, to)]).sort((a, b) => a[0] - b[0]);
+    let total = 0; let end = -Infinity;
+    for (const [a, b] of spans) {
+      if (b <= end) continue;
+      total += b - Math.max(a, end);
+      end = b;
+    }
+    return total / 1000;
+  };
+  return { busy: covered('ThreadControllerImpl::RunTask'), compiling: covered('wasm.CompileLazy'), compiled: on.filter((e) => e.name === 'wasm.CompileLazy').length };
+}
+// Per client: [{ listed, busy, compiling, compiled }], taken in turn like the visits above.
+const tracedFirst = Object.fromEntries(CLIENTS.map((c) => [c.key, []]));
+for (let i = 0; i < N_TRACED; i++) {
+  for (const c of turned(CLIENTS, i)) tracedFirst[c.key].push(await tracedFirstVisit(c.visit(everything)));
+}
+
 // The same over an emulated network: Chrome's network emulation answers every request of the
 // page LATENCY_MS later (the servers stay on 127.0.0.1), as a server across the internet
 // would; each round trip a client makes costs that much.
@@ -499,6 +550,13 @@ const onItsSide = (x, bound, digits, scale = 1) => {
   }
   return (scale * x).toString();
 };
+// The traced first visits' table rows: each column's median.
+const tracedRows = () => CLIENTS.map((c) => {
+  const runs = tracedFirst[c.key];
+  const m = (k) => median(runs.map((r) => r[k]));
+  const compile = m('compiled') > 0 ? `${f0(m('compiling'))} (${f0(m('compiled'))})` : '–';
+  return `| ${c.label} | ${f0(m('listed'))} | ${f0(m('busy'))} | ${compile} |`;
+}).join('\n');
 const connectRows = (times) => CLIENTS.map((c) => {
   const t = times[c.key];
   return `| ${c.label} | ${f0(median(t.first))} | ${spread(t.first)} | ${f0(median(t.again))} | ${spread(t.again)} |`;
@@ -589,6 +647,21 @@ The row "era already known" is a first visit (fresh context, nothing cached) to 
 era the app already knows: the difference to the first row is the probe's round trip, which the
 spec asks a client that speaks both eras to make and a client that speaks only the 2025 era
 (the 1.x SDK) never makes; what remains is loading and compiling the wasm and the first render.
+
+Where a first visit's time goes (2025-era server; ${N_TRACED} more first visits per client,
+taken in turn, each in a trace of the page: medians):
+
+| client | navigation to tools listed, ms | page's main thread busy, ms | of it, compiling wasm functions on first call, ms (how many) |
+| --- | ---: | ---: | ---: |
+${tracedRows()}
+
+Busy is the time the page's main thread spent in tasks from the navigation's start to "tools
+listed" (loading and running the page's code, the client's work, rendering); the rest of the
+time it waited for the network, the server and the wasm's download. V8 compiles a wasm
+module's functions lazily, each on the main thread when it first runs, so a first visit pays
+for every function that connecting and the first render run (a return visit runs code kept in
+the browser's cache); the SDK pages' JS is compiled likewise by V8's JS compilers, not counted
+in that column. Tracing slows every client a little: these times are longer than those above.
 
 Over an emulated network (every request answered ${LATENCY_MS} ms later, Chrome's network
 emulation; server-everything; median of ${N_LATENCY}):
