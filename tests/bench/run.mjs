@@ -657,7 +657,8 @@ ${tracedRows()}
 
 Busy is the time the page's main thread spent in tasks from the navigation's start to "tools
 listed" (loading and running the page's code, the client's work, rendering); the rest of the
-time it waited for the network, the server and the wasm's download. V8 compiles a wasm
+time it waited: for the network, the server, the wasm's download and the compiling done on other
+threads. V8 compiles a wasm
 module's functions lazily, each on the main thread when it first runs, so a first visit pays
 for every function that connecting and the first render run (a return visit runs code kept in
 the browser's cache); the SDK pages' JS is compiled likewise by V8's JS compilers, not counted
