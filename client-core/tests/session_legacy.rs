@@ -2541,3 +2541,135 @@ fn an_event_stream_refused_for_want_of_a_login_during_the_handshake_is_asked_for
     h.pump();
     assert_eq!(gets(&h), 2, "asked for again with the new credentials");
 }
+
+// ----- listings sent alongside the era probe -----
+
+fn responses_to<S: Server>(h: &Harness<S>, handle: RequestHandle) -> usize {
+    h.events
+        .iter()
+        .filter(|e| matches!(e, Event::Response { handle: x, .. } if *x == handle))
+        .count()
+}
+
+#[test]
+fn a_listing_sent_alongside_the_probe_goes_again_in_the_legacy_session() {
+    let server = SlowProbe::new(Legacy::new(ProbeAnswer::NotInitialized));
+    let mut h = Harness::new(Session::new(config()), server);
+    h.connect();
+    let list = h
+        .session
+        .request("tools/list", None, RequestOptions::default(), h.now);
+    h.pump();
+    // Refused (the server knows no modern request), and held for the probe.
+    assert_eq!(responses_to(&h, list), 0);
+    h.answer_probe();
+    assert_eq!(h.session.state(), ConnectionState::Connected);
+    assert!(matches!(
+        response(&h, list),
+        Some(Ok(McpResult::ListTools(ref l))) if l.tools.is_empty()
+    ));
+    assert_eq!(responses_to(&h, list), 1);
+    let lists = h.requests_for("tools/list");
+    assert_eq!(
+        lists.len(),
+        2,
+        "once alongside the probe, once in the session"
+    );
+    assert_eq!(lists[0].header("mcp-protocol-version"), Some("2026-07-28"));
+    assert!(lists[0].header("mcp-session-id").is_none());
+    assert_eq!(lists[1].header("mcp-session-id"), Some("sess-1"));
+    assert!(lists[1].header("mcp-method").is_none());
+    let methods: Vec<Value> = h.posted().iter().map(|m| m["method"].clone()).collect();
+    assert_eq!(
+        &methods[..4],
+        [
+            json!("server/discover"),
+            json!("tools/list"),
+            json!("initialize"),
+            json!("notifications/initialized")
+        ]
+    );
+}
+
+#[test]
+fn a_legacy_servers_answer_to_a_listing_sent_alongside_the_probe_is_dropped() {
+    // A stateless legacy server may run a modern request in its own era: that answer is not
+    // the application's (its era was not known yet).
+    struct Stateless(Legacy);
+    impl Server for Stateless {
+        fn handle(&mut self, req: &HttpRequest, body: Option<&Value>) -> Reply {
+            match body {
+                Some(b) if b["method"] == "tools/list" && req.header("mcp-method").is_some() => {
+                    Reply::Json(
+                        200,
+                        json_ct(),
+                        result(
+                            &b["id"],
+                            json!({"tools": [{"name": "wrong-era", "inputSchema": {"type": "object"}}], "ttlMs": 60_000}),
+                        ),
+                    )
+                }
+                _ => self.0.handle(req, body),
+            }
+        }
+    }
+    let server = SlowProbe::new(Stateless(Legacy::new(ProbeAnswer::NotInitialized)));
+    let mut h = Harness::new(Session::new(config()), server);
+    h.connect();
+    let list = h
+        .session
+        .request("tools/list", None, RequestOptions::default(), h.now);
+    h.pump();
+    assert_eq!(responses_to(&h, list), 0, "held for the probe");
+    h.answer_probe();
+    assert!(
+        matches!(
+            response(&h, list),
+            Some(Ok(McpResult::ListTools(ref l))) if l.tools.is_empty()
+        ),
+        "the session's answer, not the one given before the era was known"
+    );
+    assert_eq!(responses_to(&h, list), 1);
+    // Nothing of that answer was kept: the next listing asks the server.
+    let again = h
+        .session
+        .request("tools/list", None, RequestOptions::default(), h.now);
+    h.pump();
+    assert!(matches!(
+        response(&h, again),
+        Some(Ok(McpResult::ListTools(ref l))) if l.tools.is_empty()
+    ));
+    assert_eq!(h.requests_for("tools/list").len(), 3);
+}
+
+#[test]
+fn a_listing_alongside_a_probe_that_fails_below_http_goes_again_after_initialize() {
+    // CORS refusing the modern headers looks like a network failure, for both.
+    let server = SlowProbe::new(Legacy::new(ProbeAnswer::NetworkError));
+    let mut h = Harness::new(Session::new(config()), server);
+    let list = h
+        .session
+        .request("resources/list", None, RequestOptions::default(), h.now);
+    h.connect();
+    h.answer_probe();
+    assert_eq!(h.session.state(), ConnectionState::Connected);
+    assert_eq!(responses_to(&h, list), 1);
+    let lists = h.requests_for("resources/list");
+    assert_eq!(lists.len(), 2);
+    assert_eq!(lists[1].header("mcp-session-id"), Some("sess-1"));
+}
+
+#[test]
+fn a_remembered_legacy_era_sends_no_listing_before_the_session() {
+    let mut cfg = config();
+    cfg.era_hint = Some(Era::Legacy);
+    let mut h = Harness::new(Session::new(cfg), Legacy::new(ProbeAnswer::NotInitialized));
+    let list = h
+        .session
+        .request("tools/list", None, RequestOptions::default(), h.now);
+    h.connect();
+    assert_eq!(responses_to(&h, list), 1);
+    let lists = h.requests_for("tools/list");
+    assert_eq!(lists.len(), 1, "no probe, nothing alongside it");
+    assert_eq!(lists[0].header("mcp-session-id"), Some("sess-1"));
+}

@@ -2041,7 +2041,9 @@ fn a_kept_discover_result_for_an_unreachable_server_fails_the_request_clearly() 
         methods,
         [
             json!("tools/list"),
+            // The probe again, the listing alongside it.
             json!("server/discover"),
+            json!("tools/list"),
             json!("initialize")
         ]
     );
@@ -2139,4 +2141,221 @@ fn a_task_answer_is_refused_where_the_extension_was_not_declared_or_cannot_apply
         }
         other => panic!("expected a protocol error, got {other:?}"),
     }
+}
+
+// ----- listings sent alongside the era probe -----
+
+fn tool_names<S: Server>(h: &Harness<S>, handle: RequestHandle) -> Vec<String> {
+    match response(h, handle) {
+        Some(Ok(McpResult::ListTools(l))) => l.tools.into_iter().map(|t| t.name).collect(),
+        other => panic!("expected a tool list, got {other:?}"),
+    }
+}
+
+fn responses_to<S: Server>(h: &Harness<S>, handle: RequestHandle) -> usize {
+    h.events
+        .iter()
+        .filter(|e| matches!(e, Event::Response { handle: x, .. } if *x == handle))
+        .count()
+}
+
+#[test]
+fn a_listing_asked_for_while_probing_goes_alongside_the_probe() {
+    let mut h = Harness::new(Session::new(config()), SlowProbe::new(Modern::default()));
+    h.connect();
+    assert_eq!(h.session.state(), ConnectionState::Connecting);
+    let list = h
+        .session
+        .request("tools/list", None, RequestOptions::default(), h.now);
+    // A tool call waits for the era: a legacy server could run it in the wrong one.
+    let c = h.session.request(
+        "tools/call",
+        Some(json!({"name": "echo", "arguments": {"m": "after"}})),
+        RequestOptions::default(),
+        h.now,
+    );
+    h.pump();
+    let methods: Vec<Value> = h.posted().iter().map(|m| m["method"].clone()).collect();
+    assert_eq!(
+        methods,
+        [json!("server/discover"), json!("tools/list")],
+        "the listing went out before the probe was answered (the server checks it is modern)"
+    );
+    // Answered already, but held until the probe says the era is the one it was asked in.
+    assert_eq!(responses_to(&h, list), 0, "{:?}", h.events);
+    h.answer_probe();
+    assert_eq!(h.session.state(), ConnectionState::Connected);
+    assert_eq!(tool_names(&h, list), ["echo", "sql", "strict"]);
+    let connected_at = h
+        .events
+        .iter()
+        .position(|e| matches!(e, Event::Connected(_)))
+        .expect("connected");
+    let answered_at = h
+        .events
+        .iter()
+        .position(|e| matches!(e, Event::Response { handle, .. } if *handle == list))
+        .expect("answered");
+    assert!(connected_at < answered_at, "connected is said first");
+    assert_eq!(text_of(&response(&h, c)), "after");
+    let methods: Vec<Value> = h.posted().iter().map(|m| m["method"].clone()).collect();
+    assert_eq!(
+        methods,
+        [
+            json!("server/discover"),
+            json!("tools/list"),
+            json!("tools/call")
+        ],
+        "the listing was not sent again"
+    );
+    assert_eq!(responses_to(&h, list), 1);
+}
+
+#[test]
+fn a_listing_asked_for_before_connecting_goes_with_the_probe() {
+    let mut h = Harness::new(Session::new(config()), SlowProbe::new(Modern::default()));
+    let prompts = h
+        .session
+        .request("prompts/list", None, RequestOptions::default(), h.now);
+    h.pump();
+    assert!(h.sent.is_empty(), "nothing before connecting");
+    h.connect();
+    let methods: Vec<Value> = h.posted().iter().map(|m| m["method"].clone()).collect();
+    assert_eq!(methods, [json!("server/discover"), json!("prompts/list")]);
+    h.answer_probe();
+    // The test server has no prompts: its refusal, given in the modern era, is the answer.
+    assert!(matches!(
+        response(&h, prompts),
+        Some(Err(RequestError::Rpc(ref e))) if e.code == -32601
+    ));
+    assert_eq!(responses_to(&h, prompts), 1);
+    assert_eq!(h.posted().len(), 2);
+}
+
+#[test]
+fn a_listing_alongside_a_probe_answered_with_another_version_goes_again() {
+    // The probe is refused with UnsupportedProtocolVersion (once): the listing sent with it
+    // got the same refusal, which is not what the application asked about.
+    struct RefusesFirst(Modern, u32);
+    impl Server for RefusesFirst {
+        fn handle(&mut self, req: &HttpRequest, body: Option<&Value>) -> Reply {
+            let b = body.expect("a POST");
+            if self.1 < 2 {
+                self.1 += 1;
+                return Reply::Json(
+                    400,
+                    json_ct(),
+                    json!({"jsonrpc": "2.0", "id": b["id"], "error": {"code": -32022,
+                        "message": "Unsupported protocol version",
+                        "data": {"supported": ["2026-07-28"], "requested": "2026-07-28"}}}),
+                );
+            }
+            self.0.handle(req, body)
+        }
+    }
+    let mut h = Harness::new(
+        Session::new(config()),
+        SlowProbe::new(RefusesFirst(Modern::default(), 0)),
+    );
+    h.connect();
+    let list = h
+        .session
+        .request("tools/list", None, RequestOptions::default(), h.now);
+    h.pump();
+    // The listing is refused at once (held); the probe is refused when answered, and is
+    // sent again with the listing.
+    assert_eq!(responses_to(&h, list), 0);
+    h.answer_probe();
+    assert_eq!(responses_to(&h, list), 0, "{:?}", h.events);
+    let methods: Vec<Value> = h.posted().iter().map(|m| m["method"].clone()).collect();
+    assert_eq!(
+        methods,
+        [
+            json!("server/discover"),
+            json!("tools/list"),
+            json!("server/discover"),
+            json!("tools/list")
+        ]
+    );
+    h.answer_probe();
+    assert_eq!(tool_names(&h, list), ["echo", "sql", "strict"]);
+    assert_eq!(responses_to(&h, list), 1);
+}
+
+#[test]
+fn a_listing_alongside_a_probe_that_needs_a_login_waits_for_the_login() {
+    struct Gate(Modern);
+    impl Server for Gate {
+        fn handle(&mut self, req: &HttpRequest, body: Option<&Value>) -> Reply {
+            if req.header("authorization").is_none() {
+                return Reply::Json(
+                    401,
+                    vec![(
+                        "WWW-Authenticate".into(),
+                        "Bearer resource_metadata=\"https://x/.well-known\"".into(),
+                    )],
+                    json!({}),
+                );
+            }
+            self.0.handle(req, body)
+        }
+    }
+    let mut h = Harness::new(
+        Session::new(config()),
+        SlowProbe::new(Gate(Modern::default())),
+    );
+    h.connect();
+    let list = h
+        .session
+        .request("tools/list", None, RequestOptions::default(), h.now);
+    h.pump();
+    let challenges = |h: &Harness<SlowProbe<Gate>>| {
+        h.events
+            .iter()
+            .filter(|e| matches!(e, Event::AuthRequired { .. }))
+            .count()
+    };
+    assert_eq!(challenges(&h), 0, "the listing's refusal is not announced");
+    h.answer_probe();
+    assert_eq!(h.session.state(), ConnectionState::AuthRequired);
+    assert_eq!(challenges(&h), 1, "the probe's refusal is, once");
+    assert_eq!(responses_to(&h, list), 0, "the listing waits for the login");
+    assert!(h.session.is_under_way(list));
+    h.session
+        .set_extra_headers(vec![("Authorization".into(), "Bearer t".into())]);
+    h.session.connect(h.now);
+    h.pump();
+    h.answer_probe();
+    assert_eq!(tool_names(&h, list), ["echo", "sql", "strict"]);
+    assert_eq!(responses_to(&h, list), 1);
+    let authorized: Vec<&HttpRequest> = h
+        .sent
+        .iter()
+        .filter(|r| r.header("authorization").is_some())
+        .collect();
+    assert_eq!(
+        authorized.len(),
+        2,
+        "probe and listing, once each, with the login"
+    );
+}
+
+#[test]
+fn a_listing_cancelled_while_its_answer_is_held_ends_cancelled() {
+    let mut h = Harness::new(Session::new(config()), SlowProbe::new(Modern::default()));
+    h.connect();
+    let list = h
+        .session
+        .request("tools/list", None, RequestOptions::default(), h.now);
+    h.pump();
+    h.session.cancel(list, h.now);
+    h.pump();
+    assert!(matches!(
+        response(&h, list),
+        Some(Err(RequestError::Cancelled))
+    ));
+    h.answer_probe();
+    assert_eq!(h.session.state(), ConnectionState::Connected);
+    assert_eq!(responses_to(&h, list), 1, "cancelled, and nothing after");
+    assert_eq!(h.posted_method("tools/list").len(), 1, "not sent again");
 }

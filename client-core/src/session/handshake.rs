@@ -79,11 +79,87 @@ impl Session {
         self.probed = true;
         self.flavor = Flavor::Unknown;
         self.set_phase(Phase::Probing);
+        // A probe again (another version): what went alongside the last one goes again.
+        self.requeue_speculative();
         let opts = RequestOptions::default();
         let key = self.add_pending(Internal::Probe, "server/discover".into(), None, &opts, now);
         self.send_pending(key, now);
         if self.wire == WireProtocol::Frames {
             self.schedule(now + self.config.probe_timeout, Timer::ProbeTimeout);
+        }
+        let waiting: Vec<u64> = self
+            .pending
+            .iter()
+            .filter(|(_, p)| {
+                p.internal == Internal::No
+                    && matches!(p.state, PendingState::Queued)
+                    && self.may_speculate(&p.method)
+            })
+            .map(|(k, _)| *k)
+            .collect();
+        for key in waiting {
+            self.send_pending(key, now);
+        }
+    }
+
+    /// Whether a request with this method goes out alongside the era probe rather than
+    /// waiting for it. Streamable HTTP's backward compatibility makes the first modern
+    /// request the probe, and `server/discover` optional (2026-07-28, versioning): so the
+    /// listings an application asks for while the probe is under way are sent at once, in
+    /// the modern era, and a modern server answers both in one round trip. Only listings:
+    /// they change nothing, so a legacy server that runs one anyway (a stateless one may)
+    /// does no harm, and they are sent again once it is connected. Never a tool call or
+    /// anything else that acts.
+    pub(super) fn may_speculate(&self, method: &str) -> bool {
+        self.phase == Phase::Probing
+            && self.wire == WireProtocol::StreamableHttp
+            && self.flavor == Flavor::Unknown
+            && matches!(
+                method,
+                "tools/list" | "resources/list" | "resources/templates/list" | "prompts/list"
+            )
+    }
+
+    /// Takes the requests sent alongside the probe off the wire (their exchanges aborted,
+    /// answers held for the probe dropped) and queues them, to be sent again once connected.
+    pub(super) fn requeue_speculative(&mut self) {
+        let sent: Vec<u64> = self
+            .pending
+            .iter()
+            .filter(|(_, p)| p.speculative.is_some())
+            .map(|(k, _)| *k)
+            .collect();
+        for key in sent {
+            self.requeue(key);
+        }
+    }
+
+    /// The probe found a modern server: the requests sent alongside it in the version now
+    /// spoken stand (an answer held for the probe is delivered now), the others (sent in
+    /// another version) go again.
+    fn settle_speculation(&mut self, now: Instant) {
+        let version = self.modern_version().map(String::from);
+        let sent: Vec<u64> = self
+            .pending
+            .iter()
+            .filter(|(_, p)| p.speculative.is_some())
+            .map(|(k, _)| *k)
+            .collect();
+        for key in sent {
+            let Some(p) = self.pending.get_mut(&key) else {
+                continue;
+            };
+            if p.speculative != version {
+                self.requeue(key);
+                continue;
+            }
+            p.speculative = None;
+            if matches!(p.state, PendingState::Held(_)) {
+                let held = core::mem::replace(&mut p.state, PendingState::InFlight(None));
+                if let PendingState::Held(outcome) = held {
+                    self.finish(key, outcome, Some(now));
+                }
+            }
         }
     }
 
@@ -498,6 +574,7 @@ impl Session {
         self.details = Some(details.clone());
         self.set_phase(Phase::Ready);
         self.emit(Event::Connected(alloc::boxed::Box::new(details)));
+        self.settle_speculation(now);
         self.send_queued(now);
     }
 
@@ -587,16 +664,21 @@ impl Session {
             .map(|(k, _)| *k)
             .collect();
         for key in in_flight {
-            if let Some(PendingState::InFlight(Some(tid))) =
-                self.pending.get(&key).map(|p| &p.state)
-            {
-                let tid = *tid;
-                self.exchanges.remove(&tid);
-                self.out.push_back(Output::Abort(tid));
-            }
-            if let Some(p) = self.pending.get_mut(&key) {
-                p.state = PendingState::Queued;
-            }
+            self.requeue(key);
+        }
+    }
+
+    /// Takes one request off the wire (its exchange aborted, a held answer dropped) and
+    /// queues it.
+    fn requeue(&mut self, key: u64) {
+        if let Some(PendingState::InFlight(Some(tid))) = self.pending.get(&key).map(|p| &p.state) {
+            let tid = *tid;
+            self.exchanges.remove(&tid);
+            self.out.push_back(Output::Abort(tid));
+        }
+        if let Some(p) = self.pending.get_mut(&key) {
+            p.state = PendingState::Queued;
+            p.speculative = None;
         }
     }
 

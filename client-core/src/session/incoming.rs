@@ -60,10 +60,17 @@ impl Session {
         if auth && purpose != Purpose::Fire {
             self.exchanges.remove(&tid);
             self.out.push_back(Output::Abort(tid));
-            self.emit(Event::AuthRequired {
-                status,
-                www_authenticate: www.clone(),
-            });
+            // A listing sent alongside the probe is refused as the probe will be: the
+            // probe's refusal is the one announced (and the listing waits for the login).
+            let alongside_probe = matches!(purpose, Purpose::Call(key)
+                if self.phase == Phase::Probing
+                    && self.pending.get(&key).is_some_and(|p| p.speculative.is_some()));
+            if !alongside_probe {
+                self.emit(Event::AuthRequired {
+                    status,
+                    www_authenticate: www.clone(),
+                });
+            }
             let err = RequestError::Http {
                 status,
                 body: String::new(),

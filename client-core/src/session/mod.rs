@@ -110,6 +110,10 @@ enum PendingState {
         waiting: SortedMap<ServerRequestId, String>,
         responses: Map<String, Value>,
     },
+    /// Sent while the server's era was being probed and answered before the probe: the
+    /// answer waits for the probe to say whether it was given in the era it was asked in
+    /// (see [`Pending::speculative`]).
+    Held(Result<Value, RequestError>),
 }
 
 #[derive(Debug)]
@@ -141,6 +145,11 @@ struct Pending {
     /// [`CacheMode::Use`]: if asking fails for want of the server, a kept answer that is no
     /// longer fresh may be served instead.
     stale_if_error: bool,
+    /// A listing sent alongside the era probe, in the modern era with this protocol version,
+    /// before the server's era was known: it stands only if the probe finds a modern server
+    /// speaking that version; otherwise it is sent again once connected, and its first
+    /// answer is dropped.
+    speculative: Option<String>,
 }
 
 impl Pending {
@@ -450,7 +459,8 @@ impl Session {
     /// When the session next wants [`Input::Timeout`].
     pub fn poll_timeout(&self) -> Option<Instant> {
         let deadlines = self.pending.values().filter_map(|p| match p.state {
-            PendingState::AwaitingInput { .. } => None,
+            // A held answer waits for the probe, which has its own time limit.
+            PendingState::AwaitingInput { .. } | PendingState::Held(_) => None,
             _ => p.deadline,
         });
         let timers = self.timers.iter().map(|(at, _)| *at);
@@ -519,7 +529,7 @@ impl Session {
                 }
             }
         }
-        let send_now = self.may_send(&method);
+        let send_now = self.may_send(&method) || self.may_speculate(&method);
         let key = self.add_pending(Internal::No, method, params, &options, now);
         if let (Some(k), Some(p)) = (cache_key, self.pending.get_mut(&key)) {
             p.cache_ticket = Some(self.cache.ticket(k));
@@ -723,6 +733,7 @@ impl Session {
                 retry_extra: None,
                 cache_ticket: None,
                 stale_if_error: false,
+                speculative: None,
             },
         );
         key
@@ -738,11 +749,7 @@ impl Session {
     /// Builds the params of a request as sent: `_meta` with per-request fields (modern), the
     /// progress token, and MRTR answers.
     fn params_for_wire(&self, p: &Pending) -> Option<Value> {
-        let modern = match p.internal {
-            Internal::Probe => Some(self.probe_version.as_str()),
-            Internal::Initialize => None,
-            _ => self.modern_version(),
-        };
+        let modern = self.wire_version(p.internal, p.speculative.as_deref());
         let needs_meta = modern.is_some() || p.progress_token.is_some();
         if !needs_meta && p.retry_extra.is_none() {
             return p.params.clone();
@@ -814,11 +821,27 @@ impl Session {
         h
     }
 
+    /// The modern protocol version a request goes out with, if any: the probe's for the probe
+    /// and for a listing sent alongside it (`speculative`), none for `initialize`, else the
+    /// session's.
+    fn wire_version<'a>(
+        &'a self,
+        internal: Internal,
+        speculative: Option<&'a str>,
+    ) -> Option<&'a str> {
+        match internal {
+            Internal::Probe => Some(self.probe_version.as_str()),
+            Internal::Initialize => None,
+            _ => speculative.or_else(|| self.modern_version()),
+        }
+    }
+
     fn post_headers(
         &self,
         method: &str,
         params: Option<&Value>,
         internal: Internal,
+        speculative: Option<&str>,
     ) -> Vec<(String, String)> {
         let mut h = self.base_headers();
         h.push(("Content-Type".into(), "application/json".into()));
@@ -826,11 +849,7 @@ impl Session {
             "Accept".into(),
             "application/json, text/event-stream".into(),
         ));
-        let modern = match internal {
-            Internal::Probe => Some(self.probe_version.clone()),
-            Internal::Initialize => None,
-            _ => self.modern_version().map(String::from),
-        };
+        let modern = self.wire_version(internal, speculative).map(String::from);
         match (&self.flavor, modern) {
             (_, Some(version)) => {
                 h.push(("MCP-Protocol-Version".into(), version));
@@ -945,9 +964,19 @@ impl Session {
             return;
         };
         let old = p.rpc_id.clone();
+        let internal = p.internal;
+        // An application's request sent while the era is being probed goes alongside the
+        // probe, in the era and version the probe asks in.
+        let speculative = (internal == Internal::No && self.phase == Phase::Probing)
+            .then(|| self.probe_version.clone());
+        if let Some(p) = self.pending.get_mut(&key) {
+            p.speculative = speculative.clone();
+        }
+        let Some(p) = self.pending.get(&key) else {
+            return;
+        };
         let params = self.params_for_wire(p);
         let method = p.method.clone();
-        let internal = p.internal;
         self.by_rpc_id.remove(&old);
         self.by_rpc_id.insert(rpc_id.clone(), key);
         let msg = Message::request(rpc_id.clone(), method.clone(), params);
@@ -963,6 +992,7 @@ impl Session {
                     _ => None,
                 },
                 internal,
+                speculative.as_deref(),
             );
             let tid = self.push_http(
                 Purpose::Call(key),
@@ -1010,7 +1040,7 @@ impl Session {
             Message::Notification(n) => n.params.clone(),
             _ => None,
         };
-        let headers = self.post_headers(method, params.as_ref(), Internal::No);
+        let headers = self.post_headers(method, params.as_ref(), Internal::No, None);
         let tid = self.push_http(
             Purpose::Fire,
             HttpMethod::Post,
@@ -1052,6 +1082,11 @@ impl Session {
     }
 
     fn set_phase(&mut self, phase: Phase) {
+        if self.phase == Phase::Probing && !matches!(phase, Phase::Probing | Phase::Ready) {
+            // The probe found no modern server (or cannot go on): what went alongside it
+            // waits for the connection to come.
+            self.requeue_speculative();
+        }
         let before = self.state();
         self.phase = phase;
         let after = self.state();
@@ -1103,6 +1138,14 @@ impl Session {
                     Some(cursor) => self.refresh_tools(call, page + 1, Some(cursor), now),
                     None if self.pending.contains_key(&call) => self.send_pending(call, now),
                     None => {}
+                }
+            }
+            Internal::No
+                if p.speculative.is_some() && self.phase == Phase::Probing && now.is_some() =>
+            {
+                // Answered before the probe: held until the probe says which era this is.
+                if let Some(p) = self.pending.get_mut(&key) {
+                    p.state = PendingState::Held(outcome);
                 }
             }
             Internal::No => {
@@ -1280,6 +1323,7 @@ impl Session {
             retry_extra: None,
             cache_ticket: None,
             stale_if_error: false,
+            speculative: None,
         });
         self.by_rpc_id.remove(&p.rpc_id);
         self.server_requests
@@ -1485,8 +1529,10 @@ impl Session {
             .pending
             .iter()
             .filter(|(_, p)| {
-                !matches!(p.state, PendingState::AwaitingInput { .. })
-                    && p.deadline.is_some_and(|d| d <= now)
+                !matches!(
+                    p.state,
+                    PendingState::AwaitingInput { .. } | PendingState::Held(_)
+                ) && p.deadline.is_some_and(|d| d <= now)
             })
             .map(|(k, _)| *k)
             .collect();

@@ -361,3 +361,48 @@ pub fn typed(v: Value) -> client_core::session::McpResult {
     };
     client_core::session::McpResult::decode(method, v).expect("a well-formed result")
 }
+
+/// A server whose answer to the era probe (`server/discover`) waits until the test gives it
+/// ([`Harness::answer_probe`]): what the session sends meanwhile is answered at once by the
+/// inner server.
+pub struct SlowProbe<S: Server> {
+    pub inner: S,
+    /// The probe waiting for its answer.
+    waiting: Option<(HttpRequest, Value)>,
+}
+
+impl<S: Server> SlowProbe<S> {
+    pub fn new(inner: S) -> Self {
+        SlowProbe {
+            inner,
+            waiting: None,
+        }
+    }
+}
+
+impl<S: Server> Server for SlowProbe<S> {
+    fn handle(&mut self, req: &HttpRequest, body: Option<&Value>) -> Reply {
+        match body {
+            Some(b) if b["method"] == "server/discover" => {
+                self.waiting = Some((req.clone(), b.clone()));
+                Reply::Hang
+            }
+            _ => self.inner.handle(req, body),
+        }
+    }
+}
+
+impl<S: Server> Harness<SlowProbe<S>> {
+    /// Answers the probe that is waiting (as the inner server answers it) and pumps.
+    pub fn answer_probe(&mut self) {
+        let (req, body) = self.server.waiting.take().expect("a probe is waiting");
+        assert!(
+            self.hanging.contains(&req.id),
+            "the probe's exchange is still open"
+        );
+        self.hanging.retain(|t| *t != req.id);
+        let reply = self.server.inner.handle(&req, Some(&body));
+        self.deliver(req.id, reply);
+        self.pump();
+    }
+}
