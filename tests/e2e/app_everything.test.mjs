@@ -1104,3 +1104,37 @@ test('leaving the app ends the session: the call under way is cancelled on the s
     proxy.stop();
   }
 });
+
+test('a first visit to a 2025-era server lists the tools in the session, whatever the tool list sent alongside the era probe got', async () => {
+  // The probe's answer (a refusal) is held back by the proxy; the tool list sent alongside it
+  // is refused by server-everything meanwhile (no session). Once the probe is answered the
+  // app starts the session and lists the tools in it.
+  const root = path.resolve(here, '../..');
+  const server = `${root}/tests/node_modules/@modelcontextprotocol/server-everything/dist/index.js`;
+  const proxy = await startPeer('fault_proxy.mjs', ['--', 'node', '-r', `${root}/tests/peers/loopback.cjs`, server, 'streamableHttp']);
+  const base = proxy.url.replace(/\/mcp$/, '');
+  const own = await browser.newContext(); // nothing remembered
+  const seen = async () => (await (await fetch(`${base}/__log`)).json());
+  try {
+    const hold = await fetch(`${base}/__fault`, { method: 'POST', body: JSON.stringify({ kind: 'hold', method: 'server/discover' }) });
+    assert.equal(hold.ok, true);
+    const fresh = await own.newPage();
+    const crashes = [];
+    fresh.on('pageerror', (e) => crashes.push(String(e)));
+    await fresh.goto(`${site.url}/?url=${encodeURIComponent(proxy.url)}`);
+    await waitFor(async () => (await seen()).includes('tools/list'), 20_000, 'the tool list sent alongside the probe');
+    assert.ok(!(await seen()).includes('initialize'), 'no session yet');
+    assert.equal(await fresh.locator('#connection-state').innerText(), 'connecting');
+    assert.equal((await fetch(`${base}/__release`, { method: 'POST' })).ok, true);
+    await fresh.locator('button.tool[data-tool="echo"]').waitFor({ timeout: 20_000 });
+    assert.match(await fresh.locator('.server-head').innerText(), /Legacy era · 2025-/);
+    const log = await seen();
+    const lists = log.flatMap((m, i) => (m === 'tools/list' ? [i] : []));
+    assert.equal(lists.length, 2, `alongside the probe, then in the session: ${JSON.stringify(log)}`);
+    assert.ok(lists[0] < log.indexOf('initialize') && log.indexOf('initialize') < lists[1], JSON.stringify(log));
+    assert.deepEqual(crashes, []);
+  } finally {
+    await own.close();
+    proxy.stop();
+  }
+});

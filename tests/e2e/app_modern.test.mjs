@@ -712,3 +712,37 @@ test('a connection that failed can be made again from where it failed', async ()
     proxy.stop();
   }
 });
+
+test('a first visit asks for the tool list alongside the era probe, and shows it once the probe says the era is the one it was asked in', async () => {
+  // The server's answer to the probe (`server/discover`) is held back by the proxy: the
+  // tool list reaches the server meanwhile, in the modern era (the real server answers it),
+  // and the page shows it only once the probe is answered, without asking again.
+  const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+  const proxy = await startPeer('fault_proxy.mjs', ['--', `${root}/tests/.venv-modern/bin/python`, `${root}/tests/peers/modern_server.py`]);
+  const base = proxy.url.replace(/\/mcp$/, '');
+  const own = await browser.newPage({ viewport: { width: 1200, height: 900 } }); // nothing remembered
+  const crashes = [];
+  own.on('pageerror', (e) => crashes.push(String(e)));
+  const seen = async () => (await (await fetch(`${base}/__log`)).json());
+  try {
+    const hold = await fetch(`${base}/__fault`, { method: 'POST', body: JSON.stringify({ kind: 'hold', method: 'server/discover' }) });
+    assert.equal(hold.ok, true);
+    await own.goto(`${site.url}/?url=${encodeURIComponent(proxy.url)}`);
+    await waitFor(async () => (await seen()).includes('tools/list'), 20_000, 'the tool list asked for before the probe is answered');
+    const before = await seen();
+    assert.ok(before.includes('server/discover') && !before.includes('answered server/discover'), JSON.stringify(before));
+    assert.equal(await own.locator('#connection-state').innerText(), 'connecting');
+    assert.equal(await own.locator('button.tool').count(), 0, 'no tool shown before the era is known');
+    assert.equal((await fetch(`${base}/__release`, { method: 'POST' })).ok, true);
+    await own.locator('button.tool[data-tool="echo"]').waitFor({ timeout: 20_000 });
+    assert.match(await own.locator('.server-head').innerText(), /Modern era · 2026-07-28/);
+    const after = await seen();
+    assert.equal(after.filter((m) => m === 'tools/list').length, 1, `asked once: ${JSON.stringify(after)}`);
+    assert.equal(after.filter((m) => m === 'server/discover').length, 1, JSON.stringify(after));
+    assert.ok(!after.includes('initialize'), JSON.stringify(after));
+    assert.deepEqual(crashes, []);
+  } finally {
+    await own.close();
+    proxy.stop();
+  }
+});

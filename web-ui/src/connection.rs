@@ -7,7 +7,8 @@ use client_browser::client_core::types::{
 };
 use client_browser::Answer;
 use client_browser::{
-    Authorizer, Client, ClientError, ClientEvent, ClientOptions, Handlers, Transport,
+    Authorizer, CacheMode, Client, ClientError, ClientEvent, ClientOptions, Handlers, ListOptions,
+    ListingStop, PendingListing, Transport,
 };
 use futures_channel::oneshot;
 use futures_util::FutureExt;
@@ -584,15 +585,40 @@ impl Connection {
         // Started now, so the first request goes out before the page renders (the app's
         // first render takes about 10 ms, and a deep link connects while it runs).
         client_browser::spawn_started(async move {
-            match client.reconnect().await {
-                Ok(details) => {
-                    // The tool list is asked for first, and the page updates while the
-                    // server answers (not the other way round: rendering the server's
-                    // details would delay the request by a frame's work).
-                    let show = async {
-                        c.show_connected(details, sink.as_ref());
-                    };
-                    futures_util::join!(c.refresh_tools(), show);
+            // The tool list is asked for as connecting starts, not once connected: while
+            // the server's era is being probed the session sends it alongside the probe, so
+            // a 2026-07-28 server answers both in one round trip (otherwise it waits in the
+            // session for the connection). A connection that fails stops it.
+            let given_up = std::cell::Cell::new(false);
+            let stop = std::cell::RefCell::new(None::<ListingStop>);
+            let connecting = async {
+                let result = client.reconnect().await;
+                match &result {
+                    // The page updates while the server answers the tool list (the list
+                    // was asked for first: rendering the server's details before would
+                    // delay it by a frame's work).
+                    Ok(details) => c.show_connected(details.clone(), sink.as_ref()),
+                    Err(_) => {
+                        given_up.set(true);
+                        if let Some(stop) = stop.borrow().as_ref() {
+                            stop.stop();
+                        }
+                    }
+                }
+                result
+            };
+            let listing = async {
+                if given_up.get() {
+                    return Err(ClientError::Closed);
+                }
+                let pending = c.start_tools_listing(&client);
+                *stop.borrow_mut() = Some(pending.stop.clone());
+                pending.await
+            };
+            let (connected, tools) = futures_util::join!(connecting, listing);
+            match connected {
+                Ok(_) => {
+                    c.show_tools(&client, tools);
                     // Calls of an earlier page still running as tasks are followed again.
                     crate::tool_call::resume_kept_tasks(&c);
                 }
@@ -825,9 +851,30 @@ impl Connection {
         let Some(client) = self.client.get_value() else {
             return;
         };
+        let outcome = self.start_tools_listing(&client).await;
+        self.show_tools(&client, outcome);
+    }
+
+    /// Starts reading the tool list (every page; the first one goes out now).
+    fn start_tools_listing(&self, client: &Client) -> PendingListing {
         self.stale
             .maybe_update(|s| s.listing(crate::stale_lists::TOOLS));
-        match client.list_tools().await {
+        let options = ListOptions {
+            cache: CacheMode::Use,
+            ..Default::default()
+        };
+        client.start_listing("tools/list", "tools", options)
+    }
+
+    /// Shows a tool list as read, or why it could not be.
+    fn show_tools(&self, client: &Client, outcome: Result<Vec<Value>, ClientError>) {
+        let tools = outcome.and_then(|items| {
+            items
+                .into_iter()
+                .map(|item| client_browser::decode::<Tool>("tools/list", item))
+                .collect::<Result<Vec<Tool>, ClientError>>()
+        });
+        match tools {
             Ok(tools) => self.tools.set(tools),
             Err(e) => {
                 note(self.log, format!("tools/list failed: {e}"));
