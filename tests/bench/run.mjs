@@ -639,18 +639,21 @@ All clients declare the same capabilities (sampling, elicitation, roots, tasks; 
 asks for the client's roots as soon as it is initialized). The app row is the whole app: its
 page, its wasm, its first render; the headless package row is the client alone, in the same
 host page as the SDK pages, like for like (the page also has the two preload hints the
-package's README recommends, so that its JS and its wasm are fetched at once). A first visit (fresh browser
-context) loads and compiles the wasm and, not knowing the server yet, probes its protocol
-era (\`server/discover\`, then \`initialize\` for a 2025-era server), as the 2.x SDK does too. A
-return visit (same context) is a second navigation: ours (app and package) remembers the era
+package's README recommends, so that its JS and its wasm are fetched at once). A first
+visit (fresh browser context) loads and compiles the wasm and, not knowing the server yet,
+probes its protocol era (\`server/discover\`, then \`initialize\` for a 2025-era server), as
+the 2.x SDK does too; the app sends \`tools/list\` alongside the probe, in the modern era, so
+a 2026-07-28 server answers both in one round trip (a 2025-era server refuses it, and it is
+sent again in the session). A return visit (same context) is a second navigation: ours (app and package) remembers the era
 per server URL, as the spec recommends, and skips the probe (a 2025-era server gets
 \`initialize\` first; the 2026-07-28 server, which marks its \`server/discover\` result public
 and fresh for an hour as in the spec's example, gets \`tools/list\` first: ours connects from
 the kept result); the SDK pages start over as a page using them would.
 The row "era already known" is a first visit (fresh context, nothing cached) to a server whose
-era the app already knows, taken in turn with the other clients: the difference to the first row is the probe's round trip, which the
-spec asks a client that speaks both eras to make and a client that speaks only the 2025 era
-(the 1.x SDK) never makes; what remains is loading and compiling the wasm and the first render.
+era the app already knows, taken in turn with the other clients: the difference to the
+first row is the probe's round trip, which the spec asks a client that speaks both eras to
+make and a client that speaks only the 2025 era (the 1.x SDK) never makes; what remains is
+loading and compiling the wasm and the first render.
 
 Where a first visit's time goes (2025-era server; ${N_TRACED} more first visits per client,
 taken in turn, each in a trace of the page: medians):
@@ -661,12 +664,11 @@ ${tracedRows()}
 
 Busy is the time the page's main thread spent in tasks from the navigation's start to "tools
 listed" (loading and running the page's code, the client's work, rendering); the rest of the
-time it waited: for the network, the server, the wasm's download and the compiling done on other
-threads. V8 compiles a wasm
-module's functions lazily, each on the main thread when it first runs, so a first visit pays
-for every function that connecting and the first render run (a return visit runs code kept in
-the browser's cache); the SDK pages' JS is compiled likewise by V8's JS compilers, not counted
-in that column. Tracing slows every client a little: these times are longer than those above.
+time it waited: for the network, the server, the wasm's download and the compiling done on
+other threads. V8 compiles a wasm module's functions lazily, each on the main thread when it
+first runs, so a first visit pays for every function that connecting and the first render
+run (a return visit runs code kept in the browser's cache); the SDK pages' JS is compiled
+likewise by V8's JS compilers, not counted in that column. Tracing slows every client a little: these times are longer than those above.
 
 Over an emulated network (every request answered ${LATENCY_MS} ms later, Chrome's network
 emulation; server-everything; median of ${N_LATENCY}):
