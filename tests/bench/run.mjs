@@ -357,6 +357,7 @@ const slowNetwork = async (ctx, page) => {
   await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: LATENCY_MS, downloadThroughput: -1, uploadThroughput: -1 });
 };
 const connectSlow = await visits(everything, N_LATENCY, slowNetwork);
+const connectSlowModern = await visits(modern, N_LATENCY, slowNetwork);
 
 // ---- calls: sequential and 16 in flight; ours, both TS SDKs, raw fetch ----
 const page = await hostPage();
@@ -668,14 +669,22 @@ time it waited: for the network, the server, the wasm's download and the compili
 other threads. V8 compiles a wasm module's functions lazily, each on the main thread when it
 first runs, so a first visit pays for every function that connecting and the first render
 run (a return visit runs code kept in the browser's cache); the SDK pages' JS is compiled
-likewise by V8's JS compilers, not counted in that column. Tracing slows every client a little: these times are longer than those above.
+likewise by V8's JS compilers, not counted in that column. Tracing slows every client a
+little: these times are longer than those above.
 
 Over an emulated network (every request answered ${LATENCY_MS} ms later, Chrome's network
-emulation; server-everything; median of ${N_LATENCY}):
+emulation; median of ${N_LATENCY}), to the 2025-era server (server-everything):
 
 | client | first visit, ms | (middle half) | return visit, ms | (middle half) |
 | --- | ---: | ---: | ---: | ---: |
 ${connectRows(connectSlow)}
+
+and to the 2026-07-28 server (on a first visit the app sends \`tools/list\` alongside the
+era probe, so the server answers both in one round trip):
+
+| client | first visit, ms | (middle half) | return visit, ms | (middle half) |
+| --- | ---: | ---: | ---: | ---: |
+${connectRows(connectSlowModern)}
 
 On 127.0.0.1 a round trip costs next to nothing but the server's work, done on the same two
 cores on which the browser compiles the app; over the emulated network every round trip
@@ -764,8 +773,10 @@ round it across the line (0.996×, not 1.00×, beside "not reached").
 | (headless package page, 2025-era server: return visit) | ${noSlower(connectLegacy, 'again', 'pkg')} |
 | (headless package page, 2026-07-28 server: first visit) | ${noSlower(connectModern, 'first', 'pkg')} |
 | (headless package page, 2026-07-28 server: return visit) | ${noSlower(connectModern, 'again', 'pkg')} |
-| (over the emulated network: first visit) | ${noSlower(connectSlow, 'first')} |
-| (over the emulated network: return visit) | ${noSlower(connectSlow, 'again')} |
+| (over the emulated network, 2025-era server: first visit) | ${noSlower(connectSlow, 'first')} |
+| (over the emulated network, 2025-era server: return visit) | ${noSlower(connectSlow, 'again')} |
+| (over the emulated network, 2026-07-28 server: first visit) | ${noSlower(connectSlowModern, 'first')} |
+| (over the emulated network, 2026-07-28 server: return visit) | ${noSlower(connectSlowModern, 'again')} |
 | calls no slower than the TS SDK, sequential | ${versus(seqMs.ours, (key) => seqMs[key], sum)} |
 | calls no slower than the TS SDK, 16 in flight | ${versus(parMs.ours, (key) => parMs[key], sum)} |
 | sequential calls within 10 % of raw fetch | ${nearRaw} |
