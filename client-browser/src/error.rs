@@ -49,6 +49,13 @@ pub enum ClientError {
     },
 }
 
+/// Whether `url` can be a server's address, checked before anything is sent or kept: an
+/// application asks it before it saves a server the user named (the client's `reconnect`
+/// refuses such a URL with the same error). See [`unusable_url`] for the rule.
+pub fn check_server_url(url: &str) -> Result<(), ClientError> {
+    unusable_url(url).map_or(Ok(()), Err)
+}
+
 /// Why `url` cannot be a server's address, if it cannot: a scheme other than http(s) or
 /// ws(s). A URL with no scheme is relative to the page, and the browser resolves it (an
 /// endpoint on the page's own origin).
@@ -116,6 +123,7 @@ mod url_tests {
             "a_b:x",
         ] {
             assert_eq!(unusable_url(ok), None, "{ok}");
+            assert!(check_server_url(ok).is_ok(), "{ok}");
         }
         for bad in [
             "javascript:alert(1)",
@@ -128,6 +136,10 @@ mod url_tests {
         ] {
             assert!(
                 matches!(unusable_url(bad), Some(ClientError::UnusableUrl { .. })),
+                "{bad}"
+            );
+            assert!(
+                matches!(check_server_url(bad), Err(ClientError::UnusableUrl { .. })),
                 "{bad}"
             );
         }

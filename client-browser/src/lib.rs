@@ -36,7 +36,7 @@ mod websocket;
 
 pub use auth::{AuthFailure, Authorizer, LoginMode, OAuthOptions, ServerRefusal, TokenStorage};
 pub use client::{completion_params, decode, Client, PendingCall};
-pub use error::ClientError;
+pub use error::{check_server_url, ClientError};
 pub use listing::{ListOptions, ListingStop, PendingListing};
 pub use options::{
     typed_handler, Answer, CallOptions, ClientEvent, ClientOptions, Handlers, TaskListener,

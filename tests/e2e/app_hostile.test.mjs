@@ -660,3 +660,37 @@ test('an MCP App that floods the page with messages and then never stops running
   assert.match(await silent.innerText(), /^The app has said nothing to this client in the 8 s since it was shown\. .*one that never stops running holds the others until the page is loaded again\.$/);
 });
 
+
+test('a page address or form naming a URL no MCP transport uses ends in an error at once, runs nothing and is not saved', async () => {
+  const context = await browser.newContext();
+  try {
+    const fresh = await context.newPage();
+    fresh.on('dialog', (d) => { throw new Error(`a dialog opened: ${d.message()}`); });
+    for (const url of ['javascript:window.__pwned=1', 'ftp://127.0.0.1/mcp', 'data:text/html,<b>x</b>']) {
+      await fresh.goto(`${site.url}/?url=${encodeURIComponent(url)}`);
+      // Its state says so (it read "connecting" for good), with the reason and no way to
+      // connect again that would fail alike.
+      await fresh.locator('#connection-state', { hasText: 'error' }).waitFor({ timeout: 10_000 });
+      assert.match(await fresh.locator('.server .doctor').innerText(), /is not an MCP server URL: it must start with http:\/\/, https:\/\/, ws:\/\/ or wss:\/\//);
+      assert.match(await fresh.locator('.connection-tab').innerText(), /· error/);
+      assert.equal(await fresh.locator('.connect-again').count(), 0);
+      assert.equal(await fresh.locator('details.saved > summary').innerText(), 'Saved servers (0)');
+      assert.equal(await fresh.evaluate(() => localStorage.getItem('mcp-browser-client.servers')), null, url);
+      assert.equal(await fresh.evaluate(() => window.__pwned), undefined);
+    }
+    // Typed into the form (a valid URL to the browser's own check) likewise.
+    await fresh.locator('#server-url').fill('javascript:window.__pwned=2');
+    await fresh.locator('#connect').click();
+    await waitFor(async () => (await fresh.locator('.connection-tab').count()) === 2, 10_000, 'a second connection tab');
+    await fresh.locator('#connection-state', { hasText: 'error' }).waitFor({ timeout: 10_000 });
+    assert.equal(await fresh.locator('details.saved > summary').innerText(), 'Saved servers (0)');
+    // A server that is one is saved as it connects (the same page, the same rule).
+    await fresh.locator('#server-url').fill(hostile.url);
+    await fresh.locator('#connect').click();
+    await fresh.locator('#connection-state', { hasText: 'connected' }).waitFor({ timeout: 20_000 });
+    assert.equal(await fresh.locator('details.saved > summary').innerText(), 'Saved servers (1)');
+    assert.equal(await fresh.evaluate(() => window.__pwned), undefined);
+  } finally {
+    await context.close();
+  }
+});

@@ -95,7 +95,12 @@ pub fn App(
             headers: req.headers.clone(),
             allow_local_auth: req.allow_local_auth,
         };
-        if embedded {
+        // A URL no MCP transport can use (a deep link's `javascript:…`, `ftp://…`) is not
+        // kept: its connection ends at once, saying why.
+        let usable = client_browser::check_server_url(&req.url).is_ok();
+        if !usable {
+            // Not kept.
+        } else if embedded {
             saved_servers.update(|s| *s = crate::saved::with_server(std::mem::take(s), server));
         } else if let Some(servers) = crate::saved::add(server.clone()) {
             saved_here.update_value(|h| h.saved(server, js_sys::Date::now()));

@@ -623,6 +623,11 @@ impl Connection {
                     crate::tool_call::resume_kept_tasks(&c);
                 }
                 Err(e) => {
+                    // Refused before the session started (it never changes state then): the
+                    // connection has failed, not "connecting".
+                    if matches!(e, ClientError::UnusableUrl { .. }) {
+                        c.state.set(ConnectionState::Failed);
+                    }
                     // A refusal for want of a login was announced (`login_needed`) already.
                     let message = crate::doctor::explain(&e);
                     if let Some(sink) = &sink {

@@ -47,7 +47,9 @@ pub fn ServerView(conn: Connection) -> impl IntoView {
             {move || waiting.get().map(|w| view! { <p class="doctor waiting-for-connection" role="status">{w}</p> })}
             {
                 let again = conn.clone();
-                move || (state.get() == ConnectionState::Failed).then(|| {
+                // Not for a URL no transport can use: connecting again would fail alike.
+                let usable = client_browser::check_server_url(&conn.url).is_ok();
+                move || (usable && state.get() == ConnectionState::Failed).then(|| {
                     let again = again.clone();
                     view! { <button class="connect-again" on:click=move |_| again.connect()>"Connect again"</button> }
                 })
