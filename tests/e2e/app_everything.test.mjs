@@ -1083,6 +1083,17 @@ test('a deep link can name the tool to open', async () => {
   await linked.locator('.runner .tool-name', { hasText: 'get-sum' }).waitFor({ timeout: 20_000 });
   assert.equal(await linked.locator('button.tool[data-tool="get-sum"]').getAttribute('aria-current'), 'true');
   await linked.close();
+  // A link naming a tool the server does not list says so once the list came.
+  const stale = await context.newPage();
+  await stale.goto(`${site.url}/?url=${encodeURIComponent(everything.url)}&tool=${encodeURIComponent('get-sum-renamed')}`);
+  await stale.locator('.unlisted-tool').waitFor({ timeout: 20_000 });
+  assert.equal(await stale.locator('.unlisted-tool').innerText(), 'This server lists no tool named “get-sum-renamed”. Choose a tool.');
+  assert.ok(await stale.locator('button.tool[data-tool="get-sum"]').count() === 1, 'the tools are listed');
+  // Choosing a listed tool opens it, and the words go.
+  await stale.locator('button.tool[data-tool="get-sum"]').click();
+  await stale.locator('.runner .tool-name', { hasText: 'get-sum' }).waitFor({ timeout: 10_000 });
+  assert.equal(await stale.locator('.unlisted-tool').count(), 0);
+  await stale.close();
 });
 
 test('leaving the app ends the session: the call under way is cancelled on the server and the session deleted as the page unloads', async () => {

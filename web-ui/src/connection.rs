@@ -135,6 +135,8 @@ pub struct Connection {
     pub details: RwSignal<Option<ServerDetails>>,
     /// Its tools.
     pub tools: RwSignal<Vec<Tool>>,
+    /// Whether `tools` holds what the server listed (not yet, before its first answer).
+    pub tools_listed: RwSignal<bool>,
     /// Notifications and log messages, newest last (the newest [`MAX_NOTES`]; see [`note`]).
     pub log: RwSignal<Notes>,
     /// Every JSON-RPC message (the newest, within the wire log's limits).
@@ -331,6 +333,7 @@ impl Connection {
             waiting_for_connection: RwSignal::new(None),
             details: RwSignal::new(None),
             tools: RwSignal::new(Vec::new()),
+            tools_listed: RwSignal::new(false),
             log: RwSignal::new(Notes::default()),
             wire: RwSignal::new(WireLog::default()),
             asks: RwSignal::new_local(Vec::new()),
@@ -722,6 +725,7 @@ impl Connection {
         self.logged_in.set(false);
         self.details.set(None);
         self.tools.set(Vec::new());
+        self.tools_listed.set(false);
         self.error
             .set(Some("Logged out. Log in again to use this server.".into()));
         self.auth_needed.set(Some(None));
@@ -880,7 +884,10 @@ impl Connection {
                 .collect::<Result<Vec<Tool>, ClientError>>()
         });
         match tools {
-            Ok(tools) => self.tools.set(tools),
+            Ok(tools) => {
+                self.tools.set(tools);
+                self.tools_listed.set(true);
+            }
             Err(e) => {
                 note(self.log, format!("tools/list failed: {e}"));
                 // The connection failed after it was made (connected from a kept discover

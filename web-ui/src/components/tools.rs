@@ -40,6 +40,12 @@ pub fn hint_labels(tool: &Tool) -> Vec<&'static str> {
     out
 }
 
+/// The chosen tool's name when the server's list, once it came, has no such tool (called
+/// when no listed tool is the chosen one).
+fn unlisted_choice(chosen: Option<String>, listed: bool) -> Option<String> {
+    chosen.filter(|_| listed)
+}
+
 /// Most tools rendered at once; the search narrows the rest.
 const SHOWN: usize = 500;
 
@@ -102,7 +108,13 @@ pub fn ToolsPanel(conn: Connection) -> impl IntoView {
             <div class="detail">
                 {move || match current.get() {
                     Some(tool) => view! { <ToolRunner conn=conn.clone() tool=tool /> }.into_any(),
-                    None => view! { <p class="hint">"Choose a tool."</p> }.into_any(),
+                    None => match unlisted_choice(selected.get(), conn.tools_listed.get()) {
+                        // A link named it, or the server stopped listing it.
+                        Some(name) => view! {
+                            <p class="hint unlisted-tool" role="status">"This server lists no tool named “" <bdi>{crate::bidi::contained(&name).into_owned()}</bdi> "”. Choose a tool."</p>
+                        }.into_any(),
+                        None => view! { <p class="hint">"Choose a tool."</p> }.into_any(),
+                    },
                 }}
                 // Under the runner: the chosen tool's View, and the others' kept, hidden.
                 <KeptAppViews conn=views_conn chosen=chosen />
@@ -115,6 +127,16 @@ pub fn ToolsPanel(conn: Connection) -> impl IntoView {
 mod tests {
     use super::*;
     use crate::search::{matches, query_words};
+
+    #[test]
+    fn a_chosen_tool_is_unlisted_only_once_the_list_came() {
+        assert_eq!(
+            unlisted_choice(Some("nope".into()), true).as_deref(),
+            Some("nope")
+        );
+        assert_eq!(unlisted_choice(Some("nope".into()), false), None);
+        assert_eq!(unlisted_choice(None, true), None);
+    }
 
     #[test]
     fn search_matches_every_word_in_name_title_or_description_ignoring_case() {
