@@ -2544,31 +2544,21 @@ fn an_event_stream_refused_for_want_of_a_login_during_the_handshake_is_asked_for
 
 // ----- listings sent alongside the era probe -----
 
-fn responses_to<S: Server>(h: &Harness<S>, handle: RequestHandle) -> usize {
-    h.events
-        .iter()
-        .filter(|e| matches!(e, Event::Response { handle: x, .. } if *x == handle))
-        .count()
-}
-
 #[test]
 fn a_listing_sent_alongside_the_probe_goes_again_in_the_legacy_session() {
     let server = SlowProbe::new(Legacy::new(ProbeAnswer::NotInitialized));
     let mut h = Harness::new(Session::new(config()), server);
     h.connect();
-    let list = h
-        .session
-        .request("tools/list", None, RequestOptions::default(), h.now);
-    h.pump();
+    let list = h.ask("tools/list");
     // Refused (the server knows no modern request), and held for the probe.
-    assert_eq!(responses_to(&h, list), 0);
+    assert_eq!(h.responses_to(list), 0);
     h.answer_probe();
     assert_eq!(h.session.state(), ConnectionState::Connected);
     assert!(matches!(
         response(&h, list),
         Some(Ok(McpResult::ListTools(ref l))) if l.tools.is_empty()
     ));
-    assert_eq!(responses_to(&h, list), 1);
+    assert_eq!(h.responses_to(list), 1);
     let lists = h.requests_for("tools/list");
     assert_eq!(
         lists.len(),
@@ -2616,11 +2606,8 @@ fn a_legacy_servers_answer_to_a_listing_sent_alongside_the_probe_is_dropped() {
     let server = SlowProbe::new(Stateless(Legacy::new(ProbeAnswer::NotInitialized)));
     let mut h = Harness::new(Session::new(config()), server);
     h.connect();
-    let list = h
-        .session
-        .request("tools/list", None, RequestOptions::default(), h.now);
-    h.pump();
-    assert_eq!(responses_to(&h, list), 0, "held for the probe");
+    let list = h.ask("tools/list");
+    assert_eq!(h.responses_to(list), 0, "held for the probe");
     h.answer_probe();
     assert!(
         matches!(
@@ -2629,12 +2616,9 @@ fn a_legacy_servers_answer_to_a_listing_sent_alongside_the_probe_is_dropped() {
         ),
         "the session's answer, not the one given before the era was known"
     );
-    assert_eq!(responses_to(&h, list), 1);
+    assert_eq!(h.responses_to(list), 1);
     // Nothing of that answer was kept: the next listing asks the server.
-    let again = h
-        .session
-        .request("tools/list", None, RequestOptions::default(), h.now);
-    h.pump();
+    let again = h.ask("tools/list");
     assert!(matches!(
         response(&h, again),
         Some(Ok(McpResult::ListTools(ref l))) if l.tools.is_empty()
@@ -2653,7 +2637,7 @@ fn a_listing_alongside_a_probe_that_fails_below_http_goes_again_after_initialize
     h.connect();
     h.answer_probe();
     assert_eq!(h.session.state(), ConnectionState::Connected);
-    assert_eq!(responses_to(&h, list), 1);
+    assert_eq!(h.responses_to(list), 1);
     let lists = h.requests_for("resources/list");
     assert_eq!(lists.len(), 2);
     assert_eq!(lists[1].header("mcp-session-id"), Some("sess-1"));
@@ -2668,7 +2652,7 @@ fn a_remembered_legacy_era_sends_no_listing_before_the_session() {
         .session
         .request("tools/list", None, RequestOptions::default(), h.now);
     h.connect();
-    assert_eq!(responses_to(&h, list), 1);
+    assert_eq!(h.responses_to(list), 1);
     let lists = h.requests_for("tools/list");
     assert_eq!(lists.len(), 1, "no probe, nothing alongside it");
     assert_eq!(lists[0].header("mcp-session-id"), Some("sess-1"));

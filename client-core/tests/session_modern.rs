@@ -1968,13 +1968,7 @@ fn a_kept_discover_result_refuted_by_an_unsupported_version_is_probed_and_the_re
             let b = body.unwrap();
             if !self.1 && b["method"] != "server/discover" {
                 self.1 = true;
-                return Reply::Json(
-                    400,
-                    json_ct(),
-                    json!({"jsonrpc": "2.0", "id": b["id"], "error": {"code": -32022,
-                        "message": "Unsupported protocol version",
-                        "data": {"supported": ["2026-07-28"], "requested": "2026-07-28"}}}),
-                );
+                return refused_version(&b["id"]);
             }
             self.0.handle(req, body)
         }
@@ -2152,11 +2146,16 @@ fn tool_names<S: Server>(h: &Harness<S>, handle: RequestHandle) -> Vec<String> {
     }
 }
 
-fn responses_to<S: Server>(h: &Harness<S>, handle: RequestHandle) -> usize {
-    h.events
-        .iter()
-        .filter(|e| matches!(e, Event::Response { handle: x, .. } if *x == handle))
-        .count()
+/// A refusal of the version 2026-07-28 that names it as supported (a server that refuses the
+/// first requests, whatever they say).
+fn refused_version(id: &Value) -> Reply {
+    Reply::Json(
+        400,
+        json_ct(),
+        json!({"jsonrpc": "2.0", "id": id, "error": {"code": -32022,
+            "message": "Unsupported protocol version",
+            "data": {"supported": ["2026-07-28"], "requested": "2026-07-28"}}}),
+    )
 }
 
 #[test]
@@ -2182,7 +2181,7 @@ fn a_listing_asked_for_while_probing_goes_alongside_the_probe() {
         "the listing went out before the probe was answered (the server checks it is modern)"
     );
     // Answered already, but held until the probe says the era is the one it was asked in.
-    assert_eq!(responses_to(&h, list), 0, "{:?}", h.events);
+    assert_eq!(h.responses_to(list), 0, "{:?}", h.events);
     h.answer_probe();
     assert_eq!(h.session.state(), ConnectionState::Connected);
     assert_eq!(tool_names(&h, list), ["echo", "sql", "strict"]);
@@ -2208,16 +2207,13 @@ fn a_listing_asked_for_while_probing_goes_alongside_the_probe() {
         ],
         "the listing was not sent again"
     );
-    assert_eq!(responses_to(&h, list), 1);
+    assert_eq!(h.responses_to(list), 1);
 }
 
 #[test]
 fn a_listing_asked_for_before_connecting_goes_with_the_probe() {
     let mut h = Harness::new(Session::new(config()), SlowProbe::new(Modern::default()));
-    let prompts = h
-        .session
-        .request("prompts/list", None, RequestOptions::default(), h.now);
-    h.pump();
+    let prompts = h.ask("prompts/list");
     assert!(h.sent.is_empty(), "nothing before connecting");
     h.connect();
     let methods: Vec<Value> = h.posted().iter().map(|m| m["method"].clone()).collect();
@@ -2228,7 +2224,7 @@ fn a_listing_asked_for_before_connecting_goes_with_the_probe() {
         response(&h, prompts),
         Some(Err(RequestError::Rpc(ref e))) if e.code == -32601
     ));
-    assert_eq!(responses_to(&h, prompts), 1);
+    assert_eq!(h.responses_to(prompts), 1);
     assert_eq!(h.posted().len(), 2);
 }
 
@@ -2242,13 +2238,7 @@ fn a_listing_alongside_a_probe_answered_with_another_version_goes_again() {
             let b = body.expect("a POST");
             if self.1 < 2 {
                 self.1 += 1;
-                return Reply::Json(
-                    400,
-                    json_ct(),
-                    json!({"jsonrpc": "2.0", "id": b["id"], "error": {"code": -32022,
-                        "message": "Unsupported protocol version",
-                        "data": {"supported": ["2026-07-28"], "requested": "2026-07-28"}}}),
-                );
+                return refused_version(&b["id"]);
             }
             self.0.handle(req, body)
         }
@@ -2258,15 +2248,12 @@ fn a_listing_alongside_a_probe_answered_with_another_version_goes_again() {
         SlowProbe::new(RefusesFirst(Modern::default(), 0)),
     );
     h.connect();
-    let list = h
-        .session
-        .request("tools/list", None, RequestOptions::default(), h.now);
-    h.pump();
+    let list = h.ask("tools/list");
     // The listing is refused at once (held); the probe is refused when answered, and is
     // sent again with the listing.
-    assert_eq!(responses_to(&h, list), 0);
+    assert_eq!(h.responses_to(list), 0);
     h.answer_probe();
-    assert_eq!(responses_to(&h, list), 0, "{:?}", h.events);
+    assert_eq!(h.responses_to(list), 0, "{:?}", h.events);
     let methods: Vec<Value> = h.posted().iter().map(|m| m["method"].clone()).collect();
     assert_eq!(
         methods,
@@ -2279,7 +2266,7 @@ fn a_listing_alongside_a_probe_answered_with_another_version_goes_again() {
     );
     h.answer_probe();
     assert_eq!(tool_names(&h, list), ["echo", "sql", "strict"]);
-    assert_eq!(responses_to(&h, list), 1);
+    assert_eq!(h.responses_to(list), 1);
 }
 
 #[test]
@@ -2305,10 +2292,7 @@ fn a_listing_alongside_a_probe_that_needs_a_login_waits_for_the_login() {
         SlowProbe::new(Gate(Modern::default())),
     );
     h.connect();
-    let list = h
-        .session
-        .request("tools/list", None, RequestOptions::default(), h.now);
-    h.pump();
+    let list = h.ask("tools/list");
     let challenges = |h: &Harness<SlowProbe<Gate>>| {
         h.events
             .iter()
@@ -2319,7 +2303,7 @@ fn a_listing_alongside_a_probe_that_needs_a_login_waits_for_the_login() {
     h.answer_probe();
     assert_eq!(h.session.state(), ConnectionState::AuthRequired);
     assert_eq!(challenges(&h), 1, "the probe's refusal is, once");
-    assert_eq!(responses_to(&h, list), 0, "the listing waits for the login");
+    assert_eq!(h.responses_to(list), 0, "the listing waits for the login");
     assert!(h.session.is_under_way(list));
     h.session
         .set_extra_headers(vec![("Authorization".into(), "Bearer t".into())]);
@@ -2327,7 +2311,7 @@ fn a_listing_alongside_a_probe_that_needs_a_login_waits_for_the_login() {
     h.pump();
     h.answer_probe();
     assert_eq!(tool_names(&h, list), ["echo", "sql", "strict"]);
-    assert_eq!(responses_to(&h, list), 1);
+    assert_eq!(h.responses_to(list), 1);
     let authorized: Vec<&HttpRequest> = h
         .sent
         .iter()
@@ -2344,10 +2328,7 @@ fn a_listing_alongside_a_probe_that_needs_a_login_waits_for_the_login() {
 fn a_listing_cancelled_while_its_answer_is_held_ends_cancelled() {
     let mut h = Harness::new(Session::new(config()), SlowProbe::new(Modern::default()));
     h.connect();
-    let list = h
-        .session
-        .request("tools/list", None, RequestOptions::default(), h.now);
-    h.pump();
+    let list = h.ask("tools/list");
     h.session.cancel(list, h.now);
     h.pump();
     assert!(matches!(
@@ -2356,6 +2337,6 @@ fn a_listing_cancelled_while_its_answer_is_held_ends_cancelled() {
     ));
     h.answer_probe();
     assert_eq!(h.session.state(), ConnectionState::Connected);
-    assert_eq!(responses_to(&h, list), 1, "cancelled, and nothing after");
+    assert_eq!(h.responses_to(list), 1, "cancelled, and nothing after");
     assert_eq!(h.posted_method("tools/list").len(), 1, "not sent again");
 }

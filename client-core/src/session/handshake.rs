@@ -120,16 +120,19 @@ impl Session {
             )
     }
 
-    /// Takes the requests sent alongside the probe off the wire (their exchanges aborted,
-    /// answers held for the probe dropped) and queues them, to be sent again once connected.
-    pub(super) fn requeue_speculative(&mut self) {
-        let sent: Vec<u64> = self
-            .pending
+    /// The requests sent alongside the probe (and not settled yet).
+    fn speculative_keys(&self) -> Vec<u64> {
+        self.pending
             .iter()
             .filter(|(_, p)| p.speculative.is_some())
             .map(|(k, _)| *k)
-            .collect();
-        for key in sent {
+            .collect()
+    }
+
+    /// Takes the requests sent alongside the probe off the wire (their exchanges aborted,
+    /// answers held for the probe dropped) and queues them, to be sent again once connected.
+    pub(super) fn requeue_speculative(&mut self) {
+        for key in self.speculative_keys() {
             self.requeue(key);
         }
     }
@@ -139,13 +142,7 @@ impl Session {
     /// another version) go again.
     fn settle_speculation(&mut self, now: Instant) {
         let version = self.modern_version().map(String::from);
-        let sent: Vec<u64> = self
-            .pending
-            .iter()
-            .filter(|(_, p)| p.speculative.is_some())
-            .map(|(k, _)| *k)
-            .collect();
-        for key in sent {
+        for key in self.speculative_keys() {
             let Some(p) = self.pending.get_mut(&key) else {
                 continue;
             };

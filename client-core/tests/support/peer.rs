@@ -5,7 +5,7 @@
 
 use super::schema::SchemaValidator;
 use client_core::http::{HttpMethod, HttpRequest, ResponseHead, TransmitId, TransportFailure};
-use client_core::session::{ConnectionState, Event, Input, Output};
+use client_core::session::{ConnectionState, Event, Input, Output, RequestHandle, RequestOptions};
 use client_core::{Instant, Session};
 use serde_json::{json, Value};
 
@@ -348,6 +348,23 @@ impl<S: Server> Harness<S> {
             })
             .cloned()
             .collect()
+    }
+
+    /// Asks for `method` (no parameters, default options) and lets everything run.
+    pub fn ask(&mut self, method: &str) -> RequestHandle {
+        let handle = self
+            .session
+            .request(method, None, RequestOptions::default(), self.now);
+        self.pump();
+        handle
+    }
+
+    /// How many times the request `handle` was answered (once at most, unless a bug).
+    pub fn responses_to(&self, handle: RequestHandle) -> usize {
+        self.events
+            .iter()
+            .filter(|e| matches!(e, Event::Response { handle: x, .. } if *x == handle))
+            .count()
     }
 }
 
