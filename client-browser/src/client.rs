@@ -240,9 +240,7 @@ impl Client {
     /// the authorizer's `max_attempts` times: a server that refuses those credentials too
     /// ends it with [`AuthFailure::TooManyAttempts`].
     pub async fn reconnect(&self) -> Result<ServerDetails, ClientError> {
-        if let Some(e) = crate::error::unusable_url(&self.inner.options.url) {
-            return Err(e);
-        }
+        crate::error::check_server_url(&self.inner.options.url)?;
         let result = self.reconnect_recovering().await;
         self.inner.announce_login_needed(&result);
         result

@@ -49,28 +49,28 @@ pub enum ClientError {
     },
 }
 
-/// Whether `url` can be a server's address, checked before anything is sent or kept: an
-/// application asks it before it saves a server the user named (the client's `reconnect`
-/// refuses such a URL with the same error). See [`unusable_url`] for the rule.
+/// Whether `url` can be a server's address, checked before anything is sent or kept (the
+/// client's `reconnect` refuses such a URL, and an application asks before it saves a
+/// server the user named). It cannot when it names a scheme other than http(s) or ws(s). A
+/// URL with no scheme is relative to the page, and the browser resolves it (an endpoint on
+/// the page's own origin).
 pub fn check_server_url(url: &str) -> Result<(), ClientError> {
-    unusable_url(url).map_or(Ok(()), Err)
-}
-
-/// Why `url` cannot be a server's address, if it cannot: a scheme other than http(s) or
-/// ws(s). A URL with no scheme is relative to the page, and the browser resolves it (an
-/// endpoint on the page's own origin).
-pub(crate) fn unusable_url(url: &str) -> Option<ClientError> {
     let url = url.trim();
     // A scheme: a letter, then letters, digits, `+`, `-` or `.`, then `:` (RFC 3986).
     let scheme = url.split_once(':').map(|(s, _)| s).filter(|s| {
         s.chars().next().is_some_and(|c| c.is_ascii_alphabetic())
             && s.chars()
                 .all(|c| c.is_ascii_alphanumeric() || "+-.".contains(c))
-    })?;
+    });
     let known = ["http", "https", "ws", "wss"];
-    (!known.iter().any(|k| scheme.eq_ignore_ascii_case(k))).then(|| ClientError::UnusableUrl {
-        url: url.to_string(),
-    })
+    match scheme {
+        Some(scheme) if !known.iter().any(|k| scheme.eq_ignore_ascii_case(k)) => {
+            Err(ClientError::UnusableUrl {
+                url: url.to_string(),
+            })
+        }
+        _ => Ok(()),
+    }
 }
 
 impl ClientError {
@@ -122,7 +122,6 @@ mod url_tests {
             "9p:x",
             "a_b:x",
         ] {
-            assert_eq!(unusable_url(ok), None, "{ok}");
             assert!(check_server_url(ok).is_ok(), "{ok}");
         }
         for bad in [
@@ -134,10 +133,6 @@ mod url_tests {
             "ftp://example.com/",
             "localhost:3000/mcp",
         ] {
-            assert!(
-                matches!(unusable_url(bad), Some(ClientError::UnusableUrl { .. })),
-                "{bad}"
-            );
             assert!(
                 matches!(check_server_url(bad), Err(ClientError::UnusableUrl { .. })),
                 "{bad}"

@@ -97,14 +97,13 @@ pub fn App(
         };
         // A URL no MCP transport can use (a deep link's `javascript:…`, `ftp://…`) is not
         // kept: its connection ends at once, saying why.
-        let usable = client_browser::check_server_url(&req.url).is_ok();
-        if !usable {
-            // Not kept.
-        } else if embedded {
-            saved_servers.update(|s| *s = crate::saved::with_server(std::mem::take(s), server));
-        } else if let Some(servers) = crate::saved::add(server.clone()) {
-            saved_here.update_value(|h| h.saved(server, js_sys::Date::now()));
-            saved_servers.set(servers);
+        if client_browser::check_server_url(&req.url).is_ok() {
+            if embedded {
+                saved_servers.update(|s| *s = crate::saved::with_server(std::mem::take(s), server));
+            } else if let Some(servers) = crate::saved::add(server.clone()) {
+                saved_here.update_value(|h| h.saved(server, js_sys::Date::now()));
+                saved_servers.set(servers);
+            }
         }
         let id = next_id.get_value();
         next_id.set_value(id + 1);
