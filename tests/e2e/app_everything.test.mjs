@@ -245,10 +245,37 @@ test('answers an elicitation with a form built from the requested schema', async
   await form.locator('button.accept').click();
   await form.locator('.field-error', { hasText: 'above the maximum 100' }).waitFor({ timeout: 10_000 });
   await form.locator('#arg-integer').fill('7');
+  // Every enum shape of the spec: a choice is shown by its title (a titled enum's, or the
+  // legacy `enumNames`), and its value is what is sent.
+  const options = (id) => form.locator(`${id} option`).allInnerTexts();
+  assert.deepEqual(await options('#arg-titledSingleSelectEnum'), ['—', 'Superman', 'Green Lantern', 'Wonder Woman']);
+  assert.deepEqual(await options('#arg-legacyTitledEnum'), ['—', 'Cats', 'Dogs', 'Birds', 'Fish', 'Reptiles']);
+  await form.locator('#arg-titledSingleSelectEnum').selectOption({ label: 'Wonder Woman' });
+  await form.locator('#arg-legacyTitledEnum').selectOption({ label: 'Birds' });
+  // A multi-select is a group of boxes, its default ticked; how many may be chosen is
+  // checked before sending.
+  const boxes = (id) => form.locator(`${id} label.choice`);
+  assert.deepEqual(await boxes('#arg-titledMultipleSelectEnum').allInnerTexts(), ['Tuna', 'Salmon', 'Trout']);
+  assert.deepEqual(await boxes('#arg-untitledMultipleSelectEnum').allInnerTexts(), ['Guitar', 'Piano', 'Violin', 'Drums', 'Bass']);
+  assert.equal(await form.locator('#arg-untitledMultipleSelectEnum-1').isChecked(), true);
+  for (const name of ['Piano', 'Violin', 'Drums']) {
+    await boxes('#arg-untitledMultipleSelectEnum').filter({ hasText: name }).click();
+  }
+  await form.locator('button.accept').click();
+  await form.locator('#arg-untitledMultipleSelectEnum .field-error', { hasText: 'at most 3' }).waitFor({ timeout: 10_000 });
+  await boxes('#arg-untitledMultipleSelectEnum').filter({ hasText: 'Guitar' }).click();
+  await boxes('#arg-titledMultipleSelectEnum').filter({ hasText: 'Trout' }).click();
   await form.locator('button.accept').click();
   const result = page.locator('.result', { hasText: 'Grace Hopper' });
   await result.waitFor({ timeout: 10_000 });
-  assert.match(await result.innerText(), /grace@example\.com[\s\S]*1906-12-09/);
+  const text = await result.innerText();
+  assert.match(text, /grace@example\.com[\s\S]*1906-12-09/);
+  // The server's echo of what it got (its "Raw result").
+  const sent = JSON.parse(text.slice(text.indexOf('{', text.indexOf('Raw result:')), text.lastIndexOf('}') + 1)).content;
+  assert.deepEqual(
+    [sent.titledSingleSelectEnum, sent.legacyTitledEnum, sent.untitledMultipleSelectEnum, sent.titledMultipleSelectEnum],
+    ['hero-3', 'pet-3', ['Piano', 'Violin', 'Drums'], ['fish-1', 'fish-3']],
+  );
 });
 
 test('the server\'s questions and the tab shown are kept while another server is chosen: what the person typed is still there on return', async () => {

@@ -21,14 +21,79 @@ pub enum FieldKind {
     Integer,
     /// A checkbox.
     Boolean,
-    /// One of fixed values (shown as their JSON text).
-    Enum(Vec<Value>),
-    /// A list of strings/numbers, one per line.
+    /// One of fixed values (each shown by its title, else as its JSON text).
+    Enum(Vec<Choice>),
+    /// A list of strings/numbers, one per line (a list of choices: several of them, each
+    /// once, as a multi-select).
     List(Box<FieldKind>),
     /// Nested fields.
     Object(Vec<Field>),
     /// Anything else: raw JSON.
     Json,
+}
+
+/// One of an enum's fixed values, with the display name the schema gives it, if any: the
+/// `title` of a titled enum's `oneOf`/`anyOf` entry (`{"const": "#f00", "title": "Red"}`), or
+/// the legacy `enumNames` entry at its place (elicitation's `LegacyTitledEnumSchema`).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Choice {
+    /// The value sent when it is chosen.
+    pub value: Value,
+    /// Its display name (untrusted; rendered as text).
+    pub title: Option<String>,
+}
+
+impl Choice {
+    /// A choice without a display name.
+    pub fn untitled(value: Value) -> Choice {
+        Choice { value, title: None }
+    }
+
+    /// The text the form holds for it (see [`choice_text`]).
+    pub fn key(&self) -> String {
+        choice_text(&self.value)
+    }
+}
+
+/// What each of `choices` is shown as: its title, else its value's text. Where two would
+/// read the same, each of those also shows its value's text, in brackets, so that no two
+/// choices look alike.
+pub fn shown_choices(choices: &[Choice]) -> Vec<String> {
+    let plain: Vec<String> = choices
+        .iter()
+        .map(|c| c.title.clone().unwrap_or_else(|| c.key()))
+        .collect();
+    plain
+        .iter()
+        .zip(choices)
+        .map(|(text, c)| {
+            let alike = plain.iter().filter(|t| *t == text).count() > 1;
+            match (&c.title, alike) {
+                (Some(title), true) => format!("{title} ({})", c.key()),
+                _ => text.clone(),
+            }
+        })
+        .collect()
+}
+
+/// The keys a multi-select's text holds (one per line; blank lines are none).
+pub fn chosen_keys(text: &str) -> Vec<&str> {
+    text.lines().filter(|l| !l.trim().is_empty()).collect()
+}
+
+/// A multi-select's text with the choice `key` chosen (`on`) or not: the chosen keys in the
+/// choices' order, each once; a line that names no choice is kept, after them (the check
+/// before sending then says it is not one of the options).
+pub fn with_choice(text: &str, choices: &[Choice], key: &str, on: bool) -> String {
+    let held = chosen_keys(text);
+    let keys: Vec<String> = choices.iter().map(Choice::key).collect();
+    let mut out: Vec<&str> = keys
+        .iter()
+        .map(String::as_str)
+        .filter(|k| if *k == key { on } else { held.contains(k) })
+        .collect();
+    out.extend(held.iter().filter(|h| !keys.iter().any(|k| k == *h)));
+    out.join("\n")
 }
 
 /// One form field.
@@ -128,21 +193,37 @@ fn effective<'s>(
 /// `base` is the base URI inside `schema`.
 fn kind_of(doc: &Resources, base: &str, schema: &Value, path: &str, depth: usize) -> FieldKind {
     if let Some(Value::Array(values)) = schema.get("enum") {
-        return FieldKind::Enum(values.clone());
+        // The legacy `enumNames`: the display name of the value at the same place.
+        let names = schema.get("enumNames").and_then(Value::as_array);
+        return FieldKind::Enum(
+            values
+                .iter()
+                .enumerate()
+                .map(|(i, v)| Choice {
+                    value: v.clone(),
+                    title: title_in(names.and_then(|n| n.get(i))),
+                })
+                .collect(),
+        );
     }
     // One allowed value (`const`; pydantic's `Literal["x"]`): a choice of one, not a box in
     // which only that exact text is right.
     if let Some(value) = schema.get("const") {
-        return FieldKind::Enum(vec![value.clone()]);
+        return FieldKind::Enum(vec![Choice::untitled(value.clone())]);
     }
     if let Some(Value::Array(options)) = schema.get("oneOf").or_else(|| schema.get("anyOf")) {
-        // Titled enums: oneOf of { const, title }.
-        let consts: Vec<Value> = options
+        // Titled enums: oneOf (anyOf, for a multi-select's items) of { const, title }.
+        let choices: Vec<Choice> = options
             .iter()
-            .filter_map(|o| o.get("const").cloned())
+            .filter_map(|o| {
+                Some(Choice {
+                    value: o.get("const")?.clone(),
+                    title: title_in(o.get("title")),
+                })
+            })
             .collect();
-        if !consts.is_empty() && consts.len() == options.len() {
-            return FieldKind::Enum(consts);
+        if !choices.is_empty() && choices.len() == options.len() {
+            return FieldKind::Enum(choices);
         }
     }
     match types_of(schema).0.as_deref() {
@@ -164,6 +245,13 @@ fn kind_of(doc: &Resources, base: &str, schema: &Value, path: &str, depth: usize
         }
         _ => FieldKind::Json,
     }
+}
+
+/// A display name, if `v` is one: a string with more than white space in it.
+fn title_in(v: Option<&Value>) -> Option<String> {
+    v.and_then(Value::as_str)
+        .filter(|t| !t.trim().is_empty())
+        .map(String::from)
 }
 
 /// `base` is the base URI inside `schema`.
@@ -337,8 +425,22 @@ pub fn values_from(fields: &[Field], args: &Value) -> Option<BTreeMap<String, St
             }
         }
     }
+    /// A multi-select given a choice twice: its boxes could show it only once.
+    fn repeats_a_choice(fields: &[Field], out: &BTreeMap<String, String>) -> bool {
+        fields.iter().any(|f| match &f.kind {
+            FieldKind::Object(inner) => repeats_a_choice(inner, out),
+            FieldKind::List(item) if matches!(**item, FieldKind::Enum(_)) => {
+                let keys = chosen_keys(out.get(&f.path).map_or("", String::as_str));
+                keys.iter().enumerate().any(|(i, k)| keys[..i].contains(k))
+            }
+            _ => false,
+        })
+    }
     let mut out = BTreeMap::new();
     fill(fields, Some(args.as_object()?), &mut out);
+    if repeats_a_choice(fields, &out) {
+        return None;
+    }
     (build_arguments(fields, &out).ok()? == *args).then_some(out)
 }
 
@@ -422,8 +524,8 @@ fn parse_value(kind: &FieldKind, text: &str) -> Result<Value, String> {
         FieldKind::Boolean => Ok(Value::Bool(text == "true")),
         FieldKind::Enum(options) => options
             .iter()
-            .find(|o| choice_text(o) == text)
-            .cloned()
+            .find(|o| o.key() == text)
+            .map(|o| o.value.clone())
             .ok_or_else(|| "choose one of the options".to_string()),
         FieldKind::List(item) => text
             .lines()
@@ -496,6 +598,11 @@ mod tests {
         assert_eq!(kinds[8].1, FieldKind::Json);
     }
 
+    /// A choice among `values`, none with a title.
+    fn untitled(values: &[Value]) -> FieldKind {
+        FieldKind::Enum(values.iter().cloned().map(Choice::untitled).collect())
+    }
+
     /// Each field of `schema` as its name, kind and whether it may be null.
     fn read(schema: &Value) -> Vec<(String, FieldKind, bool)> {
         fields_of(schema)
@@ -520,14 +627,19 @@ mod tests {
             [
                 ("alone".into(), FieldKind::Text, false),
                 ("or_null".into(), FieldKind::Integer, true),
-                (
-                    "one_choice".into(),
-                    FieldKind::Enum(vec![json!("a")]),
-                    false
-                ),
+                ("one_choice".into(), untitled(&[json!("a")]), false),
                 (
                     "choices".into(),
-                    FieldKind::Enum(vec![json!("a"), json!("b")]),
+                    FieldKind::Enum(vec![
+                        Choice {
+                            value: json!("a"),
+                            title: Some("A".into())
+                        },
+                        Choice {
+                            value: json!("b"),
+                            title: Some("B".into())
+                        }
+                    ]),
                     false
                 ),
                 ("not_all_choices".into(), FieldKind::Json, false),
@@ -568,12 +680,8 @@ mod tests {
             read(&schema),
             [
                 // One value, or null: a choice of one that may be left empty.
-                (
-                    "titled_or_null".into(),
-                    FieldKind::Enum(vec![json!("x")]),
-                    true
-                ),
-                ("literal".into(), FieldKind::Enum(vec![json!(2)]), false),
+                ("titled_or_null".into(), untitled(&[json!("x")]), true),
+                ("literal".into(), untitled(&[json!(2)]), false),
             ]
         );
         let f = fields_of(&schema);
@@ -780,17 +888,11 @@ mod tests {
             (count.kind.clone(), count.nullable, count.required),
             (FieldKind::Integer, true, true)
         );
-        assert_eq!(
-            by("mode").kind,
-            FieldKind::Enum(vec![json!("fast"), json!("slow")])
-        );
+        assert_eq!(by("mode").kind, untitled(&[json!("fast"), json!("slow")]));
         assert!(by("mode").nullable);
         assert_eq!(
             by("tags").kind,
-            FieldKind::List(Box::new(FieldKind::Enum(vec![
-                json!("fast"),
-                json!("slow")
-            ])))
+            FieldKind::List(Box::new(untitled(&[json!("fast"), json!("slow")])))
         );
         assert_eq!(by("home").input_type, None);
         let formats = fields_of(&json!({"properties": {
@@ -830,5 +932,110 @@ mod tests {
         for bad in ["", "-", ".", "abc", "1,5", "NaN", "inf", "1 2", "0x10"] {
             assert_eq!(n(bad), None, "{bad:?}");
         }
+    }
+
+    /// The five enum shapes of elicitation's requested schema (2025-11-25 and 2026-07-28), as
+    /// server-everything asks for them.
+    fn elicitation_enums() -> Vec<Field> {
+        fields_of(&json!({"type": "object", "properties": {
+            "plain": {"type": "string", "enum": ["Monica", "Rachel"], "default": "Monica"},
+            "plain_many": {"type": "array", "minItems": 1, "maxItems": 3,
+                "items": {"type": "string", "enum": ["Guitar", "Piano", "Drums"]}, "default": ["Guitar"]},
+            "titled": {"type": "string", "oneOf": [
+                {"const": "hero-1", "title": "Superman"}, {"const": "hero-2", "title": "Wonder Woman"}],
+                "default": "hero-1"},
+            "titled_many": {"type": "array", "items": {"anyOf": [
+                {"const": "fish-1", "title": "Tuna"}, {"const": "fish-2", "title": "Salmon"},
+                {"const": "fish-3", "title": "Trout"}]}, "default": ["fish-1"]},
+            "legacy": {"type": "string", "enum": ["pet-1", "pet-2", "pet-3"],
+                "enumNames": ["Cats", "  ", "Birds"], "default": "pet-1"}
+        }}))
+    }
+
+    #[test]
+    fn every_enum_shape_of_elicitation_is_a_choice_shown_by_its_title() {
+        let f = elicitation_enums();
+        let shown = |k: &FieldKind| match k {
+            FieldKind::Enum(c) => shown_choices(c),
+            FieldKind::List(item) => match item.as_ref() {
+                FieldKind::Enum(c) => shown_choices(c),
+                other => panic!("a list of {other:?}"),
+            },
+            other => panic!("{other:?}"),
+        };
+        assert_eq!(shown(&f[0].kind), ["Monica", "Rachel"]);
+        assert_eq!(shown(&f[1].kind), ["Guitar", "Piano", "Drums"]);
+        assert!(matches!(f[1].kind, FieldKind::List(_)));
+        assert_eq!(shown(&f[2].kind), ["Superman", "Wonder Woman"]);
+        assert_eq!(shown(&f[3].kind), ["Tuna", "Salmon", "Trout"]);
+        assert!(matches!(f[3].kind, FieldKind::List(_)));
+        // A blank legacy name is none: the value shows instead.
+        assert_eq!(shown(&f[4].kind), ["Cats", "pet-2", "Birds"]);
+        // The values are what is sent, titles only shown.
+        let values = initial_values(&f);
+        assert_eq!(
+            build_arguments(&f, &values).unwrap(),
+            json!({"plain": "Monica", "plain_many": ["Guitar"], "titled": "hero-1",
+                   "titled_many": ["fish-1"], "legacy": "pet-1"})
+        );
+    }
+
+    #[test]
+    fn choices_that_would_read_alike_show_their_values_too() {
+        let c = |v: &str, t: Option<&str>| Choice {
+            value: json!(v),
+            title: t.map(String::from),
+        };
+        assert_eq!(
+            shown_choices(&[
+                c("a", Some("Same")),
+                c("b", Some("Same")),
+                c("Same", None),
+                c("d", Some("D"))
+            ]),
+            ["Same (a)", "Same (b)", "Same", "D"]
+        );
+    }
+
+    #[test]
+    fn a_multi_select_holds_its_choices_once_each_in_their_order() {
+        let f = elicitation_enums();
+        let FieldKind::List(item) = &f[3].kind else {
+            panic!("{:?}", f[3].kind)
+        };
+        let FieldKind::Enum(choices) = item.as_ref() else {
+            panic!("{item:?}")
+        };
+        let text = with_choice("fish-1", choices, "fish-3", true);
+        assert_eq!(text, "fish-1\nfish-3");
+        let text = with_choice(&text, choices, "fish-2", true);
+        assert_eq!(text, "fish-1\nfish-2\nfish-3");
+        let text = with_choice(&text, choices, "fish-1", false);
+        assert_eq!(text, "fish-2\nfish-3");
+        // Chosen twice over is still once; a line naming no choice is kept, last.
+        assert_eq!(
+            with_choice("x\nfish-2", choices, "fish-2", true),
+            "fish-2\nx"
+        );
+        assert_eq!(chosen_keys("fish-2\n\n  \nfish-3\n"), ["fish-2", "fish-3"]);
+        let mut values = initial_values(&f);
+        values.insert("titled_many".into(), text);
+        assert_eq!(
+            build_arguments(&f, &values).unwrap()["titled_many"],
+            json!(["fish-2", "fish-3"])
+        );
+    }
+
+    #[test]
+    fn arguments_that_give_a_multi_select_a_choice_twice_are_edited_as_json() {
+        let f = elicitation_enums();
+        let args = |many: Value| {
+            json!({"plain": "Rachel", "plain_many": many, "titled": "hero-2",
+            "titled_many": ["fish-3", "fish-1"], "legacy": "pet-3"})
+        };
+        let values = values_from(&f, &args(json!(["Drums", "Guitar"]))).unwrap();
+        assert_eq!(values["plain_many"], "Drums\nGuitar");
+        assert_eq!(values["titled"], "hero-2");
+        assert_eq!(values_from(&f, &args(json!(["Drums", "Drums"]))), None);
     }
 }

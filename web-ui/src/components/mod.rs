@@ -12,6 +12,7 @@ pub mod kept_app_views;
 pub mod keyed_list;
 pub mod logs;
 pub mod long_text;
+pub mod multi_select;
 pub mod prompts;
 pub mod resources;
 pub mod result_view;

@@ -3,10 +3,11 @@
 
 use crate::components::copy_button::CopyButton;
 use crate::components::long_text::LongText;
+use crate::components::multi_select::MultiSelect;
 use crate::components::result_view::ResultView;
 use crate::connection::Connection;
 use crate::schema_check::checked_arguments;
-use crate::schema_form::{fields_of, initial_values, Field, FieldKind};
+use crate::schema_form::{fields_of, initial_values, shown_choices, Field, FieldKind};
 use crate::tool_call;
 use crate::tool_runs::ToolRun;
 use crate::typed_json::typed_object;
@@ -399,6 +400,13 @@ fn FieldView(
     let p3 = path.clone();
     let error = move || errors.with(|e| e.get(&p3).cloned());
     // The server's title isolated: the " *" after it stays where the app puts it.
+    if let FieldKind::List(item) = &field.kind {
+        if let FieldKind::Enum(choices) = item.as_ref() {
+            let choices = choices.clone();
+            return view! { <MultiSelect field=field choices=choices id=id values=values errors=errors /> }
+                .into_any();
+        }
+    }
     let label = view! { <bdi>{crate::bidi::contained(&field.label).into_owned()}</bdi> {field.required.then_some(" *")} };
     let input = match field.kind.clone() {
         FieldKind::Object(inner) => {
@@ -420,9 +428,8 @@ fn FieldView(
             view! {
                 <select id=id.clone() prop:value=value on:change=move |ev| set(event_target_value(&ev))>
                     <option value="">"—"</option>
-                    {options.into_iter().map(|o| {
-                        let text = crate::schema_form::choice_text(&o);
-                        view! { <option value=text.clone()>{text.clone()}</option> }
+                    {options.iter().zip(shown_choices(&options)).map(|(o, text)| {
+                        view! { <option value=o.key()>{crate::bidi::contained(&text).into_owned()}</option> }
                     }).collect_view()}
                 </select>
             }
@@ -439,23 +446,10 @@ fn FieldView(
         }
         FieldKind::List(_) | FieldKind::Json => {
             let set = set.clone();
+            // (A list of choices is a multi-select, above.)
             let hint = match &field.kind {
-                FieldKind::List(item) => match item.as_ref() {
-                    FieldKind::Enum(options) => {
-                        // Each choice kept to itself: an override in one does not turn
-                        // the ", " after it around.
-                        let names: Vec<String> = options
-                            .iter()
-                            .map(|o| {
-                                let name = crate::schema_form::choice_text(o);
-                                crate::bidi::isolated_if_steering(&name).into_owned()
-                            })
-                            .collect();
-                        format!("one per line, each one of: {}", names.join(", "))
-                    }
-                    _ => "one item per line".into(),
-                },
-                _ => "JSON".to_string(),
+                FieldKind::List(_) => "one item per line",
+                _ => "JSON",
             };
             view! { <textarea id=id.clone() rows="3" placeholder=hint prop:value=value on:input=move |ev| set(event_target_value(&ev))></textarea> }.into_any()
         }
