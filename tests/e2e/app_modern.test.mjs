@@ -568,6 +568,28 @@ test('a tool built from pydantic models gets real form fields, and its result is
   assert.equal(await result.locator('.verdict.valid').count(), 1);
 });
 
+test('a date-time argument is picked in the person\'s time zone and sent with its offset', async () => {
+  // A browser in India (+05:30 all year): the wall-clock time picked there is the instant sent.
+  const context = await browser.newContext({ viewport: { width: 1200, height: 900 }, timezoneId: 'Asia/Kolkata' });
+  const own = await context.newPage();
+  own.on('pageerror', (e) => { throw e; });
+  await own.goto(`${site.url}/?url=${encodeURIComponent(server.url)}&tool=remind`);
+  const runner = own.locator('.runner');
+  const at = runner.locator('#arg-at');
+  await at.waitFor({ timeout: 30_000 });
+  assert.equal(await at.getAttribute('type'), 'datetime-local');
+  await at.fill('2026-12-03T10:30');
+  await runner.locator('.sent-as', { hasText: 'Sent as 2026-12-03T10:30:00+05:30' }).waitFor();
+  await own.locator('button.run').click();
+  await runner.locator('.result', { hasText: '2026-12-03T05:00:00+00:00 (offset 5:30:00)' }).waitFor({ timeout: 10_000 });
+  // Emptied, nothing is sent for it (the argument is required: the form says so).
+  await at.fill('');
+  assert.equal(await runner.locator('.sent-as').count(), 0);
+  await own.locator('button.run').click();
+  await runner.locator('.field-error', { hasText: 'required' }).waitFor({ timeout: 10_000 });
+  await context.close();
+});
+
 test('entries typed for a call\'s _meta reach the server (W3C trace context); the client\'s own keys are refused before sending', async () => {
   await openTool('trace');
   const runner = page.locator('.runner');

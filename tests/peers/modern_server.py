@@ -11,6 +11,7 @@ Usage: python modern_server.py PORT  (or PORT in the environment)
 
 import asyncio
 import os
+from datetime import datetime, timezone
 from typing import Annotated
 
 import anyio
@@ -459,6 +460,13 @@ def ship(to: Address, speed: Speed = Speed.fast, weight: float | None = None) ->
     """Ships a parcel: arguments and result are pydantic models, so both schemas use $defs,
     $ref, optional (anyOf with null) fields, an enum and patterns."""
     return Shipment(to=to, speed=speed, tracking="TR-" + str(len(to.city)), weight=weight)
+
+
+@server.tool()
+def remind(at: datetime) -> str:
+    """Reads a date-time argument (pydantic: a string of format date-time) and says which
+    instant it is, in UTC, and the offset it was given with."""
+    return f"{at.astimezone(timezone.utc).isoformat()} (offset {at.utcoffset()})"
 
 
 _added: set[str] = set()

@@ -7,6 +7,7 @@ pub mod bidi;
 pub mod call_history;
 pub mod components;
 pub mod connection;
+pub mod date_time;
 pub mod deep_link;
 pub mod detail_view;
 pub mod doctor;

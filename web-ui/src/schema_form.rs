@@ -306,14 +306,16 @@ fn fields_at(
         .collect()
 }
 
-/// The browser input type for a string's `format` (elicitation's `email`, `uri`, `date`): the
-/// browser then offers its own picker or keyboard and refuses malformed values on submit.
-/// `date-time` stays plain text (the browser's local date-time input has no time zone).
+/// The browser input type for a string's `format` (elicitation's `email`, `uri`, `date`,
+/// `date-time`): the browser then offers its own picker or keyboard and refuses malformed
+/// values on submit. A `date-time` is picked in the person's time zone and sent with its
+/// offset (see [`crate::date_time`]).
 fn input_type(schema: &Value) -> Option<&'static str> {
     match schema.get("format").and_then(Value::as_str)? {
         "email" => Some("email"),
         "uri" => Some("url"),
         "date" => Some("date"),
+        "date-time" => Some("datetime-local"),
         _ => None,
     }
 }
@@ -899,7 +901,15 @@ mod tests {
             "e": {"type": "string", "format": "email"}, "u": {"type": "string", "format": "uri"},
             "d": {"type": "string", "format": "date"}, "t": {"type": "string", "format": "date-time"}}}));
         let types: Vec<_> = formats.iter().map(|f| f.input_type).collect();
-        assert_eq!(types, [Some("email"), Some("url"), Some("date"), None]);
+        assert_eq!(
+            types,
+            [
+                Some("email"),
+                Some("url"),
+                Some("date"),
+                Some("datetime-local")
+            ]
+        );
         // Two real alternatives, or a reference that leads nowhere: raw JSON.
         assert_eq!(by("either").kind, FieldKind::Json);
         assert_eq!(by("loop").kind, FieldKind::Json);

@@ -6,6 +6,7 @@ pub mod auth_panel;
 pub mod completing_input;
 pub mod connect_form;
 pub mod copy_button;
+pub mod date_time_input;
 pub mod elicitation_ask;
 pub mod history;
 pub mod kept_app_views;

@@ -2,6 +2,7 @@
 //! and the result.
 
 use crate::components::copy_button::CopyButton;
+use crate::components::date_time_input::DateTimeInput;
 use crate::components::long_text::LongText;
 use crate::components::multi_select::MultiSelect;
 use crate::components::result_view::ResultView;
@@ -452,6 +453,11 @@ fn FieldView(
                 _ => "JSON",
             };
             view! { <textarea id=id.clone() rows="3" placeholder=hint prop:value=value on:input=move |ev| set(event_target_value(&ev))></textarea> }.into_any()
+        }
+        FieldKind::Text if field.input_type == Some("datetime-local") => {
+            let set = Callback::new(set.clone());
+            view! { <DateTimeInput id=id.clone() value=Signal::derive(value.clone()) set=set /> }
+                .into_any()
         }
         FieldKind::Text => {
             let set = set.clone();
