@@ -63,11 +63,16 @@ pub fn shown_choices(choices: &[Choice]) -> Vec<String> {
         .iter()
         .map(|c| c.title.clone().unwrap_or_else(|| c.key()))
         .collect();
+    // Counted once (an enum may have thousands of values).
+    let mut seen: BTreeMap<&str, usize> = BTreeMap::new();
+    for text in &plain {
+        *seen.entry(text).or_default() += 1;
+    }
     plain
         .iter()
         .zip(choices)
         .map(|(text, c)| {
-            let alike = plain.iter().filter(|t| *t == text).count() > 1;
+            let alike = seen.get(text.as_str()).is_some_and(|n| *n > 1);
             match (&c.title, alike) {
                 (Some(title), true) => format!("{title} ({})", c.key()),
                 _ => text.clone(),
@@ -86,13 +91,15 @@ pub fn chosen_keys(text: &str) -> Vec<&str> {
 /// before sending then says it is not one of the options).
 pub fn with_choice(text: &str, choices: &[Choice], key: &str, on: bool) -> String {
     let held = chosen_keys(text);
+    let held_set: std::collections::BTreeSet<&str> = held.iter().copied().collect();
     let keys: Vec<String> = choices.iter().map(Choice::key).collect();
+    let key_set: std::collections::BTreeSet<&str> = keys.iter().map(String::as_str).collect();
     let mut out: Vec<&str> = keys
         .iter()
         .map(String::as_str)
-        .filter(|k| if *k == key { on } else { held.contains(k) })
+        .filter(|k| if *k == key { on } else { held_set.contains(k) })
         .collect();
-    out.extend(held.iter().filter(|h| !keys.iter().any(|k| k == *h)));
+    out.extend(held.iter().filter(|h| !key_set.contains(*h)));
     out.join("\n")
 }
 
