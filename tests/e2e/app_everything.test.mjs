@@ -149,6 +149,19 @@ test('runs echo through the generated form', async () => {
   await copy.click();
   await page.locator('.result .copyable button.copy', { hasText: 'Copied' }).waitFor({ timeout: 5_000 });
   assert.equal(await page.evaluate(() => navigator.clipboard.readText()), 'Echo: hello <b>world</b>');
+
+  // A string argument takes several lines: Enter starts a new one, the box grows with
+  // them, and Ctrl+Enter runs the tool from inside it.
+  const message = page.locator('#arg-message');
+  const oneLine = await message.evaluate((e) => e.offsetHeight);
+  await message.fill('');
+  await message.pressSequentially('first line');
+  await message.press('Enter');
+  await message.pressSequentially('second line');
+  assert.ok(await message.evaluate((e) => e.offsetHeight) > oneLine, 'the box grew to two lines');
+  await message.press('Control+Enter');
+  await page.locator('.result pre.content', { hasText: 'second line' }).waitFor({ timeout: 10_000 });
+  assert.equal(await out.innerText(), 'Echo: first line\nsecond line');
 });
 
 test('validates before sending, then runs get-sum with numbers', async () => {

@@ -510,7 +510,7 @@ test('an MCP App that asks for a model reply offering tools gets the person\'s t
   const ask = page.locator('.ask.sampling', { hasText: 'Weather in Oslo?' });
   await ask.waitFor({ timeout: 10_000 });
   assert.match(await ask.locator('h3').innerText(), /^The app of .+ asks for a model reply$/);
-  await ask.locator('input[id$="-arg-city"]').fill('Oslo');
+  await ask.locator('[id$="-arg-city"]').fill('Oslo');
   await ask.locator('button.add-tool-call').press('Enter');
   await ask.locator('li.tool-call').waitFor();
   await ask.locator('button.approve').press('Enter');

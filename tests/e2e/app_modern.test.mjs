@@ -123,7 +123,7 @@ test('answers a sampling request that offers tools with a tool call, then in wor
   await calls.locator('button.add-tool-call').click();
   await calls.locator('.field-error').first().waitFor();
   assert.equal(await calls.locator('li.tool-call').count(), 0);
-  const city = calls.locator('input[id$="-arg-city"]');
+  const city = calls.locator('[id$="-arg-city"]');
   await city.fill('Paris');
   await calls.locator('button.add-tool-call').click();
   await city.fill('London');
@@ -143,7 +143,7 @@ test('answers a sampling request that offers tools with a tool call, then in wor
   assert.match(conversation, /calls tool get_weather with \{"city":"Paris"\}/);
   assert.match(conversation, /Tool choice\s+none/);
   assert.equal(await second.locator('.sampling-tool-calls').count(), 0);
-  await second.locator('textarea').fill('Mild in Paris.');
+  await second.locator('textarea.sampling-reply').fill('Mild in Paris.');
   await second.locator('button.approve').click();
   await page.locator('.runner .result', { hasText: 'answer: Mild in Paris. (after tool calls for Paris)' }).waitFor({ timeout: 10_000 });
 });
@@ -154,7 +154,7 @@ test('a sampling reply\'s tool calls, and the call being filled in, are kept whi
   const ask = page.locator('.ask.sampling');
   await ask.waitFor({ timeout: 10_000 });
   const calls = ask.locator('.sampling-tool-calls');
-  const city = calls.locator('input[id$="-arg-city"]');
+  const city = calls.locator('[id$="-arg-city"]');
   await city.fill('Paris');
   await calls.locator('button.add-tool-call').click();
   await calls.locator('li.tool-call').first().waitFor();
@@ -176,7 +176,7 @@ test('a sampling reply\'s tool calls, and the call being filled in, are kept whi
   await ask.locator('button.approve').click();
   const second = page.locator('.ask.sampling', { hasText: 'Weather in Rome' });
   await second.waitFor({ timeout: 10_000 });
-  await second.locator('textarea').fill('Fine.');
+  await second.locator('textarea.sampling-reply').fill('Fine.');
   await second.locator('button.approve').click();
   await page.locator('.runner .result', { hasText: 'answer: Fine. (after tool calls for Paris,Rome)' }).waitFor({ timeout: 10_000 });
   await other.close();
@@ -189,20 +189,20 @@ test('a reply without a tool call is not sent where the server requires one', as
   const ask = page.locator('.ask.sampling');
   await ask.waitFor({ timeout: 10_000 });
   assert.match(await ask.locator('.sampling-tool-calls legend').innerText(), /requires at least one/);
-  await ask.locator('textarea').fill('No tools for me.');
+  await ask.locator('textarea.sampling-reply').fill('No tools for me.');
   await ask.locator('button.approve').click();
   await ask.locator('.sampling-problem', { hasText: 'at least one tool call' }).waitFor({ timeout: 5_000 });
   // Nothing went out: the question is still open and the call still runs.
   assert.equal(await ask.count(), 1);
   assert.equal(await page.locator('.runner .result').count(), 0);
-  await ask.locator('input[id$="-arg-city"]').fill('London');
+  await ask.locator('[id$="-arg-city"]').fill('London');
   await ask.locator('button.add-tool-call').click();
   // The refusal goes with the call added.
   await waitFor(async () => (await ask.locator('.sampling-problem').count()) === 0, 5_000, 'the refusal gone');
   await ask.locator('button.approve').click();
   const second = page.locator('.ask.sampling', { hasText: 'Weather in London: 15°C' });
   await second.waitFor({ timeout: 10_000 });
-  await second.locator('textarea').fill('Rainy.');
+  await second.locator('textarea.sampling-reply').fill('Rainy.');
   await second.locator('button.approve').click();
   await page.locator('.runner .result', { hasText: 'answer: Rainy. (after tool calls for London)' }).waitFor({ timeout: 10_000 });
 });
@@ -547,8 +547,9 @@ test('a tool built from pydantic models gets real form fields, and its result is
   await openTool('ship');
   const runner = page.locator('.runner');
   await runner.locator('fieldset.object legend', { hasText: 'to' }).waitFor();
-  assert.equal(await runner.locator('#arg-to-city').getAttribute('type'), 'text');
-  assert.equal(await runner.locator('#arg-to-zip').getAttribute('type'), 'text');
+  // Strings are boxes that grow with their lines.
+  assert.equal(await runner.locator('#arg-to-city').evaluate((e) => e.localName), 'textarea');
+  assert.equal(await runner.locator('#arg-to-zip').evaluate((e) => e.localName), 'textarea');
   assert.equal(await runner.locator('#arg-speed').inputValue(), 'fast');
   assert.equal(await runner.locator('#arg-weight').getAttribute('type'), 'number');
   await runner.locator('#arg-to-city').fill('Paris');

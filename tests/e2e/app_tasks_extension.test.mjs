@@ -79,7 +79,7 @@ test('a tool call answered with a task shows the task working, then the result i
 });
 
 test('a task waiting for the person shows the question; the answer goes with tasks/update and the task completes', async () => {
-  await run('approve', () => page.locator('.runner input#arg-item').fill('the budget'));
+  await run('approve', () => page.locator('.runner #arg-item').fill('the budget'));
   const form = page.locator('form.ask.elicitation');
   await form.waitFor({ timeout: 10_000 });
   assert.match(await form.innerText(), /Approve the budget\?/);

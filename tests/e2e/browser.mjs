@@ -164,7 +164,7 @@ export async function anotherConnection(page, url) {
 export async function echoInApp(page, message) {
   await page.locator('#tab-tools').click();
   await page.locator('button.tool[data-tool="echo"]').click();
-  await page.locator('.runner input#arg-message').fill(message);
+  await page.locator('.runner #arg-message').fill(message);
   await page.locator('button.run').click();
   await page.locator('.runner .result', { hasText: `Echo: ${message}` }).waitFor({ timeout: 10_000 });
 }

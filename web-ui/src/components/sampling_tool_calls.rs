@@ -81,7 +81,7 @@ pub fn SamplingToolCalls(
         };
         view! {
             {description.map(|d| view! { <p class="help tool-description">{d}</p> })}
-            <crate::components::tool_runner::FieldsForm fields=fields values=values errors=errors prefix=format!("sampling-{ask}-arg") />
+            <crate::components::tool_runner::FieldsForm fields=fields values=values errors=errors prefix=format!("sampling-{ask}-arg") multiline=true />
             {move || errors.with(|e| e.get("").cloned()).map(|e| view! { <p class="field-error" role="alert">{e}</p> })}
             <button type="button" class="add-tool-call" on:click=add>"Add this call"</button>
         }

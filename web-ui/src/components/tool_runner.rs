@@ -223,7 +223,7 @@ pub fn ToolRunner(conn: Connection, tool: Tool) -> impl IntoView {
             }
             <label class="raw-toggle"><input type="checkbox" prop:checked=raw_mode on:change=move |ev| raw_mode.set(event_target_checked(&ev)) /> "Raw JSON (sent as typed, not checked)"</label>
             <Show when=move || raw_mode.get() fallback=move || view! {
-                <FieldsView fields=fields.clone() values=values errors=errors prefix="arg" />
+                <FieldsView fields=fields.clone() values=values errors=errors prefix="arg" multiline=true />
                 {move || errors.with(|e| e.get("").cloned()).map(|m| view! { <p class="field-error" role="alert">{m}</p> })}
             }>
                 <textarea class="raw" aria-label="Arguments as JSON" rows="8" prop:value=raw on:input=move |ev| raw.set(event_target_value(&ev))></textarea>
@@ -362,8 +362,12 @@ pub fn FieldsForm(
     values: RwSignal<BTreeMap<String, String>>,
     errors: RwSignal<BTreeMap<String, String>>,
     #[prop(into, default = "arg".into())] prefix: String,
+    /// A plain string is a box that grows with its lines (a tool's input: a file's content,
+    /// a query), not one line where Enter sends the form (elicitation's short answers).
+    #[prop(optional)]
+    multiline: bool,
 ) -> impl IntoView {
-    view! { <FieldsView fields=fields values=values errors=errors prefix=prefix /> }
+    view! { <FieldsView fields=fields values=values errors=errors prefix=prefix multiline=multiline /> }
 }
 
 /// The generated form fields.
@@ -373,10 +377,11 @@ fn FieldsView(
     values: RwSignal<BTreeMap<String, String>>,
     errors: RwSignal<BTreeMap<String, String>>,
     #[prop(into)] prefix: String,
+    multiline: bool,
 ) -> impl IntoView {
     fields
         .into_iter()
-        .map(|f| view! { <FieldView field=f values=values errors=errors prefix=prefix.clone() /> })
+        .map(|f| view! { <FieldView field=f values=values errors=errors prefix=prefix.clone() multiline=multiline /> })
         .collect_view()
 }
 
@@ -387,6 +392,8 @@ fn FieldView(
     values: RwSignal<BTreeMap<String, String>>,
     errors: RwSignal<BTreeMap<String, String>>,
     prefix: String,
+    /// A plain string gets a box that grows with its lines (see [`FieldsForm`]).
+    multiline: bool,
 ) -> impl IntoView {
     let path = field.path.clone();
     let id = format!("{prefix}-{}", field.id);
@@ -413,7 +420,7 @@ fn FieldView(
         FieldKind::Object(inner) => {
             return view! {
                 <fieldset class="object"><legend>{label}</legend>
-                    <FieldsView fields=inner values=values errors=errors prefix=prefix />
+                    <FieldsView fields=inner values=values errors=errors prefix=prefix multiline=multiline />
                 </fieldset>
             }
             .into_any()
@@ -458,6 +465,10 @@ fn FieldView(
             let set = Callback::new(set.clone());
             view! { <DateTimeInput id=id.clone() value=Signal::derive(value.clone()) set=set /> }
                 .into_any()
+        }
+        FieldKind::Text if multiline && field.input_type.is_none() => {
+            let set = set.clone();
+            view! { <textarea id=id.clone() class="text" rows="1" prop:value=value on:input=move |ev| set(event_target_value(&ev))></textarea> }.into_any()
         }
         FieldKind::Text => {
             let set = set.clone();
