@@ -253,7 +253,12 @@ test('answers an elicitation with a form built from the requested schema', async
   assert.equal(await form.locator('#arg-email').evaluate((e) => e.validity.valid), false);
   await form.locator('#arg-email').fill('grace@example.com');
   await form.locator('#arg-birthdate').fill('1906-12-09');
-  // The answer is checked against the requested schema before it is sent.
+  // The limits are said before the person types (the server's own title of "number" says
+  // 1-1000; its schema says 0), and the answer is checked against them before it is sent.
+  assert.equal(await form.locator('.field:has(#arg-integer) .limits').innerText(), 'from 1 to 100');
+  assert.equal(await form.locator('.field:has(#arg-number) .limits').innerText(), 'from 0 to 1000');
+  assert.equal(await form.locator('#arg-untitledMultipleSelectEnum .limits').innerText(), '1 to 3 choices');
+  assert.equal(await form.locator('.field:has(#arg-name) .limits').count(), 0);
   await form.locator('#arg-integer').fill('500');
   await form.locator('button.accept').click();
   await form.locator('.field-error', { hasText: 'above the maximum 100' }).waitFor({ timeout: 10_000 });

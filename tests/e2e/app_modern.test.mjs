@@ -550,6 +550,9 @@ test('a tool built from pydantic models gets real form fields, and its result is
   // Strings are boxes that grow with their lines.
   assert.equal(await runner.locator('#arg-to-city').evaluate((e) => e.localName), 'textarea');
   assert.equal(await runner.locator('#arg-to-zip').evaluate((e) => e.localName), 'textarea');
+  // Their limits, from the models' fields, said before anything is typed.
+  assert.equal(await runner.locator('.field:has(#arg-to-city) .limits').innerText(), 'at least 1 character');
+  assert.equal(await runner.locator('.field:has(#arg-to-zip) .limits').innerText(), 'matching ^[0-9]{5}$');
   assert.equal(await runner.locator('#arg-speed').inputValue(), 'fast');
   assert.equal(await runner.locator('#arg-weight').getAttribute('type'), 'number');
   await runner.locator('#arg-to-city').fill('Paris');

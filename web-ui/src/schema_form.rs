@@ -128,6 +128,9 @@ pub struct Field {
     pub default: Option<Value>,
     /// The HTML input type a text field's `format` calls for (`email`, `url`, `date`), if any.
     pub input_type: Option<&'static str>,
+    /// What the schema allows, in words (`from 1 to 100`, `at most 3`), shown before the
+    /// person types: the same limits the check before sending holds the value to.
+    pub limits: Option<String>,
 }
 
 fn types_of(schema: &Value) -> (Option<String>, bool) {
@@ -289,8 +292,12 @@ fn fields_at(
                     .and_then(Value::as_str)
                     .map(String::from)
             };
+            let kind = kind_of(doc, &inner, schema, &path, depth);
+            let multi_select =
+                matches!(&kind, FieldKind::List(item) if matches!(**item, FieldKind::Enum(_)));
             Field {
-                kind: kind_of(doc, &inner, schema, &path, depth),
+                limits: limits_of(schema, multi_select),
+                kind,
                 // A referenced schema's title names its type, not this property.
                 label: sub
                     .get("title")
@@ -325,6 +332,87 @@ fn input_type(schema: &Value) -> Option<&'static str> {
         "date-time" => Some("datetime-local"),
         _ => None,
     }
+}
+
+/// The limits `schema` sets on a value, in words, or `None` if it sets none: a number's range
+/// and step, a text's length and pattern, a list's length and whether its items are unique (a
+/// multi-select's, with `choices`, counts choices, each of which is chosen once anyway).
+fn limits_of(schema: &Value, choices: bool) -> Option<String> {
+    let num = |k: &str| {
+        schema
+            .get(k)
+            .filter(|v| v.is_number())
+            .map(Value::to_string)
+    };
+    let count = |k: &str| schema.get(k).and_then(Value::as_u64);
+    let mut parts = Vec::new();
+    // A number's range: inclusive and exclusive bounds (JSON Schema 2020-12's numeric form).
+    let lower = num("exclusiveMinimum")
+        .map(|n| (n, false))
+        .or_else(|| num("minimum").map(|n| (n, true)));
+    let upper = num("exclusiveMaximum")
+        .map(|n| (n, false))
+        .or_else(|| num("maximum").map(|n| (n, true)));
+    match (lower, upper) {
+        (Some((lo, true)), Some((hi, true))) => parts.push(format!("from {lo} to {hi}")),
+        (lower, upper) => {
+            let range: Vec<String> = [
+                lower.map(|(n, inclusive)| {
+                    if inclusive {
+                        format!("at least {n}")
+                    } else {
+                        format!("more than {n}")
+                    }
+                }),
+                upper.map(|(n, inclusive)| {
+                    if inclusive {
+                        format!("at most {n}")
+                    } else {
+                        format!("less than {n}")
+                    }
+                }),
+            ]
+            .into_iter()
+            .flatten()
+            .collect();
+            if !range.is_empty() {
+                parts.push(range.join(" and "));
+            }
+        }
+    }
+    if let Some(step) = num("multipleOf") {
+        parts.push(format!("a multiple of {step}"));
+    }
+    // How many: characters of a text, items of a list.
+    let how_many = |min: Option<u64>, max: Option<u64>, one: &str, many: &str| {
+        let unit = |n: u64| if n == 1 { one } else { many };
+        match (min.filter(|n| *n > 0), max) {
+            (Some(lo), Some(hi)) if lo == hi => Some(format!("exactly {lo} {}", unit(lo))),
+            (Some(lo), Some(hi)) => Some(format!("{lo} to {hi} {}", unit(hi))),
+            (Some(lo), None) => Some(format!("at least {lo} {}", unit(lo))),
+            (None, Some(hi)) => Some(format!("at most {hi} {}", unit(hi))),
+            (None, None) => None,
+        }
+    };
+    parts.extend(how_many(
+        count("minLength"),
+        count("maxLength"),
+        "character",
+        "characters",
+    ));
+    if let Some(pattern) = schema.get("pattern").and_then(Value::as_str) {
+        parts.push(format!("matching {pattern}"));
+    }
+    let (one, many) = if choices {
+        ("choice", "choices")
+    } else {
+        ("item", "items")
+    };
+    parts.extend(how_many(count("minItems"), count("maxItems"), one, many));
+    if !choices && schema.get("uniqueItems") == Some(&Value::Bool(true)) {
+        parts.push("no item twice".into());
+    }
+    (!parts.is_empty()).then(|| parts.join(" · "))
 }
 
 /// The fields of an object schema, in the schema's property order.
@@ -1054,5 +1142,76 @@ mod tests {
         assert_eq!(values["plain_many"], "Drums\nGuitar");
         assert_eq!(values["titled"], "hero-2");
         assert_eq!(values_from(&f, &args(json!(["Drums", "Drums"]))), None);
+    }
+
+    #[test]
+    fn the_limits_of_a_value_are_said_in_words() {
+        let limits = |schema: Value| limits_of(&schema, false);
+        assert_eq!(
+            limits(json!({"type": "integer", "minimum": 1, "maximum": 100})).as_deref(),
+            Some("from 1 to 100")
+        );
+        assert_eq!(
+            limits(json!({"minimum": 0.5})).as_deref(),
+            Some("at least 0.5")
+        );
+        assert_eq!(limits(json!({"maximum": 9})).as_deref(), Some("at most 9"));
+        assert_eq!(
+            limits(json!({"exclusiveMinimum": 0, "maximum": 10, "multipleOf": 2})).as_deref(),
+            Some("more than 0 and at most 10 · a multiple of 2")
+        );
+        assert_eq!(
+            limits(json!({"exclusiveMaximum": 1})).as_deref(),
+            Some("less than 1")
+        );
+        assert_eq!(
+            limits(
+                json!({"type": "string", "minLength": 1, "maxLength": 50, "pattern": "^[a-z]+$"})
+            )
+            .as_deref(),
+            Some("1 to 50 characters · matching ^[a-z]+$")
+        );
+        assert_eq!(
+            limits(json!({"minLength": 5, "maxLength": 5})).as_deref(),
+            Some("exactly 5 characters")
+        );
+        assert_eq!(
+            limits(json!({"maxLength": 1})).as_deref(),
+            Some("at most 1 character")
+        );
+        // A minimum of none is no limit.
+        assert_eq!(
+            limits(json!({"minItems": 0, "maxItems": 3})).as_deref(),
+            Some("at most 3 items")
+        );
+        assert_eq!(
+            limits(json!({"minItems": 1, "uniqueItems": true})).as_deref(),
+            Some("at least 1 item · no item twice")
+        );
+        // What is not a limit, or not one of these, says nothing.
+        for none in [
+            json!({"type": "string"}),
+            json!({"minimum": "1"}),
+            json!({"maxLength": -1}),
+            json!({"uniqueItems": false}),
+        ] {
+            assert_eq!(limits(none.clone()), None, "{none}");
+        }
+    }
+
+    #[test]
+    fn a_field_says_its_limits_from_the_schema_it_refers_to() {
+        let f = fields_of(&json!({"properties": {
+            "n": {"anyOf": [{"$ref": "#/$defs/Small"}, {"type": "null"}]},
+            "free": {"type": "string"}
+        }, "$defs": {"Small": {"type": "integer", "minimum": 1, "maximum": 9}}}));
+        assert_eq!(f[0].limits.as_deref(), Some("from 1 to 9"));
+        assert_eq!(f[1].limits, None);
+        // A multi-select counts choices (each is chosen once anyway).
+        let f = fields_of(
+            &json!({"properties": {"many": {"type": "array", "minItems": 1,
+            "maxItems": 2, "uniqueItems": true, "items": {"enum": ["a", "b", "c"]}}}}),
+        );
+        assert_eq!(f[0].limits.as_deref(), Some("1 to 2 choices"));
     }
 }

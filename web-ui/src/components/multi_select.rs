@@ -57,6 +57,7 @@ pub fn MultiSelect(
             <legend><bdi>{contained(&field.label).into_owned()}</bdi> {field.required.then_some(" *")}</legend>
             {boxes}
             {field.description.map(|d| view! { <small class="help">{d}</small> })}
+            {field.limits.map(|l| view! { <small class="help limits">{crate::bidi::contained(&l).into_owned()}</small> })}
             {move || error().map(|e| view! { <span class="field-error" role="alert">{e}</span> })}
         </fieldset>
     }

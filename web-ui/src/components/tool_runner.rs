@@ -481,6 +481,7 @@ fn FieldView(
             <label for=id.clone()>{label}</label>
             {input}
             {field.description.map(|d| view! { <small class="help">{d}</small> })}
+            {field.limits.map(|l| view! { <small class="help limits">{crate::bidi::contained(&l).into_owned()}</small> })}
             {move || error().map(|e| view! { <span class="field-error" role="alert">{e}</span> })}
         </div>
     }
