@@ -259,6 +259,11 @@ test('answers an elicitation with a form built from the requested schema', async
   assert.equal(await form.locator('.field:has(#arg-number) .limits').innerText(), 'from 0 to 1000');
   assert.equal(await form.locator('#arg-untitledMultipleSelectEnum .limits').innerText(), '1 to 3 choices');
   assert.equal(await form.locator('.field:has(#arg-name) .limits').count(), 0);
+  // A screen reader reads them with the input: its description, then its limits.
+  const describedBy = (await form.locator('#arg-integer').getAttribute('aria-describedby')).split(' ');
+  const described = await Promise.all(describedBy.map((id) => page.locator(`[id="${id}"]`).innerText()));
+  assert.match(described[0], /^Your favorite integer/);
+  assert.deepEqual(described.slice(1), ['from 1 to 100']);
   await form.locator('#arg-integer').fill('500');
   await form.locator('button.accept').click();
   await form.locator('.field-error', { hasText: 'above the maximum 100' }).waitFor({ timeout: 10_000 });

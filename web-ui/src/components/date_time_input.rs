@@ -38,13 +38,15 @@ fn offset_at(local: &str) -> Option<i32> {
 #[component]
 pub fn DateTimeInput(
     id: String,
+    /// The ids of the texts that describe it (`aria-describedby`).
+    described: Option<String>,
     #[prop(into)] value: Signal<String>,
     set: Callback<String>,
 ) -> impl IntoView {
     let first = value.get_untracked();
     if !first.is_empty() && local_of(&first).is_none() {
         return view! {
-            <input id=id type="text" prop:value=value on:input=move |ev| set.run(event_target_value(&ev)) />
+            <input id=id type="text" aria-describedby=described prop:value=value on:input=move |ev| set.run(event_target_value(&ev)) />
         }
         .into_any();
     }
@@ -56,7 +58,7 @@ pub fn DateTimeInput(
         set.run(sent);
     };
     view! {
-        <input id=id type="datetime-local" step="1" prop:value=move || local_of(&value.get()).unwrap_or_default() on:input=on_input />
+        <input id=id type="datetime-local" step="1" aria-describedby=described prop:value=move || local_of(&value.get()).unwrap_or_default() on:input=on_input />
         {move || {
             let v = value.get();
             (!v.is_empty()).then(|| view! { <small class="help sent-as">"Sent as " <code>{v}</code></small> })

@@ -19,6 +19,7 @@ pub fn MultiSelect(
     values: RwSignal<BTreeMap<String, String>>,
     errors: RwSignal<BTreeMap<String, String>>,
 ) -> impl IntoView {
+    let described = crate::components::tool_runner::described_by(&id, &field);
     let path = Arc::new(field.path);
     let shown = shown_choices(&choices);
     let choices = Arc::new(choices);
@@ -52,12 +53,12 @@ pub fn MultiSelect(
     let p = path.clone();
     let error = move || errors.with(|e| e.get(p.as_str()).cloned());
     view! {
-        <fieldset class="field choices" id=id.clone()>
+        <fieldset class="field choices" id=id.clone() aria-describedby=described>
             // The server's title isolated: the " *" after it stays where the app puts it.
             <legend><bdi>{contained(&field.label).into_owned()}</bdi> {field.required.then_some(" *")}</legend>
             {boxes}
-            {field.description.map(|d| view! { <small class="help">{d}</small> })}
-            {field.limits.map(|l| view! { <small class="help limits">{crate::bidi::contained(&l).into_owned()}</small> })}
+            {field.description.map(|d| view! { <small class="help" id=format!("{id}-help")>{d}</small> })}
+            {field.limits.map(|l| view! { <small class="help limits" id=format!("{id}-limits")>{crate::bidi::contained(&l).into_owned()}</small> })}
             {move || error().map(|e| view! { <span class="field-error" role="alert">{e}</span> })}
         </fieldset>
     }

@@ -416,6 +416,7 @@ fn FieldView(
         }
     }
     let label = view! { <bdi>{crate::bidi::contained(&field.label).into_owned()}</bdi> {field.required.then_some(" *")} };
+    let described = described_by(&id, &field);
     let input = match field.kind.clone() {
         FieldKind::Object(inner) => {
             return view! {
@@ -427,14 +428,14 @@ fn FieldView(
         }
         FieldKind::Boolean => {
             let set = set.clone();
-            view! { <input id=id.clone() type="checkbox" prop:checked=move || value() == "true"
+            view! { <input id=id.clone() aria-describedby=described.clone() type="checkbox" prop:checked=move || value() == "true"
             on:change=move |ev| set(event_target_checked(&ev).to_string()) /> }
             .into_any()
         }
         FieldKind::Enum(options) => {
             let set = set.clone();
             view! {
-                <select id=id.clone() prop:value=value on:change=move |ev| set(event_target_value(&ev))>
+                <select id=id.clone() aria-describedby=described.clone() prop:value=value on:change=move |ev| set(event_target_value(&ev))>
                     <option value="">"—"</option>
                     {options.iter().zip(shown_choices(&options)).map(|(o, text)| {
                         view! { <option value=o.key()>{crate::bidi::contained(&text).into_owned()}</option> }
@@ -450,7 +451,7 @@ fn FieldView(
             } else {
                 "any"
             };
-            view! { <input id=id.clone() type="number" step=step prop:value=value on:input=move |ev| set(event_target_value(&ev)) /> }.into_any()
+            view! { <input id=id.clone() aria-describedby=described.clone() type="number" step=step prop:value=value on:input=move |ev| set(event_target_value(&ev)) /> }.into_any()
         }
         FieldKind::List(_) | FieldKind::Json => {
             let set = set.clone();
@@ -459,33 +460,46 @@ fn FieldView(
                 FieldKind::List(_) => "one item per line",
                 _ => "JSON",
             };
-            view! { <textarea id=id.clone() rows="3" placeholder=hint prop:value=value on:input=move |ev| set(event_target_value(&ev))></textarea> }.into_any()
+            view! { <textarea id=id.clone() aria-describedby=described.clone() rows="3" placeholder=hint prop:value=value on:input=move |ev| set(event_target_value(&ev))></textarea> }.into_any()
         }
         FieldKind::Text if field.input_type == Some("datetime-local") => {
             let set = Callback::new(set.clone());
-            view! { <DateTimeInput id=id.clone() value=Signal::derive(value.clone()) set=set /> }
+            view! { <DateTimeInput id=id.clone() described=described.clone() value=Signal::derive(value.clone()) set=set /> }
                 .into_any()
         }
         FieldKind::Text if multiline && field.input_type.is_none() => {
             let set = set.clone();
-            view! { <textarea id=id.clone() class="text" rows="1" prop:value=value on:input=move |ev| set(event_target_value(&ev))></textarea> }.into_any()
+            view! { <textarea id=id.clone() aria-describedby=described.clone() class="text" rows="1" prop:value=value on:input=move |ev| set(event_target_value(&ev))></textarea> }.into_any()
         }
         FieldKind::Text => {
             let set = set.clone();
             let kind = field.input_type.unwrap_or("text");
-            view! { <input id=id.clone() type=kind prop:value=value on:input=move |ev| set(event_target_value(&ev)) /> }.into_any()
+            view! { <input id=id.clone() aria-describedby=described.clone() type=kind prop:value=value on:input=move |ev| set(event_target_value(&ev)) /> }.into_any()
         }
     };
     view! {
         <div class="field">
             <label for=id.clone()>{label}</label>
             {input}
-            {field.description.map(|d| view! { <small class="help">{d}</small> })}
-            {field.limits.map(|l| view! { <small class="help limits">{crate::bidi::contained(&l).into_owned()}</small> })}
+            {field.description.map(|d| view! { <small class="help" id=format!("{id}-help")>{d}</small> })}
+            {field.limits.map(|l| view! { <small class="help limits" id=format!("{id}-limits")>{crate::bidi::contained(&l).into_owned()}</small> })}
             {move || error().map(|e| view! { <span class="field-error" role="alert">{e}</span> })}
         </div>
     }
     .into_any()
+}
+
+/// The ids of the texts that describe the input `id` of `field` (its description, its
+/// limits), for its `aria-describedby`: a screen reader reads them with the input.
+pub(crate) fn described_by(id: &str, field: &Field) -> Option<String> {
+    let ids: Vec<String> = [
+        field.description.as_ref().map(|_| format!("{id}-help")),
+        field.limits.as_ref().map(|_| format!("{id}-limits")),
+    ]
+    .into_iter()
+    .flatten()
+    .collect();
+    (!ids.is_empty()).then(|| ids.join(" "))
 }
 
 /// The `_meta` entries typed for a call: nothing when the box is empty, else a JSON object
