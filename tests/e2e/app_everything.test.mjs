@@ -164,6 +164,21 @@ test('runs echo through the generated form', async () => {
   assert.equal(await out.innerText(), 'Echo: first line\nsecond line');
 });
 
+test('a server URL typed without its scheme gets http:// for this machine, in the form and in a link', async () => {
+  // As a server's log prints it: host and port.
+  const typed = `127.0.0.1:${everything.port}/mcp`;
+  const other = await anotherConnection(page, typed);
+  assert.equal(await page.locator('#server-url').inputValue(), `http://${typed}`);
+  await other.showFirst();
+  await other.close();
+  const own = await context.newPage();
+  own.on('pageerror', (e) => { throw e; });
+  await own.goto(`${site.url}/?url=${encodeURIComponent(`localhost:${everything.port}/mcp`)}`);
+  await own.locator('#connection-state', { hasText: 'connected' }).waitFor({ timeout: 20_000 });
+  assert.equal(await own.locator('#server-url').inputValue(), `http://localhost:${everything.port}/mcp`);
+  await own.close();
+});
+
 test('validates before sending, then runs get-sum with numbers', async () => {
   await openTool('get-sum');
   await page.locator('#arg-a').fill('');

@@ -16,6 +16,11 @@ pub fn App(
     panels: crate::embed::Panels,
 ) -> impl IntoView {
     provide_context(panels.clone());
+    // A URL typed without its scheme (`localhost:3000/mcp`) gets it, as in the form.
+    let link = crate::deep_link::DeepLink {
+        url: link.url.map(|u| crate::typed_url::with_scheme(&u)),
+        ..link
+    };
     let sink = use_context::<Option<crate::embed::EventSink>>().flatten();
     let embedded = sink.is_some();
     // The element that embeds the app closes these when it is taken off its page.

@@ -39,5 +39,6 @@ pub mod tool_call;
 pub mod tool_runs;
 pub mod typed_forms;
 pub mod typed_json;
+pub mod typed_url;
 pub mod uri_template;
 pub mod wire_log;

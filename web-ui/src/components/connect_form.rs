@@ -49,10 +49,12 @@ pub fn ConnectForm(
     let client_id = RwSignal::new(String::new());
     let submit = move |ev: leptos::ev::SubmitEvent| {
         ev.prevent_default();
-        let u = url.get_untracked().trim().to_string();
+        // Typed without its scheme (`localhost:3000/mcp`), it gets one, shown in the box.
+        let u = crate::typed_url::with_scheme(&url.get_untracked());
         if u.is_empty() {
             return;
         }
+        url.set(u.clone());
         on_connect.run(ConnectRequest {
             url: u,
             transport: parse_transport(&transport.get_untracked()),
@@ -66,7 +68,7 @@ pub fn ConnectForm(
         <form class="connect" on:submit=submit aria-label="Connect to a server">
             <div class="row">
                 <label for="server-url">"Server URL"</label>
-                <input id="server-url" type="url" required placeholder="http://127.0.0.1:3001/mcp"
+                <input id="server-url" type="text" inputmode="url" autocomplete="url" spellcheck="false" autocapitalize="off" required placeholder="http://127.0.0.1:3001/mcp"
                     prop:value=url on:input=move |ev| url.set(event_target_value(&ev)) />
                 <label for="transport">"Transport"</label>
                 <select id="transport" prop:value=transport on:change=move |ev| transport.set(event_target_value(&ev))>
