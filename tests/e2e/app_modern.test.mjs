@@ -572,6 +572,31 @@ test('a tool built from pydantic models gets real form fields, and its result is
   assert.equal(await result.locator('.verdict.valid').count(), 1);
 });
 
+test('custom headers and a bearer token typed in the connect form reach the server with every request; a token pasted with its scheme is sent once with it', async () => {
+  const own = await browser.newPage({ viewport: { width: 1200, height: 900 } });
+  own.on('pageerror', (e) => { throw e; });
+  await own.goto(site.url);
+  await own.locator('#server-url').fill(server.url);
+  await own.locator('summary', { hasText: 'Headers and token' }).click();
+  await own.locator('#headers').fill('X-Trace: abc-123\nno colon here');
+  // As copied with the whole header value, spaces around it.
+  await own.locator('#bearer').fill('  Bearer tok-456  ');
+  await own.locator('#connect').click();
+  await own.locator('#connection-state', { hasText: 'connected' }).waitFor({ timeout: 30_000 });
+  // The server's `header` tool says what a request header held.
+  await own.locator('button.tool[data-tool="header"]').click();
+  const result = own.locator('.runner .result pre.content');
+  const asked = async (name, want) => {
+    await own.locator('.runner #arg-name').fill(name);
+    await own.locator('button.run').click();
+    await own.locator('.runner .result pre.content', { hasText: want }).waitFor({ timeout: 10_000 });
+    return result.innerText();
+  };
+  assert.equal(await asked('authorization', 'tok-456'), 'Bearer tok-456');
+  assert.equal(await asked('x-trace', 'abc-123'), 'abc-123');
+  await own.close();
+});
+
 test('a date-time argument is picked in the person\'s time zone and sent with its offset', async () => {
   // A browser in India (+05:30 all year): the wall-clock time picked there is the instant sent.
   const context = await browser.newContext({ viewport: { width: 1200, height: 900 }, timezoneId: 'Asia/Kolkata' });

@@ -14,6 +14,21 @@ pub fn parse_headers(text: &str) -> Vec<(String, String)> {
         .collect()
 }
 
+/// The token of the bearer token box, as pasted: without the white space around it (a
+/// copied line's end, which no header value may hold) and without a leading `Bearer ` (copied
+/// with the whole header value), which the client adds itself. `None` if nothing is left.
+pub fn bearer_token(typed: &str) -> Option<String> {
+    let t = typed.trim();
+    if t.eq_ignore_ascii_case("bearer") {
+        return None; // the scheme alone, its token still to come
+    }
+    let t = match t.get(..7) {
+        Some(scheme) if scheme.eq_ignore_ascii_case("bearer ") => t[7..].trim_start(),
+        _ => t,
+    };
+    (!t.is_empty()).then(|| t.to_string())
+}
+
 /// The transport choice from its form value.
 pub fn parse_transport(v: &str) -> Transport {
     match v {
@@ -59,7 +74,7 @@ pub fn ConnectForm(
             url: u,
             transport: parse_transport(&transport.get_untracked()),
             headers: parse_headers(&headers.get_untracked()),
-            bearer: Some(bearer.get_untracked()).filter(|b| !b.trim().is_empty()),
+            bearer: bearer_token(&bearer.get_untracked()),
             allow_local_auth: allow_local.get_untracked(),
             client_id: Some(client_id.get_untracked()).filter(|c| !c.trim().is_empty()),
         });
@@ -99,6 +114,21 @@ pub fn ConnectForm(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_pasted_token_is_taken_without_its_scheme_and_line_end() {
+        assert_eq!(bearer_token("abc.def").as_deref(), Some("abc.def"));
+        assert_eq!(bearer_token("  abc.def\n").as_deref(), Some("abc.def"));
+        assert_eq!(bearer_token("Bearer abc.def").as_deref(), Some("abc.def"));
+        assert_eq!(bearer_token("bearer   abc").as_deref(), Some("abc"));
+        // Only the scheme and a space after it: `Bearerabc` is a token.
+        assert_eq!(bearer_token("Bearerabc").as_deref(), Some("Bearerabc"));
+        for none in ["", "  \n", "Bearer ", "Bearer   "] {
+            assert_eq!(bearer_token(none), None, "{none:?}");
+        }
+        // Not split inside a character.
+        assert_eq!(bearer_token("ééééé").as_deref(), Some("ééééé"));
+    }
 
     #[test]
     fn headers_and_transport_parse() {
