@@ -283,11 +283,14 @@ test('answers an elicitation with a form built from the requested schema', async
   await form.locator('button.accept').click();
   await form.locator('.field-error', { hasText: 'above the maximum 100' }).waitFor({ timeout: 10_000 });
   await form.locator('#arg-integer').fill('7');
+  // The error was about the value before: it goes once the value changes.
+  await waitFor(async () => (await form.locator('.field:has(#arg-integer) .field-error').count()) === 0, 5_000, 'the error gone');
   // Every enum shape of the spec: a choice is shown by its title (a titled enum's, or the
   // legacy `enumNames`), and its value is what is sent.
   const options = (id) => form.locator(`${id} option`).allInnerTexts();
   assert.deepEqual(await options('#arg-titledSingleSelectEnum'), ['—', 'Superman', 'Green Lantern', 'Wonder Woman']);
   assert.deepEqual(await options('#arg-legacyTitledEnum'), ['—', 'Cats', 'Dogs', 'Birds', 'Fish', 'Reptiles']);
+  await form.screenshot({ path: path.join(shots, 'elicitation.png') });
   await form.locator('#arg-titledSingleSelectEnum').selectOption({ label: 'Wonder Woman' });
   await form.locator('#arg-legacyTitledEnum').selectOption({ label: 'Birds' });
   // A multi-select is a group of boxes, its default ticked; how many may be chosen is
@@ -302,6 +305,7 @@ test('answers an elicitation with a form built from the requested schema', async
   await form.locator('button.accept').click();
   await form.locator('#arg-untitledMultipleSelectEnum .field-error', { hasText: 'at most 3' }).waitFor({ timeout: 10_000 });
   await boxes('#arg-untitledMultipleSelectEnum').filter({ hasText: 'Guitar' }).click();
+  await waitFor(async () => (await form.locator('#arg-untitledMultipleSelectEnum .field-error').count()) === 0, 5_000, 'the error gone');
   await boxes('#arg-titledMultipleSelectEnum').filter({ hasText: 'Trout' }).click();
   await form.locator('button.accept').click();
   const result = page.locator('.result', { hasText: 'Grace Hopper' });

@@ -41,6 +41,7 @@ pub fn MultiSelect(
                     let now = with_choice(held, &all, &key, on);
                     m.insert(p.to_string(), now);
                 });
+                crate::components::tool_runner::forget_error(errors, &p);
             };
             view! {
                 <label class="choice">

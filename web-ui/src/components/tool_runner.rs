@@ -403,11 +403,11 @@ fn FieldView(
     let set = move |v: String| {
         values.update(|m| {
             m.insert(p2.clone(), v);
-        })
+        });
+        forget_error(errors, &p2);
     };
     let p3 = path.clone();
     let error = move || errors.with(|e| e.get(&p3).cloned());
-    // The server's title isolated: the " *" after it stays where the app puts it.
     if let FieldKind::List(item) = &field.kind {
         if let FieldKind::Enum(choices) = item.as_ref() {
             let choices = choices.clone();
@@ -415,6 +415,7 @@ fn FieldView(
                 .into_any();
         }
     }
+    // The server's title isolated: the " *" after it stays where the app puts it.
     let label = view! { <bdi>{crate::bidi::contained(&field.label).into_owned()}</bdi> {field.required.then_some(" *")} };
     let described = described_by(&id, &field);
     let input = match field.kind.clone() {
@@ -487,6 +488,16 @@ fn FieldView(
         </div>
     }
     .into_any()
+}
+
+/// Takes back the error shown for the field at `path` once its value changes: it was about
+/// the value before (the check before sending runs again on the next Send or Run).
+pub(crate) fn forget_error(errors: RwSignal<BTreeMap<String, String>>, path: &str) {
+    if errors.with_untracked(|e| e.contains_key(path)) {
+        errors.update(|e| {
+            e.remove(path);
+        });
+    }
 }
 
 /// The ids of the texts that describe the input `id` of `field` (its description, its
