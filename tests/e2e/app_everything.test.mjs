@@ -914,7 +914,15 @@ test('gets a prompt with arguments, its form beside the list', async () => {
   assert.equal(await page.locator('button.prompt[aria-current="true"]').count(), 1);
   const [list, form] = await Promise.all(['.prompts > .list', '.prompts > .detail'].map((s) => page.locator(s).boundingBox()));
   assert.ok(form.x > list.x + list.width - 1 && Math.abs(form.y - list.y) < 2, JSON.stringify({ list, form }));
+  // A required argument left empty is said so in the page; nothing is asked of the server.
+  await page.locator('button.get-prompt').click();
+  const required = page.locator('.prompt-runner .field:has(#prompt-arg-city) .field-error', { hasText: 'required' });
+  await required.waitFor({ timeout: 5_000 });
+  assert.equal(await page.locator('.prompt-runner .call-error').count(), 0);
+  assert.equal(await page.locator('.prompt-runner .field:has(#prompt-arg-state) .field-error').count(), 0);
+  assert.equal(await page.locator('#prompt-arg-city').getAttribute('aria-describedby'), 'prompt-arg-city-help');
   await page.locator('#prompt-arg-city').fill('Lisbon');
+  await waitFor(async () => (await required.count()) === 0, 5_000, 'the error gone once the city is typed');
   await page.locator('button.get-prompt').click();
   await page.locator('.prompt-messages', { hasText: 'Lisbon' }).waitFor({ timeout: 10_000 });
   // Another tab and back: the prompt is still chosen, with its argument and its messages.

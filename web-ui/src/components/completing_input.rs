@@ -27,6 +27,9 @@ pub fn CompletingInput(
     reference: Value,
     name: String,
     id: String,
+    /// The ids of the texts that describe it (`aria-describedby`).
+    #[prop(default = None)]
+    described: Option<String>,
     values: RwSignal<BTreeMap<String, String>>,
 ) -> impl IntoView {
     let suggestions = RwSignal::new(Vec::<String>::new());
@@ -60,7 +63,7 @@ pub fn CompletingInput(
         });
     };
     view! {
-        <input id=id list=list.clone() prop:value=move || values.with(|m| m.get(&shown).cloned().unwrap_or_default()) on:input=on_input />
+        <input id=id list=list.clone() aria-describedby=described prop:value=move || values.with(|m| m.get(&shown).cloned().unwrap_or_default()) on:input=on_input />
         <datalist id=list>{move || suggestions.get().into_iter().map(|o| view! { <option value=o></option> }).collect_view()}</datalist>
     }
 }

@@ -5,10 +5,23 @@ use crate::components::keyed_list::KeyedList;
 use crate::components::result_view::ContentView;
 use crate::connection::Connection;
 use crate::in_flight::InFlight;
-use client_browser::client_core::types::{GetPromptResult, Prompt};
+use client_browser::client_core::types::{GetPromptResult, Prompt, PromptArgument};
 use leptos::prelude::*;
 use serde_json::json;
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap};
+
+/// The required arguments of `args` left empty in `values`, by name: the prompt is not asked
+/// for until each is given (the server would only refuse it).
+pub fn missing_arguments(
+    args: &[PromptArgument],
+    values: &BTreeMap<String, String>,
+) -> Vec<String> {
+    args.iter()
+        .filter(|a| a.required == Some(true))
+        .filter(|a| values.get(&a.name).is_none_or(String::is_empty))
+        .map(|a| a.name.clone())
+        .collect()
+}
 
 /// The prompts tab of one connection.
 #[component]
@@ -80,6 +93,8 @@ fn PromptRunner(conn: Connection, prompt: Prompt) -> impl IntoView {
         kept.update_untracked(|k| crate::typed_forms::keep_typed(k, &key, typed));
     });
     let args = prompt.arguments.clone().unwrap_or_default();
+    // The required arguments a Get found empty: each says so until it is filled.
+    let refused = RwSignal::new(Vec::<String>::new());
     let reference = json!({"type": "ref/prompt", "name": prompt.name});
     let inputs = args
         .iter()
@@ -88,21 +103,36 @@ fn PromptRunner(conn: Connection, prompt: Prompt) -> impl IntoView {
             // The server's title isolated: the " *" after it stays where the app puts it.
             let title = crate::bidi::contained(a.title.as_deref().unwrap_or(&a.name)).into_owned();
             let label = view! { <bdi>{title}</bdi> {(a.required == Some(true)).then_some(" *")} };
+            let help = format!("{id}-help");
+            let described = a.description.as_ref().map(|_| help.clone());
+            let name = a.name.clone();
+            let unfilled = move || {
+                refused.with(|r| r.contains(&name))
+                    && values.with(|v| v.get(&name).is_none_or(String::is_empty))
+            };
             view! {
                 <div class="field">
                     <label for=id.clone()>{label}</label>
-                    <CompletingInput conn=conn.clone() reference=reference.clone() name=a.name.clone() id=id values=values />
-                    {a.description.clone().map(|d| view! { <small class="help">{d}</small> })}
+                    <CompletingInput conn=conn.clone() reference=reference.clone() name=a.name.clone() id=id described=described values=values />
+                    {a.description.clone().map(|d| view! { <small class="help" id=help>{d}</small> })}
+                    {move || unfilled().then(|| view! { <span class="field-error" role="alert">"required"</span> })}
                 </div>
             }
         })
         .collect_view();
     // The request under way, shown with a Cancel button; a newer one replaces it.
     let getting = InFlight::<()>::new(&conn);
+    let required = args.clone();
     let name = prompt.name.clone();
     let shown_name = prompt.name.clone();
     let get = move |ev: leptos::ev::SubmitEvent| {
         ev.prevent_default();
+        let missing = values.with_untracked(|v| missing_arguments(&required, v));
+        let nothing_missing = missing.is_empty();
+        refused.set(missing);
+        if !nothing_missing {
+            return;
+        }
         let Some(client) = conn.client.get_value() else {
             return;
         };
@@ -146,5 +176,32 @@ fn PromptRunner(conn: Connection, prompt: Prompt) -> impl IntoView {
                 Err(e) => view! { <p class="call-error" role="alert">{e}</p> }.into_any(),
             })}
         </form>
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_required_argument_left_empty_is_missing() {
+        let arg = |name: &str, required: Option<bool>| {
+            serde_json::from_value::<PromptArgument>(json!({"name": name, "required": required}))
+                .unwrap()
+        };
+        let args = [
+            arg("city", Some(true)),
+            arg("state", None),
+            arg("zip", Some(false)),
+            arg("code", Some(true)),
+        ];
+        let mut values = BTreeMap::new();
+        assert_eq!(missing_arguments(&args, &values), ["city", "code"]);
+        values.insert("city".to_string(), "Lisbon".to_string());
+        values.insert("code".to_string(), String::new());
+        assert_eq!(missing_arguments(&args, &values), ["code"]);
+        // What is sent is what was typed: spaces are a value.
+        values.insert("code".to_string(), " ".to_string());
+        assert!(missing_arguments(&args, &values).is_empty());
     }
 }
