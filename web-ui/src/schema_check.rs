@@ -828,20 +828,26 @@ fn check_number(s: &Map<String, Value>, v: &Value, at: &str) -> Outcome {
     // Draft-04 spells exclusive bounds as booleans beside minimum/maximum.
     let flag = |k: &str| s.get(k) == Some(&Value::Bool(true));
     if let Some(m) = bound("minimum") {
-        if n < m || (flag("exclusiveMinimum") && n == m) {
+        if n < m {
             return Err(invalid(at, format!("below the minimum {m}")));
+        }
+        if flag("exclusiveMinimum") && n == m {
+            return Err(invalid(at, format!("must be more than {m}")));
         }
     }
     if let Some(m) = bound("maximum") {
-        if n > m || (flag("exclusiveMaximum") && n == m) {
+        if n > m {
             return Err(invalid(at, format!("above the maximum {m}")));
         }
+        if flag("exclusiveMaximum") && n == m {
+            return Err(invalid(at, format!("must be less than {m}")));
+        }
     }
-    if bound("exclusiveMinimum").is_some_and(|m| n <= m) {
-        return Err(invalid(at, "not above the exclusive minimum"));
+    if let Some(m) = bound("exclusiveMinimum").filter(|m| n <= *m) {
+        return Err(invalid(at, format!("must be more than {m}")));
     }
-    if bound("exclusiveMaximum").is_some_and(|m| n >= m) {
-        return Err(invalid(at, "not below the exclusive maximum"));
+    if let Some(m) = bound("exclusiveMaximum").filter(|m| n >= *m) {
+        return Err(invalid(at, format!("must be less than {m}")));
     }
     if let Some(m) = bound("multipleOf").filter(|m| *m > 0.0) {
         let exact = match (v.as_i64(), s.get("multipleOf").and_then(Value::as_i64)) {
@@ -1089,12 +1095,17 @@ mod tests {
         invalid_at(&obj, &json!({"a": 9, "b": 1}), "$.a: below the minimum 10");
         let num = json!({"exclusiveMinimum": 0, "exclusiveMaximum": 1, "multipleOf": 0.1});
         assert_eq!(check(&num, &json!(0.3)), Verdict::Valid);
-        invalid_at(&num, &json!(0), "exclusive minimum");
-        invalid_at(&num, &json!(1), "exclusive maximum");
+        invalid_at(&num, &json!(0), "must be more than 0");
+        invalid_at(&num, &json!(1), "must be less than 1");
         invalid_at(&num, &json!(0.35), "multiple");
         invalid_at(&json!({"multipleOf": 3}), &json!(10), "multiple of 3");
         let draft04 = json!({"$schema": "http://json-schema.org/draft-04/schema#", "minimum": 0, "exclusiveMinimum": true});
-        invalid_at(&draft04, &json!(0), "below the minimum 0");
+        invalid_at(&draft04, &json!(0), "must be more than 0");
+        invalid_at(&draft04, &json!(-1), "below the minimum 0");
+        assert_eq!(check(&draft04, &json!(0.5)), Verdict::Valid);
+        let draft04_max = json!({"maximum": 2, "exclusiveMaximum": true});
+        invalid_at(&draft04_max, &json!(2), "must be less than 2");
+        invalid_at(&draft04_max, &json!(3), "above the maximum 2");
         assert_eq!(check(&json!({"const": 1}), &json!(1.0)), Verdict::Valid);
         assert_eq!(
             check(&json!({"enum": [{"a": [1]}]}), &json!({"a": [1.0]})),

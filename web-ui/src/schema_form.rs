@@ -126,8 +126,9 @@ pub struct Field {
     pub nullable: bool,
     /// The schema's default.
     pub default: Option<Value>,
-    /// The HTML input type a text field's `format` calls for (`email`, `url`, `date`), if any.
-    pub input_type: Option<&'static str>,
+    /// The input a text field's `format` calls for (an email, a URL, a date…); plain text
+    /// when the format is none of these.
+    pub input_type: TextInput,
     /// What the schema allows, in words (`from 1 to 100`, `at most 3`), shown before the
     /// person types: the same limits the check before sending holds the value to.
     pub limits: Option<String>,
@@ -320,17 +321,46 @@ fn fields_at(
         .collect()
 }
 
-/// The browser input type for a string's `format` (elicitation's `email`, `uri`, `date`,
-/// `date-time`): the browser then offers its own picker or keyboard and refuses malformed
-/// values on submit. A `date-time` is picked in the person's time zone and sent with its
-/// offset (see [`crate::date_time`]).
-fn input_type(schema: &Value) -> Option<&'static str> {
-    match schema.get("format").and_then(Value::as_str)? {
-        "email" => Some("email"),
-        "uri" => Some("url"),
-        "date" => Some("date"),
-        "date-time" => Some("datetime-local"),
-        _ => None,
+/// The input a text field is typed in, from its string `format` (elicitation's `email`,
+/// `uri`, `date`, `date-time`): the browser then offers its own picker or keyboard and
+/// refuses malformed values on submit.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum TextInput {
+    /// Any text (no format, or one the browser has no input for).
+    #[default]
+    Plain,
+    /// An email address (`format: email`).
+    Email,
+    /// A URL (`format: uri`).
+    Url,
+    /// A calendar date (`format: date`).
+    Date,
+    /// A date and time, picked in the person's time zone and sent with its offset (`format:
+    /// date-time`; see [`crate::date_time`]).
+    DateTime,
+}
+
+impl TextInput {
+    /// The HTML `type` of the `<input>` for this kind of text.
+    pub fn html_type(self) -> &'static str {
+        match self {
+            TextInput::Plain => "text",
+            TextInput::Email => "email",
+            TextInput::Url => "url",
+            TextInput::Date => "date",
+            TextInput::DateTime => "datetime-local",
+        }
+    }
+}
+
+/// The input for a string whose schema is `schema`, by its `format`.
+fn input_type(schema: &Value) -> TextInput {
+    match schema.get("format").and_then(Value::as_str) {
+        Some("email") => TextInput::Email,
+        Some("uri") => TextInput::Url,
+        Some("date") => TextInput::Date,
+        Some("date-time") => TextInput::DateTime,
+        _ => TextInput::Plain,
     }
 }
 
@@ -346,13 +376,16 @@ fn limits_of(schema: &Value, choices: bool) -> Option<String> {
     };
     let count = |k: &str| schema.get(k).and_then(Value::as_u64);
     let mut parts = Vec::new();
-    // A number's range: inclusive and exclusive bounds (JSON Schema 2020-12's numeric form).
+    // A number's range: inclusive and exclusive bounds, in JSON Schema 2020-12's numeric form
+    // or draft-04's, where `exclusiveMinimum: true` makes `minimum` exclusive (as the check
+    // before sending reads them).
+    let inclusive = |flag: &str| schema.get(flag) != Some(&Value::Bool(true));
     let lower = num("exclusiveMinimum")
         .map(|n| (n, false))
-        .or_else(|| num("minimum").map(|n| (n, true)));
+        .or_else(|| num("minimum").map(|n| (n, inclusive("exclusiveMinimum"))));
     let upper = num("exclusiveMaximum")
         .map(|n| (n, false))
-        .or_else(|| num("maximum").map(|n| (n, true)));
+        .or_else(|| num("maximum").map(|n| (n, inclusive("exclusiveMaximum"))));
     match (lower, upper) {
         (Some((lo, true)), Some((hi, true))) => parts.push(format!("from {lo} to {hi}")),
         (lower, upper) => {
@@ -991,7 +1024,7 @@ mod tests {
             by("tags").kind,
             FieldKind::List(Box::new(untitled(&[json!("fast"), json!("slow")])))
         );
-        assert_eq!(by("home").input_type, None);
+        assert_eq!(by("home").input_type, TextInput::Plain);
         let formats = fields_of(&json!({"properties": {
             "e": {"type": "string", "format": "email"}, "u": {"type": "string", "format": "uri"},
             "d": {"type": "string", "format": "date"}, "t": {"type": "string", "format": "date-time"}}}));
@@ -999,10 +1032,10 @@ mod tests {
         assert_eq!(
             types,
             [
-                Some("email"),
-                Some("url"),
-                Some("date"),
-                Some("datetime-local")
+                TextInput::Email,
+                TextInput::Url,
+                TextInput::Date,
+                TextInput::DateTime
             ]
         );
         // Two real alternatives, or a reference that leads nowhere: raw JSON.
@@ -1163,6 +1196,17 @@ mod tests {
         assert_eq!(
             limits(json!({"exclusiveMaximum": 1})).as_deref(),
             Some("less than 1")
+        );
+        // Draft-04's flags make the bound beside them exclusive; `false` leaves it inclusive.
+        assert_eq!(
+            limits(json!({"minimum": 0, "exclusiveMinimum": true, "maximum": 1,
+                "exclusiveMaximum": false}))
+            .as_deref(),
+            Some("more than 0 and at most 1")
+        );
+        assert_eq!(
+            limits(json!({"maximum": 5, "exclusiveMaximum": true})).as_deref(),
+            Some("less than 5")
         );
         assert_eq!(
             limits(

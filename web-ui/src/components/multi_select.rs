@@ -2,9 +2,10 @@
 //! of an enum) as one checkbox per choice, each shown by its title.
 
 use crate::bidi::contained;
+use crate::components::tool_runner::{described_by, forget_error, FieldNotes};
 use crate::schema_form::{chosen_keys, shown_choices, with_choice, Choice, Field};
 use leptos::prelude::*;
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
 
 /// The `choices` of `field` as checkboxes, in a group named by the field's label. The form
@@ -19,9 +20,20 @@ pub fn MultiSelect(
     values: RwSignal<BTreeMap<String, String>>,
     errors: RwSignal<BTreeMap<String, String>>,
 ) -> impl IntoView {
-    let described = crate::components::tool_runner::described_by(&id, &field);
-    let path = Arc::new(field.path);
+    let described = described_by(&id, &field);
+    let path = Arc::new(field.path.clone());
     let shown = shown_choices(&choices);
+    // The chosen keys, read from the field's text once per change (not once per box).
+    let p = path.clone();
+    let chosen = Memo::new(move |_| {
+        values.with(|v| {
+            let text = v.get(p.as_str()).map_or("", String::as_str);
+            chosen_keys(text)
+                .into_iter()
+                .map(str::to_owned)
+                .collect::<BTreeSet<String>>()
+        })
+    });
     let choices = Arc::new(choices);
     let boxes = choices
         .iter()
@@ -29,10 +41,8 @@ pub fn MultiSelect(
         .enumerate()
         .map(|(i, (choice, text))| {
             let key = Arc::new(choice.key());
-            let (p, k) = (path.clone(), key.clone());
-            let checked = move || {
-                values.with(|v| chosen_keys(v.get(p.as_str()).map_or("", String::as_str)).contains(&k.as_str()))
-            };
+            let k = key.clone();
+            let checked = move || chosen.with(|c| c.contains(k.as_str()));
             let (p, all) = (path.clone(), choices.clone());
             let toggle = move |ev| {
                 let on = event_target_checked(&ev);
@@ -41,7 +51,7 @@ pub fn MultiSelect(
                     let now = with_choice(held, &all, &key, on);
                     m.insert(p.to_string(), now);
                 });
-                crate::components::tool_runner::forget_error(errors, &p);
+                forget_error(errors, &p);
             };
             view! {
                 <label class="choice">
@@ -52,15 +62,15 @@ pub fn MultiSelect(
         })
         .collect_view();
     let p = path.clone();
-    let error = move || errors.with(|e| e.get(p.as_str()).cloned());
+    let error = Signal::derive(move || errors.with(|e| e.get(p.as_str()).cloned()));
+    let label = contained(&field.label).into_owned();
+    let required = field.required.then_some(" *");
     view! {
         <fieldset class="field choices" id=id.clone() aria-describedby=described>
             // The server's title isolated: the " *" after it stays where the app puts it.
-            <legend><bdi>{contained(&field.label).into_owned()}</bdi> {field.required.then_some(" *")}</legend>
+            <legend><bdi>{label}</bdi> {required}</legend>
             {boxes}
-            {field.description.map(|d| view! { <small class="help" id=format!("{id}-help")>{d}</small> })}
-            {field.limits.map(|l| view! { <small class="help limits" id=format!("{id}-limits")>{crate::bidi::contained(&l).into_owned()}</small> })}
-            {move || error().map(|e| view! { <span class="field-error" role="alert">{e}</span> })}
+            <FieldNotes field=field id=id.clone() error=error />
         </fieldset>
     }
 }

@@ -8,7 +8,7 @@ use crate::components::multi_select::MultiSelect;
 use crate::components::result_view::ResultView;
 use crate::connection::Connection;
 use crate::schema_check::checked_arguments;
-use crate::schema_form::{fields_of, initial_values, shown_choices, Field, FieldKind};
+use crate::schema_form::{fields_of, initial_values, shown_choices, Field, FieldKind, TextInput};
 use crate::tool_call;
 use crate::tool_runs::ToolRun;
 use crate::typed_json::typed_object;
@@ -463,18 +463,18 @@ fn FieldView(
             };
             view! { <textarea id=id.clone() aria-describedby=described.clone() rows="3" placeholder=hint prop:value=value on:input=move |ev| set(event_target_value(&ev))></textarea> }.into_any()
         }
-        FieldKind::Text if field.input_type == Some("datetime-local") => {
+        FieldKind::Text if field.input_type == TextInput::DateTime => {
             let set = Callback::new(set.clone());
             view! { <DateTimeInput id=id.clone() described=described.clone() value=Signal::derive(value.clone()) set=set /> }
                 .into_any()
         }
-        FieldKind::Text if multiline && field.input_type.is_none() => {
+        FieldKind::Text if multiline && field.input_type == TextInput::Plain => {
             let set = set.clone();
             view! { <textarea id=id.clone() aria-describedby=described.clone() class="text" rows="1" prop:value=value on:input=move |ev| set(event_target_value(&ev))></textarea> }.into_any()
         }
         FieldKind::Text => {
             let set = set.clone();
-            let kind = field.input_type.unwrap_or("text");
+            let kind = field.input_type.html_type();
             view! { <input id=id.clone() aria-describedby=described.clone() type=kind prop:value=value on:input=move |ev| set(event_target_value(&ev)) /> }.into_any()
         }
     };
@@ -482,12 +482,26 @@ fn FieldView(
         <div class="field">
             <label for=id.clone()>{label}</label>
             {input}
-            {field.description.map(|d| view! { <small class="help" id=format!("{id}-help")>{d}</small> })}
-            {field.limits.map(|l| view! { <small class="help limits" id=format!("{id}-limits")>{crate::bidi::contained(&l).into_owned()}</small> })}
-            {move || error().map(|e| view! { <span class="field-error" role="alert">{e}</span> })}
+            <FieldNotes field=field id=id error=Signal::derive(error) />
         </div>
     }
     .into_any()
+}
+
+/// What is said under a field's input: its description, its limits (their ids are the ones
+/// [`described_by`] names) and the error of the last check before sending, if any.
+#[component]
+pub(crate) fn FieldNotes(
+    field: Field,
+    /// The input's element id.
+    id: String,
+    error: Signal<Option<String>>,
+) -> impl IntoView {
+    view! {
+        {field.description.map(|d| view! { <small class="help" id=format!("{id}-help")>{d}</small> })}
+        {field.limits.map(|l| view! { <small class="help limits" id=format!("{id}-limits")>{crate::bidi::contained(&l).into_owned()}</small> })}
+        {move || error.get().map(|e| view! { <span class="field-error" role="alert">{e}</span> })}
+    }
 }
 
 /// Takes back the error shown for the field at `path` once its value changes: it was about
