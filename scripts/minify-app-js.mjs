@@ -33,4 +33,9 @@ for (const name of glue) {
   index = index.split(sri(before)).join(sri(after));
   console.log(`[minify-app-js] ${name}: ${before.length} → ${after.length} bytes`);
 }
+// Trunk gives the wasm's `<link rel=preload as=fetch>` an `integrity` too, which Chromium
+// ignores for that destination, with a console warning on every load (crbug.com/981419). It
+// checked nothing there: the loader's own fetch of the wasm carries none. Taken out, so that
+// the console stays clean; the stylesheet's and the JS glue's are kept (those are checked).
+index = index.replace(/<link\b[^>]*\bas="?fetch"?[^>]*>/g, (tag) => tag.replace(/\s+integrity=("[^"]*"|[^\s>]+)/, ''));
 fs.writeFileSync(indexFile, index);

@@ -41,3 +41,19 @@ test('the app boots when hosted in a sub-directory (relative asset paths)', asyn
     await sub.close();
   }
 });
+
+test('the app loads with nothing said in the console: no warning, no error', async () => {
+  const page = await shared.browser.newPage();
+  const said = [];
+  page.on('console', (m) => { if (m.type() === 'warning' || m.type() === 'error') said.push(`${m.type()}: ${m.text()}`); });
+  page.on('pageerror', (e) => said.push(`pageerror: ${e}`));
+  await page.goto(`${shared.site.url}/`);
+  await page.locator('#server-url').waitFor({ timeout: 15_000 });
+  // The wasm preload is used (else Chromium warns that it went unused once the load event
+  // has passed a few seconds) and the loader's fetch of it found the preloaded answer.
+  const wasm = await page.evaluate(() => performance.getEntriesByType('resource')
+    .filter((e) => e.name.endsWith('.wasm')).map((e) => e.name));
+  assert.equal(wasm.length, 1, `the wasm fetched once: ${wasm.join(', ')}`);
+  assert.deepEqual(said, []);
+  await page.close();
+});
