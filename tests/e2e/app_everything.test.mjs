@@ -85,6 +85,13 @@ test('search filters the tool list', async () => {
   await page.locator('#tool-search').fill('sum');
   await waitFor(async () => (await page.locator('button.tool').count()) === 1, 5_000, 'one match');
   assert.equal(await page.locator('button.tool').first().getAttribute('data-tool'), 'get-sum');
+  // The count says the list's size and what the search found.
+  assert.match(await page.locator('.tools .count').innerText(), /^\d+ tools · 1 found$/);
+  await page.locator('#tool-search').fill('no such tool');
+  await waitFor(async () => (await page.locator('button.tool').count()) === 0, 5_000, 'no match');
+  assert.match(await page.locator('.tools .count').innerText(), /^\d+ tools · none found$/);
+  await page.locator('#tool-search').fill('sum');
+  await waitFor(async () => (await page.locator('button.tool').count()) === 1, 5_000, 'one match again');
   // Each listed tool shows its description under its name.
   assert.equal(await page.locator('button.tool .help').first().innerText(), 'Returns the sum of two numbers');
   // The search is still there, and still applied, after another tab was open.
@@ -942,6 +949,19 @@ test('gets a prompt with arguments, its form beside the list', async () => {
   await page.locator('button.prompt[data-prompt="completable-prompt"]').click();
   assert.equal(await page.locator('#prompt-arg-department').inputValue(), 'Marketing');
   assert.equal(await page.locator('.prompt-messages').count(), 0);
+  // The list can be searched ("/" goes to its box), by name, title or description; the
+  // chosen prompt stays open while the search hides it.
+  assert.match(await page.locator('.prompts .count').innerText(), /^\d+ prompts$/);
+  await page.locator('#tab-prompts').focus();
+  await page.keyboard.press('/');
+  assert.equal(await page.evaluate(() => document.activeElement?.id), 'prompt-search');
+  await page.keyboard.type('embedded RESOURCE');
+  await waitFor(async () => (await page.locator('button.prompt').count()) === 1, 5_000, 'one prompt found');
+  assert.equal(await page.locator('button.prompt').getAttribute('data-prompt'), 'resource-prompt');
+  assert.match(await page.locator('.prompts .count').innerText(), /^\d+ prompts · 1 found$/);
+  assert.equal(await page.locator('#prompt-arg-department').inputValue(), 'Marketing');
+  await page.locator('#prompt-search').fill('');
+  await waitFor(async () => (await page.locator('button.prompt').count()) >= 4, 5_000, 'all prompts again');
 });
 
 test('on a narrow screen what was chosen opens under the list and is brought into view; no tab is wider than the screen', async () => {

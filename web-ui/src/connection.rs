@@ -108,6 +108,8 @@ pub struct Searches {
     pub tools: RwSignal<String>,
     /// The resources tab's search.
     pub resources: RwSignal<String>,
+    /// The prompts tab's search.
+    pub prompts: RwSignal<String>,
     /// The logs tab's filter.
     pub wire: RwSignal<String>,
 }
@@ -358,6 +360,7 @@ impl Connection {
             searches: Searches {
                 tools: RwSignal::new(String::new()),
                 resources: RwSignal::new(String::new()),
+                prompts: RwSignal::new(String::new()),
                 wire: RwSignal::new(String::new()),
             },
             server_tasks: RwSignal::new(Vec::new()),

@@ -82,7 +82,7 @@ pub fn move_focus(
 /// The search boxes "/" goes to: the one in the tab shown (each tab has at most one; the
 /// tools tab stays on the page, hidden, while another is shown).
 const SEARCH_BOXES: &str =
-    "[role=tabpanel]:not([hidden], .away) :is(#tool-search, #resource-search, #wire-filter)";
+    "[role=tabpanel]:not([hidden], .away) :is(#tool-search, #resource-search, #prompt-search, #wire-filter)";
 
 /// Whether a key typed where the focus is (`tag`, upper case as the DOM names it, and
 /// whether it is editable) is the "/" shortcut to the search box rather than text: "/"

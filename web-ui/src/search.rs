@@ -1,5 +1,6 @@
 //! Searching a list as the person types: an item matches when its text, lower-cased once per
-//! listing, holds every word of the query. The tools and resources tabs search this way.
+//! listing, holds every word of the query. The tools, resources and prompts tabs search this
+//! way.
 
 use leptos::prelude::*;
 
@@ -66,14 +67,28 @@ pub fn first_found<T: Clone + Send + Sync + 'static>(
     })
 }
 
-/// The search box over a list, how many the list holds, and a note when more match than are
-/// rendered (`shown` at most).
+/// How many a list holds (`3 tools`, `1 tool`) and, while a search is typed, how many of them
+/// it found (`19 tools · 3 found`, `· none found`). The line starts with the list's size either
+/// way.
+pub fn count_line(total: usize, found: Option<usize>, one: &str, many: &str) -> String {
+    let noun = if total == 1 { one } else { many };
+    match found {
+        None => format!("{total} {noun}"),
+        Some(0) => format!("{total} {noun} · none found"),
+        Some(n) => format!("{total} {noun} · {n} found"),
+    }
+}
+
+/// The search box over a list, how many the list holds (and how many match, while a search
+/// is typed), and a note when more match than are rendered (`shown` at most).
 #[component]
 pub fn SearchBox(
     /// The input's id.
     id: &'static str,
     /// What the list holds, for the label and the count: "tools", "resources".
     noun: &'static str,
+    /// One of what the list holds, for a count of one: "tool", "resource".
+    one: &'static str,
     /// What is typed.
     query: RwSignal<String>,
     /// How many the list holds.
@@ -87,7 +102,10 @@ pub fn SearchBox(
     view! {
         <label for=id>{format!("Search {noun}")}</label>
         <input id=id type="search" aria-keyshortcuts="/" prop:value=query on:input=move |ev| query.set(event_target_value(&ev)) />
-        <p class="count">{move || format!("{} {noun}", total.get())}</p>
+        <p class="count" aria-live="polite">{move || {
+            let searching = query.with(|q| !q.trim().is_empty());
+            count_line(total.get(), searching.then(|| found.with(Vec::len)), one, noun)
+        }}</p>
         {move || {
             let n = found.with(Vec::len);
             (n > shown).then(|| view! { <p class="more" role="status">{format!("showing {shown} of {n}: refine the search")}</p> })
@@ -98,6 +116,21 @@ pub fn SearchBox(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_count_says_the_lists_size_in_number_and_what_a_search_found() {
+        assert_eq!(count_line(19, None, "tool", "tools"), "19 tools");
+        assert_eq!(count_line(1, None, "tool", "tools"), "1 tool");
+        assert_eq!(count_line(0, None, "prompt", "prompts"), "0 prompts");
+        assert_eq!(
+            count_line(19, Some(3), "tool", "tools"),
+            "19 tools · 3 found"
+        );
+        assert_eq!(
+            count_line(1, Some(0), "resource", "resources"),
+            "1 resource · none found"
+        );
+    }
 
     #[test]
     fn the_first_items_holding_every_word_are_found_and_follow_the_query() {

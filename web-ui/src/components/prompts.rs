@@ -5,6 +5,7 @@ use crate::components::keyed_list::KeyedList;
 use crate::components::result_view::ContentView;
 use crate::connection::Connection;
 use crate::in_flight::InFlight;
+use crate::search::{first_found, found_in, lowercase, SearchBox};
 use client_browser::client_core::types::{GetPromptResult, Prompt, PromptArgument};
 use leptos::prelude::*;
 use serde_json::json;
@@ -23,10 +24,30 @@ pub fn missing_arguments(
         .collect()
 }
 
+/// What the prompt search looks in (name, title and description), lower-cased: computed once
+/// per listing, not per keystroke.
+pub fn haystack(prompt: &Prompt) -> String {
+    lowercase(&format!(
+        "{} {} {}",
+        prompt.name,
+        prompt.title.as_deref().unwrap_or(""),
+        prompt.description.as_deref().unwrap_or("")
+    ))
+}
+
+/// Most prompts rendered at once; the search narrows the rest.
+const SHOWN: usize = 500;
+
 /// The prompts tab of one connection.
 #[component]
 pub fn PromptsPanel(conn: Connection) -> impl IntoView {
     let prompts = RwSignal::new(Vec::<Prompt>::new());
+    // Kept by the connection, like the chosen prompt, while the tab is left.
+    let query = conn.searches.prompts;
+    let haystacks =
+        Memo::new(move |_| prompts.with(|p| p.iter().map(haystack).collect::<Vec<_>>()));
+    let found = found_in(haystacks, query);
+    let shown = move || first_found(prompts, found, SHOWN);
     // Kept by the connection, with the values typed and the answer, while the tab is left.
     let selected = conn.chosen_prompt;
     // Each prompt's form keeps what was typed in it (see `PromptRunner`).
@@ -55,9 +76,9 @@ pub fn PromptsPanel(conn: Connection) -> impl IntoView {
         <section class="prompts split" aria-label="Prompts">
             <div class="list">
                 {move || error.get().map(|e| view! { <p class="call-error" role="alert">{e}</p> })}
-                <p class="count">{move || format!("{} prompts", prompts.with(Vec::len))}</p>
+                <SearchBox id="prompt-search" noun="prompts" one="prompt" query=query total=Signal::derive(move || prompts.with(Vec::len)) found=found shown=SHOWN />
                 <ul class="prompt-list" aria-label="Prompt list" on:keydown=move |ev| { crate::keys::move_focus(&ev, "button.prompt", crate::keys::Layout::Column); }>
-                    <KeyedList each=move || prompts.get() key=|p| p.name.clone() let:p>
+                    <KeyedList each=shown key=|p| p.name.clone() let:p>
                         {
                             let (name, n2) = (p.name.clone(), p.name.clone());
                             let is_current = move || selected.with(|s| s.as_deref() == Some(n2.as_str()));
@@ -182,6 +203,21 @@ fn PromptRunner(conn: Connection, prompt: Prompt) -> impl IntoView {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::search::{matches, query_words};
+
+    #[test]
+    fn prompt_search_looks_in_name_title_and_description() {
+        let p: Prompt = serde_json::from_value(json!({"name": "code_review",
+            "title": "Revue de Code", "description": "Reviews a diff for bugs"}))
+        .unwrap();
+        let hay = haystack(&p);
+        for found in ["code_review", "revue", "DIFF bugs", ""] {
+            assert!(matches(&hay, &query_words(found)), "{found}");
+        }
+        for missed in ["summarise", "review tests"] {
+            assert!(!matches(&hay, &query_words(missed)), "{missed}");
+        }
+    }
 
     #[test]
     fn a_required_argument_left_empty_is_missing() {

@@ -232,7 +232,7 @@ pub fn ResourcesPanel(conn: Connection) -> impl IntoView {
         <section class="resources split" aria-label="Resources">
             <div class="list">
                 {move || error.get().map(|e| view! { <p class="call-error" role="alert">{e}</p> })}
-                <SearchBox id="resource-search" noun="resources" query=query total=Signal::derive(move || resources.with(Vec::len)) found=found shown=SHOWN />
+                <SearchBox id="resource-search" noun="resources" one="resource" query=query total=Signal::derive(move || resources.with(Vec::len)) found=found shown=SHOWN />
                 <ul class="resource-list" aria-label="Resource list" on:keydown=move |ev| { crate::keys::move_focus(&ev, "button.read-resource", crate::keys::Layout::Column); }>
                     <KeyedList each=visible key=|r| r.uri.clone() let:r>
                         {

@@ -73,7 +73,7 @@ pub fn ToolsPanel(conn: Connection) -> impl IntoView {
     view! {
         <section class="tools split" aria-label="Tools">
             <div class="list">
-                <SearchBox id="tool-search" noun="tools" query=query total=Signal::derive(move || tools.with(Vec::len)) found=found shown=SHOWN />
+                <SearchBox id="tool-search" noun="tools" one="tool" query=query total=Signal::derive(move || tools.with(Vec::len)) found=found shown=SHOWN />
                 <ul class="tool-list" aria-label="Tool list" on:keydown=move |ev| { crate::keys::move_focus(&ev, "button.tool", crate::keys::Layout::Column); }>
                     <KeyedList each=shown key=|t| t.name.clone() let:tool>
                         {
