@@ -6,11 +6,10 @@ import path from 'node:path';
 import fs from 'node:fs';
 import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { anotherConnection, launch, leaveWithCallUnderWay, serveDir, startPeer, waitFor } from './browser.mjs';
+import { anotherConnection, launch, leaveWithCallUnderWay, serveDir, startPeer, waitFor, screenshotPath } from './browser.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const dist = path.resolve(here, '../../dist');
-const shots = path.resolve(here, '../../docs/screenshots');
 let browser, site, everything, context, page;
 
 before(async () => {
@@ -63,8 +62,7 @@ test('connects from the deep link and shows the server', async () => {
   assert.equal(declared.protocolVersion, '2025-11-25');
   assert.deepEqual(Object.keys(declared.capabilities.resources).sort(), ['listChanged', 'subscribe']);
   await page.locator('.server-about > summary').click();
-  fs.mkdirSync(shots, { recursive: true });
-  await page.screenshot({ path: path.join(shots, 'tools.png') });
+  await page.screenshot({ path: screenshotPath('tools.png') });
 });
 
 test('search filters the tool list', async () => {
@@ -196,7 +194,7 @@ test('validates before sending, then runs get-sum with numbers', async () => {
   // Ctrl+Enter in the form runs the tool, like the Run button.
   await page.locator('#arg-b').press('Control+Enter');
   await page.locator('.result pre.content', { hasText: 'is 42' }).waitFor({ timeout: 10_000 });
-  await page.screenshot({ path: path.join(shots, 'tool-result.png') });
+  await page.screenshot({ path: screenshotPath('tool-result.png') });
   // The whole result as JSON, formatted when opened.
   assert.equal(await page.locator('.result pre.raw-json').count(), 0);
   await page.locator('.result .raw-result summary').click();
@@ -256,7 +254,7 @@ test('answers a sampling request after the person approves it', async () => {
   assert.match(settings, /Max tokens\s+100/);
   assert.match(settings, /Temperature\s+0\.7/);
   await dialog.locator('textarea').fill('A protocol.');
-  await page.screenshot({ path: path.join(shots, 'sampling.png') });
+  await page.screenshot({ path: screenshotPath('sampling.png') });
   await dialog.locator('button.approve').click();
   await page.locator('.result', { hasText: 'A protocol.' }).waitFor({ timeout: 10_000 });
 });
@@ -297,7 +295,7 @@ test('answers an elicitation with a form built from the requested schema', async
   const options = (id) => form.locator(`${id} option`).allInnerTexts();
   assert.deepEqual(await options('#arg-titledSingleSelectEnum'), ['—', 'Superman', 'Green Lantern', 'Wonder Woman']);
   assert.deepEqual(await options('#arg-legacyTitledEnum'), ['—', 'Cats', 'Dogs', 'Birds', 'Fish', 'Reptiles']);
-  await form.screenshot({ path: path.join(shots, 'elicitation.png') });
+  await form.screenshot({ path: screenshotPath('elicitation.png') });
   await form.locator('#arg-titledSingleSelectEnum').selectOption({ label: 'Wonder Woman' });
   await form.locator('#arg-legacyTitledEnum').selectOption({ label: 'Birds' });
   // A multi-select is a group of boxes, its default ticked; how many may be chosen is
@@ -472,7 +470,7 @@ test('the tasks tab lists the server\'s tasks, follows their states, cancels one
   await page.locator('tr.task').first().locator('button.cancel-task').click();
   await page.locator('tr.task').first().locator('.task-state.cancelled').waitFor({ timeout: 10_000 });
   assert.equal(await page.locator('tr.task').first().locator('button').count(), 0, 'neither cancel nor result for a cancelled task');
-  await page.screenshot({ path: path.join(shots, 'tasks.png') });
+  await page.screenshot({ path: screenshotPath('tasks.png') });
   await page.locator('#tab-tools').click();
   await page.locator('.runner .call-error', { hasText: 'cancelled' }).waitFor({ timeout: 10_000 });
   assert.equal(await page.locator('.runner .result', { hasText: 'Research Report: reefs' }).count(), 0);
@@ -847,7 +845,7 @@ test('reads a resource and a template, beside the list, and searches the list', 
   });
   assert.deepEqual(await clear(), { inside: true, clear: true });
   await page.locator('.tabs').evaluate((e) => e.scrollIntoView());
-  await page.screenshot({ path: path.join(shots, 'resources.png') });
+  await page.screenshot({ path: screenshotPath('resources.png') });
   await page.locator('.resource-contents .copyable button.copy').first().click();
   await page.locator('.resource-contents .copyable button.copy', { hasText: 'Copied' }).waitFor({ timeout: 5_000 });
   assert.deepEqual(await clear(), { inside: true, clear: true });

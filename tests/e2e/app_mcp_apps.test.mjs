@@ -6,11 +6,8 @@
 // logs, messages and links.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { appConnectedTo, waitFor, accessibilityViolations, viewFrame } from './browser.mjs';
+import { appConnectedTo, waitFor, accessibilityViolations, viewFrame, screenshotPath } from './browser.mjs';
 
-const here = path.dirname(fileURLToPath(import.meta.url));
 let app, peer, page;
 const ISO_TIME = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
 
@@ -47,7 +44,7 @@ test('a tool with a View shows it under its result, fed with the result', async 
   const frameEl = page.locator('.mcp-app iframe.app-frame');
   await waitFor(async () => (await frameEl.evaluate((e) => e.style.height)) === `${viewHeight}px`, 5_000, `the frame ${viewHeight}px high`);
   assert.equal(await frameEl.evaluate((e) => e.clientHeight), viewHeight);
-  await page.locator('.mcp-app').screenshot({ path: path.join(here, '../../docs/screenshots/mcp-app.png') });
+  await page.locator('.mcp-app').screenshot({ path: screenshotPath('mcp-app.png') });
   // The client declared the extension to the server.
   await frame.evaluate(() => { window.keptByTheView = 'kept'; });
   await page.locator('#tab-logs').click();

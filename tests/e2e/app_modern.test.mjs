@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { accessibilityViolationsInBothSchemes, anotherConnection, launch, serveDir, startPeer, waitFor } from './browser.mjs';
+import { accessibilityViolationsInBothSchemes, anotherConnection, launch, serveDir, startPeer, waitFor, screenshotPath } from './browser.mjs';
 
 const dist = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../dist');
 let browser, site, server, page;
@@ -352,7 +352,7 @@ test('a list no longer fresh is shown as kept, and marked, when asking the serve
     assert.equal(await own.locator('#tab-resources .stale-mark').count(), 1);
     assert.equal(await own.locator('#tab-tools .stale-mark').count(), 0);
     assert.deepEqual(await accessibilityViolationsInBothSchemes(own, 'a list not up to date'), []);
-    await own.screenshot({ path: path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../docs/screenshots/stale-list.png') });
+    await own.screenshot({ path: screenshotPath('stale-list.png') });
     await own.locator('#tab-logs').click();
     await own.locator('.logs .notifications li', { hasText: /^resources\/templates\/list: the server could not be asked again \(the server answered HTTP 503: down for maintenance\); showing the answer received \d+ s ago$/ })
       .first().waitFor({ timeout: 10_000 });

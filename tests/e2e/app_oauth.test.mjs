@@ -6,13 +6,11 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
-import fs from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { accessibilityViolationsInBothSchemes, launch, serveDir, startProtected } from './browser.mjs';
+import { accessibilityViolationsInBothSchemes, launch, serveDir, startProtected, screenshotPath } from './browser.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const dist = path.resolve(here, '../../dist');
-const shots = path.resolve(here, '../../docs/screenshots');
 let browser, site, server, authServer, gateway, page;
 
 const json = async (url, init) => (await fetch(url, init)).json();
@@ -63,8 +61,7 @@ test('logs in through the authorization server and calls a tool', async () => {
   await runEcho('behind oauth');
   await page.locator('details.oauth-trace').evaluate((d) => { d.open = true; });
   assert.deepEqual(await accessibilityViolationsInBothSchemes(page, 'logged in, the trace open'), []);
-  fs.mkdirSync(shots, { recursive: true });
-  await page.screenshot({ path: path.join(shots, 'oauth.png') });
+  await page.screenshot({ path: screenshotPath('oauth.png') });
 
   // The access token is in memory only; the refresh token is in sessionStorage.
   const stored = await page.evaluate(() => JSON.stringify({ s: { ...sessionStorage }, l: { ...localStorage } }));

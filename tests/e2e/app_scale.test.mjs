@@ -5,7 +5,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { accessibilityViolationsInBothSchemes, launch, serveDir, startPeer, waitFor } from './browser.mjs';
+import { accessibilityViolationsInBothSchemes, launch, serveDir, startPeer, waitFor, screenshotPath } from './browser.mjs';
 
 const dist = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../dist');
 let browser, site, server, page;
@@ -36,5 +36,5 @@ test('5,000 tools: bounded list, search finds one, usable at 360 px wide', async
   const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
   assert.ok(overflow <= 0, `page is ${overflow}px wider than a 360 px screen`);
   assert.deepEqual(await accessibilityViolationsInBothSchemes(page, '360 px wide, a result'), []);
-  await page.screenshot({ path: path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../docs/screenshots/narrow.png') });
+  await page.screenshot({ path: screenshotPath('narrow.png') });
 });

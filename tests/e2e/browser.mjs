@@ -5,8 +5,22 @@ import http from 'node:http';
 import fs from 'node:fs';
 import path from 'node:path';
 import { createRequire } from 'node:module';
+import os from 'node:os';
+import { fileURLToPath } from 'node:url';
 import assert from 'node:assert/strict';
 import { before, after } from 'node:test';
+
+/** Where a test's screenshot `name` (e.g. 'tools.png') goes: the README's own
+ * (docs/screenshots) when UPDATE_SCREENSHOTS=1 asks for them to be refreshed, else a
+ * directory under the system's temporary one, so that a test run leaves the checkout as it
+ * was. Either way the screenshot is taken: the page must render for it. */
+export function screenshotPath(name) {
+  const dir = process.env.UPDATE_SCREENSHOTS === '1'
+    ? path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../docs/screenshots')
+    : path.join(os.tmpdir(), 'mcp-e2e-screenshots');
+  fs.mkdirSync(dir, { recursive: true });
+  return path.join(dir, name);
+}
 
 /** Launches headless Debian Chromium with flags that suit this closed network. */
 export async function launch() {

@@ -5,7 +5,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { accessibilityViolationsInBothSchemes, launch, serveDir, startPeer, viewFrame, waitFor } from './browser.mjs';
+import { accessibilityViolationsInBothSchemes, launch, serveDir, startPeer, viewFrame, waitFor, screenshotPath } from './browser.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 let browser, pkg, host, server, page;
@@ -77,7 +77,7 @@ test('host CSS does not break the widget, and the widget CSS does not leak out',
   assert.equal(outside.size, '40px', 'the widget restyled the host h1');
   assert.equal(outside.color, 'rgb(200, 0, 0)');
   assert.equal(outside.topbar, 0, 'the widget rendered outside its shadow root');
-  await page.screenshot({ path: path.resolve(here, '../../docs/screenshots/embedded.png') });
+  await page.screenshot({ path: screenshotPath('embedded.png') });
 });
 
 test('in a narrow column of a wide page, the element puts the chosen tool\'s form under the list and brings it into view', async () => {
