@@ -573,6 +573,10 @@ test('shows a resource embedded in a result like a read one: binary contents can
   const [download] = await Promise.all([page.waitForEvent('download'), embedded.locator('button.download').click()]);
   assert.equal(download.suggestedFilename(), '4.txt'); // the browser adds the MIME type's extension
   assert.match(fs.readFileSync(await download.path(), 'utf8'), /^Resource 4: This is a base64 blob created at /);
+  // Its size is the file's, not the length of its base64 text.
+  const size = fs.statSync(await download.path()).size;
+  assert.ok(size > 1 && size < 1024, `${size}`);
+  assert.equal(await embedded.locator('.blob-size').innerText(), `${size} bytes`);
 });
 
 test('keeps a call history that can be run again', async () => {
@@ -794,7 +798,7 @@ test('imports servers from an mcpServers config', async () => {
     local: { command: 'npx', args: ['some-server'] },
   } }));
   await page.locator('button.import-servers').click();
-  assert.match(await page.locator('.import-message').innerText(), /imported 1 servers; skipped 1 .*local/);
+  assert.match(await page.locator('.import-message').innerText(), /imported 1 server; skipped 1 .*local/);
   assert.equal(await page.locator('.saved-list button.connect-saved', { hasText: 'demo' }).count(), 1);
 });
 

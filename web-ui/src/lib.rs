@@ -42,3 +42,4 @@ pub mod typed_json;
 pub mod typed_url;
 pub mod uri_template;
 pub mod wire_log;
+pub mod words;

@@ -71,11 +71,11 @@ pub fn first_found<T: Clone + Send + Sync + 'static>(
 /// it found (`19 tools · 3 found`, `· none found`). The line starts with the list's size either
 /// way.
 pub fn count_line(total: usize, found: Option<usize>, one: &str, many: &str) -> String {
-    let noun = if total == 1 { one } else { many };
+    let listed = crate::words::counted(total, one, many);
     match found {
-        None => format!("{total} {noun}"),
-        Some(0) => format!("{total} {noun} · none found"),
-        Some(n) => format!("{total} {noun} · {n} found"),
+        None => listed,
+        Some(0) => format!("{listed} · none found"),
+        Some(n) => format!("{listed} · {n} found"),
     }
 }
 

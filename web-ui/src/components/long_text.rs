@@ -26,7 +26,7 @@ pub fn human_bytes(n: usize) -> String {
     const KB: usize = 1024;
     const MB: usize = 1024 * KB;
     if n < KB {
-        format!("{n} bytes")
+        crate::words::counted(n, "byte", "bytes")
     } else if n < MB {
         format!("{} KB", (n + KB / 2) / KB)
     } else {

@@ -3,6 +3,7 @@
 use crate::components::keyed_list::KeyedList;
 use crate::connection::ConnectRequest;
 use crate::saved::{self, SavedHere, SavedServer};
+use crate::words::counted;
 use leptos::prelude::*;
 
 /// Saved servers list with import and export.
@@ -29,10 +30,11 @@ pub fn SavedServers(
                 servers.update(|s| *s = saved::with_imported(std::mem::take(s), &new));
             }
             message.set(Some(if skipped.is_empty() {
-                format!("imported {n} servers")
+                format!("imported {}", counted(n, "server", "servers"))
             } else {
                 format!(
-                    "imported {n} servers; skipped {} that a browser cannot run: {}",
+                    "imported {}; skipped {} that a browser cannot run: {}",
+                    counted(n, "server", "servers"),
                     skipped.len(),
                     skipped.join(", ")
                 )
