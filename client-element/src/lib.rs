@@ -13,9 +13,14 @@
 //! login shows a log-in button that opens a popup; host `oauth-callback.html` (from the
 //! package) on the page's origin.
 //!
+//! Property: `headers` (what `new Headers(…)` takes: an object, pairs or a `Headers`), sent
+//! with every request to `server`, e.g. `{ Authorization: 'Bearer …' }` for a token the host
+//! page holds. A property, not an attribute, so that a secret stays out of the page's markup;
+//! checked as `fetch` checks headers when set (a bad name or value throws there).
+//!
 //! Lifecycle: taken off the page, the element closes its connections; put back, it connects
 //! again; moved, it stays as it is. A change of an attribute makes the widget again from the
-//! new values, except `theme`, which only recolours it.
+//! new values, except `theme`, which only recolours it; so does setting `headers`.
 
 use leptos::prelude::*;
 use wasm_bindgen::prelude::*;
@@ -36,7 +41,24 @@ export function define_element(mount) {
   if (customElements.get('mcp-client')) return;
   class McpClientElement extends HTMLElement {
     static observedAttributes = [...MADE_FROM, 'theme'];
+    // Headers for every request to `server` (a token the host page holds): checked as fetch
+    // checks them (a bad name or value throws at the host's own line), kept as pairs, never
+    // an attribute (a secret stays out of the markup). Setting them makes the widget again.
+    get headers() {
+      return this._headers ? Object.fromEntries(this._headers) : null;
+    }
+    set headers(value) {
+      this._headers = value == null ? null : [...new Headers(value)];
+      this._changed();
+    }
     connectedCallback() {
+      // Set on the element before this script defined it: an own property hides the
+      // accessor; taken through it now.
+      if (Object.prototype.hasOwnProperty.call(this, 'headers')) {
+        const value = this.headers;
+        delete this.headers;
+        this.headers = value;
+      }
       // Moved within the page (taken out and put back at once): kept as it is.
       if (this._made) return;
       const root = this.shadowRoot || this.attachShadow({ mode: 'open' });
@@ -58,8 +80,11 @@ export function define_element(mount) {
     attributeChangedCallback(name, before, now) {
       if (!this._made || before === now) return;
       if (name === 'theme') return this._theme();
-      // Several attributes set together make the widget again once.
-      if (this._remake) return;
+      this._changed();
+    }
+    _changed() {
+      // Several attributes (or the headers) set together make the widget again once.
+      if (!this._made || this._remake) return;
       this._remake = true;
       queueMicrotask(() => {
         this._remake = false;
@@ -112,6 +137,7 @@ fn mount(
         transport: attr("transport").unwrap_or_else(|| "auto".into()),
         tool: attr("tool"),
         allow_local_auth: element.has_attribute("allow-local-auth"),
+        headers: headers_of(&element),
     };
     let panels = Panels::parse(attr("panels").as_deref());
     let target = element.clone();
@@ -145,6 +171,23 @@ fn mount(
         owner.cleanup();
     });
     js_sys::Array::of2(&close, &let_go).into()
+}
+
+/// The element's `headers` property as name and value pairs (its setter checked them).
+fn headers_of(element: &web_sys::HtmlElement) -> Vec<(String, String)> {
+    let Ok(value) = js_sys::Reflect::get(element, &"headers".into()) else {
+        return Vec::new();
+    };
+    if !value.is_object() {
+        return Vec::new();
+    }
+    js_sys::Object::entries(value.unchecked_ref())
+        .iter()
+        .filter_map(|pair| {
+            let pair: js_sys::Array = pair.unchecked_into();
+            Some((pair.get(0).as_string()?, pair.get(1).as_string()?))
+        })
+        .collect()
 }
 
 use serde::Serialize as _;

@@ -3,6 +3,8 @@
 // stays intact, and its own CSS does not leak into the page.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { accessibilityViolationsInBothSchemes, launch, serveDir, startPeer, viewFrame, waitFor, screenshotPath } from './browser.mjs';
@@ -190,6 +192,58 @@ test('an MCP App runs inside the element, in its sandbox', async () => {
   } finally {
     await p4.close();
     apps.stop();
+  }
+});
+
+test('headers the host page sets (a token it holds) go with every request to the element\'s server: set before the element is defined, or after, which makes it again; a bad one throws where it is set', async () => {
+  const before = process.env.MANY_TOOLS;
+  process.env.MANY_TOOLS = '0';
+  const modern = await startPeer('many_tools.sh');
+  if (before === undefined) delete process.env.MANY_TOOLS; else process.env.MANY_TOOLS = before;
+  // A host page on which the element is made before its script defines it.
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'element-host-'));
+  fs.writeFileSync(path.join(dir, 'index.html'), '<!doctype html><meta charset="utf-8"><title>host</title>');
+  const blank = await serveDir(dir);
+  const own = await browser.newPage({ viewport: { width: 1100, height: 800 } });
+  own.on('pageerror', (e) => { throw e; });
+  try {
+    await own.goto(`${blank.url}/`);
+    await own.evaluate(async ([pkgUrl, server]) => {
+      const el = document.createElement('mcp-client');
+      el.headers = { 'X-Tenant': 'acme', Authorization: 'Bearer host-token' };
+      el.setAttribute('server', server);
+      el.setAttribute('tool', 'header');
+      el.setAttribute('panels', 'logs');
+      document.body.append(el);
+      const { default: init } = await import(`${pkgUrl}/mcp_client_element.js`);
+      await init();
+    }, [pkg.url, modern.url]);
+    const widget = own.locator('mcp-client');
+    const ask = async (name, want) => {
+      await widget.locator('#arg-name').fill(name);
+      await widget.locator('button.run').click();
+      await widget.locator('.result', { hasText: want }).waitFor({ timeout: 15_000 });
+    };
+    await ask('x-tenant', 'acme');
+    await ask('authorization', 'Bearer host-token');
+    // A property, never an attribute: the token is not in the page's markup.
+    assert.equal(await widget.evaluate((e) => e.getAttribute('headers')), null);
+    assert.deepEqual(await widget.evaluate((e) => e.headers), { authorization: 'Bearer host-token', 'x-tenant': 'acme' });
+    // New headers make the widget again (its result before gone), sending the new ones only.
+    await widget.evaluate((e) => { e.headers = new Headers([['X-Tenant', 'beta']]); });
+    await waitFor(async () => (await widget.locator('.result').count()) === 0, 10_000, 'the widget made again');
+    await ask('x-tenant', 'beta');
+    await ask('authorization', 'None');
+    // Checked as fetch checks headers: a bad one throws at the host's line, and the headers
+    // before stay.
+    const thrown = await widget.evaluate((e) => { try { e.headers = { 'bad name': 'x' }; return 'nothing'; } catch (err) { return err.name; } });
+    assert.equal(thrown, 'TypeError');
+    assert.deepEqual(await widget.evaluate((e) => e.headers), { 'x-tenant': 'beta' });
+  } finally {
+    await own.close();
+    modern.stop();
+    await blank.close();
+    fs.rmSync(dir, { recursive: true, force: true });
   }
 });
 

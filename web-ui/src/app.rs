@@ -159,6 +159,7 @@ pub fn App(
             url,
             transport: crate::components::connect_form::parse_transport(&link.transport),
             allow_local_auth: link.allow_local_auth,
+            headers: link.headers.clone(),
             ..Default::default()
         });
         // The tool the link names is chosen (shown once the server lists it).

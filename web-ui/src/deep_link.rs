@@ -12,6 +12,10 @@ pub struct DeepLink {
     /// Local development: allow `http:`/loopback authorization servers. Only an embedding
     /// page can set it (the element's `allow-local-auth` attribute), never a page address.
     pub allow_local_auth: bool,
+    /// Headers sent with every request to `url` (an access token the embedding page holds).
+    /// Only an embedding page can set them (the element's `headers` property), never a page
+    /// address; they go to this server only, not to another one connected from the form.
+    pub headers: Vec<(String, String)>,
 }
 
 /// The deep link of the current page.
@@ -30,6 +34,7 @@ pub fn read() -> DeepLink {
         transport: get("transport").unwrap_or_else(|| "auto".into()),
         tool: get("tool"),
         allow_local_auth: false,
+        headers: Vec::new(),
     }
 }
 
