@@ -173,6 +173,29 @@ fn mount(
     js_sys::Array::of2(&close, &let_go).into()
 }
 
+/// The element's type in the package's declarations: `document.querySelector('mcp-client')`
+/// and `createElement('mcp-client')` give it, with its `headers` property typed.
+#[wasm_bindgen(typescript_custom_section)]
+const ELEMENT_TYPES: &str = r#"
+/** The `<mcp-client>` element, defined once this module's `init()` has run. */
+export interface McpClientElement extends HTMLElement {
+  /**
+   * Headers sent with every request to the `server` attribute's server (e.g. a token the
+   * host page holds: `{ Authorization: 'Bearer …' }`). Set: what `new Headers(…)` takes
+   * (a bad name or value throws); setting them makes the widget again. Read: the headers
+   * set (names in lower case), or `null`.
+   */
+  get headers(): Record<string, string> | null;
+  set headers(value: HeadersInit | null | undefined);
+}
+
+declare global {
+  interface HTMLElementTagNameMap {
+    'mcp-client': McpClientElement;
+  }
+}
+"#;
+
 /// The element's `headers` property as name and value pairs (its setter checked them).
 fn headers_of(element: &web_sys::HtmlElement) -> Vec<(String, String)> {
     let Ok(value) = js_sys::Reflect::get(element, &"headers".into()) else {
