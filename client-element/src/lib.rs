@@ -136,6 +136,7 @@ fn mount(
         url: attr("server"),
         transport: attr("transport").unwrap_or_else(|| "auto".into()),
         tool: attr("tool"),
+        args: None,
         allow_local_auth: element.has_attribute("allow-local-auth"),
         headers: headers_of(&element),
     };

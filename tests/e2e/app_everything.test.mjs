@@ -1182,6 +1182,36 @@ test('a deep link can name the tool to open', async () => {
   await linked.locator('.runner .tool-name', { hasText: 'get-sum' }).waitFor({ timeout: 20_000 });
   assert.equal(await linked.locator('button.tool[data-tool="get-sum"]').getAttribute('aria-current'), 'true');
   await linked.close();
+  // A link to a call: offered once the form holds arguments it can send; it opens the form
+  // filled with them, and nothing is sent until Run.
+  await page.locator('#arg-a').fill('');
+  await page.locator('#arg-b').fill('');
+  assert.equal(await page.locator('.runner .call-link').count(), 0);
+  await page.locator('#arg-a').fill('2');
+  await page.locator('#arg-b').fill('3.5');
+  await page.locator('.runner .call-link button').click();
+  await page.locator('.runner .call-link button', { hasText: 'Copied' }).waitFor({ timeout: 5_000 });
+  const callLink = await page.evaluate(() => navigator.clipboard.readText());
+  assert.equal(new URL(callLink).searchParams.get('tool'), 'get-sum');
+  assert.deepEqual(JSON.parse(new URL(callLink).searchParams.get('args')), { a: 2, b: 3.5 });
+  const call = await context.newPage();
+  await call.goto(callLink);
+  await call.locator('.runner .tool-name', { hasText: 'get-sum' }).waitFor({ timeout: 20_000 });
+  await waitFor(async () => (await call.locator('#arg-a').inputValue()) === '2', 10_000, 'the form filled from the link');
+  assert.equal(await call.locator('#arg-b').inputValue(), '3.5');
+  // Not called: no result, and no call under way.
+  assert.equal(await call.locator('.runner .result').count(), 0);
+  assert.equal(await call.locator('.runner button.cancel').count(), 0);
+  await call.locator('button.run').click();
+  await call.locator('.runner .result', { hasText: '5.5' }).waitFor({ timeout: 10_000 });
+  // Arguments that are no JSON object are shown as the link gave them, in the raw JSON box.
+  await call.goto(`${site.url}/?url=${encodeURIComponent(everything.url)}&tool=get-sum&args=${encodeURIComponent('[1, "<b>x</b>"')}`);
+  await call.locator('.runner textarea.raw').waitFor({ timeout: 20_000 });
+  await waitFor(async () => (await call.locator('.runner textarea.raw').inputValue()) === '[1, "<b>x</b>"', 10_000, 'the raw JSON from the link');
+  assert.equal(await call.locator('.runner .raw-toggle input').isChecked(), true);
+  await call.close();
+  await page.locator('#arg-a').fill('');
+  await page.locator('#arg-b').fill('');
   // A link naming a tool the server does not list says so once the list came.
   const stale = await context.newPage();
   await stale.goto(`${site.url}/?url=${encodeURIComponent(everything.url)}&tool=${encodeURIComponent('get-sum-renamed')}`);

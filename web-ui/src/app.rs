@@ -162,9 +162,21 @@ pub fn App(
             headers: link.headers.clone(),
             ..Default::default()
         });
-        // The tool the link names is chosen (shown once the server lists it).
+        // The tool the link names is chosen (shown once the server lists it), its form
+        // filled with the arguments the link carried, once, when the tools are listed.
         if let Some(tool) = link.tool.clone() {
-            connections.with_untracked(|c| c.last().map(|conn| conn.chosen_tool.set(Some(tool))));
+            if let Some(conn) = connections.with_untracked(|c| c.last().cloned()) {
+                conn.chosen_tool.set(Some(tool.clone()));
+                if let Some(args) = link.args.clone() {
+                    let filled = StoredValue::new(false);
+                    Effect::new(move |_| {
+                        if conn.tools_listed.get() && !filled.get_value() {
+                            filled.set_value(true);
+                            let _ = crate::tool_runs::run_from_link(&conn, &tool, &args);
+                        }
+                    });
+                }
+            }
         }
     }
     // Closes a connection (its session ended on the server: a 2025-era session is deleted)

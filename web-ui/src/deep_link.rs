@@ -9,6 +9,9 @@ pub struct DeepLink {
     pub transport: String,
     /// The tool to show first (its form open), once the server lists it.
     pub tool: Option<String>,
+    /// The arguments to put in that tool's form (JSON text, as the link carried it), never
+    /// sent by themselves: the person reads them and presses Run.
+    pub args: Option<String>,
     /// Local development: allow `http:`/loopback authorization servers. Only an embedding
     /// page can set it (the element's `allow-local-auth` attribute), never a page address.
     pub allow_local_auth: bool,
@@ -33,6 +36,7 @@ pub fn read() -> DeepLink {
         url: get("url"),
         transport: get("transport").unwrap_or_else(|| "auto".into()),
         tool: get("tool"),
+        args: get("args").filter(|_| get("tool").is_some()),
         allow_local_auth: false,
         headers: Vec::new(),
     }
@@ -51,14 +55,18 @@ const QUERY_VALUE: &percent_encoding::AsciiSet = &percent_encoding::NON_ALPHANUM
     .remove(b')');
 
 /// The address of the app at `page` (its origin and path) that connects to `url` with
-/// `transport` (`auto` is left out) and opens `tool`'s form: a link to share a tool.
-pub fn link_to(page: &str, url: &str, transport: &str, tool: &str) -> String {
+/// `transport` (`auto` is left out) and opens `tool`'s form, filled with `args` (JSON text)
+/// if given: a link to share a tool, or a call to make.
+pub fn link_to(page: &str, url: &str, transport: &str, tool: &str, args: Option<&str>) -> String {
     let enc = |v: &str| percent_encoding::utf8_percent_encode(v, QUERY_VALUE).to_string();
     let mut link = format!("{page}?url={}", enc(url));
     if transport != "auto" {
         link.push_str(&format!("&transport={}", enc(transport)));
     }
     link.push_str(&format!("&tool={}", enc(tool)));
+    if let Some(args) = args {
+        link.push_str(&format!("&args={}", enc(args)));
+    }
     link
 }
 
@@ -93,13 +101,31 @@ mod tests {
                 "https://app.example/",
                 "http://127.0.0.1:3001/mcp?k=a&b",
                 "auto",
-                "get-sum"
+                "get-sum",
+                None
             ),
             "https://app.example/?url=http%3A%2F%2F127.0.0.1%3A3001%2Fmcp%3Fk%3Da%26b&tool=get-sum"
         );
         assert_eq!(
-            link_to("https://app.example/x/", "ws://h/mcp", "websocket", "a b/é"),
+            link_to(
+                "https://app.example/x/",
+                "ws://h/mcp",
+                "websocket",
+                "a b/é",
+                None
+            ),
             "https://app.example/x/?url=ws%3A%2F%2Fh%2Fmcp&transport=websocket&tool=a%20b%2F%C3%A9"
+        );
+        // The arguments, escaped whole: `&`, `=`, `#` and `+` in them stay theirs.
+        assert_eq!(
+            link_to(
+                "https://app.example/",
+                "http://h/mcp",
+                "auto",
+                "echo",
+                Some(r#"{"message":"a&b=c #1 + ü"}"#)
+            ),
+            "https://app.example/?url=http%3A%2F%2Fh%2Fmcp&tool=echo&args=%7B%22message%22%3A%22a%26b%3Dc%20%231%20%2B%20%C3%BC%22%7D"
         );
     }
 

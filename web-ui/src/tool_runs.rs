@@ -201,6 +201,26 @@ pub fn run_with(
     Ok(run)
 }
 
+/// The run of listed tool `tool` with the arguments a link carried (`text`, JSON) in its
+/// form: a JSON object as [`run_with`] puts any arguments, anything else as the raw JSON
+/// box's text, as the link gave it (the check before sending then says what is wrong with
+/// it). Nothing is sent: the person reads them and presses Run.
+pub fn run_from_link(
+    conn: &crate::connection::Connection,
+    tool: &str,
+    text: &str,
+) -> Result<ToolRun, String> {
+    match serde_json::from_str::<serde_json::Value>(text) {
+        Ok(args @ serde_json::Value::Object(_)) => run_with(conn, tool, &args),
+        _ => {
+            let run = run_with(conn, tool, &serde_json::Value::Object(Default::default()))?;
+            run.raw.set(text.to_string());
+            run.raw_mode.set(true);
+            Ok(run)
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

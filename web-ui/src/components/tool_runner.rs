@@ -187,14 +187,27 @@ pub fn ToolRunner(conn: Connection, tool: Tool) -> impl IntoView {
                 // A link that opens this tool's form on this server (the app's own page only:
                 // embedded, the page's address is the host's).
                 let embedded = use_context::<Option<crate::embed::EventSink>>().flatten().is_some();
-                let link = crate::deep_link::this_page().filter(|_| !embedded).map(|page| {
+                let page = crate::deep_link::this_page().filter(|_| !embedded);
+                page.map(|page| {
                     let transport = conn
                         .details
                         .with_untracked(|d| d.as_ref().map(|d| crate::deep_link::transport_of(d.wire)))
                         .unwrap_or("auto");
-                    StoredValue::new(crate::deep_link::link_to(&page, &conn.url, transport, &tool.name))
-                });
-                link.map(|text| view! { <span class="tool-link"><CopyButton text=text label="Copy link to this tool" /></span> })
+                    let (url, name) = (conn.url.clone(), tool.name.clone());
+                    let link = move |args: Option<&str>| crate::deep_link::link_to(&page, &url, transport, &name, args);
+                    let to_tool = StoredValue::new(link(None));
+                    // With the arguments as they stand, while there are any the form can say
+                    // (or raw JSON typed): a call for someone else to read and run.
+                    let fields = fields.clone();
+                    let with_args = move || {
+                        link_arguments(&fields, &values.get(), raw_mode.get(), &raw.get())
+                            .map(|args| StoredValue::new(link(Some(&args))))
+                    };
+                    view! {
+                        <span class="tool-link"><CopyButton text=to_tool label="Copy link to this tool" /></span>
+                        {move || with_args().map(|text| view! { " " <span class="call-link"><CopyButton text=text label="Copy link with these arguments" /></span> })}
+                    }
+                })
             }
             </p>
             {
@@ -504,6 +517,26 @@ pub(crate) fn FieldNotes(
     }
 }
 
+/// The arguments a link to a call carries (JSON text): the raw JSON box's text as typed, or
+/// the form's arguments as they would be sent; none while the form has none to say (all
+/// empty) or holds a value it cannot send (its error shows on Run).
+pub fn link_arguments(
+    fields: &[Field],
+    values: &BTreeMap<String, String>,
+    raw_mode: bool,
+    raw: &str,
+) -> Option<String> {
+    if raw_mode {
+        return (!raw.trim().is_empty()).then(|| raw.to_string());
+    }
+    match crate::schema_form::build_arguments(fields, values) {
+        Ok(serde_json::Value::Object(args)) if !args.is_empty() => {
+            Some(serde_json::Value::Object(args).to_string())
+        }
+        _ => None,
+    }
+}
+
 /// Takes back the error shown for the field at `path` once its value changes: it was about
 /// the value before (the check before sending runs again on the next Send or Run).
 pub(crate) fn forget_error(errors: RwSignal<BTreeMap<String, String>>, path: &str) {
@@ -547,8 +580,42 @@ pub fn request_meta(
 
 #[cfg(test)]
 mod tests {
-    use super::request_meta;
+    use super::{link_arguments, request_meta};
+    use crate::schema_form::fields_of;
     use serde_json::json;
+    use std::collections::BTreeMap;
+
+    #[test]
+    fn a_link_carries_the_arguments_the_form_would_send_or_the_raw_json_typed() {
+        let fields = fields_of(&json!({"properties": {
+            "a": {"type": "integer"}, "b": {"type": "string"}}}));
+        let values = |pairs: &[(&str, &str)]| -> BTreeMap<String, String> {
+            pairs
+                .iter()
+                .map(|(k, v)| (k.to_string(), v.to_string()))
+                .collect()
+        };
+        let sent = link_arguments(&fields, &values(&[("a", "7"), ("b", "x & y")]), false, "");
+        assert_eq!(
+            serde_json::from_str::<serde_json::Value>(&sent.expect("arguments")).unwrap(),
+            json!({"a": 7, "b": "x & y"})
+        );
+        // Nothing typed, or a value the form cannot send: no link with arguments.
+        assert_eq!(link_arguments(&fields, &values(&[]), false, ""), None);
+        assert_eq!(
+            link_arguments(&fields, &values(&[("a", "seven")]), false, ""),
+            None
+        );
+        // Raw JSON goes as typed (the form's values aside), unless there is none.
+        assert_eq!(
+            link_arguments(&fields, &values(&[("a", "7")]), true, "{\"a\": [1,"),
+            Some("{\"a\": [1,".to_string())
+        );
+        assert_eq!(
+            link_arguments(&fields, &values(&[("a", "7")]), true, "  \n"),
+            None
+        );
+    }
 
     #[test]
     fn the_calls_meta_is_an_object_the_client_may_send_or_nothing() {
