@@ -1199,16 +1199,20 @@ test('a deep link can name the tool to open', async () => {
   await call.locator('.runner .tool-name', { hasText: 'get-sum' }).waitFor({ timeout: 20_000 });
   await waitFor(async () => (await call.locator('#arg-a').inputValue()) === '2', 10_000, 'the form filled from the link');
   assert.equal(await call.locator('#arg-b').inputValue(), '3.5');
-  // Not called: no result, and no call under way.
+  // Not called: no result, and no call under way; the page says where the arguments came from.
   assert.equal(await call.locator('.runner .result').count(), 0);
   assert.equal(await call.locator('.runner button.cancel').count(), 0);
+  assert.match(await call.locator('.runner .from-link').innerText(), /came with the link .* Nothing has been sent/);
   await call.locator('button.run').click();
   await call.locator('.runner .result', { hasText: '5.5' }).waitFor({ timeout: 10_000 });
+  assert.equal(await call.locator('.runner .from-link').count(), 0, 'the notice goes with Run');
   // Arguments that are no JSON object are shown as the link gave them, in the raw JSON box.
   await call.goto(`${site.url}/?url=${encodeURIComponent(everything.url)}&tool=get-sum&args=${encodeURIComponent('[1, "<b>x</b>"')}`);
   await call.locator('.runner textarea.raw').waitFor({ timeout: 20_000 });
   await waitFor(async () => (await call.locator('.runner textarea.raw').inputValue()) === '[1, "<b>x</b>"', 10_000, 'the raw JSON from the link');
   assert.equal(await call.locator('.runner .raw-toggle input').isChecked(), true);
+  await call.locator('.runner .from-link button.dismiss').click();
+  assert.equal(await call.locator('.runner .from-link').count(), 0);
   await call.close();
   await page.locator('#arg-a').fill('');
   await page.locator('#arg-b').fill('');

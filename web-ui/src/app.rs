@@ -172,7 +172,9 @@ pub fn App(
                     Effect::new(move |_| {
                         if conn.tools_listed.get() && !filled.get_value() {
                             filled.set_value(true);
-                            let _ = crate::tool_runs::run_from_link(&conn, &tool, &args);
+                            if crate::tool_runs::run_from_link(&conn, &tool, &args).is_ok() {
+                                conn.linked_form.set(Some(tool.clone()));
+                            }
                         }
                     });
                 }

@@ -148,6 +148,9 @@ pub struct Connection {
     /// The tool whose form was put back as it was before a full-page login (see
     /// [`crate::before_login`]), until the person runs it or dismisses the notice.
     pub restored_form: RwSignal<Option<String>>,
+    /// The tool whose form was filled from the link that opened the page (`&args=`), until
+    /// the person runs it or dismisses the notice.
+    pub linked_form: RwSignal<Option<String>>,
     /// Each recently chosen tool's form, call and result (see [`crate::tool_runs`]).
     pub tool_runs: StoredValue<crate::tool_runs::ToolRuns>,
     /// The URI of the resource shown in the resources tab, and its contents (kept while the
@@ -342,6 +345,7 @@ impl Connection {
             ask_ids: StoredValue::new(0),
             chosen_tool: RwSignal::new(None),
             restored_form: RwSignal::new(None),
+            linked_form: RwSignal::new(None),
             resource_shown: RwSignal::new(None),
             resource_contents: RwSignal::new(None),
             template_values: RwSignal::new(BTreeMap::new()),

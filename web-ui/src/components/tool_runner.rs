@@ -131,14 +131,16 @@ pub fn ToolRunner(conn: Connection, tool: Tool) -> impl IntoView {
             asked_call(args);
         }
     });
-    let restored = conn.restored_form;
+    let (restored, linked) = (conn.restored_form, conn.linked_form);
     let run = move || {
         // One call at a time per tool (the Run button is disabled meanwhile; Ctrl+Enter too).
         if running.get_untracked().is_some() {
             return;
         }
-        // Run: the notice about the form put back after a login has done its work.
+        // Run: the notices about the form put back after a login, or filled from a link,
+        // have done their work.
         restored.set(None);
+        linked.set(None);
         let args = if raw_mode.get_untracked() {
             match typed_object(&raw.get_untracked()) {
                 Ok(entries) => serde_json::Value::Object(entries),
@@ -216,6 +218,16 @@ pub fn ToolRunner(conn: Connection, tool: Tool) -> impl IntoView {
                     <p class="restored" role="status">
                         "What you typed before logging in is back. The call was not made: run it again when ready. "
                         <button type="button" class="dismiss" on:click=move |_| restored.set(None)>"OK"</button>
+                    </p>
+                })
+            }
+            {
+                // Arguments a link put in: whoever made the link chose them.
+                let this = tool.name.clone();
+                move || (linked.get().as_deref() == Some(this.as_str())).then(|| view! {
+                    <p class="from-link" role="status">
+                        "The arguments below came with the link that opened this page. Nothing has been sent: read them before you run the tool. "
+                        <button type="button" class="dismiss" on:click=move |_| linked.set(None)>"OK"</button>
                     </p>
                 })
             }
