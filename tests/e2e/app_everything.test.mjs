@@ -43,6 +43,8 @@ test('connects from the deep link and shows the server', async () => {
   // The connection's tab names the server once it said its name; the URL is its tooltip.
   const tab = page.locator('.connection-tab');
   assert.equal(await tab.innerText(), 'Everything Reference Server · connected');
+  // So does the page's title (what the browser's tab says).
+  assert.equal(await page.title(), 'Everything Reference Server · MCP browser client');
   assert.equal(await tab.getAttribute('title'), everything.url);
   const count = await page.locator('.tools .count').innerText();
   assert.ok(Number.parseInt(count, 10) >= 10, count);
@@ -249,6 +251,8 @@ test('answers a sampling request after the person approves it', async () => {
   const dialog = page.locator('.ask.sampling');
   await dialog.waitFor({ timeout: 10_000 });
   assert.match(await dialog.innerText(), /What is MCP\?/);
+  // The page's title counts the question (a tab in the background says one is waiting).
+  assert.equal(await page.title(), '(1) Everything Reference Server · MCP browser client');
   // The request's settings are shown before it is approved.
   const settings = await dialog.locator('.sampling-settings').innerText();
   assert.match(settings, /Max tokens\s+100/);
@@ -257,6 +261,7 @@ test('answers a sampling request after the person approves it', async () => {
   await page.screenshot({ path: screenshotPath('sampling.png') });
   await dialog.locator('button.approve').click();
   await page.locator('.result', { hasText: 'A protocol.' }).waitFor({ timeout: 10_000 });
+  assert.equal(await page.title(), 'Everything Reference Server · MCP browser client');
 });
 
 test('answers an elicitation with a form built from the requested schema', async () => {

@@ -32,6 +32,8 @@ test('the element connects, runs a tool and reports events', async () => {
   await waitFor(() => page.evaluate(() => (window.mcpEvents || []).some((e) => e.name === 'connected')), 20_000, 'connected event');
   const connected = await page.evaluate(() => window.mcpEvents.find((e) => e.name === 'connected').detail);
   assert.equal(connected.era, 'legacy');
+  // The host page's title stays its own (the app's page names the server in its own).
+  assert.equal(await page.title(), 'Embedding the MCP client');
   assert.equal(connected.serverInfo.name.length > 0, true);
   // Shadow DOM: playwright locators pierce open shadow roots.
   await page.locator('mcp-client button.tool[data-tool="echo"]').click();

@@ -195,6 +195,19 @@ pub fn App(
             client.close();
         }
     };
+    // The page's title names the server shown and counts the questions the servers wait on
+    // (a tab in the background says when one asks). The app's own page only: an embedding
+    // page's title is its own.
+    if !embedded {
+        Effect::new(move |_| {
+            let shown = selected.get().and_then(|id| {
+                connections.with(|all| all.iter().find(|c| c.id == id).map(Connection::shown_name))
+            });
+            let questions: usize =
+                connections.with(|all| all.iter().map(|c| c.asks.with(Vec::len)).sum());
+            document().set_title(&crate::page_title::page_title(shown.as_deref(), questions));
+        });
+    }
     // Embedded for one server (no connect form), there would be no way back: no closing.
     let closable = panels.connect;
     view! {
@@ -224,16 +237,12 @@ pub fn App(
                 <KeyedList each=move || connections.get() key=|c| c.id let:conn>
                     {
                         let id = conn.id;
-                        let (state, details) = (conn.state, conn.details);
+                        let state = conn.state;
                         let label = format!("Close the connection to {}", conn.url);
-                        let url = conn.url.clone();
                         // The server's name once it said it (two tabs to one URL stay apart by
                         // their state; the URL is the tab's tooltip).
-                        let name = move || {
-                            details.with(|d| d.as_ref().map(|d| d.server_info.title.clone().unwrap_or_else(|| d.server_info.name.clone())))
-                                .filter(|n| !n.trim().is_empty())
-                                .map_or_else(|| url.clone(), |n| crate::bidi::contained(&n).into_owned())
-                        };
+                        let named = conn.clone();
+                        let name = move || crate::bidi::contained(&named.shown_name()).into_owned();
                         view! {
                             <span class="connection">
                                 <button class="connection-tab" title=conn.url.clone() aria-current=move || (selected.get() == Some(id)).to_string()

@@ -293,6 +293,22 @@ pub struct ConnectRequest {
 pub type OnLeave = Rc<dyn Fn(&'static str, Rc<dyn Fn()>) -> bool>;
 
 impl Connection {
+    /// The server's name as the app shows it: its title, else its name, once it said it;
+    /// else its URL (raw: isolate it where it sits among other text).
+    pub fn shown_name(&self) -> String {
+        self.details
+            .with(|d| {
+                d.as_ref().map(|d| {
+                    d.server_info
+                        .title
+                        .clone()
+                        .unwrap_or_else(|| d.server_info.name.clone())
+                })
+            })
+            .filter(|n| !n.trim().is_empty())
+            .unwrap_or_else(|| self.url.clone())
+    }
+
     /// Asks each MCP App View of this connection shown now to tear down, for `reason`: its
     /// server view is about to go (another server was chosen, or this connection closed).
     /// `done` runs once they all answered or were given up on: at once if none was asked.

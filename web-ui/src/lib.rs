@@ -19,6 +19,7 @@ pub mod kept_tasks;
 pub mod keys;
 pub mod mcp_app;
 pub mod oauth_setup;
+pub mod page_title;
 pub mod per_server;
 pub mod raw_request;
 pub mod sampling_reply;
