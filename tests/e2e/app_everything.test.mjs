@@ -348,6 +348,10 @@ test('the server\'s questions and the tab shown are kept while another server is
   const other = await anotherConnection(page, everything.url);
   assert.equal(await page.locator('[role=tab][aria-selected=true]').getAttribute('id'), 'tab-tools');
   assert.equal(await dialog.count(), 0);
+  // Its tab says its questions are waiting; the other's says none.
+  assert.equal(await page.locator('.connection-tab').nth(0).innerText(), 'Everything Reference Server · connected · 2 questions');
+  assert.equal(await page.locator('.connection-tab').nth(1).locator('.waiting-asks').count(), 0);
+  assert.match(await page.title(), /^\(2\) /);
   await other.showFirst();
   await dialog.waitFor({ timeout: 10_000 });
   assert.equal(await page.locator('[role=tab][aria-selected=true]').getAttribute('id'), 'tab-logs');
@@ -356,6 +360,7 @@ test('the server\'s questions and the tab shown are kept while another server is
   // And they are answered with it.
   await dialog.locator('button.approve').click();
   await form.locator('button.decline').click();
+  await waitFor(async () => (await page.locator('.connection-tab .waiting-asks').count()) === 0, 5_000, 'no question waiting');
   await page.locator('#tab-tools').click();
   await openTool('trigger-sampling-request');
   await page.locator('.runner .result', { hasText: 'A reply typed before going away' }).waitFor({ timeout: 10_000 });

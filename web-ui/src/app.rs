@@ -248,6 +248,14 @@ pub fn App(
                                 <button class="connection-tab" title=conn.url.clone() aria-current=move || (selected.get() == Some(id)).to_string()
                                     on:click=move |_| show(Some(id), crate::mcp_app::kept::OTHER_SERVER, false)>
                                     <bdi>{name}</bdi> " · " {move || state_label(state.get())}
+                                    {
+                                        // Its questions waiting, seen from another server's view.
+                                        let asks = conn.asks;
+                                        move || {
+                                            let n = asks.with(Vec::len);
+                                            (n > 0).then(|| view! { <span class="waiting-asks">" · " {crate::words::counted(n, "question", "questions")}</span> })
+                                        }
+                                    }
                                 </button>
                                 {closable.then(|| view! {
                                     <button class="close-connection" aria-label=label.clone() title=label on:click=move |_| close(id)>"×"</button>
