@@ -21,6 +21,13 @@ pub fn lowercase(s: &str) -> String {
     }
 }
 
+/// What a search looks in for one item: its texts (`None` for one it lacks), joined and
+/// lower-cased once per listing, not per keystroke.
+pub fn haystack(texts: &[Option<&str>]) -> String {
+    let joined: Vec<&str> = texts.iter().flatten().copied().collect();
+    lowercase(&joined.join(" "))
+}
+
 /// The words of a search query, lower-cased.
 pub fn query_words(query: &str) -> Vec<String> {
     lowercase(query)

@@ -5,7 +5,7 @@ use crate::components::keyed_list::KeyedList;
 use crate::components::result_view::ContentView;
 use crate::connection::Connection;
 use crate::in_flight::InFlight;
-use crate::search::{first_found, found_in, lowercase, SearchBox};
+use crate::search::{first_found, found_in, SearchBox};
 use client_browser::client_core::types::{GetPromptResult, Prompt, PromptArgument};
 use leptos::prelude::*;
 use serde_json::json;
@@ -27,12 +27,11 @@ pub fn missing_arguments(
 /// What the prompt search looks in (name, title and description), lower-cased: computed once
 /// per listing, not per keystroke.
 pub fn haystack(prompt: &Prompt) -> String {
-    lowercase(&format!(
-        "{} {} {}",
-        prompt.name,
-        prompt.title.as_deref().unwrap_or(""),
-        prompt.description.as_deref().unwrap_or("")
-    ))
+    crate::search::haystack(&[
+        Some(&prompt.name),
+        prompt.title.as_deref(),
+        prompt.description.as_deref(),
+    ])
 }
 
 /// Most prompts rendered at once; the search narrows the rest.
@@ -211,12 +210,11 @@ mod tests {
             "title": "Revue de Code", "description": "Reviews a diff for bugs"}))
         .unwrap();
         let hay = haystack(&p);
-        for found in ["code_review", "revue", "DIFF bugs", ""] {
-            assert!(matches(&hay, &query_words(found)), "{found}");
-        }
-        for missed in ["summarise", "review tests"] {
-            assert!(!matches(&hay, &query_words(missed)), "{missed}");
-        }
+        let found = |q: &str| matches(&hay, &query_words(q));
+        assert!(["code_review", "revue", "DIFF bugs", ""]
+            .into_iter()
+            .all(found));
+        assert!(!["summarise", "review tests"].into_iter().any(found));
     }
 
     #[test]

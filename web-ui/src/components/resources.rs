@@ -7,7 +7,7 @@ use crate::components::long_text::{human_bytes, LongText};
 use crate::components::result_view::safe_data_url;
 use crate::connection::{add_once, note, Connection};
 use crate::in_flight::InFlight;
-use crate::search::{first_found, found_in, lowercase, SearchBox};
+use crate::search::{first_found, found_in, SearchBox};
 use crate::uri_template;
 use client_browser::client_core::types::{
     ReadResourceResult, Resource, ResourceContents, ResourceTemplate,
@@ -74,13 +74,12 @@ pub fn read_now(
 /// What the resource search looks in (name, title, URI and description), lower-cased:
 /// computed once per listing, not per keystroke.
 pub fn resource_haystack(r: &Resource) -> String {
-    lowercase(&format!(
-        "{} {} {} {}",
-        r.name,
-        r.title.as_deref().unwrap_or(""),
-        r.uri,
-        r.description.as_deref().unwrap_or("")
-    ))
+    crate::search::haystack(&[
+        Some(&r.name),
+        r.title.as_deref(),
+        Some(&r.uri),
+        r.description.as_deref(),
+    ])
 }
 
 /// What the server says about a resource beyond its name: MIME type, size and when it was

@@ -4,19 +4,18 @@ use crate::components::kept_app_views::KeptAppViews;
 use crate::components::keyed_list::KeyedList;
 use crate::components::tool_runner::ToolRunner;
 use crate::connection::Connection;
-use crate::search::{first_found, found_in, lowercase, SearchBox};
+use crate::search::{first_found, found_in, SearchBox};
 use client_browser::client_core::types::Tool;
 use leptos::prelude::*;
 
 /// What the search looks in (name, title and description), lower-cased: computed once per
 /// tool list, not per keystroke.
 pub fn haystack(tool: &Tool) -> String {
-    lowercase(&format!(
-        "{} {} {}",
-        tool.name,
-        tool.title.as_deref().unwrap_or(""),
-        tool.description.as_deref().unwrap_or("")
-    ))
+    crate::search::haystack(&[
+        Some(&tool.name),
+        tool.title.as_deref(),
+        tool.description.as_deref(),
+    ])
 }
 
 /// Hints the server claims about a tool, as short labels.
