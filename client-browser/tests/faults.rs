@@ -625,6 +625,9 @@ async fn a_stopped_listing_cancels_its_page_and_ends_cancelled() {
         1,
         "{seen:?}"
     );
+    // The fetch it aborted failed as aborted, not as a server to diagnose: no probe (a POST
+    // of `{}`, logged by its HTTP method) went to the server.
+    assert!(!seen[from..].iter().any(|l| l == "POST"), "{seen:?}");
     assert_eq!(
         seen[from..]
             .iter()
