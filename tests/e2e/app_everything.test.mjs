@@ -606,6 +606,13 @@ test('keeps a call history that can be run again', async () => {
   await waitFor(async () => (await entries.count()) === before + 1, 5_000, 'the call made again in the history');
   assert.match(await entries.first().locator('code').innerText(), /^echo \{"message":"hello <b>world<\/b>"\}$/);
   assert.equal(await page.locator('.history .result').count(), 0);
+  // Each call has its link: its tool's form filled with its arguments (see the deep link test).
+  await entries.first().locator('.call-link button').click();
+  await entries.first().locator('.call-link button', { hasText: 'Copied' }).waitFor({ timeout: 5_000 });
+  const link = new URL(await page.evaluate(() => navigator.clipboard.readText()));
+  assert.equal(link.searchParams.get('url'), everything.url);
+  assert.equal(link.searchParams.get('tool'), 'echo');
+  assert.deepEqual(JSON.parse(link.searchParams.get('args')), { message: 'hello <b>world</b>' });
   // "Run again" of a tool whose call is under way: made once that call has ended (one call
   // of a tool at a time, as with Run).
   await openTool('trigger-long-running-operation');

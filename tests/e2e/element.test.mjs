@@ -47,6 +47,8 @@ test('the element connects, runs a tool and reports events', async () => {
   // The call is in the widget's history, which is not written to the host page's storage;
   // nor is the server it connected to (it is in the widget's saved list, for the page's life).
   await page.locator('mcp-client .history-list li', { hasText: 'inside the widget' }).waitFor({ timeout: 5_000 });
+  // No links to the app's page where the page is the host's.
+  assert.equal(await page.locator('mcp-client .call-link, mcp-client .tool-link').count(), 0);
   assert.equal(await page.evaluate(() => localStorage.getItem('mcp-browser-client.history')), null);
   assert.equal(await page.evaluate(() => localStorage.getItem('mcp-browser-client.servers')), null);
   assert.equal(await page.locator('mcp-client details.saved .saved-list li').count(), 1);

@@ -70,6 +70,24 @@ pub fn link_to(page: &str, url: &str, transport: &str, tool: &str, args: Option<
     link
 }
 
+/// What makes links to `conn`'s tools on the app's own page, `link(tool, args)` (see
+/// [`link_to`]); none where the app is embedded (the page's address is the host's).
+pub fn links_for(
+    conn: &crate::connection::Connection,
+) -> Option<impl Fn(&str, Option<&str>) -> String + Clone + Send + Sync + 'static> {
+    use leptos::prelude::WithUntracked;
+    let embedded = leptos::prelude::use_context::<Option<crate::embed::EventSink>>()
+        .flatten()
+        .is_some();
+    let page = this_page().filter(|_| !embedded)?;
+    let transport = conn
+        .details
+        .with_untracked(|d| d.as_ref().map(|d| transport_of(d.wire)))
+        .unwrap_or("auto");
+    let url = conn.url.clone();
+    Some(move |tool: &str, args: Option<&str>| link_to(&page, &url, transport, tool, args))
+}
+
 /// The transport to name in a link for the wire a connection ended up on.
 pub fn transport_of(wire: client_browser::client_core::session::WireProtocol) -> &'static str {
     use client_browser::client_core::session::WireProtocol;

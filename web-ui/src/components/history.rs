@@ -2,6 +2,7 @@
 //! The app keeps it in the browser (see [`crate::call_history`]).
 
 use crate::call_history::{duration, shown_arguments};
+use crate::components::copy_button::CopyButton;
 use crate::components::result_view::ToolResult;
 use crate::connection::Connection;
 use crate::tool_runs::ToolRun;
@@ -14,6 +15,8 @@ pub fn HistoryPanel(conn: Connection) -> impl IntoView {
     let clear = conn.clone();
     // Why the last "Run again" or "Edit" could not be done.
     let refused = RwSignal::new(None::<String>);
+    // Each call's link: its tool's form filled with its arguments (the app's own page only).
+    let links = crate::deep_link::links_for(&conn);
     view! {
         <section class="history" aria-label="Call history">
             <h3>"History"</h3>
@@ -38,6 +41,10 @@ pub fn HistoryPanel(conn: Connection) -> impl IntoView {
                     };
                     let (tool, args) = (h.tool.clone(), h.arguments.clone());
                     let edit = move |_| refused.set(put_in_form(&to_edit, &tool, &args).err());
+                    let link = links.clone().map(|link| {
+                        let args = h.arguments.as_object().filter(|a| !a.is_empty()).map(|_| h.arguments.to_string());
+                        StoredValue::new(link(&h.tool, args.as_deref()))
+                    });
                     view! {
                         <li data-index=i>
                             {(h.at_ms > 0.0).then(|| view! { <time class="called-at">{called_at(h.at_ms)}</time> " " })}
@@ -45,6 +52,7 @@ pub fn HistoryPanel(conn: Connection) -> impl IntoView {
                             {h.took_ms.map(|ms| view! { <span class="took">{format!(" · {}", duration(ms))}</span> })}
                             <button class="rerun" on:click=run_again>"Run again"</button>
                             <button class="edit-call" on:click=edit>"Edit"</button>
+                            {link.map(|text| view! { <span class="call-link"><CopyButton text=text label="Copy link" /></span> })}
                         </li>
                     }
                 }).collect_view()}

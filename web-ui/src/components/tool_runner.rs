@@ -188,15 +188,9 @@ pub fn ToolRunner(conn: Connection, tool: Tool) -> impl IntoView {
             {
                 // A link that opens this tool's form on this server (the app's own page only:
                 // embedded, the page's address is the host's).
-                let embedded = use_context::<Option<crate::embed::EventSink>>().flatten().is_some();
-                let page = crate::deep_link::this_page().filter(|_| !embedded);
-                page.map(|page| {
-                    let transport = conn
-                        .details
-                        .with_untracked(|d| d.as_ref().map(|d| crate::deep_link::transport_of(d.wire)))
-                        .unwrap_or("auto");
-                    let (url, name) = (conn.url.clone(), tool.name.clone());
-                    let link = move |args: Option<&str>| crate::deep_link::link_to(&page, &url, transport, &name, args);
+                crate::deep_link::links_for(&conn).map(|links| {
+                    let name = tool.name.clone();
+                    let link = move |args: Option<&str>| links(&name, args);
                     let to_tool = StoredValue::new(link(None));
                     // With the arguments as they stand, while there are any the form can say
                     // (or raw JSON typed): a call for someone else to read and run.
