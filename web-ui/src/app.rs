@@ -213,7 +213,7 @@ pub fn App(
     view! {
         {panels.connect.then(|| view! {
             <header class="topbar">
-                <h1>"MCP browser client"</h1>
+                <h1>{crate::page_title::APP_NAME}</h1>
                 // The page's own colours: not offered where the app is embedded (the host
                 // page's root element is not ours to style).
                 {(!embedded).then(ThemeChoice)}

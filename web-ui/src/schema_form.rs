@@ -418,12 +418,12 @@ fn limits_of(schema: &Value, choices: bool) -> Option<String> {
     }
     // How many: characters of a text, items of a list.
     let how_many = |min: Option<u64>, max: Option<u64>, one: &str, many: &str| {
-        let unit = |n: u64| if n == 1 { one } else { many };
+        let counted = |n: u64| crate::words::counted(n, one, many);
         match (min.filter(|n| *n > 0), max) {
-            (Some(lo), Some(hi)) if lo == hi => Some(format!("exactly {lo} {}", unit(lo))),
-            (Some(lo), Some(hi)) => Some(format!("{lo} to {hi} {}", unit(hi))),
-            (Some(lo), None) => Some(format!("at least {lo} {}", unit(lo))),
-            (None, Some(hi)) => Some(format!("at most {hi} {}", unit(hi))),
+            (Some(lo), Some(hi)) if lo == hi => Some(format!("exactly {}", counted(lo))),
+            (Some(lo), Some(hi)) => Some(format!("{lo} to {}", counted(hi))),
+            (Some(lo), None) => Some(format!("at least {}", counted(lo))),
+            (None, Some(hi)) => Some(format!("at most {}", counted(hi))),
             (None, None) => None,
         }
     };

@@ -367,7 +367,7 @@ pub fn ContentsView(contents: Vec<ResourceContents>) -> impl IntoView {
                     let (name, m2, b2) = (file_name_of(&c.uri, "resource"), mime.clone(), b.clone());
                     view! {
                         {image.map(|src| view! { <img class="preview" src=src alt="resource preview" /> })}
-                        <p class="blob-size">{crate::components::long_text::human_bytes(crate::words::base64_decoded_len(&b))}</p>
+                        <p class="blob-size">{crate::components::long_text::human_bytes(crate::mcp_app::document::base64_decoded_len(&b))}</p>
                         <button class="download" on:click=move |_| download_base64(&name, &m2, &b2)>"Download"</button>
                     }
                 });

@@ -230,17 +230,19 @@ pub fn frame_source(document: String) -> FrameSource {
     ))
 }
 
-/// How many bytes the base64 text `encoded` decodes to, from its length and its padding
-/// (surrounding whitespace ignored), without decoding it.
+/// How many bytes the base64 text `encoded` decodes to, from its length and its padding,
+/// without decoding it: whitespace is ignored (around it, or where it is wrapped into
+/// lines), and the `=` padding may be left out.
 pub fn base64_decoded_len(encoded: &str) -> usize {
-    let encoded = encoded.trim();
+    let chars = encoded.bytes().filter(|c| !c.is_ascii_whitespace()).count();
     let padding = encoded
+        .trim_end()
         .bytes()
         .rev()
-        .take_while(|b| *b == b'=')
-        .count()
-        .min(2);
-    (encoded.len() / 4 * 3).saturating_sub(padding)
+        .take(2)
+        .take_while(|&c| c == b'=')
+        .count();
+    chars.saturating_sub(padding) * 3 / 4
 }
 
 #[cfg(test)]
@@ -255,6 +257,9 @@ mod tests {
             ("YWI=", 2),
             ("YWJj", 3),
             (" YWJjZA==\n", 4),
+            ("YQ", 1),
+            ("YWI", 2),
+            ("YWJj\nZGVm\r\n", 6),
         ] {
             assert_eq!(base64_decoded_len(encoded), len, "{encoded:?}");
         }
