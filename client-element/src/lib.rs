@@ -8,7 +8,8 @@
 //! Attributes: `server` (URL to connect to), `transport` (`auto`, `streamable`, `sse`,
 //! `websocket`), `panels` (comma list of `connect`, `resources`, `prompts`, `logs`, `tasks`; tools are
 //! always shown), `theme` (`light`, `dark`, or absent for the system's), `tool` (the tool
-//! shown first, its form open), `allow-local-auth`
+//! shown first, its form open), `prompt` (the prompt shown first, in the prompts tab, where
+//! `panels` has `prompts`), `allow-local-auth`
 //! (local development: `http:`/loopback authorization servers). A server that asks for a
 //! login shows a log-in button that opens a popup; host `oauth-callback.html` (from the
 //! package) on the page's origin.
@@ -36,7 +37,7 @@ fn shadow_css() -> String {
 #[wasm_bindgen(inline_js = r#"
 // The attributes read when the widget is made; a change to one after makes it again, except
 // `theme`, which only recolours it.
-const MADE_FROM = ['server', 'transport', 'panels', 'tool', 'allow-local-auth'];
+const MADE_FROM = ['server', 'transport', 'panels', 'tool', 'prompt', 'allow-local-auth'];
 export function define_element(mount) {
   if (customElements.get('mcp-client')) return;
   class McpClientElement extends HTMLElement {
@@ -136,6 +137,8 @@ fn mount(
         url: attr("server"),
         transport: attr("transport").unwrap_or_else(|| "auto".into()),
         tool: attr("tool"),
+        prompt: attr("prompt"),
+        resource: None,
         args: None,
         allow_local_auth: element.has_attribute("allow-local-auth"),
         headers: headers_of(&element),

@@ -983,6 +983,90 @@ test('gets a prompt with arguments, its form beside the list', async () => {
   await waitFor(async () => (await page.locator('button.prompt').count()) >= 4, 5_000, 'all prompts again');
 });
 
+test('a link can read a resource: it opens the resources tab with the contents', async () => {
+  await page.locator('#tab-resources').click();
+  const first = page.locator('button.read-resource').first();
+  const uri = await first.getAttribute('data-uri');
+  await first.click();
+  await page.locator('.resource-view .resource-contents .uri', { hasText: uri }).waitFor({ timeout: 10_000 });
+  await page.locator('.resource-view .resource-link button').click();
+  await page.locator('.resource-view .resource-link button', { hasText: 'Copied' }).waitFor({ timeout: 5_000 });
+  const link = new URL(await page.evaluate(() => navigator.clipboard.readText()));
+  assert.equal(link.href, `${site.url}/?url=${encodeURIComponent(everything.url)}&resource=${encodeURIComponent(uri)}`);
+  const page2 = `${link.origin}${link.pathname}?url=${encodeURIComponent(everything.url)}`;
+  const linked = await context.newPage();
+  try {
+    await linked.goto(link.href);
+    await linked.locator('.resource-view .resource-contents .uri', { hasText: uri }).waitFor({ timeout: 20_000 });
+    assert.equal(await linked.locator('#tab-resources').getAttribute('aria-selected'), 'true');
+    assert.equal(await linked.locator(`button.read-resource[data-uri="${uri}"]`).getAttribute('aria-current'), 'true');
+    assert.equal(await linked.locator('.resource-view h3').innerText(), await linked.locator(`button.read-resource[data-uri="${uri}"]`).innerText());
+    // A URI of a template is read as well.
+    await linked.goto(`${page2}&resource=${encodeURIComponent('demo://resource/dynamic/text/7')}`);
+    await linked.locator('.resource-view .resource-contents .uri', { hasText: 'demo://resource/dynamic/text/7' }).waitFor({ timeout: 20_000 });
+    // One the server does not have: its answer says so, and no link to it is offered.
+    await linked.goto(`${page2}&resource=${encodeURIComponent('demo://resource/nothing-<b>here</b>')}`);
+    await linked.locator('.resource-view .call-error').waitFor({ timeout: 20_000 });
+    assert.equal(await linked.locator('.resource-view .call-error b').count(), 0);
+    assert.equal(await linked.locator('.resource-view .resource-link').count(), 0);
+    // Named beside a tool, the resource waits for its tab: the tool's form is shown first.
+    await linked.goto(`${page2}&tool=get-sum&resource=${encodeURIComponent(uri)}`);
+    await linked.locator('.runner .tool-name', { hasText: 'get-sum' }).waitFor({ timeout: 20_000 });
+    await linked.locator('#tab-resources').click();
+    await linked.locator('.resource-view .resource-contents .uri', { hasText: uri }).waitFor({ timeout: 10_000 });
+  } finally {
+    await linked.close();
+  }
+});
+
+test('a link can open a prompt\'s form, filled, without asking for the prompt', async () => {
+  await page.locator('#tab-prompts').click();
+  await page.locator('button.prompt[data-prompt="args-prompt"]').click();
+  await page.locator('#prompt-arg-city').fill('');
+  await page.locator('#prompt-arg-state').fill('');
+  // The link to the prompt is offered beside its name; the one with arguments once any is typed.
+  await page.locator('.prompt-runner .prompt-link button').click();
+  await page.locator('.prompt-runner .prompt-link button', { hasText: 'Copied' }).waitFor({ timeout: 5_000 });
+  assert.equal(await page.evaluate(() => navigator.clipboard.readText()), `${site.url}/?url=${encodeURIComponent(everything.url)}&prompt=args-prompt`);
+  assert.equal(await page.locator('.prompt-runner .call-link').count(), 0);
+  await page.locator('#prompt-arg-city').fill('Zürich & "co" #1');
+  await page.locator('.prompt-runner .call-link button').click();
+  await page.locator('.prompt-runner .call-link button', { hasText: 'Copied' }).waitFor({ timeout: 5_000 });
+  const link = new URL(await page.evaluate(() => navigator.clipboard.readText()));
+  assert.equal(link.searchParams.get('prompt'), 'args-prompt');
+  assert.deepEqual(JSON.parse(link.searchParams.get('args')), { city: 'Zürich & "co" #1' });
+  await page.locator('#prompt-arg-city').fill('');
+  const linked = await context.newPage();
+  try {
+    await linked.goto(link.href);
+    await linked.locator('#prompt-arg-city').waitFor({ timeout: 20_000 });
+    assert.equal(await linked.locator('#tab-prompts').getAttribute('aria-selected'), 'true');
+    assert.equal(await linked.locator('button.prompt[data-prompt="args-prompt"]').getAttribute('aria-current'), 'true');
+    assert.equal(await linked.locator('#prompt-arg-city').inputValue(), 'Zürich & "co" #1');
+    // Not asked for: no messages and nothing under way; the page says where the values came from.
+    assert.equal(await linked.locator('.prompt-messages').count(), 0);
+    assert.equal(await linked.locator('.prompt-runner .reading').count(), 0);
+    assert.match(await linked.locator('.prompt-runner .from-link').innerText(), /came with the link .* Nothing has been asked for/);
+    await linked.locator('button.get-prompt').click();
+    await linked.locator('.prompt-messages', { hasText: 'Zürich & "co" #1' }).waitFor({ timeout: 10_000 });
+    assert.equal(await linked.locator('.prompt-runner .from-link').count(), 0, 'the notice goes with Get prompt');
+    // Arguments that cannot go in the form say why, and none go in.
+    await linked.goto(`${link.origin}${link.pathname}?url=${encodeURIComponent(everything.url)}&prompt=args-prompt&args=${encodeURIComponent('{"city":["<b>x</b>"],"state":"CA"}')}`);
+    await linked.locator('.prompt-runner .from-link').waitFor({ timeout: 20_000 });
+    assert.equal(await linked.locator('.prompt-runner .from-link').innerText(), 'The link that opened this page carried arguments for this prompt that cannot go in its form (“city” is not text), so none did. OK');
+    assert.equal(await linked.locator('#prompt-arg-state').inputValue(), '');
+    await linked.locator('.prompt-runner .from-link button.dismiss').click();
+    assert.equal(await linked.locator('.prompt-runner .from-link').count(), 0);
+    // A prompt the server does not list says so once the list came.
+    await linked.goto(`${link.origin}${link.pathname}?url=${encodeURIComponent(everything.url)}&prompt=args-prompt-renamed`);
+    await linked.locator('.unlisted-prompt').waitFor({ timeout: 20_000 });
+    assert.equal(await linked.locator('.unlisted-prompt').innerText(), 'This server lists no prompt named “args-prompt-renamed”. Choose a prompt.');
+    assert.ok(await linked.locator('button.prompt[data-prompt="args-prompt"]').count() === 1, 'the prompts are listed');
+  } finally {
+    await linked.close();
+  }
+});
+
 test('on a narrow screen what was chosen opens under the list and is brought into view; no tab is wider than the screen', async () => {
   const narrow = await context.newPage();
   narrow.on('pageerror', (e) => { throw e; });

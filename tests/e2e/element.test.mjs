@@ -178,6 +178,26 @@ test('the tool attribute opens that tool\'s form first', async () => {
   await p3.close();
 });
 
+test('the prompt attribute opens that prompt\'s form first, where the prompts tab is shown', async () => {
+  const p5 = await browser.newPage();
+  try {
+    const demo = `${host.url}/embed-demo.html?pkg=${encodeURIComponent(pkg.url)}&server=${encodeURIComponent(server.url)}&prompt=args-prompt`;
+    await p5.goto(demo);
+    await p5.locator('mcp-client #prompt-arg-city').waitFor({ timeout: 20_000 });
+    assert.equal(await p5.locator('mcp-client #tab-prompts').getAttribute('aria-selected'), 'true');
+    assert.equal(await p5.locator('mcp-client button.prompt[data-prompt="args-prompt"]').getAttribute('aria-current'), 'true');
+    // No links to the app's page where the page is the host's.
+    assert.equal(await p5.locator('mcp-client .prompt-link, mcp-client .call-link').count(), 0);
+    // Without the prompts tab, the tools are shown, as without the attribute.
+    await p5.goto(`${demo}&panels=logs`);
+    await p5.locator('mcp-client button.tool[data-tool="echo"]').waitFor({ timeout: 20_000 });
+    assert.equal(await p5.locator('mcp-client #tab-tools').getAttribute('aria-selected'), 'true');
+    assert.equal(await p5.locator('mcp-client #tab-prompts, mcp-client .prompts').count(), 0);
+  } finally {
+    await p5.close();
+  }
+});
+
 test('an MCP App runs inside the element, in its sandbox', async () => {
   const apps = await startPeer('apps.sh');
   const p4 = await browser.newPage({ viewport: { width: 1100, height: 900 } });

@@ -180,6 +180,44 @@ pub fn App(
                 }
             }
         }
+        // The prompt the link names is chosen in the prompts tab (where the page shows that
+        // tab), its form filled with the link's arguments; nothing is asked for.
+        if let Some(prompt) = link.prompt.clone().filter(|_| panels.prompts) {
+            if let Some(conn) = connections.with_untracked(|c| c.last().cloned()) {
+                if link.tool.is_none() {
+                    conn.chosen_tab
+                        .set(crate::components::server_view::Tab::Prompts);
+                }
+                conn.chosen_prompt.set(Some(prompt.clone()));
+                if let Some(args) = link.args.clone().filter(|_| link.tool.is_none()) {
+                    let unread = match crate::components::prompts::values_from_link(&args) {
+                        Ok(values) => {
+                            conn.prompt_values.update(|kept| {
+                                crate::typed_forms::keep_typed(kept, &prompt, values)
+                            });
+                            None
+                        }
+                        Err(why) => Some(why),
+                    };
+                    conn.linked_prompt
+                        .set(Some(crate::components::prompts::PromptFromLink {
+                            prompt,
+                            unread,
+                        }));
+                }
+            }
+        }
+        // The resource the link names is read once the resources tab is shown: at once,
+        // unless the link also names a tool or a prompt.
+        if let Some(uri) = link.resource.clone().filter(|_| panels.resources) {
+            if let Some(conn) = connections.with_untracked(|c| c.last().cloned()) {
+                if link.tool.is_none() && link.prompt.is_none() {
+                    conn.chosen_tab
+                        .set(crate::components::server_view::Tab::Resources);
+                }
+                conn.linked_resource.set(Some(uri));
+            }
+        }
     }
     // Closes a connection (its session ended on the server: a 2025-era session is deleted)
     // and takes its tab away; the newest one left is shown if it was the one shown (the

@@ -151,6 +151,12 @@ pub struct Connection {
     /// The tool whose form was filled from the link that opened the page (`&args=`), until
     /// the person runs it or dismisses the notice.
     pub linked_form: RwSignal<Option<String>>,
+    /// The prompt whose form the link that opened the page filled (`&prompt=…&args=`), until
+    /// the person gets it or dismisses the notice.
+    pub linked_prompt: RwSignal<Option<crate::components::prompts::PromptFromLink>>,
+    /// The URI of the resource the link that opened the page names (`&resource=`), read when
+    /// the resources tab is first shown.
+    pub linked_resource: RwSignal<Option<String>>,
     /// Each recently chosen tool's form, call and result (see [`crate::tool_runs`]).
     pub tool_runs: StoredValue<crate::tool_runs::ToolRuns>,
     /// The URI of the resource shown in the resources tab, and its contents (kept while the
@@ -362,6 +368,8 @@ impl Connection {
             chosen_tool: RwSignal::new(None),
             restored_form: RwSignal::new(None),
             linked_form: RwSignal::new(None),
+            linked_prompt: RwSignal::new(None),
+            linked_resource: RwSignal::new(None),
             resource_shown: RwSignal::new(None),
             resource_contents: RwSignal::new(None),
             template_values: RwSignal::new(BTreeMap::new()),

@@ -1,4 +1,5 @@
-//! Reads the deep link parameters of the page address (`?url=…&transport=…&tool=…`).
+//! Reads the deep link parameters of the page address (`?url=…&transport=…&tool=…`, or
+//! `…&prompt=…`, or `…&resource=…`), and makes such links.
 
 /// What the page address asks for.
 #[derive(Debug, Clone, Default)]
@@ -9,8 +10,14 @@ pub struct DeepLink {
     pub transport: String,
     /// The tool to show first (its form open), once the server lists it.
     pub tool: Option<String>,
-    /// The arguments to put in that tool's form (JSON text, as the link carried it), never
-    /// sent by themselves: the person reads them and presses Run.
+    /// The prompt to show first (its form open, in the prompts tab), once the server lists
+    /// it. A link names a tool or a prompt; given both, the tool's form gets the arguments.
+    pub prompt: Option<String>,
+    /// The URI of a resource to read and show (in the resources tab) once connected. Unlike
+    /// a call, a read only retrieves, so the link reads it at once.
+    pub resource: Option<String>,
+    /// The arguments to put in that tool's or prompt's form (JSON text, as the link carried
+    /// it), never sent by themselves: the person reads them and presses Run (Get prompt).
     pub args: Option<String>,
     /// Local development: allow `http:`/loopback authorization servers. Only an embedding
     /// page can set it (the element's `allow-local-auth` attribute), never a page address.
@@ -36,7 +43,9 @@ pub fn read() -> DeepLink {
         url: get("url"),
         transport: get("transport").unwrap_or_else(|| "auto".into()),
         tool: get("tool"),
-        args: get("args").filter(|_| get("tool").is_some()),
+        prompt: get("prompt"),
+        resource: get("resource"),
+        args: get("args").filter(|_| get("tool").is_some() || get("prompt").is_some()),
         allow_local_auth: false,
         headers: Vec::new(),
     }
@@ -54,27 +63,50 @@ const QUERY_VALUE: &percent_encoding::AsciiSet = &percent_encoding::NON_ALPHANUM
     .remove(b'(')
     .remove(b')');
 
+/// What a link opens on the server it connects to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Opens<'a> {
+    /// The form of the tool of this name.
+    Tool(&'a str),
+    /// The form of the prompt of this name (in the prompts tab).
+    Prompt(&'a str),
+    /// The contents of the resource of this URI, read (in the resources tab).
+    Resource(&'a str),
+}
+
 /// The address of the app at `page` (its origin and path) that connects to `url` with
-/// `transport` (`auto` is left out) and opens `tool`'s form, filled with `args` (JSON text)
-/// if given: a link to share a tool, or a call to make.
-pub fn link_to(page: &str, url: &str, transport: &str, tool: &str, args: Option<&str>) -> String {
+/// `transport` (`auto` is left out) and opens a tool's or prompt's form, filled with `args`
+/// (JSON text) if given, or reads a resource: a link to share a tool, prompt or resource, or
+/// a call to make.
+pub fn link_to(
+    page: &str,
+    url: &str,
+    transport: &str,
+    opens: Opens<'_>,
+    args: Option<&str>,
+) -> String {
     let enc = |v: &str| percent_encoding::utf8_percent_encode(v, QUERY_VALUE).to_string();
     let mut link = format!("{page}?url={}", enc(url));
     if transport != "auto" {
         link.push_str(&format!("&transport={}", enc(transport)));
     }
-    link.push_str(&format!("&tool={}", enc(tool)));
+    match opens {
+        Opens::Tool(tool) => link.push_str(&format!("&tool={}", enc(tool))),
+        Opens::Prompt(prompt) => link.push_str(&format!("&prompt={}", enc(prompt))),
+        Opens::Resource(uri) => link.push_str(&format!("&resource={}", enc(uri))),
+    }
     if let Some(args) = args {
         link.push_str(&format!("&args={}", enc(args)));
     }
     link
 }
 
-/// What makes links to `conn`'s tools on the app's own page, `link(tool, args)` (see
-/// [`link_to`]); none where the app is embedded (the page's address is the host's).
+/// What makes links to `conn`'s tools, prompts and resources on the app's own page,
+/// `link(opens, args)` (see [`link_to`]); none where the app is embedded (the page's address
+/// is the host's).
 pub fn links_for(
     conn: &crate::connection::Connection,
-) -> Option<impl Fn(&str, Option<&str>) -> String + Clone + Send + Sync + 'static> {
+) -> Option<impl Fn(Opens<'_>, Option<&str>) -> String + Clone + Send + Sync + 'static> {
     use leptos::prelude::WithUntracked;
     let embedded = leptos::prelude::use_context::<Option<crate::embed::EventSink>>()
         .flatten()
@@ -85,7 +117,7 @@ pub fn links_for(
         .with_untracked(|d| d.as_ref().map(|d| transport_of(d.wire)))
         .unwrap_or("auto");
     let url = conn.url.clone();
-    Some(move |tool: &str, args: Option<&str>| link_to(&page, &url, transport, tool, args))
+    Some(move |opens: Opens<'_>, args: Option<&str>| link_to(&page, &url, transport, opens, args))
 }
 
 /// The transport to name in a link for the wire a connection ended up on.
@@ -119,7 +151,7 @@ mod tests {
                 "https://app.example/",
                 "http://127.0.0.1:3001/mcp?k=a&b",
                 "auto",
-                "get-sum",
+                Opens::Tool("get-sum"),
                 None
             ),
             "https://app.example/?url=http%3A%2F%2F127.0.0.1%3A3001%2Fmcp%3Fk%3Da%26b&tool=get-sum"
@@ -129,7 +161,7 @@ mod tests {
                 "https://app.example/x/",
                 "ws://h/mcp",
                 "websocket",
-                "a b/é",
+                Opens::Tool("a b/é"),
                 None
             ),
             "https://app.example/x/?url=ws%3A%2F%2Fh%2Fmcp&transport=websocket&tool=a%20b%2F%C3%A9"
@@ -140,10 +172,32 @@ mod tests {
                 "https://app.example/",
                 "http://h/mcp",
                 "auto",
-                "echo",
+                Opens::Tool("echo"),
                 Some(r#"{"message":"a&b=c #1 + ü"}"#)
             ),
             "https://app.example/?url=http%3A%2F%2Fh%2Fmcp&tool=echo&args=%7B%22message%22%3A%22a%26b%3Dc%20%231%20%2B%20%C3%BC%22%7D"
+        );
+        // A prompt, by `prompt=` instead of `tool=`.
+        assert_eq!(
+            link_to(
+                "https://app.example/",
+                "http://h/mcp",
+                "sse",
+                Opens::Prompt("args-prompt"),
+                Some(r#"{"city":"Zürich"}"#)
+            ),
+            "https://app.example/?url=http%3A%2F%2Fh%2Fmcp&transport=sse&prompt=args-prompt&args=%7B%22city%22%3A%22Z%C3%BCrich%22%7D"
+        );
+        // A resource, by its URI, escaped whole.
+        assert_eq!(
+            link_to(
+                "https://app.example/",
+                "http://h/mcp",
+                "auto",
+                Opens::Resource("demo://resource/dynamic/text/3?x=1&y=#z"),
+                None
+            ),
+            "https://app.example/?url=http%3A%2F%2Fh%2Fmcp&resource=demo%3A%2F%2Fresource%2Fdynamic%2Ftext%2F3%3Fx%3D1%26y%3D%23z"
         );
     }
 

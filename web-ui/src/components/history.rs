@@ -43,7 +43,7 @@ pub fn HistoryPanel(conn: Connection) -> impl IntoView {
                     let edit = move |_| refused.set(put_in_form(&to_edit, &tool, &args).err());
                     let link = links.clone().map(|link| {
                         let args = h.arguments.as_object().filter(|a| !a.is_empty()).map(|_| h.arguments.to_string());
-                        StoredValue::new(link(&h.tool, args.as_deref()))
+                        StoredValue::new(link(crate::deep_link::Opens::Tool(&h.tool), args.as_deref()))
                     });
                     view! {
                         <li data-index=i>

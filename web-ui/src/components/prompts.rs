@@ -1,6 +1,7 @@
 //! Prompts: the list, an argument form with completions, and the returned messages.
 
 use crate::components::completing_input::CompletingInput;
+use crate::components::copy_button::CopyButton;
 use crate::components::keyed_list::KeyedList;
 use crate::components::result_view::ContentView;
 use crate::connection::Connection;
@@ -24,6 +25,39 @@ pub fn missing_arguments(
         .collect()
 }
 
+/// A prompt's form filled (or not) from the link that opened the page.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PromptFromLink {
+    /// The prompt the link named.
+    pub prompt: String,
+    /// Why the link's arguments were not put in the form, where they were not.
+    pub unread: Option<String>,
+}
+
+/// The values a link's `args` (JSON text) put in a prompt's form. A prompt's arguments are
+/// text, so a number or a boolean goes in as it is written and `null` leaves the argument
+/// out; anything else says why it cannot go in (and then nothing of it does).
+pub fn values_from_link(text: &str) -> Result<BTreeMap<String, String>, String> {
+    use serde_json::Value;
+    let Ok(Value::Object(args)) = serde_json::from_str::<Value>(text) else {
+        return Err("they are not a JSON object".into());
+    };
+    let mut values = BTreeMap::new();
+    for (name, value) in args {
+        let text = match value {
+            Value::String(s) => s,
+            Value::Number(n) => n.to_string(),
+            Value::Bool(b) => b.to_string(),
+            Value::Null => continue,
+            Value::Array(_) | Value::Object(_) => {
+                return Err(format!("“{}” is not text", crate::bidi::contained(&name)))
+            }
+        };
+        values.insert(name, text);
+    }
+    Ok(values)
+}
+
 /// What the prompt search looks in (name, title and description), lower-cased: computed once
 /// per listing, not per keystroke.
 pub fn haystack(prompt: &Prompt) -> String {
@@ -32,6 +66,17 @@ pub fn haystack(prompt: &Prompt) -> String {
         prompt.title.as_deref(),
         prompt.description.as_deref(),
     ])
+}
+
+/// The link arguments (JSON text) of the values typed in a prompt's form, if any is: the
+/// non-empty ones, as the prompt would be asked for with them.
+pub fn link_values(values: &BTreeMap<String, String>) -> Option<String> {
+    let typed: serde_json::Map<String, serde_json::Value> = values
+        .iter()
+        .filter(|(_, v)| !v.is_empty())
+        .map(|(k, v)| (k.clone(), serde_json::Value::String(v.clone())))
+        .collect();
+    (!typed.is_empty()).then(|| serde_json::Value::Object(typed).to_string())
 }
 
 /// Most prompts rendered at once; the search narrows the rest.
@@ -56,14 +101,19 @@ pub fn PromptsPanel(conn: Connection) -> impl IntoView {
         }
     };
     let error = RwSignal::new(None::<String>);
+    // Whether `prompts` holds what the server listed (a chosen prompt it lacks says so then).
+    let listed = RwSignal::new(false);
     // Listed when the tab opens and again whenever the server says the prompts changed.
     crate::connection::list_on_change(
         &conn,
         conn.prompts_changed,
         crate::stale_lists::PROMPTS,
         |client| async move { client.list_prompts().await },
-        move |listed| match listed {
-            Ok(p) => prompts.set(p),
+        move |answer| match answer {
+            Ok(p) => {
+                prompts.set(p);
+                listed.set(true);
+            }
             Err(e) => error.set(Some(crate::doctor::explain(&e))),
         },
     );
@@ -94,7 +144,13 @@ pub fn PromptsPanel(conn: Connection) -> impl IntoView {
             <div class="detail">
                 {move || match current() {
                     Some(p) => view! { <PromptRunner conn=conn.clone() prompt=p /> }.into_any(),
-                    None => view! { <p class="hint">"Choose a prompt."</p> }.into_any(),
+                    // A prompt chosen by a link that this server does not list.
+                    None => match selected.get().filter(|_| listed.get()) {
+                        Some(name) => view! {
+                            <p class="hint unlisted-prompt" role="status">"This server lists no prompt named “" <bdi>{crate::bidi::contained(&name).into_owned()}</bdi> "”. Choose a prompt."</p>
+                        }.into_any(),
+                        None => view! { <p class="hint">"Choose a prompt."</p> }.into_any(),
+                    },
                 }}
             </div>
         </section>
@@ -142,6 +198,7 @@ fn PromptRunner(conn: Connection, prompt: Prompt) -> impl IntoView {
         .collect_view();
     // The request under way, shown with a Cancel button; a newer one replaces it.
     let getting = InFlight::<()>::new(&conn);
+    let linked = conn.linked_prompt;
     let required = args.clone();
     let name = prompt.name.clone();
     let shown_name = prompt.name.clone();
@@ -153,6 +210,8 @@ fn PromptRunner(conn: Connection, prompt: Prompt) -> impl IntoView {
         if !nothing_missing {
             return;
         }
+        // Get: the notice about arguments from a link has done its work.
+        linked.set(None);
         let Some(client) = conn.client.get_value() else {
             return;
         };
@@ -178,6 +237,40 @@ fn PromptRunner(conn: Connection, prompt: Prompt) -> impl IntoView {
     view! {
         <form class="prompt-runner" on:submit=get>
             <h3>{prompt.title.clone().unwrap_or(prompt.name.clone())}</h3>
+            <p class="prompt-name"><bdi>{crate::bidi::contained(&prompt.name).into_owned()}</bdi> " "
+            {
+                // Links that open this prompt's form on this server, and with the values as
+                // they stand while any is typed (the app's own page only).
+                crate::deep_link::links_for(&conn).map(|links| {
+                    let name = prompt.name.clone();
+                    let link = move |args: Option<&str>| links(crate::deep_link::Opens::Prompt(&name), args);
+                    let to_prompt = StoredValue::new(link(None));
+                    let with_values = move || {
+                        link_values(&values.get()).map(|args| StoredValue::new(link(Some(&args))))
+                    };
+                    view! {
+                        <span class="prompt-link"><CopyButton text=to_prompt label="Copy link to this prompt" /></span>
+                        {move || with_values().map(|text| view! { " " <span class="call-link"><CopyButton text=text label="Copy link with these arguments" /></span> })}
+                    }
+                })
+            }
+            </p>
+            {
+                // Arguments a link put in (whoever made the link chose them), or could not.
+                let this = prompt.name.clone();
+                move || linked.get().filter(|l| l.prompt == this).map(|l| {
+                    let said = match l.unread {
+                        None => "The arguments below came with the link that opened this page. Nothing has been asked for: read them before you get the prompt. ".to_string(),
+                        Some(why) => format!("The link that opened this page carried arguments for this prompt that cannot go in its form ({why}), so none did. "),
+                    };
+                    view! {
+                        <p class="from-link" role="status">
+                            {said}
+                            <button type="button" class="dismiss" on:click=move |_| linked.set(None)>"OK"</button>
+                        </p>
+                    }
+                })
+            }
             {prompt.description.clone().map(|d| view! { <p class="description">{d}</p> })}
             {inputs}
             <div class="actions">
@@ -237,5 +330,42 @@ mod tests {
         // What is sent is what was typed: spaces are a value.
         values.insert("code".to_string(), " ".to_string());
         assert!(missing_arguments(&args, &values).is_empty());
+    }
+
+    #[test]
+    fn a_links_arguments_fill_a_prompts_text_fields() {
+        let values = values_from_link(r#"{"city":"Zürich","days":3,"metric":true,"zip":null}"#);
+        assert_eq!(
+            values,
+            Ok(BTreeMap::from([
+                ("city".to_string(), "Zürich".to_string()),
+                ("days".to_string(), "3".to_string()),
+                ("metric".to_string(), "true".to_string()),
+            ]))
+        );
+        // What cannot go in a text field says so, and nothing of it goes in.
+        assert_eq!(
+            values_from_link(r#"{"city":"Oslo","tags":["a"]}"#),
+            Err("“tags” is not text".to_string())
+        );
+        for not_an_object in ["[1]", "\"x\"", "{broken", ""] {
+            assert_eq!(
+                values_from_link(not_an_object),
+                Err("they are not a JSON object".to_string())
+            );
+        }
+    }
+
+    #[test]
+    fn a_link_carries_the_typed_values_and_only_those() {
+        let mut values = BTreeMap::from([("city".to_string(), String::new())]);
+        assert_eq!(link_values(&values), None);
+        values.insert("style".to_string(), "terse & \"short\"".to_string());
+        let text = link_values(&values);
+        assert_eq!(text.as_deref(), Some(r#"{"style":"terse & \"short\""}"#));
+        // And a link made of them fills the form as it was.
+        let back = values_from_link(&text.unwrap_or_default());
+        values.remove("city");
+        assert_eq!(back, Ok(values));
     }
 }

@@ -2,6 +2,7 @@
 //! reading text and binary contents with preview and download, and subscriptions.
 
 use crate::components::completing_input::CompletingInput;
+use crate::components::copy_button::CopyButton;
 use crate::components::keyed_list::KeyedList;
 use crate::components::long_text::{human_bytes, LongText};
 use crate::components::result_view::safe_data_url;
@@ -179,6 +180,16 @@ pub fn ResourcesPanel(conn: Connection) -> impl IntoView {
             reread.set(again);
         });
     };
+    // A link that reads what is shown (the app's own page only).
+    let links = crate::deep_link::links_for(&conn);
+    // The resource the link that opened the page names, read the first time the tab shows.
+    if let Some(uri) = conn
+        .linked_resource
+        .try_update_untracked(Option::take)
+        .flatten()
+    {
+        read(uri, false);
+    }
     // The resource shown is read again when the server says it was updated (a subscribed
     // one), so that what the panel shows follows the server.
     Effect::new(move |_| {
@@ -279,6 +290,14 @@ pub fn ResourcesPanel(conn: Connection) -> impl IntoView {
                 {move || reread.get().then(|| view! {
                     <p class="reread" role="status">"The server said this resource changed: read again."</p>
                 })}
+                {
+                    move || {
+                        let links = links.clone()?;
+                        let uri = shown.get().filter(|_| contents.with(|c| matches!(c, Some(Ok(_)))))?;
+                        let link = StoredValue::new(links(crate::deep_link::Opens::Resource(&uri), None));
+                        Some(view! { <p class="resource-link"><CopyButton text=link label="Copy link to this resource" /></p> })
+                    }
+                }
                 {move || match contents.get() {
                     Some(Ok(r)) => view! { <ContentsView contents=r.contents /> }.into_any(),
                     Some(Err(e)) => view! { <p class="call-error" role="alert">{e}</p> }.into_any(),

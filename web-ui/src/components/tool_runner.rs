@@ -190,7 +190,7 @@ pub fn ToolRunner(conn: Connection, tool: Tool) -> impl IntoView {
                 // embedded, the page's address is the host's).
                 crate::deep_link::links_for(&conn).map(|links| {
                     let name = tool.name.clone();
-                    let link = move |args: Option<&str>| links(&name, args);
+                    let link = move |args: Option<&str>| links(crate::deep_link::Opens::Tool(&name), args);
                     let to_tool = StoredValue::new(link(None));
                     // With the arguments as they stand, while there are any the form can say
                     // (or raw JSON typed): a call for someone else to read and run.
