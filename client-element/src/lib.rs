@@ -9,7 +9,8 @@
 //! `websocket`), `panels` (comma list of `connect`, `resources`, `prompts`, `logs`, `tasks`; tools are
 //! always shown), `theme` (`light`, `dark`, or absent for the system's), `tool` (the tool
 //! shown first, its form open), `prompt` (the prompt shown first, in the prompts tab, where
-//! `panels` has `prompts`), `allow-local-auth`
+//! `panels` has `prompts`), `resource` (a URI: that resource read and shown first, where
+//! `panels` has `resources`), `allow-local-auth`
 //! (local development: `http:`/loopback authorization servers). A server that asks for a
 //! login shows a log-in button that opens a popup; host `oauth-callback.html` (from the
 //! package) on the page's origin.
@@ -37,7 +38,7 @@ fn shadow_css() -> String {
 #[wasm_bindgen(inline_js = r#"
 // The attributes read when the widget is made; a change to one after makes it again, except
 // `theme`, which only recolours it.
-const MADE_FROM = ['server', 'transport', 'panels', 'tool', 'prompt', 'allow-local-auth'];
+const MADE_FROM = ['server', 'transport', 'panels', 'tool', 'prompt', 'resource', 'allow-local-auth'];
 export function define_element(mount) {
   if (customElements.get('mcp-client')) return;
   class McpClientElement extends HTMLElement {
@@ -138,7 +139,7 @@ fn mount(
         transport: attr("transport").unwrap_or_else(|| "auto".into()),
         tool: attr("tool"),
         prompt: attr("prompt"),
-        resource: None,
+        resource: attr("resource"),
         args: None,
         allow_local_auth: element.has_attribute("allow-local-auth"),
         headers: headers_of(&element),

@@ -951,6 +951,11 @@ test('gets a prompt with arguments, its form beside the list', async () => {
   await waitFor(async () => (await required.count()) === 0, 5_000, 'the error gone once the city is typed');
   await page.locator('button.get-prompt').click();
   await page.locator('.prompt-messages', { hasText: 'Lisbon' }).waitFor({ timeout: 10_000 });
+  // The whole answer as JSON, as with a tool's result.
+  await page.locator('.prompt-runner .raw-result summary').click();
+  const answer = JSON.parse(await page.locator('.prompt-runner pre.raw-json').innerText());
+  assert.equal(answer.messages[0].role, 'user');
+  assert.match(answer.messages[0].content.text, /Lisbon/);
   // Another tab and back: the prompt is still chosen, with its argument and its messages.
   await page.locator('#tab-logs').click();
   await page.locator('#tab-prompts').click();
@@ -983,6 +988,40 @@ test('gets a prompt with arguments, its form beside the list', async () => {
   await waitFor(async () => (await page.locator('button.prompt').count()) >= 4, 5_000, 'all prompts again');
 });
 
+test('the address follows the server shown, so that a reload comes back to it', async () => {
+  const own = await context.newPage();
+  own.on('pageerror', (e) => { throw e; });
+  try {
+    const address = (url) => `${site.url}/?url=${encodeURIComponent(url)}`;
+    await own.goto(`${address(everything.url)}&tool=get-sum&args=${encodeURIComponent('{"a":1,"b":2}')}`);
+    await waitFor(async () => (await own.locator('#arg-a').inputValue().catch(() => '')) === '1', 20_000, 'the form filled from the link');
+    // The link has done its work: the address names the server only.
+    await waitFor(async () => own.url() === address(everything.url), 5_000, `the server's address, not ${own.url()}`);
+    const entries = await own.evaluate(() => history.length);
+    // Another server, from the form: the address follows the one shown, and back.
+    const nowhere = 'http://127.0.0.1:9/mcp';
+    await own.locator('#server-url').fill(nowhere);
+    await own.locator('#connect').click();
+    await waitFor(async () => own.url() === address(nowhere), 5_000, `the second server's address, not ${own.url()}`);
+    await own.locator('.connection-tab').first().click();
+    await waitFor(async () => own.url() === address(everything.url), 5_000, `the first server's address, not ${own.url()}`);
+    // No entry in the browser's history per server: Back leaves the app, as before.
+    assert.equal(await own.evaluate(() => history.length), entries);
+    await own.reload();
+    await own.locator('#connection-state', { hasText: 'connected' }).waitFor({ timeout: 20_000 });
+    assert.equal(await own.locator('.connection-tab').count(), 1);
+    assert.equal(own.url(), address(everything.url));
+    // The link's arguments went with it: the form is not filled again.
+    await own.locator('button.tool[data-tool="get-sum"]').click();
+    assert.equal(await own.locator('#arg-a').inputValue(), '');
+    // With no server shown, the page's own address.
+    await own.locator('button.close-connection').click();
+    await waitFor(async () => own.url() === `${site.url}/`, 5_000, `the page's own address, not ${own.url()}`);
+  } finally {
+    await own.close();
+  }
+});
+
 test('a link can read a resource: it opens the resources tab with the contents', async () => {
   await page.locator('#tab-resources').click();
   const first = page.locator('button.read-resource').first();
@@ -1001,6 +1040,12 @@ test('a link can read a resource: it opens the resources tab with the contents',
     assert.equal(await linked.locator('#tab-resources').getAttribute('aria-selected'), 'true');
     assert.equal(await linked.locator(`button.read-resource[data-uri="${uri}"]`).getAttribute('aria-current'), 'true');
     assert.equal(await linked.locator('.resource-view h3').innerText(), await linked.locator(`button.read-resource[data-uri="${uri}"]`).innerText());
+    // The whole answer as JSON, as with a tool's result.
+    await linked.locator('.resource-view .raw-result summary').click();
+    const answer = JSON.parse(await linked.locator('.resource-view pre.raw-json').innerText());
+    assert.equal(answer.contents[0].uri, uri);
+    assert.equal(answer.contents[0].mimeType, 'text/markdown');
+    assert.ok((await linked.locator('.resource-view pre.resource-text').innerText()).startsWith(answer.contents[0].text.slice(0, 40)));
     // A URI of a template is read as well.
     await linked.goto(`${page2}&resource=${encodeURIComponent('demo://resource/dynamic/text/7')}`);
     await linked.locator('.resource-view .resource-contents .uri', { hasText: 'demo://resource/dynamic/text/7' }).waitFor({ timeout: 20_000 });

@@ -202,6 +202,10 @@ test('resource and prompt texts are text', async () => {
   await page.locator('button.get-prompt').click();
   await page.locator('.prompt-messages').waitFor({ timeout: 10_000 });
   assert.match(await page.locator('.prompt-messages').innerText(), /<script>.*<u>topic<\/u>/s);
+  // The description the answer gives, and the answer as JSON, as text too.
+  assert.match(await page.locator('.prompt-description').innerText(), /^<img src=x onerror=/);
+  await page.locator('.prompt-runner .raw-result summary').click();
+  assert.match(await page.locator('.prompt-runner pre.raw-json').innerText(), /"text": "<img src=x onerror=.*<u>topic<\/u>"/s);
   await assertNothingRan();
 });
 

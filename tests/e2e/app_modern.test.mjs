@@ -594,6 +594,14 @@ test('custom headers and a bearer token typed in the connect form reach the serv
   };
   assert.equal(await asked('authorization', 'tok-456'), 'Bearer tok-456');
   assert.equal(await asked('x-trace', 'abc-123'), 'abc-123');
+  // The address follows the server: a reload connects to it again as from the saved list,
+  // with the headers saved with it (the token typed in its own box is not kept).
+  await waitFor(async () => own.url() === `${site.url}/?url=${encodeURIComponent(server.url)}`, 5_000, `the server's address, not ${own.url()}`);
+  await own.reload();
+  await own.locator('#connection-state', { hasText: 'connected' }).waitFor({ timeout: 30_000 });
+  await own.locator('button.tool[data-tool="header"]').click();
+  assert.equal(await asked('x-trace', 'abc-123'), 'abc-123');
+  assert.equal(await asked('authorization', 'None'), 'None');
   await own.close();
 });
 

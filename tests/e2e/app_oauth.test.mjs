@@ -92,8 +92,9 @@ test('a duplicated tab and the original, reloaded, both stay logged in (the copy
   copy.on('pageerror', (e) => { throw e; });
   try {
     // The copy has no access token (memory only): it refreshes, using up the refresh token
-    // that both tabs hold.
-    await connectFromForm(copy);
+    // that both tabs hold. Its address is the server's (the address follows the server
+    // shown), so it connects by itself, with what was saved for the server (local auth).
+    await copy.waitForURL((u) => u.searchParams.get('url') === gateway.url, { timeout: 20_000 });
     await copy.locator('button.tool[data-tool="echo"]').waitFor({ timeout: 20_000 });
     // The original, reloaded, refreshes with what the copy passed on: no login asked for.
     await connectFromForm(page);

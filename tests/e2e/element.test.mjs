@@ -178,7 +178,7 @@ test('the tool attribute opens that tool\'s form first', async () => {
   await p3.close();
 });
 
-test('the prompt attribute opens that prompt\'s form first, where the prompts tab is shown', async () => {
+test('the prompt and resource attributes open that prompt\'s form, or read that resource, first, where their tab is shown', async () => {
   const p5 = await browser.newPage();
   try {
     const demo = `${host.url}/embed-demo.html?pkg=${encodeURIComponent(pkg.url)}&server=${encodeURIComponent(server.url)}&prompt=args-prompt`;
@@ -193,6 +193,12 @@ test('the prompt attribute opens that prompt\'s form first, where the prompts ta
     await p5.locator('mcp-client button.tool[data-tool="echo"]').waitFor({ timeout: 20_000 });
     assert.equal(await p5.locator('mcp-client #tab-tools').getAttribute('aria-selected'), 'true');
     assert.equal(await p5.locator('mcp-client #tab-prompts, mcp-client .prompts').count(), 0);
+    // The resource attribute reads that resource first, in the resources tab.
+    const uri = 'demo://resource/dynamic/text/7';
+    await p5.goto(`${host.url}/embed-demo.html?pkg=${encodeURIComponent(pkg.url)}&server=${encodeURIComponent(server.url)}&resource=${encodeURIComponent(uri)}`);
+    await p5.locator('mcp-client .resource-view .resource-contents .uri', { hasText: uri }).waitFor({ timeout: 20_000 });
+    assert.equal(await p5.locator('mcp-client #tab-resources').getAttribute('aria-selected'), 'true');
+    assert.equal(await p5.locator('mcp-client .resource-link').count(), 0);
   } finally {
     await p5.close();
   }

@@ -155,11 +155,25 @@ pub fn App(
             }
         });
     } else if let Some(url) = link.url.clone() {
+        // A server saved in this browser connects as from the saved list: with the headers
+        // saved with it (they go to that URL only, as when it is clicked there), and its
+        // transport unless the link names one. So a reload of the address, which follows
+        // the server shown, comes back as it was.
+        let saved = saved_servers.with_untracked(|s| s.iter().find(|s| s.url == url).cloned());
+        let (transport, allow_local_auth, headers) = match saved.filter(|_| !embedded) {
+            Some(s) if link.transport == "auto" => (s.transport, s.allow_local_auth, s.headers),
+            Some(s) => (link.transport.clone(), s.allow_local_auth, s.headers),
+            None => (
+                link.transport.clone(),
+                link.allow_local_auth,
+                link.headers.clone(),
+            ),
+        };
         open.run(ConnectRequest {
             url,
-            transport: crate::components::connect_form::parse_transport(&link.transport),
-            allow_local_auth: link.allow_local_auth,
-            headers: link.headers.clone(),
+            transport: crate::components::connect_form::parse_transport(&transport),
+            allow_local_auth,
+            headers,
             ..Default::default()
         });
         // The tool the link names is chosen (shown once the server lists it), its form
@@ -218,6 +232,26 @@ pub fn App(
                 conn.linked_resource.set(Some(uri));
             }
         }
+    }
+    // The address follows the server shown (`?url=…`, as a link to it), so that a reload or
+    // a bookmark comes back to it; with none shown, the page's own. Replaced, not pushed:
+    // Back leaves the app as before. The app's own page only: an embedding page's address
+    // is its own.
+    if let Some(page) = crate::deep_link::this_page().filter(|_| !embedded) {
+        Effect::new(move |_| {
+            let shown = selected
+                .get()
+                .and_then(|id| connections.with(|c| c.iter().find(|x| x.id == id).cloned()));
+            let address = match shown {
+                Some(conn) => {
+                    let wire = conn.details.with(|d| d.as_ref().map(|d| d.wire));
+                    let transport = wire.map_or("auto", crate::deep_link::transport_of);
+                    crate::deep_link::server_address(&page, &conn.url, transport)
+                }
+                None => page.clone(),
+            };
+            crate::deep_link::show_address(&address);
+        });
     }
     // Closes a connection (its session ended on the server: a 2025-era session is deleted)
     // and takes its tab away; the newest one left is shown if it was the one shown (the

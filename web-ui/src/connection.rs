@@ -2,8 +2,7 @@
 
 use client_browser::client_core::session::{ConnectionState, ServerDetails};
 use client_browser::client_core::types::{
-    CreateMessageParams, ElicitParams, GetPromptResult, ReadResourceResult, ServerNotification,
-    Task, Tool,
+    CreateMessageParams, ElicitParams, ReadResourceResult, ServerNotification, Task, Tool,
 };
 use client_browser::Answer;
 use client_browser::{
@@ -174,7 +173,12 @@ pub struct Connection {
     /// prompt is chosen or the tab is left).
     pub prompt_values: RwSignal<crate::typed_forms::TypedForms>,
     /// The prompt last gotten, and what the server answered (shown while it is chosen).
-    pub prompt_result: RwSignal<Option<(String, Result<GetPromptResult, String>)>>,
+    pub prompt_result: RwSignal<
+        Option<(
+            String,
+            Result<crate::components::prompts::GottenPrompt, String>,
+        )>,
+    >,
     /// The URL elicitations the server said are complete
     /// (`notifications/elicitation/complete`), the newest [`MAX_COMPLETED_ELICITATIONS`].
     pub completed_elicitations: RwSignal<Vec<String>>,

@@ -85,11 +85,7 @@ pub fn link_to(
     opens: Opens<'_>,
     args: Option<&str>,
 ) -> String {
-    let enc = |v: &str| percent_encoding::utf8_percent_encode(v, QUERY_VALUE).to_string();
-    let mut link = format!("{page}?url={}", enc(url));
-    if transport != "auto" {
-        link.push_str(&format!("&transport={}", enc(transport)));
-    }
+    let mut link = server_address(page, url, transport);
     match opens {
         Opens::Tool(tool) => link.push_str(&format!("&tool={}", enc(tool))),
         Opens::Prompt(prompt) => link.push_str(&format!("&prompt={}", enc(prompt))),
@@ -99,6 +95,35 @@ pub fn link_to(
         link.push_str(&format!("&args={}", enc(args)));
     }
     link
+}
+
+/// A query value escaped as `encodeURIComponent` escapes it.
+fn enc(value: &str) -> String {
+    percent_encoding::utf8_percent_encode(value, QUERY_VALUE).to_string()
+}
+
+/// The address of the app at `page` (its origin and path) that connects to `url` with
+/// `transport` (`auto` is left out): what the address bar shows while that server is shown.
+pub fn server_address(page: &str, url: &str, transport: &str) -> String {
+    let mut address = format!("{page}?url={}", enc(url));
+    if transport != "auto" {
+        address.push_str(&format!("&transport={}", enc(transport)));
+    }
+    address
+}
+
+/// Shows `address` (of this page's origin) in the browser's address bar in place of the
+/// page's own, without loading it and without a new entry in the history.
+pub fn show_address(address: &str) {
+    let Some(window) = web_sys::window() else {
+        return;
+    };
+    if window.location().href().ok().as_deref() == Some(address) {
+        return;
+    }
+    if let Ok(history) = window.history() {
+        let _ = history.replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(address));
+    }
 }
 
 /// What makes links to `conn`'s tools, prompts and resources on the app's own page,
@@ -114,8 +139,8 @@ pub fn links_for(
     let page = this_page().filter(|_| !embedded)?;
     let transport = conn
         .details
-        .with_untracked(|d| d.as_ref().map(|d| transport_of(d.wire)))
-        .unwrap_or("auto");
+        .with_untracked(|d| d.as_ref().map(|d| transport_of(d.wire)));
+    let transport = transport.unwrap_or("auto");
     let url = conn.url.clone();
     Some(move |opens: Opens<'_>, args: Option<&str>| link_to(&page, &url, transport, opens, args))
 }

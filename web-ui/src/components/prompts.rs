@@ -3,7 +3,7 @@
 use crate::components::completing_input::CompletingInput;
 use crate::components::copy_button::CopyButton;
 use crate::components::keyed_list::KeyedList;
-use crate::components::result_view::ContentView;
+use crate::components::result_view::{AsJson, ContentView};
 use crate::connection::Connection;
 use crate::in_flight::InFlight;
 use crate::search::{first_found, found_in, SearchBox};
@@ -32,6 +32,24 @@ pub struct PromptFromLink {
     pub prompt: String,
     /// Why the link's arguments were not put in the form, where they were not.
     pub unread: Option<String>,
+}
+
+/// A prompt as the server gave it: decoded to be shown, and as it came (also `_meta` and
+/// fields this client does not know), offered as JSON.
+#[derive(Debug, Clone)]
+pub struct GottenPrompt {
+    /// The prompt's messages and description.
+    pub prompt: GetPromptResult,
+    /// The answer as it came.
+    pub raw: serde_json::Value,
+}
+
+impl GottenPrompt {
+    /// Reads a `prompts/get` answer.
+    pub fn decode(raw: serde_json::Value) -> Result<Self, client_browser::ClientError> {
+        let prompt = client_browser::decode::<GetPromptResult>("prompts/get", raw.clone())?;
+        Ok(GottenPrompt { prompt, raw })
+    }
 }
 
 /// The values a link's `args` (JSON text) put in a prompt's form. A prompt's arguments are
@@ -230,7 +248,7 @@ fn PromptRunner(conn: Connection, prompt: Prompt) -> impl IntoView {
             let Some(got) = got.await else {
                 return;
             };
-            let got = got.and_then(|v| client_browser::decode::<GetPromptResult>("prompts/get", v));
+            let got = got.and_then(GottenPrompt::decode);
             result.set(Some((gotten, got.map_err(|e| crate::doctor::explain(&e)))));
         });
     };
@@ -281,10 +299,12 @@ fn PromptRunner(conn: Connection, prompt: Prompt) -> impl IntoView {
                 </Show>
             </div>
             {move || result.get().filter(|(of, _)| *of == shown_name).map(|(_, r)| match r {
-                Ok(p) => view! {
+                Ok(GottenPrompt { prompt: p, raw }) => view! {
+                    {p.description.map(|d| view! { <p class="prompt-description">{d}</p> })}
                     <ol class="prompt-messages">
                         {p.messages.into_iter().map(|m| view! { <li><span class="role">{format!("{:?}", m.role)}</span><ContentView block=m.content /></li> }).collect_view()}
                     </ol>
+                    <AsJson value=raw summary="The prompt as JSON" file="prompt.json" />
                 }.into_any(),
                 Err(e) => view! { <p class="call-error" role="alert">{e}</p> }.into_any(),
             })}

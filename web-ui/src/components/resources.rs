@@ -5,7 +5,7 @@ use crate::components::completing_input::CompletingInput;
 use crate::components::copy_button::CopyButton;
 use crate::components::keyed_list::KeyedList;
 use crate::components::long_text::{human_bytes, LongText};
-use crate::components::result_view::safe_data_url;
+use crate::components::result_view::{safe_data_url, AsJson};
 use crate::connection::{add_once, note, Connection};
 use crate::in_flight::InFlight;
 use crate::search::{first_found, found_in, SearchBox};
@@ -299,7 +299,13 @@ pub fn ResourcesPanel(conn: Connection) -> impl IntoView {
                     }
                 }
                 {move || match contents.get() {
-                    Some(Ok(r)) => view! { <ContentsView contents=r.contents /> }.into_any(),
+                    Some(Ok(r)) => {
+                        let whole = r.clone();
+                        view! {
+                            <ContentsView contents=r.contents />
+                            <AsJson value=whole summary="The contents as JSON" file="resource.json" />
+                        }.into_any()
+                    }
                     Some(Err(e)) => view! { <p class="call-error" role="alert">{e}</p> }.into_any(),
                     None if shown.with(Option::is_none) => view! { <p class="hint">"Choose a resource, or fill in a template and read it."</p> }.into_any(),
                     None => ().into_any(),

@@ -144,6 +144,36 @@ pub fn decode_tool_result(
     client_browser::decode::<CallToolResult>("tools/call", value).map(|r| (r, raw))
 }
 
+/// A whole answer as the server sent it (also `_meta` and fields this client does not know),
+/// under a closed `summary`, formatted only once opened; saved as `file`.
+#[component]
+pub fn AsJson<T>(
+    /// The answer as it came (or decoded with the fields this client does not know).
+    value: T,
+    /// What the closed box says ("The result as JSON").
+    summary: &'static str,
+    /// The file name it is saved under.
+    file: &'static str,
+) -> impl IntoView
+where
+    T: serde::Serialize + Send + Sync + 'static,
+{
+    let value = StoredValue::new(value);
+    let open = RwSignal::new(false);
+    let shown = move || {
+        open.get().then(|| {
+            let json = value.with_value(crate::json_text::pretty);
+            view! { <LongText text=json pre_class="raw-json" file=file /> }
+        })
+    };
+    view! {
+        <details class="raw-result" on:toggle=move |ev| open.set(event_target::<web_sys::HtmlDetailsElement>(&ev).open())>
+            <summary>{summary}</summary>
+            {shown}
+        </details>
+    }
+}
+
 /// A whole tool result, with `isError` marked and `structuredContent` as formatted JSON,
 /// checked against the tool's `outputSchema` when it has one.
 #[component]
@@ -171,26 +201,13 @@ pub fn ResultView(
         .structured_content
         .as_ref()
         .map(crate::json_text::pretty);
-    // The whole result as the server sent it (also `_meta` and fields this client does not
-    // know), formatted only once asked for.
-    let raw = StoredValue::new(raw);
-    let raw_open = RwSignal::new(false);
-    let raw_shown = move || {
-        raw_open.get().then(|| {
-            let json = raw.with_value(crate::json_text::pretty);
-            view! { <LongText text=json pre_class="raw-json" file="result.json" /> }
-        })
-    };
     view! {
         <section class="result" class:error=is_error aria-live="polite">
             {is_error.then(|| view! { <p class="badge error">"The tool reported an error"</p> })}
             {result.content.into_iter().map(|b| view! { <ContentView block=b /> }).collect_view()}
             {structured.map(|s| view! { <h4>"Structured content"</h4><LongText text=s pre_class="structured" file="structured-content.json" /> })}
             {verdict_view}
-            <details class="raw-result" on:toggle=move |ev| raw_open.set(event_target::<web_sys::HtmlDetailsElement>(&ev).open())>
-                <summary>"The result as JSON"</summary>
-                {raw_shown}
-            </details>
+            <AsJson value=raw summary="The result as JSON" file="result.json" />
         </section>
     }
 }
