@@ -1102,6 +1102,10 @@ test('a link can open a prompt\'s form, filled, without asking for the prompt', 
     assert.equal(await linked.locator('#prompt-arg-state').inputValue(), '');
     await linked.locator('.prompt-runner .from-link button.dismiss').click();
     assert.equal(await linked.locator('.prompt-runner .from-link').count(), 0);
+    // Arguments that put nothing in the form are not announced.
+    await linked.goto(`${link.origin}${link.pathname}?url=${encodeURIComponent(everything.url)}&prompt=args-prompt&args=${encodeURIComponent('{"city":null}')}`);
+    await linked.locator('#prompt-arg-city').waitFor({ timeout: 20_000 });
+    assert.equal(await linked.locator('.prompt-runner .from-link').count(), 0);
     // A prompt the server does not list says so once the list came.
     await linked.goto(`${link.origin}${link.pathname}?url=${encodeURIComponent(everything.url)}&prompt=args-prompt-renamed`);
     await linked.locator('.unlisted-prompt').waitFor({ timeout: 20_000 });

@@ -204,20 +204,27 @@ pub fn App(
                 }
                 conn.chosen_prompt.set(Some(prompt.clone()));
                 if let Some(args) = link.args.clone().filter(|_| link.tool.is_none()) {
-                    let unread = match crate::components::prompts::values_from_link(&args) {
+                    // Said above the form, unless the link put nothing in it.
+                    use crate::components::prompts::{values_from_link, PromptFromLink};
+                    let notice = match values_from_link(&args) {
+                        Ok(values) if values.is_empty() => None,
                         Ok(values) => {
                             conn.prompt_values.update(|kept| {
                                 crate::typed_forms::keep_typed(kept, &prompt, values)
                             });
-                            None
+                            Some(PromptFromLink {
+                                prompt,
+                                unread: None,
+                            })
                         }
-                        Err(why) => Some(why),
-                    };
-                    conn.linked_prompt
-                        .set(Some(crate::components::prompts::PromptFromLink {
+                        Err(why) => Some(PromptFromLink {
                             prompt,
-                            unread,
-                        }));
+                            unread: Some(why),
+                        }),
+                    };
+                    if notice.is_some() {
+                        conn.linked_prompt.set(notice);
+                    }
                 }
             }
         }
