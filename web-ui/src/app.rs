@@ -176,68 +176,9 @@ pub fn App(
             headers,
             ..Default::default()
         });
-        // The tool the link names is chosen (shown once the server lists it), its form
-        // filled with the arguments the link carried, once, when the tools are listed.
-        if let Some(tool) = link.tool.clone() {
-            if let Some(conn) = connections.with_untracked(|c| c.last().cloned()) {
-                conn.chosen_tool.set(Some(tool.clone()));
-                if let Some(args) = link.args.clone() {
-                    let filled = StoredValue::new(false);
-                    Effect::new(move |_| {
-                        if conn.tools_listed.get() && !filled.get_value() {
-                            filled.set_value(true);
-                            if crate::tool_runs::run_from_link(&conn, &tool, &args).is_ok() {
-                                conn.linked_form.set(Some(tool.clone()));
-                            }
-                        }
-                    });
-                }
-            }
-        }
-        // The prompt the link names is chosen in the prompts tab (where the page shows that
-        // tab), its form filled with the link's arguments; nothing is asked for.
-        if let Some(prompt) = link.prompt.clone().filter(|_| panels.prompts) {
-            if let Some(conn) = connections.with_untracked(|c| c.last().cloned()) {
-                if link.tool.is_none() {
-                    conn.chosen_tab
-                        .set(crate::components::server_view::Tab::Prompts);
-                }
-                conn.chosen_prompt.set(Some(prompt.clone()));
-                if let Some(args) = link.args.clone().filter(|_| link.tool.is_none()) {
-                    // Said above the form, unless the link put nothing in it.
-                    use crate::components::prompts::{values_from_link, PromptFromLink};
-                    let notice = match values_from_link(&args) {
-                        Ok(values) if values.is_empty() => None,
-                        Ok(values) => {
-                            conn.prompt_values.update(|kept| {
-                                crate::typed_forms::keep_typed(kept, &prompt, values)
-                            });
-                            Some(PromptFromLink {
-                                prompt,
-                                unread: None,
-                            })
-                        }
-                        Err(why) => Some(PromptFromLink {
-                            prompt,
-                            unread: Some(why),
-                        }),
-                    };
-                    if notice.is_some() {
-                        conn.linked_prompt.set(notice);
-                    }
-                }
-            }
-        }
-        // The resource the link names is read once the resources tab is shown: at once,
-        // unless the link also names a tool or a prompt.
-        if let Some(uri) = link.resource.clone().filter(|_| panels.resources) {
-            if let Some(conn) = connections.with_untracked(|c| c.last().cloned()) {
-                if link.tool.is_none() && link.prompt.is_none() {
-                    conn.chosen_tab
-                        .set(crate::components::server_view::Tab::Resources);
-                }
-                conn.linked_resource.set(Some(uri));
-            }
+        // What the link names beyond the server, in the connection just opened.
+        if let Some(conn) = connections.with_untracked(|c| c.last().cloned()) {
+            open_what_the_link_names(&conn, &link, &panels);
         }
     }
     // The address follows the server shown (`?url=…`, as a link to it), so that a reload or
@@ -251,8 +192,9 @@ pub fn App(
                 .and_then(|id| connections.with(|c| c.iter().find(|x| x.id == id).cloned()));
             let address = match shown {
                 Some(conn) => {
-                    let wire = conn.details.with(|d| d.as_ref().map(|d| d.wire));
-                    let transport = wire.map_or("auto", crate::deep_link::transport_of);
+                    let transport = conn
+                        .details
+                        .with(|d| crate::deep_link::transport_for(d.as_ref()));
                     crate::deep_link::server_address(&page, &conn.url, transport)
                 }
                 None => page.clone(),
@@ -351,6 +293,73 @@ pub fn App(
                 view! { <div class="server-slot" hidden=leaving><ServerView conn=m.conn /></div> }
             } />
         </main>
+    }
+}
+
+/// Opens in `conn` (the connection a link just opened) what the link names beyond its server:
+/// a tool's or a prompt's form (filled with the link's arguments, nothing sent) or a
+/// resource, to be read when its tab shows. A tool comes before a prompt, and either before
+/// a resource, for the tab shown and for the arguments; a tab the page does not show is not
+/// opened.
+fn open_what_the_link_names(
+    conn: &Connection,
+    link: &crate::deep_link::DeepLink,
+    panels: &crate::embed::Panels,
+) {
+    use crate::components::prompts::{values_from_link, PromptFromLink};
+    use crate::components::server_view::Tab;
+    // The tool is chosen (shown once the server lists it), its form filled with the
+    // arguments, once, when the tools are listed.
+    if let Some(tool) = link.tool.clone() {
+        conn.chosen_tool.set(Some(tool.clone()));
+        if let Some(args) = link.args.clone() {
+            let filled = StoredValue::new(false);
+            let conn = conn.clone();
+            Effect::new(move |_| {
+                if conn.tools_listed.get() && !filled.get_value() {
+                    filled.set_value(true);
+                    if crate::tool_runs::run_from_link(&conn, &tool, &args).is_ok() {
+                        conn.linked_form.set(Some(tool.clone()));
+                    }
+                }
+            });
+        }
+    }
+    // The prompt is chosen in the prompts tab, its form filled with the arguments (said above
+    // the form, unless they put nothing in it); nothing is asked for.
+    if let Some(prompt) = link.prompt.clone().filter(|_| panels.prompts) {
+        if link.tool.is_none() {
+            conn.chosen_tab.set(Tab::Prompts);
+        }
+        conn.chosen_prompt.set(Some(prompt.clone()));
+        let args = link.args.as_deref().filter(|_| link.tool.is_none());
+        let notice = match args.map(values_from_link) {
+            None => None,
+            Some(Ok(values)) if values.is_empty() => None,
+            Some(Ok(values)) => {
+                conn.prompt_values
+                    .update(|kept| crate::typed_forms::keep_typed(kept, &prompt, values));
+                Some(PromptFromLink {
+                    prompt,
+                    unread: None,
+                })
+            }
+            Some(Err(why)) => Some(PromptFromLink {
+                prompt,
+                unread: Some(why),
+            }),
+        };
+        if notice.is_some() {
+            conn.linked_prompt.set(notice);
+        }
+    }
+    // The resource is read once the resources tab is shown: at once, unless the link also
+    // names a tool or a prompt.
+    if let Some(uri) = link.resource.clone().filter(|_| panels.resources) {
+        if link.tool.is_none() && link.prompt.is_none() {
+            conn.chosen_tab.set(Tab::Resources);
+        }
+        conn.linked_resource.set(Some(uri));
     }
 }
 

@@ -137,12 +137,17 @@ pub fn links_for(
         .flatten()
         .is_some();
     let page = this_page().filter(|_| !embedded)?;
-    let transport = conn
-        .details
-        .with_untracked(|d| d.as_ref().map(|d| transport_of(d.wire)));
-    let transport = transport.unwrap_or("auto");
+    let transport = conn.details.with_untracked(|d| transport_for(d.as_ref()));
     let url = conn.url.clone();
     Some(move |opens: Opens<'_>, args: Option<&str>| link_to(&page, &url, transport, opens, args))
+}
+
+/// The transport to name in a link to a connection with these details: `auto` until it
+/// is connected.
+pub fn transport_for(
+    details: Option<&client_browser::client_core::session::ServerDetails>,
+) -> &'static str {
+    details.map_or("auto", |d| transport_of(d.wire))
 }
 
 /// The transport to name in a link for the wire a connection ended up on.
