@@ -718,9 +718,13 @@ pub fn completion_params(
 }
 
 /// Types a raw result (or list item) of `method`; a result of the wrong shape is a
-/// [`ClientError::UnexpectedResult`] that names the method and what was wrong.
-pub fn decode<T: serde::de::DeserializeOwned>(method: &str, v: Value) -> Result<T, ClientError> {
-    T::deserialize(&v).map_err(|e| {
+/// [`ClientError::UnexpectedResult`] that names the method and what was wrong. Takes the
+/// value or a reference to it (a caller that keeps the value as it came need not copy it).
+pub fn decode<T: serde::de::DeserializeOwned>(
+    method: &str,
+    v: impl std::borrow::Borrow<Value>,
+) -> Result<T, ClientError> {
+    T::deserialize(v.borrow()).map_err(|e| {
         ClientError::UnexpectedResult(format!("malformed {method} result: {}", Isolated(e)))
     })
 }

@@ -209,6 +209,24 @@ test('resource and prompt texts are text', async () => {
   await assertNothingRan();
 });
 
+test('a resource\'s contents as JSON are the answer as it came, keys in the server\'s order', async () => {
+  // The PyPI SDK writes keys sorted (`_meta` first); this client's types put a contents'
+  // `_meta` last: a view that wrote the decoded answer out again would show another order.
+  await page.locator('#tab-resources').click();
+  await page.locator('button.read-resource[data-uri="ui://hostile/devices"]').click();
+  const view = page.locator('.resource-view');
+  await view.locator('.resource-contents .uri', { hasText: 'ui://hostile/devices' }).waitFor({ timeout: 10_000 });
+  await view.locator('.raw-result summary').click();
+  const shown = JSON.parse(await view.locator('pre.raw-json').innerText());
+  await page.locator('#tab-logs').click();
+  const line = page.locator('ol.wire li:not(.sent) code', { hasText: '"uri":"ui://hostile/devices"' }).filter({ hasText: '"contents"' }).last();
+  await line.waitFor({ state: 'attached', timeout: 5_000 });
+  const came = JSON.parse(await line.textContent()).result;
+  assert.notDeepEqual(Object.keys(came.contents[0]), ['uri', 'mimeType', 'text', '_meta'], 'the test needs an order other than this client\'s types');
+  assert.equal(JSON.stringify(shown), JSON.stringify(came));
+  await page.locator('#tab-resources').click();
+});
+
 /** What a View that asks for a display mode at the person's gesture (WIDE_VIEW) has been told,
  * and where the page's focus is: said when the mode is not granted in time. */
 async function gestureSeen(frame) {

@@ -164,7 +164,8 @@ pub struct Connection {
     /// What was typed in the resources tab's template forms, by URI template.
     pub template_values: RwSignal<crate::typed_forms::TypedForms>,
     /// See [`Connection::resource_shown`].
-    pub resource_contents: RwSignal<Option<Result<ReadResourceResult, String>>>,
+    pub resource_contents:
+        RwSignal<Option<Result<crate::decoded::Decoded<ReadResourceResult>, String>>>,
     /// The tab of the server's view shown (kept while another server is chosen).
     pub chosen_tab: RwSignal<crate::components::server_view::Tab>,
     /// The prompt chosen in the prompts tab (kept while the tab is left).

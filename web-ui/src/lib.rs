@@ -8,6 +8,7 @@ pub mod call_history;
 pub mod components;
 pub mod connection;
 pub mod date_time;
+pub mod decoded;
 pub mod deep_link;
 pub mod detail_view;
 pub mod doctor;

@@ -6,6 +6,7 @@
 
 use crate::components::result_view::decode_tool_result;
 use crate::connection::Connection;
+use crate::decoded::Decoded;
 use crate::kept_tasks::{self, KeptTask};
 use crate::schema_form::{fields_of, initial_values};
 use crate::tab_lock::{self, HeldLock, TaskLock};
@@ -172,7 +173,7 @@ pub fn follow(
             .and_then(decode_tool_result)
             .map_err(|e| crate::doctor::explain(&e));
         // The result as the server sent it.
-        if let (Some(sink), Ok((_, raw))) = (conn.sink.get_value(), &outcome) {
+        if let (Some(sink), Ok(Decoded { raw, .. })) = (conn.sink.get_value(), &outcome) {
             (sink.0)(
                 "tool-result",
                 serde_json::json!({ "tool": name, "result": raw }),

@@ -65,7 +65,7 @@ pub fn HistoryPanel(conn: Connection) -> impl IntoView {
 /// A call's outcome in the history's words: "ok", "tool error", or the failure.
 pub fn summary_of(outcome: &Result<ToolResult, String>) -> String {
     match outcome {
-        Ok((c, _)) if c.is_error == Some(true) => "tool error".to_string(),
+        Ok(r) if r.value.is_error == Some(true) => "tool error".to_string(),
         Ok(_) => "ok".to_string(),
         Err(e) => e.clone(),
     }

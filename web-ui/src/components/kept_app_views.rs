@@ -72,7 +72,7 @@ fn ending_of(conn: &Connection, tool: &str) -> Signal<Option<Ending>> {
         run?.result
             .try_with(|r| {
                 r.as_ref().map(|r| match r {
-                    Ok((_, raw)) => Ending::Result(raw.clone()),
+                    Ok(r) => Ending::Result(r.raw.clone()),
                     Err(why) => Ending::Cancelled(why.clone()),
                 })
             })

@@ -5,6 +5,7 @@ use crate::components::copy_button::CopyButton;
 use crate::components::keyed_list::KeyedList;
 use crate::components::result_view::{AsJson, ContentView};
 use crate::connection::Connection;
+use crate::decoded::Decoded;
 use crate::in_flight::InFlight;
 use crate::search::{first_found, found_in, SearchBox};
 use client_browser::client_core::types::{GetPromptResult, Prompt, PromptArgument};
@@ -34,23 +35,8 @@ pub struct PromptFromLink {
     pub unread: Option<String>,
 }
 
-/// A prompt as the server gave it: decoded to be shown, and as it came (also `_meta` and
-/// fields this client does not know), offered as JSON.
-#[derive(Debug, Clone)]
-pub struct GottenPrompt {
-    /// The prompt's messages and description.
-    pub prompt: GetPromptResult,
-    /// The answer as it came.
-    pub raw: serde_json::Value,
-}
-
-impl GottenPrompt {
-    /// Reads a `prompts/get` answer.
-    pub fn decode(raw: serde_json::Value) -> Result<Self, client_browser::ClientError> {
-        let prompt = client_browser::decode::<GetPromptResult>("prompts/get", raw.clone())?;
-        Ok(GottenPrompt { prompt, raw })
-    }
-}
+/// A `prompts/get` answer: its messages and description shown, the whole as it came.
+pub type GottenPrompt = Decoded<GetPromptResult>;
 
 /// The values a link's `args` (JSON text) put in a prompt's form. A prompt's arguments are
 /// text, so a number or a boolean goes in as it is written and `null` leaves the argument
@@ -248,7 +234,7 @@ fn PromptRunner(conn: Connection, prompt: Prompt) -> impl IntoView {
             let Some(got) = got.await else {
                 return;
             };
-            let got = got.and_then(GottenPrompt::decode);
+            let got = got.and_then(|v| GottenPrompt::decode("prompts/get", v));
             result.set(Some((gotten, got.map_err(|e| crate::doctor::explain(&e)))));
         });
     };
@@ -299,7 +285,7 @@ fn PromptRunner(conn: Connection, prompt: Prompt) -> impl IntoView {
                 </Show>
             </div>
             {move || result.get().filter(|(of, _)| *of == shown_name).map(|(_, r)| match r {
-                Ok(GottenPrompt { prompt: p, raw }) => view! {
+                Ok(Decoded { value: p, raw }) => view! {
                     {p.description.map(|d| view! { <p class="prompt-description">{d}</p> })}
                     <ol class="prompt-messages">
                         {p.messages.into_iter().map(|m| view! { <li><span class="role">{format!("{:?}", m.role)}</span><ContentView block=m.content /></li> }).collect_view()}

@@ -7,13 +7,14 @@ use crate::components::keyed_list::KeyedList;
 use crate::components::long_text::{human_bytes, LongText};
 use crate::components::result_view::{safe_data_url, AsJson};
 use crate::connection::{add_once, note, Connection};
+use crate::decoded::Decoded;
 use crate::in_flight::InFlight;
 use crate::search::{first_found, found_in, SearchBox};
 use crate::uri_template;
 use client_browser::client_core::types::{
     ReadResourceResult, Resource, ResourceContents, ResourceTemplate,
 };
-use client_browser::{decode, CacheMode, CallOptions, Client};
+use client_browser::{CacheMode, CallOptions, Client};
 use leptos::prelude::*;
 use serde_json::json;
 use std::future::Future;
@@ -58,7 +59,7 @@ pub fn read_now(
     opts: CallOptions,
     in_flight: InFlight<String>,
     uri: String,
-) -> impl Future<Output = Option<Result<ReadResourceResult, String>>> {
+) -> impl Future<Output = Option<Result<Decoded<ReadResourceResult>, String>>> {
     let opts = CallOptions {
         cache: CacheMode::Refresh,
         ..opts
@@ -67,7 +68,7 @@ pub fn read_now(
     let read = in_flight.run(call, uri);
     async move {
         let read = read.await?;
-        let read = read.and_then(|v| decode::<ReadResourceResult>("resources/read", v));
+        let read = read.and_then(|v| Decoded::decode("resources/read", v));
         Some(read.map_err(|e| crate::doctor::explain(&e)))
     }
 }
@@ -299,13 +300,10 @@ pub fn ResourcesPanel(conn: Connection) -> impl IntoView {
                     }
                 }
                 {move || match contents.get() {
-                    Some(Ok(r)) => {
-                        let whole = r.clone();
-                        view! {
-                            <ContentsView contents=r.contents />
-                            <AsJson value=whole summary="The contents as JSON" file="resource.json" />
-                        }.into_any()
-                    }
+                    Some(Ok(Decoded { value, raw })) => view! {
+                        <ContentsView contents=value.contents />
+                        <AsJson value=raw summary="The contents as JSON" file="resource.json" />
+                    }.into_any(),
                     Some(Err(e)) => view! { <p class="call-error" role="alert">{e}</p> }.into_any(),
                     None if shown.with(Option::is_none) => view! { <p class="hint">"Choose a resource, or fill in a template and read it."</p> }.into_any(),
                     None => ().into_any(),

@@ -4,6 +4,7 @@
 use crate::components::long_text::LongText;
 use crate::components::resources::{read_now, ContentsView};
 use crate::connection::Connection;
+use crate::decoded::Decoded;
 use crate::in_flight::InFlight;
 use client_browser::client_core::types::{
     CallToolResult, ContentBlock, KnownContent, ReadResourceResult,
@@ -89,7 +90,7 @@ fn MediaDownload(name: &'static str, mime: String, data: String) -> impl IntoVie
 /// a linked resource need not be in the server's resource list.
 #[component]
 fn ResourceLinkView(label: String, uri: String) -> impl IntoView {
-    let contents = RwSignal::new(None::<Result<ReadResourceResult, String>>);
+    let contents = RwSignal::new(None::<Result<Decoded<ReadResourceResult>, String>>);
     let reader = use_context::<Connection>().map(|conn| {
         let reading = InFlight::<String>::new(&conn);
         let target = uri.clone();
@@ -126,7 +127,10 @@ fn ResourceLinkView(label: String, uri: String) -> impl IntoView {
             {name} " " <span class="uri">{crate::bidi::contained(&uri).into_owned()}</span>
             {reader}
             {move || contents.get().map(|c| match c {
-                Ok(r) => view! { <ContentsView contents=r.contents /> }.into_any(),
+                Ok(Decoded { value, raw }) => view! {
+                    <ContentsView contents=value.contents />
+                    <AsJson value=raw summary="The contents as JSON" file="resource.json" />
+                }.into_any(),
                 Err(e) => view! { <p class="call-error" role="alert">{e}</p> }.into_any(),
             })}
         </div>
@@ -134,14 +138,13 @@ fn ResourceLinkView(label: String, uri: String) -> impl IntoView {
 }
 
 /// A decoded `tools/call` result beside the JSON it came as (see [`ResultView`]'s `raw`).
-pub type ToolResult = (CallToolResult, serde_json::Value);
+pub type ToolResult = crate::decoded::Decoded<CallToolResult>;
 
 /// Decodes a `tools/call` result, keeping the JSON it came as.
 pub fn decode_tool_result(
     value: serde_json::Value,
 ) -> Result<ToolResult, client_browser::ClientError> {
-    let raw = value.clone();
-    client_browser::decode::<CallToolResult>("tools/call", value).map(|r| (r, raw))
+    ToolResult::decode("tools/call", value)
 }
 
 /// A whole answer as the server sent it (also `_meta` and fields this client does not know),

@@ -5,6 +5,7 @@ use crate::components::keyed_list::KeyedList;
 use crate::components::long_text::LongText;
 use crate::components::result_view::{decode_tool_result, ResultView};
 use crate::connection::Connection;
+use crate::decoded::Decoded;
 use crate::server_tasks::{self, TaskOutcome as Outcome};
 use client_browser::client_core::types::Task;
 use leptos::prelude::*;
@@ -182,7 +183,9 @@ fn TaskOutcome(outcome: Outcome) -> impl IntoView {
         None => view! { <p class="busy" role="status">"Asking the server…"</p> }.into_any(),
         Some(Err(e)) => view! { <p class="call-error" role="alert">{e}</p> }.into_any(),
         Some(Ok(value)) => match decode_tool_result(value.clone()) {
-            Ok((result, raw)) => view! { <ResultView result=result raw=raw /> }.into_any(),
+            Ok(Decoded { value: result, raw }) => {
+                view! { <ResultView result=result raw=raw /> }.into_any()
+            }
             Err(_) => {
                 let json = crate::json_text::pretty(&value);
                 view! { <LongText text=json pre_class="raw-json" file="task-result.json" /> }

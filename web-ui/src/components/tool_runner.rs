@@ -7,6 +7,7 @@ use crate::components::long_text::LongText;
 use crate::components::multi_select::MultiSelect;
 use crate::components::result_view::ResultView;
 use crate::connection::Connection;
+use crate::decoded::Decoded;
 use crate::schema_check::checked_arguments;
 use crate::schema_form::{fields_of, initial_values, shown_choices, Field, FieldKind, TextInput};
 use crate::tool_call;
@@ -271,7 +272,7 @@ pub fn ToolRunner(conn: Connection, tool: Tool) -> impl IntoView {
                 <p class="task-status" role="status">"Task " <bdi>{crate::bidi::contained(&status).into_owned()}</bdi> {message.map(|m| view! { ": " <bdi>{crate::bidi::contained(&m).into_owned()}</bdi> })}</p>
             })}
             {move || result.get().map(|r| match r {
-                Ok((c, raw)) => view! { <ResultView result=c output_schema=output_schema.clone() raw=raw /> }.into_any(),
+                Ok(Decoded { value: c, raw }) => view! { <ResultView result=c output_schema=output_schema.clone() raw=raw /> }.into_any(),
                 Err(e) => view! { <p class="call-error" role="alert">{e}</p> }.into_any(),
             })}
             {move || took_ms.get().filter(|_| result.with(Option::is_some)).map(|ms| view! {
