@@ -1003,6 +1003,11 @@ test('the address follows the server shown, so that a reload comes back to it', 
     await own.locator('#server-url').fill(nowhere);
     await own.locator('#connect').click();
     await waitFor(async () => own.url() === address(nowhere), 5_000, `the second server's address, not ${own.url()}`);
+    // One whose URL holds a credential stays out of the address (and so of the history).
+    await own.locator('#server-url').fill(`${nowhere}?api_key=s3cret`);
+    await own.locator('#connect').click();
+    await own.locator('.connection-tab[title$="api_key=s3cret"]').waitFor({ timeout: 5_000 });
+    await waitFor(async () => own.url() === `${site.url}/`, 5_000, `the page's own address, not ${own.url()}`);
     await own.locator('.connection-tab').first().click();
     await waitFor(async () => own.url() === address(everything.url), 5_000, `the first server's address, not ${own.url()}`);
     // No entry in the browser's history per server: Back leaves the app, as before.

@@ -182,22 +182,23 @@ pub fn App(
         }
     }
     // The address follows the server shown (`?url=…`, as a link to it), so that a reload or
-    // a bookmark comes back to it; with none shown, the page's own. Replaced, not pushed:
-    // Back leaves the app as before. The app's own page only: an embedding page's address
-    // is its own.
+    // a bookmark comes back to it; with none shown, or one whose URL holds a credential
+    // (kept out of the browser's history), the page's own. Replaced, not pushed: Back
+    // leaves the app as before. The app's own page only: an embedding page's address is its
+    // own.
     if let Some(page) = crate::deep_link::this_page().filter(|_| !embedded) {
         Effect::new(move |_| {
             let shown = selected
                 .get()
                 .and_then(|id| connections.with(|c| c.iter().find(|x| x.id == id).cloned()));
             let address = match shown {
-                Some(conn) => {
+                Some(conn) if !crate::deep_link::holds_a_secret(&conn.url) => {
                     let transport = conn
                         .details
                         .with(|d| crate::deep_link::transport_for(d.as_ref()));
                     crate::deep_link::server_address(&page, &conn.url, transport)
                 }
-                None => page.clone(),
+                _ => page.clone(),
             };
             crate::deep_link::show_address(&address);
         });

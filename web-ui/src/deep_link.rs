@@ -112,6 +112,49 @@ pub fn server_address(page: &str, url: &str, transport: &str) -> String {
     address
 }
 
+/// Words that, in a query parameter's name (lower-cased, without `-`, `_` and `.`), mark
+/// its value as a credential: `api_key`, `access_token`, `X-Amz-Signature`, `auth`, ….
+const SECRET_NAME_PARTS: &[&str] = &[
+    "key",
+    "token",
+    "secret",
+    "password",
+    "passwd",
+    "pwd",
+    "auth",
+    "sig",
+    "session",
+    "credential",
+    "jwt",
+    "bearer",
+    "code",
+];
+
+/// Whether `url` carries what looks like a credential: a user name or password before its
+/// host, or a query parameter named for one (see [`SECRET_NAME_PARTS`]). Such a URL is not
+/// put in the address bar, where the browser's history (and any history sync) would keep it;
+/// a false alarm only means a reload does not come back to that server.
+pub fn holds_a_secret(url: &str) -> bool {
+    let url = url.split('#').next().unwrap_or_default();
+    let (before_query, query) = url.split_once('?').unwrap_or((url, ""));
+    let authority = before_query
+        .split_once("://")
+        .map_or("", |(_, rest)| rest.split('/').next().unwrap_or_default());
+    if authority.contains('@') {
+        return true;
+    }
+    query.split('&').any(|pair| {
+        let name = pair.split('=').next().unwrap_or_default().replace('+', " ");
+        let name: String = percent_encoding::percent_decode_str(&name)
+            .decode_utf8_lossy()
+            .to_lowercase()
+            .chars()
+            .filter(|c| !matches!(c, '-' | '_' | '.' | ' '))
+            .collect();
+        SECRET_NAME_PARTS.iter().any(|part| name.contains(part))
+    })
+}
+
 /// Shows `address` (of this page's origin) in the browser's address bar in place of the
 /// page's own, without loading it and without a new entry in the history.
 pub fn show_address(address: &str) {
@@ -229,6 +272,31 @@ mod tests {
             ),
             "https://app.example/?url=http%3A%2F%2Fh%2Fmcp&resource=demo%3A%2F%2Fresource%2Fdynamic%2Ftext%2F3%3Fx%3D1%26y%3D%23z"
         );
+    }
+
+    #[test]
+    fn a_url_with_a_credential_in_its_query_or_before_its_host_holds_a_secret() {
+        for url in [
+            "https://mcp.example.com/mcp?api_key=abc",
+            "https://mcp.example.com/mcp?x=1&apiKey=abc",
+            "https://mcp.example.com/mcp?ACCESS-TOKEN=abc",
+            "https://mcp.example.com/mcp?X-Amz-Signature=abc&X-Amz-Credential=d",
+            "https://mcp.example.com/mcp?%61uth=abc",
+            "https://mcp.example.com/mcp?client_secret",
+            "https://user:pass@mcp.example.com/mcp",
+            "https://user@mcp.example.com/mcp",
+        ] {
+            assert!(holds_a_secret(url), "{url}");
+        }
+        for url in [
+            "https://mcp.example.com/mcp",
+            "http://127.0.0.1:3001/mcp?profile=dev&region=eu",
+            "https://mcp.example.com/mcp/user@example.com",
+            "https://mcp.example.com/mcp?q=token#api_key=1",
+            "https://mcp.example.com/a@b?x=1",
+        ] {
+            assert!(!holds_a_secret(url), "{url}");
+        }
     }
 
     #[test]
