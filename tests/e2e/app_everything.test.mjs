@@ -39,7 +39,7 @@ async function openTool(name) {
 test('connects from the deep link and shows the server', async () => {
   const head = await page.locator('.server-head').innerText();
   assert.match(head, /connected/);
-  assert.match(head, /Legacy era · 2025-11-25/);
+  assert.match(head, /Legacy era · 2025-11-25 · Streamable HTTP/);
   // The connection's tab names the server once it said its name; the URL is its tooltip.
   const tab = page.locator('.connection-tab');
   assert.equal(await tab.innerText(), 'Everything Reference Server · connected');
@@ -755,7 +755,7 @@ test('offers editable roots and a log level, and shows server log messages', asy
   await page.locator('button.run').click();
   await page.locator('.runner .result').waitFor({ timeout: 10_000 });
   await page.locator('#tab-logs').click();
-  await page.locator('ul.notifications li', { hasText: /\[(Debug|Info|Notice|Warning|Error|Critical|Alert|Emergency)\]/ }).first().waitFor({ timeout: 15_000 });
+  await page.locator('ul.notifications li', { hasText: /\[(debug|info|notice|warning|error|critical|alert|emergency)\]/ }).first().waitFor({ timeout: 15_000 });
   // A new message adds its row at the top; the rows already shown stay as they are, the same
   // elements with the same text (the list is keyed, not rewritten on every message). The
   // server logs every 5 s.
@@ -955,6 +955,7 @@ test('gets a prompt with arguments, its form beside the list', async () => {
   await page.locator('.prompt-runner .raw-result summary').click();
   const answer = JSON.parse(await page.locator('.prompt-runner pre.raw-json').innerText());
   assert.equal(answer.messages[0].role, 'user');
+  assert.equal(await page.locator('.prompt-messages .role').first().innerText(), 'user', 'the role as the spec writes it');
   assert.match(answer.messages[0].content.text, /Lisbon/);
   // Another tab and back: the prompt is still chosen, with its argument and its messages.
   await page.locator('#tab-logs').click();

@@ -1086,8 +1086,8 @@ fn describe(n: &ServerNotification) -> String {
                 .map(String::from)
                 .unwrap_or_else(|| m.data.to_string());
             format!(
-                "[{:?}] {}{}",
-                m.level,
+                "[{}] {}{}",
+                crate::words::level_name(m.level),
                 m.logger
                     .as_deref()
                     .map(|l| format!("{l}: "))

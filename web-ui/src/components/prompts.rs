@@ -288,7 +288,7 @@ fn PromptRunner(conn: Connection, prompt: Prompt) -> impl IntoView {
                 Ok(Decoded { value: p, raw }) => view! {
                     {p.description.map(|d| view! { <p class="prompt-description">{d}</p> })}
                     <ol class="prompt-messages">
-                        {p.messages.into_iter().map(|m| view! { <li><span class="role">{format!("{:?}", m.role)}</span><ContentView block=m.content /></li> }).collect_view()}
+                        {p.messages.into_iter().map(|m| view! { <li><span class="role">{crate::words::role_name(m.role)}</span><ContentView block=m.content /></li> }).collect_view()}
                     </ol>
                     <AsJson value=raw summary="The prompt as JSON" file="prompt.json" />
                 }.into_any(),

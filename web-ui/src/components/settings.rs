@@ -3,18 +3,20 @@
 //! the calls still running as tasks) is kept in the browser.
 
 use crate::connection::Connection;
+use crate::words::level_name;
 use client_browser::client_core::types::LoggingLevel;
 use leptos::prelude::*;
 
-const LEVELS: &[(&str, LoggingLevel)] = &[
-    ("debug", LoggingLevel::Debug),
-    ("info", LoggingLevel::Info),
-    ("notice", LoggingLevel::Notice),
-    ("warning", LoggingLevel::Warning),
-    ("error", LoggingLevel::Error),
-    ("critical", LoggingLevel::Critical),
-    ("alert", LoggingLevel::Alert),
-    ("emergency", LoggingLevel::Emergency),
+/// The log levels, least severe first.
+pub const LEVELS: &[LoggingLevel] = &[
+    LoggingLevel::Debug,
+    LoggingLevel::Info,
+    LoggingLevel::Notice,
+    LoggingLevel::Warning,
+    LoggingLevel::Error,
+    LoggingLevel::Critical,
+    LoggingLevel::Alert,
+    LoggingLevel::Emergency,
 ];
 
 /// The settings tab.
@@ -26,7 +28,7 @@ pub fn SettingsPanel(conn: Connection) -> impl IntoView {
     let c1 = conn.clone();
     let set_level = move |ev| {
         let value = event_target_value(&ev);
-        let Some(level) = LEVELS.iter().find(|(n, _)| *n == value).map(|(_, l)| *l) else {
+        let Some(level) = LEVELS.iter().copied().find(|l| level_name(*l) == value) else {
             return;
         };
         let Some(client) = c1.client.get_value() else {
@@ -108,7 +110,7 @@ pub fn SettingsPanel(conn: Connection) -> impl IntoView {
             <label for="log-level">"Log level asked of the server"</label>
             <select id="log-level" on:change=set_level>
                 <option value="">"—"</option>
-                {LEVELS.iter().map(|(n, _)| view! { <option value=*n selected=move || log_level.get().as_deref() == Some(*n)>{*n}</option> }).collect_view()}
+                {LEVELS.iter().map(|l| level_name(*l)).map(|n| view! { <option value=n selected=move || log_level.get().as_deref() == Some(n)>{n}</option> }).collect_view()}
             </select>
             <label for="time-limit">"Give up on a request after this many seconds without an answer or progress (at most 600 in all)"</label>
             <input id="time-limit" type="number" min="1" max=crate::time_limit::MAX_SECS step="1" prop:value=move || time_limit.get().to_string() on:change=set_time_limit />
