@@ -59,7 +59,10 @@ export interface McpClientOptions {
    * connection then asks nothing before the first request. A wrong memory is corrected (the
    * client probes again). Default true; false probes every time and stores nothing. */
   rememberEra?: boolean;
-  /** Answers sampling/createMessage; resolve to a CreateMessageResult. */
+  /** Answers sampling/createMessage; resolve to a CreateMessageResult. A handler that
+   * throws (or rejects) refuses the request: the server gets the error's `message` (never
+   * its stack) and its `code` if that is an integer, else -1. The same holds for
+   * `onElicitation` and `onRoots`. */
   onSampling?: (params: any) => Promise<any>;
   /** `onSampling` can answer with tool uses (`tool_use` content, `stopReason: "toolUse"`):
    * declares the `sampling.tools` capability, so that a server may offer tools (`tools`,
@@ -406,14 +409,37 @@ fn call_options(options: &JsValue) -> Result<CallOptions, JsError> {
 
 /// Calls a JS callback returning a promise, and converts its result to an answer.
 async fn call_handler(f: &js_sys::Function, arg: JsValue) -> Answer {
-    let refused = |m: String| ErrorObject::new(-1, m);
-    let ret = f
-        .call1(&JsValue::NULL, &arg)
-        .map_err(|e| refused(format!("{e:?}")))?;
+    let ret = f.call1(&JsValue::NULL, &arg).map_err(|e| refusal_of(&e))?;
     let v = JsFuture::from(js_sys::Promise::resolve(&ret))
         .await
-        .map_err(|e| refused(format!("{e:?}")))?;
-    json_of(&v, "the handler's answer").map_err(refused)
+        .map_err(|e| refusal_of(&e))?;
+    json_of(&v, "the handler's answer").map_err(|m| ErrorObject::new(HANDLER_REFUSED, m))
+}
+
+/// The JSON-RPC error code of a handler's refusal that names none (as the spec's example
+/// of a sampling request the user rejected).
+const HANDLER_REFUSED: i64 = -1;
+
+/// The error the server gets when a handler throws `e` (or rejects with it): its `message`
+/// (an `Error`'s, or the value itself if it is a string), never its stack, which would give
+/// the server the page's script addresses; its `code` if that is an integer (as an SDK's
+/// `McpError` has), else [`HANDLER_REFUSED`].
+fn refusal_of(e: &JsValue) -> ErrorObject {
+    let field = |name: &str| {
+        e.is_object()
+            .then(|| js_sys::Reflect::get(e, &JsValue::from_str(name)).ok())
+            .flatten()
+    };
+    let code = field("code")
+        .and_then(|c| c.as_f64())
+        .filter(|c| c.fract() == 0.0 && c.abs() <= 9_007_199_254_740_991.0)
+        .map_or(HANDLER_REFUSED, |c| c as i64);
+    let message = field("message")
+        .and_then(|m| m.as_string())
+        .or_else(|| e.as_string())
+        .filter(|m| !m.is_empty())
+        .unwrap_or_else(|| "the page's handler refused the request".to_string());
+    ErrorObject::new(code, message)
 }
 
 /// An MCP client for JavaScript.

@@ -1540,3 +1540,29 @@ test('a host script hears where a login is needed (onLoginNeeded): a server that
     guarded.stop();
   }
 });
+
+test('a host script\'s handler that throws refuses the server\'s request with its message and code, never its stack', async () => {
+  const out = await page.evaluate(async ({ pkgUrl, url }) => {
+    const m = await import(`${pkgUrl}/mcp_client.js`);
+    await m.default();
+    const refusals = [
+      () => { throw new Error('the person said no'); },
+      async () => { throw Object.assign(new Error('busy'), { code: 4001 }); },
+      () => Promise.reject('no model here'),
+      () => { throw { code: 1.5 }; },
+    ];
+    const texts = [];
+    for (const onSampling of refusals) {
+      const c = await m.McpClient.connect({ url, onSampling });
+      try { texts.push((await c.callTool('trigger-sampling-request', { prompt: 'hi' })).content[0].text); } finally { c.close(); }
+    }
+    return texts;
+  }, { pkgUrl: pkg.url, url: a.url });
+  // server-everything puts the error it got in its tool's answer.
+  assert.deepEqual(out, [
+    'MCP error -1: the person said no',
+    'MCP error 4001: busy',
+    'MCP error -1: no model here',
+    'MCP error -1: the page\'s handler refused the request',
+  ]);
+});
