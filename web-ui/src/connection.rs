@@ -710,7 +710,7 @@ impl Connection {
         if let Some(sink) = sink {
             let detail = json!({
                 "url": self.url,
-                "era": format!("{:?}", details.era).to_ascii_lowercase(),
+                "era": details.era,
                 "protocolVersion": details.protocol_version,
                 "serverInfo": details.server_info,
             });

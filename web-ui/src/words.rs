@@ -2,12 +2,21 @@
 //! enumerations as the spec or people write them (never a Rust type's variant name).
 
 use client_browser::client_core::session::WireProtocol;
-use client_browser::client_core::types::{LoggingLevel, Role};
+use client_browser::client_core::types::{Era, LoggingLevel, Role};
 
 /// `n` followed by the noun for that many: `one` for exactly one, else `many`.
 pub fn counted<N: std::fmt::Display + PartialEq + From<u8>>(n: N, one: &str, many: &str) -> String {
     let noun = if n == N::from(1) { one } else { many };
     format!("{n} {noun}")
+}
+
+/// A server's protocol era, as the spec names it (its terminology: "legacy" servers use the
+/// `initialize` handshake, "modern" ones per-request metadata), capitalised to head a line.
+pub fn era_name(era: Era) -> &'static str {
+    match era {
+        Era::Legacy => "Legacy",
+        Era::Modern => "Modern",
+    }
 }
 
 /// The transport a connection talks over, as people name it.
@@ -53,6 +62,10 @@ mod tests {
         }
         for level in crate::components::settings::LEVELS {
             assert_eq!(serde_json::to_value(level).unwrap(), level_name(*level));
+        }
+        for era in [Era::Legacy, Era::Modern] {
+            let wire = serde_json::to_value(era).unwrap();
+            assert_eq!(wire, era_name(era).to_lowercase());
         }
         assert_eq!(wire_name(WireProtocol::Frames), "WebSocket");
     }

@@ -138,7 +138,7 @@ fn ResourceLinkView(label: String, uri: String) -> impl IntoView {
 }
 
 /// A decoded `tools/call` result beside the JSON it came as (see [`ResultView`]'s `raw`).
-pub type ToolResult = crate::decoded::Decoded<CallToolResult>;
+pub type ToolResult = Decoded<CallToolResult>;
 
 /// Decodes a `tools/call` result, keeping the JSON it came as.
 pub fn decode_tool_result(

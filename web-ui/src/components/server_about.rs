@@ -88,7 +88,7 @@ pub fn ServerAbout(details: ServerDetails) -> impl IntoView {
             <summary>"What the server declared"</summary>
             <dl>
                 <dt>"Protocol"</dt>
-                <dd>{format!("{} ({:?} era, {})", details.protocol_version, details.era, crate::words::wire_name(details.wire))}</dd>
+                <dd>{format!("{} ({} era, {})", details.protocol_version, crate::words::era_name(details.era), crate::words::wire_name(details.wire))}</dd>
                 <dt>"Server"</dt>
                 <dd><bdi>{crate::bidi::contained(info.title.as_deref().unwrap_or(&info.name)).into_owned()}</bdi> " " <bdi>{crate::bidi::contained(&info.version).into_owned()}</bdi> {info.title.is_some().then(|| view! { " (" <bdi>{crate::bidi::contained(&info.name).into_owned()}</bdi> ")" })}</dd>
                 {info.description.clone().map(|d| view! { <dt>"Description"</dt><dd>{d}</dd> })}

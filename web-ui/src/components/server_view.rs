@@ -40,7 +40,7 @@ pub fn ServerView(conn: Connection) -> impl IntoView {
                 <span class="url">{conn.url.clone()}</span>
                 {move || details.get().map(|d| view! {
                     <h2 class="server-name">{crate::icons::icon_view(d.server_info.icons.as_deref())}<bdi>{crate::bidi::contained(d.server_info.title.as_deref().unwrap_or(&d.server_info.name)).into_owned()}</bdi> " " <bdi>{crate::bidi::contained(&d.server_info.version).into_owned()}</bdi></h2>
-                    <span class="era">{format!("{:?} era · {} · {}", d.era, d.protocol_version, crate::words::wire_name(d.wire))}</span>
+                    <span class="era">{format!("{} era · {} · {}", crate::words::era_name(d.era), d.protocol_version, crate::words::wire_name(d.wire))}</span>
                 })}
             </header>
             {move || error.get().map(|e| view! { <p class="doctor" role="alert">{e}</p> })}
