@@ -135,15 +135,14 @@ const SECRET_NAME_PARTS: &[&str] = &[
 /// put in the address bar, where the browser's history (and any history sync) would keep it;
 /// a false alarm only means a reload does not come back to that server.
 pub fn holds_a_secret(url: &str) -> bool {
-    let url = url.split('#').next().unwrap_or_default();
-    let (before_query, query) = url.split_once('?').unwrap_or((url, ""));
-    let authority = before_query
-        .split_once("://")
-        .map_or("", |(_, rest)| rest.split('/').next().unwrap_or_default());
-    if authority.contains('@') {
+    // Parsed as the browser will (one that does not parse is never connected to).
+    let Ok(url) = client_browser::client_core::weburl::parse(url) else {
+        return false;
+    };
+    if !url.username().is_empty() || url.password().is_some() {
         return true;
     }
-    query.split('&').any(|pair| {
+    url.query().unwrap_or_default().split('&').any(|pair| {
         let name = pair.split('=').next().unwrap_or_default().replace('+', " ");
         let name: String = percent_encoding::percent_decode_str(&name)
             .decode_utf8_lossy()

@@ -150,17 +150,14 @@ pub fn decode_tool_result(
 /// A whole answer as the server sent it (also `_meta` and fields this client does not know),
 /// under a closed `summary`, formatted only once opened; saved as `file`.
 #[component]
-pub fn AsJson<T>(
-    /// The answer as it came (or decoded with the fields this client does not know).
-    value: T,
+pub fn AsJson(
+    /// The answer as it came ([`Decoded::raw`]).
+    value: serde_json::Value,
     /// What the closed box says ("The result as JSON").
     summary: &'static str,
     /// The file name it is saved under.
     file: &'static str,
-) -> impl IntoView
-where
-    T: serde::Serialize + Send + Sync + 'static,
-{
+) -> impl IntoView {
     let value = StoredValue::new(value);
     let open = RwSignal::new(false);
     let shown = move || {
